@@ -1,0 +1,182 @@
+package results
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+)
+
+// Write stores r at path atomically: it writes a temporary file in the same
+// folder, syncs it, renames it over path and syncs the folder, so a reader (or a
+// crash, or a run interrupted mid-write) sees either the old file or the new one,
+// never half of one. A zero Format is set to FormatVersion.
+func Write(path string, r *Run) error {
+	if r == nil {
+		return errors.New("write result file: nil run")
+	}
+	if r.Format == 0 {
+		r.Format = FormatVersion
+	}
+	data, err := json.MarshalIndent(r, "", "  ")
+	if err != nil {
+		return fmt.Errorf("write result file %s: %w", path, err)
+	}
+	data = append(data, '\n')
+	dir := filepath.Dir(path)
+	tmp, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp-*")
+	if err != nil {
+		return fmt.Errorf("write result file %s: %w", path, err)
+	}
+	// On any failure below, leave no temporary file behind.
+	done := false
+	defer func() {
+		if !done {
+			tmp.Close()
+			os.Remove(tmp.Name())
+		}
+	}()
+	if _, err := tmp.Write(data); err != nil {
+		return fmt.Errorf("write result file %s: %w", path, err)
+	}
+	if err := tmp.Sync(); err != nil {
+		return fmt.Errorf("write result file %s: sync: %w", path, err)
+	}
+	if err := tmp.Close(); err != nil {
+		return fmt.Errorf("write result file %s: %w", path, err)
+	}
+	// CreateTemp makes the file 0600; a result file is not secret (the DSN's
+	// password never reaches it), and CI jobs read it as another user.
+	if err := os.Chmod(tmp.Name(), 0o644); err != nil {
+		return fmt.Errorf("write result file %s: %w", path, err)
+	}
+	if err := os.Rename(tmp.Name(), path); err != nil {
+		return fmt.Errorf("write result file %s: %w", path, err)
+	}
+	done = true
+	// The rename is durable only once the folder is synced. Some filesystems cannot
+	// sync a folder; the data itself is already safe then, so that is not an error.
+	if d, err := os.Open(dir); err == nil {
+		_ = d.Sync()
+		d.Close()
+	}
+	return nil
+}
+
+// FileError is a result file that cannot be used: missing, unreadable, not JSON,
+// or of a format this version does not read. Its message names the file.
+type FileError struct {
+	Path string
+	// Line and Column locate a JSON syntax or type error, 1-based; zero otherwise.
+	Line, Column int
+	Err          error
+}
+
+func (e *FileError) Error() string {
+	if e.Line > 0 {
+		return fmt.Sprintf("result file %s:%d:%d: %v", e.Path, e.Line, e.Column, e.Err)
+	}
+	return fmt.Sprintf("result file %s: %v", e.Path, e.Err)
+}
+
+func (e *FileError) Unwrap() error { return e.Err }
+
+// ErrFormat is wrapped by errors about a missing or unsupported "format" field.
+var ErrFormat = errors.New("unsupported result format")
+
+// Read loads a result file. Errors are *FileError and say what is wrong and where:
+// a missing file (errors.Is(err, fs.ErrNotExist)), corrupt JSON with its line and
+// column, a missing or unknown "format" (errors.Is(err, ErrFormat)).
+func Read(path string) (*Run, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
+			return nil, &FileError{Path: path, Err: fmt.Errorf("no such file: %w", fs.ErrNotExist)}
+		}
+		return nil, &FileError{Path: path, Err: err}
+	}
+	r, err := Parse(data)
+	if err != nil {
+		var fe *FileError
+		if errors.As(err, &fe) {
+			fe.Path = path
+			return nil, fe
+		}
+		return nil, &FileError{Path: path, Err: err}
+	}
+	return r, nil
+}
+
+// Parse decodes a result file's bytes (see Read). Errors are *FileError with an
+// empty Path.
+func Parse(data []byte) (*Run, error) {
+	trimmed := bytes.TrimSpace(data)
+	if len(trimmed) == 0 {
+		return nil, &FileError{Err: errors.New("empty file, not a brokerbench result")}
+	}
+	// The format is checked first, so a file from a newer brokerbench (whose other
+	// fields may have changed type) says "format 2" rather than a type error.
+	var head struct {
+		Format *json.RawMessage `json:"format"`
+	}
+	if err := json.Unmarshal(data, &head); err != nil {
+		return nil, jsonError(data, err)
+	}
+	if head.Format == nil {
+		return nil, &FileError{Err: fmt.Errorf("%w: no \"format\" field; not a brokerbench result file", ErrFormat)}
+	}
+	var format int
+	if err := json.Unmarshal(*head.Format, &format); err != nil {
+		return nil, &FileError{Err: fmt.Errorf("%w: \"format\" is %s, want the number %d", ErrFormat, *head.Format, FormatVersion)}
+	}
+	if format != FormatVersion {
+		return nil, &FileError{Err: fmt.Errorf("%w: format %d, this brokerbench reads format %d", ErrFormat, format, FormatVersion)}
+	}
+	var r Run
+	if err := json.Unmarshal(data, &r); err != nil {
+		return nil, jsonError(data, err)
+	}
+	return &r, nil
+}
+
+// jsonError converts a decoding error to a FileError with the line and column of
+// its byte offset, which is what a person opening the file needs.
+func jsonError(data []byte, err error) error {
+	var off int64 = -1
+	var syn *json.SyntaxError
+	var typ *json.UnmarshalTypeError
+	msg := err.Error()
+	switch {
+	case errors.As(err, &syn):
+		off = syn.Offset
+		msg = "invalid JSON: " + syn.Error()
+	case errors.As(err, &typ):
+		off = typ.Offset
+		if typ.Field != "" {
+			msg = fmt.Sprintf("field %q: cannot use JSON %s as %s", typ.Field, typ.Value, typ.Type)
+		}
+	default:
+		msg = "invalid JSON: " + msg
+	}
+	fe := &FileError{Err: errors.New(msg)}
+	if off >= 0 {
+		fe.Line, fe.Column = lineCol(data, off)
+	}
+	return fe
+}
+
+func lineCol(data []byte, off int64) (line, col int) {
+	if off > int64(len(data)) {
+		off = int64(len(data))
+	}
+	if off < 0 {
+		off = 0
+	}
+	before := data[:off]
+	line = bytes.Count(before, []byte{'\n'}) + 1
+	col = int(off) - (bytes.LastIndexByte(before, '\n') + 1) + 1
+	return line, col
+}

@@ -1,0 +1,127 @@
+package results
+
+import (
+	"errors"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+)
+
+func TestWriteReadRoundTrip(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "run.json")
+	want := sampleRun("H810 RAID10", []int{50, 100}, 1, 1, 7)
+	want.Options = map[string]any{"users": "50,100", "step": "5m"}
+	want.Steps[0].Faults = &Faults{ConnectionsLost: 1, ByClass: map[string]int64{"connection": 1}}
+	if err := Write(path, want); err != nil {
+		t.Fatal(err)
+	}
+	got, err := Read(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Fatalf("round trip differs:\n got %+v\nwant %+v", got.Steps[0], want.Steps[0])
+	}
+	// Overwriting keeps one file and leaves no temporary behind.
+	want.Label = "second"
+	if err := Write(path, want); err != nil {
+		t.Fatal(err)
+	}
+	entries, _ := os.ReadDir(dir)
+	if len(entries) != 1 {
+		t.Fatalf("folder holds %d entries after two writes", len(entries))
+	}
+	if got, _ := Read(path); got.Label != "second" {
+		t.Fatal("second write not visible")
+	}
+	if fi, _ := os.Stat(path); fi.Mode().Perm() != 0o644 {
+		t.Errorf("mode %v", fi.Mode())
+	}
+}
+
+func TestWriteIntoMissingFolderFails(t *testing.T) {
+	err := Write(filepath.Join(t.TempDir(), "no", "such", "run.json"), sampleRun("x", []int{1}, 1, 1, 1))
+	if err == nil || !strings.Contains(err.Error(), "run.json") {
+		t.Fatalf("err = %v", err)
+	}
+}
+
+func TestReadErrors(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, body string) string {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	cases := []struct {
+		name, body string
+		want       []string // substrings of the message
+		is         error
+	}{
+		{"empty.json", "  \n", []string{"empty.json", "empty file"}, nil},
+		{"syntax.json", "{\n  \"format\": 1,\n  \"steps\": [ }\n", []string{"syntax.json:3:", "invalid JSON"}, nil},
+		{"truncated.json", "{\n  \"format\": 1,\n  \"steps\": [", []string{"truncated.json:3:", "unexpected end"}, nil},
+		{"noformat.json", `{"steps": []}`, []string{"noformat.json", `no "format" field`}, ErrFormat},
+		{"newer.json", `{"format": 2, "steps": "changed"}`, []string{"format 2", "reads format 1"}, ErrFormat},
+		{"stringformat.json", `{"format": "1"}`, []string{`"format" is "1"`}, ErrFormat},
+		{"type.json", "{\"format\": 1,\n \"steps\": [{\"users\": \"many\"}]}", []string{"type.json:2:", `"steps.users"`}, nil},
+		{"array.json", `[1,2]`, []string{"array.json:1:"}, nil},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			_, err := Read(write(c.name, c.body))
+			if err == nil {
+				t.Fatal("no error")
+			}
+			for _, w := range c.want {
+				if !strings.Contains(err.Error(), w) {
+					t.Errorf("error %q lacks %q", err, w)
+				}
+			}
+			if c.is != nil && !errors.Is(err, c.is) {
+				t.Errorf("error %v is not %v", err, c.is)
+			}
+			var fe *FileError
+			if !errors.As(err, &fe) {
+				t.Errorf("not a *FileError: %T", err)
+			}
+		})
+	}
+	_, err := Read(filepath.Join(dir, "missing.json"))
+	if !errors.Is(err, fs.ErrNotExist) || !strings.Contains(err.Error(), "missing.json: no such file") {
+		t.Fatalf("missing file: %v", err)
+	}
+}
+
+// FuzzParse checks that no input makes Parse (or the figures a report derives from
+// a parsed run) panic. Seeds run as a normal test.
+func FuzzParse(f *testing.F) {
+	good, err := os.ReadFile(filepath.Join("..", "examples", "ci", "baseline.json"))
+	if err == nil {
+		f.Add(good)
+	}
+	f.Add([]byte(`{"format":1,"steps":[{"users":5,"tps":1,"transactions":{"Trade-Order":{"count":3,"response_hist":"HISTFAAAAB"}}}]}`))
+	f.Add([]byte(`{"format":1}`))
+	f.Add([]byte(`{"format":1e400}`))
+	f.Add([]byte(`{"format":null}`))
+	f.Add([]byte(`{"format":1,"steps":[{"io":{"series":[{}]}}]}`))
+	f.Add([]byte("\xff\xfe"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		r, err := Parse(data)
+		if err != nil {
+			if r != nil {
+				t.Fatal("run and error both returned")
+			}
+			return
+		}
+		for i := range r.Steps {
+			_ = StepOverall(&r.Steps[i])
+		}
+	})
+}

@@ -1,0 +1,108 @@
+package results
+
+import (
+	"slices"
+
+	hdrhistogram "github.com/HdrHistogram/hdrhistogram-go"
+)
+
+// Overall is a step's response time across all its transaction types.
+type Overall struct {
+	Count int64
+	AvgMS float64
+	// Percentiles are known only when every transaction with a count carries its
+	// histogram: percentiles of a mix cannot be derived from per-type percentiles.
+	HasPercentiles bool
+	P50MS, P90MS   float64
+	P95MS, P99MS   float64
+	MaxMS          float64
+	Errors         int64
+	Retries        int64
+	Rollbacks      int64
+}
+
+// StepOverall computes the step's overall response figures by merging the
+// transactions' response histograms. Without histograms, the average falls back to
+// the count-weighted mean of the per-type averages (exact for a mean) and the
+// percentiles are marked unknown.
+func StepOverall(st *Step) Overall {
+	var o Overall
+	var hists []*hdrhistogram.Histogram
+	complete := true
+	var weighted float64
+	for _, name := range sortedTxnNames(st.Transactions) {
+		t := st.Transactions[name]
+		o.Count += t.Count
+		o.Errors += t.Errors
+		o.Retries += t.Retries
+		o.Rollbacks += t.Rollbacks
+		weighted += float64(t.Count) * t.AvgMS
+		if t.MaxMS > o.MaxMS {
+			o.MaxMS = t.MaxMS
+		}
+		if t.Count == 0 {
+			continue
+		}
+		h, err := DecodeHistogram(t.Response)
+		if err != nil {
+			complete = false
+			continue
+		}
+		hists = append(hists, h)
+	}
+	if o.Count > 0 {
+		o.AvgMS = weighted / float64(o.Count)
+	}
+	if !complete || len(hists) == 0 {
+		return o
+	}
+	m, _ := MergeHistograms(hists...)
+	if m.TotalCount() == 0 {
+		return o
+	}
+	o.HasPercentiles = true
+	o.AvgMS = m.Mean() / 1000
+	o.P50MS = microsToMS(m.ValueAtQuantile(50))
+	o.P90MS = microsToMS(m.ValueAtQuantile(90))
+	o.P95MS = microsToMS(m.ValueAtQuantile(95))
+	o.P99MS = microsToMS(m.ValueAtQuantile(99))
+	o.MaxMS = microsToMS(m.Max())
+	return o
+}
+
+func sortedTxnNames(m map[string]TxnStats) []string {
+	names := make([]string, 0, len(m))
+	for n := range m {
+		names = append(names, n)
+	}
+	slices.Sort(names)
+	return names
+}
+
+// KneeRise is the relative tps gain below which a step no longer counts as rising.
+const KneeRise = 0.05
+
+// Knee returns the index of the step after which tps stops rising by more than
+// KneeRise: the first step i whose successor's tps is at most (1+KneeRise)×tps(i),
+// with steps taken in increasing user order. It returns -1 when tps keeps rising
+// (or there are fewer than two steps): the ramp did not reach the knee.
+func Knee(steps []Step) int {
+	order := stepOrder(steps)
+	for k := 0; k+1 < len(order); k++ {
+		cur, next := steps[order[k]], steps[order[k+1]]
+		if next.TPS <= cur.TPS*(1+KneeRise) {
+			return order[k]
+		}
+	}
+	return -1
+}
+
+// stepOrder returns step indices sorted by user count (stable for equal counts).
+func stepOrder(steps []Step) []int {
+	idx := make([]int, len(steps))
+	for i := range idx {
+		idx[i] = i
+	}
+	slices.SortStableFunc(idx, func(a, b int) int { return steps[a].Users - steps[b].Users })
+	return idx
+}
