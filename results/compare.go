@@ -1,0 +1,192 @@
+package results
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"path/filepath"
+	"slices"
+	"strings"
+)
+
+// Input is one result file given to compare or report.
+type Input struct {
+	Path string
+	Run  *Run
+}
+
+// Name is how tables and legends call the run: its label, else its file name.
+func (in Input) Name() string {
+	if in.Run != nil && in.Run.Label != "" {
+		return in.Run.Label
+	}
+	return filepath.Base(in.Path)
+}
+
+// Comparison is two or more runs with their steps matched by user count. The first
+// input is the base every change is relative to.
+type Comparison struct {
+	Inputs []Input
+	// Users are the matched user counts, ascending: present in the base and in at
+	// least one other run.
+	Users []int
+	// views[i][r] is run r's step at Users[i], nil when run r has none.
+	views [][]*stepView
+	// Unmatched are steps compared with nothing, in input then user order.
+	Unmatched []Unmatched
+	// txnSlugs are the transaction types of the matched steps, sorted, for the
+	// per-transaction rows.
+	txnSlugs []string
+}
+
+// Unmatched is a step of one run that has no counterpart.
+type Unmatched struct {
+	Run    int // index into Inputs
+	Users  int
+	Reason string
+}
+
+// Compare matches the runs' steps by user count. A run that holds the same user
+// count twice is compared on its first such step; the repeat is listed unmatched.
+func Compare(inputs []Input) (*Comparison, error) {
+	if len(inputs) < 2 {
+		return nil, errors.New("compare needs at least two result files")
+	}
+	c := &Comparison{Inputs: inputs}
+	byUsers := make([]map[int]*Step, len(inputs))
+	for r, in := range inputs {
+		byUsers[r] = map[int]*Step{}
+		for i := range in.Run.Steps {
+			st := &in.Run.Steps[i]
+			if _, dup := byUsers[r][st.Users]; dup {
+				c.Unmatched = append(c.Unmatched, Unmatched{r, st.Users, "repeats an earlier step with the same user count"})
+				continue
+			}
+			byUsers[r][st.Users] = st
+		}
+	}
+	base := byUsers[0]
+	for u := range base {
+		for r := 1; r < len(inputs); r++ {
+			if byUsers[r][u] != nil {
+				c.Users = append(c.Users, u)
+				break
+			}
+		}
+	}
+	slices.Sort(c.Users)
+	slugs := map[string]bool{}
+	for _, u := range c.Users {
+		row := make([]*stepView, len(inputs))
+		for r := range inputs {
+			if st := byUsers[r][u]; st != nil {
+				v := newStepView(st)
+				row[r] = &v
+				for name := range st.Transactions {
+					slugs[Slug(name)] = true
+				}
+			}
+		}
+		c.views = append(c.views, row)
+	}
+	for s := range slugs {
+		c.txnSlugs = append(c.txnSlugs, s)
+	}
+	slices.Sort(c.txnSlugs)
+	for r := range inputs {
+		users := make([]int, 0, len(byUsers[r]))
+		for u := range byUsers[r] {
+			users = append(users, u)
+		}
+		slices.Sort(users)
+		for _, u := range users {
+			switch {
+			case r == 0 && !slices.Contains(c.Users, u):
+				c.Unmatched = append(c.Unmatched, Unmatched{r, u, "no other run has this user count"})
+			case r > 0 && base[u] == nil:
+				c.Unmatched = append(c.Unmatched, Unmatched{r, u, "the base run has no step with this user count"})
+			}
+		}
+	}
+	slices.SortStableFunc(c.Unmatched, func(a, b Unmatched) int {
+		if a.Run != b.Run {
+			return a.Run - b.Run
+		}
+		return a.Users - b.Users
+	})
+	return c, nil
+}
+
+// value returns metric m of run r at matched row i.
+func (c *Comparison) value(i, r int, m metric) (float64, bool) {
+	v := c.views[i][r]
+	if v == nil {
+		return 0, false
+	}
+	return m.value(*v)
+}
+
+// Change is the relative change of v against base, in percent. A zero base gives 0
+// when v is zero too, else ±Inf: any change from nothing is unbounded, and a gate
+// such as errors>+10% must still trip on it.
+func Change(base, v float64) float64 {
+	if base == 0 {
+		switch {
+		case v == 0:
+			return 0
+		case v > 0:
+			return math.Inf(1)
+		default:
+			return math.Inf(-1)
+		}
+	}
+	return (v - base) / math.Abs(base) * 100
+}
+
+// formatChange renders a change as "+38.2 %"; digits is the number of decimals.
+func formatChange(pct float64, digits int) string {
+	switch {
+	case math.IsInf(pct, 1):
+		return "+∞ %"
+	case math.IsInf(pct, -1):
+		return "-∞ %"
+	case math.IsNaN(pct):
+		return "n/a"
+	}
+	if math.Abs(pct) < 0.5*math.Pow(10, -float64(digits)) {
+		pct = 0 // "-0.0 %" would read as a regression that is not there
+	}
+	return fmt.Sprintf("%+.*f %%", digits, pct)
+}
+
+// rowMetrics are the figures of the comparison table, in order: the step figures,
+// then each transaction's p95.
+func (c *Comparison) rowMetrics() []metric {
+	ms := slices.Clone(stepMetrics)
+	for _, s := range c.txnSlugs {
+		ms = append(ms, txnMetric(s, "p95"))
+	}
+	return ms
+}
+
+// Headline is the field's one-line summary of run r (r ≥ 1) against the base at the
+// highest user count both have, e.g. "at 300 users: tps +38 %, IOPS +55 %,
+// average response time -33 %". It is "" when the two share no step.
+func (c *Comparison) Headline(r int) string {
+	for i := len(c.Users) - 1; i >= 0; i-- {
+		if c.views[i][0] == nil || c.views[i][r] == nil {
+			continue
+		}
+		parts := []string{}
+		for _, h := range []struct{ key, words string }{{"tps", "tps"}, {"iops", "IOPS"}, {"avg", "average response time"}} {
+			m, _ := lookupStepMetric(h.key)
+			b, okB := c.value(i, 0, m)
+			v, okV := c.value(i, r, m)
+			if okB && okV {
+				parts = append(parts, h.words+" "+formatChange(Change(b, v), 0))
+			}
+		}
+		return fmt.Sprintf("at %d users: %s", c.Users[i], strings.Join(parts, ", "))
+	}
+	return ""
+}

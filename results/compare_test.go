@@ -1,0 +1,85 @@
+package results
+
+import (
+	"bytes"
+	"math"
+	"strings"
+	"testing"
+)
+
+func TestChange(t *testing.T) {
+	cases := []struct{ base, v, want float64 }{
+		{100, 138, 38}, {100, 67, -33}, {0, 0, 0}, {0, 5, math.Inf(1)}, {-10, -5, 50}, {73, 119, 63.013698630136986},
+	}
+	for _, c := range cases {
+		if got := Change(c.base, c.v); math.Abs(got-c.want) > 1e-9 && got != c.want {
+			t.Errorf("Change(%v, %v) = %v, want %v", c.base, c.v, got, c.want)
+		}
+	}
+	if got := formatChange(-0.04, 1); got != "+0.0 %" {
+		t.Errorf("formatChange(-0.04) = %q", got)
+	}
+	if got := formatChange(math.Inf(1), 1); got != "+∞ %" {
+		t.Errorf("formatChange(+Inf) = %q", got)
+	}
+}
+
+func TestCompareMatching(t *testing.T) {
+	a := sampleRun("A", []int{50, 100, 150}, 1, 1, 1)
+	b := sampleRun("B", []int{100, 150, 200}, 1, 1, 2)
+	c3 := sampleRun("", []int{50, 100, 100}, 1, 1, 3)
+	c, err := Compare([]Input{{"a.json", a}, {"b.json", b}, {"dir/c.json", c3}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := c.Users; len(got) != 3 || got[0] != 50 || got[1] != 100 || got[2] != 150 {
+		t.Fatalf("matched users %v", got)
+	}
+	if c.views[0][1] != nil || c.views[0][2] == nil {
+		t.Fatal("50 users: B must be missing, c present")
+	}
+	var um []string
+	for _, u := range c.Unmatched {
+		um = append(um, c.Inputs[u.Run].Name()+"@"+itoa(u.Users))
+	}
+	if strings.Join(um, " ") != "B@200 c.json@100" {
+		t.Fatalf("unmatched %v", um)
+	}
+	if _, err := Compare([]Input{{"a.json", a}}); err == nil {
+		t.Fatal("one input compared")
+	}
+}
+
+func itoa(i int) string { return strings.TrimSpace(formatValue(metric{}, float64(i))) }
+
+// TestCompareArithmetic uses the reference paper's figures: at 300 users 73 vs 119
+// tps, 6,659 vs 14,829 IOPS, 0.63 vs 0.41 ms.
+func TestCompareArithmetic(t *testing.T) {
+	mk := func(label string, tps, iops, avgMS float64) *Run {
+		return &Run{Format: 1, Label: label, Steps: []Step{{Users: 300, TPS: tps,
+			Transactions: map[string]TxnStats{"Trade-Order": {Count: 1000, AvgMS: avgMS}},
+			IO:           &StepIO{Source: "diskstats", IOFigures: IOFigures{ReadIOPS: iops / 3, WriteIOPS: iops * 2 / 3}}}}}
+	}
+	c, err := Compare([]Input{{"h800.json", mk("H800", 73, 6659, 0.63)}, {"h810.json", mk("H810", 119, 14829, 0.41)}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "at 300 users: tps +63 %, IOPS +123 %, average response time -35 %"
+	if got := c.Headline(1); got != want {
+		t.Fatalf("headline %q, want %q", got, want)
+	}
+	var buf bytes.Buffer
+	if err := c.WriteText(&buf); err != nil {
+		t.Fatal(err)
+	}
+	out := buf.String()
+	for _, s := range []string{"H810 vs H800 at 300 users", "300 users", "+63.0 %", "0.630 ms", "0.410 ms", "-34.9 %"} {
+		if !strings.Contains(out, s) {
+			t.Errorf("text lacks %q:\n%s", s, out)
+		}
+	}
+	// No histograms: percentiles are unknown, so no p95 row is printed.
+	if strings.Contains(out, "p95 response") {
+		t.Errorf("p95 row printed without histograms:\n%s", out)
+	}
+}

@@ -1,0 +1,149 @@
+// Package results holds the result file (a public contract, see docs/result-format.md),
+// histograms, reports, comparisons, charts and gates. It imports nothing of ours:
+// report and compare read only the file.
+package results
+
+import "time"
+
+// FormatVersion is the value of the "format" field this code writes and reads.
+const FormatVersion = 1
+
+// Run is one result file: a whole ramp against one database.
+type Run struct {
+	Format   int               `json:"format"`
+	Label    string            `json:"label,omitempty"`
+	Tags     map[string]string `json:"tags,omitempty"`
+	Database Database          `json:"database"`
+	Scale    Scale             `json:"scale"`
+	Seed     uint64            `json:"seed"`
+	// Options holds every run option as given, the DSN with its password removed.
+	Options map[string]any `json:"options,omitempty"`
+	// Tool is brokerbench's own version, so a comparison can say what produced each file.
+	Tool       string    `json:"tool,omitempty"`
+	StartedAt  time.Time `json:"started_at"`
+	FinishedAt time.Time `json:"finished_at,omitempty"`
+	// Interrupted is true when the run was stopped before its plan completed.
+	Interrupted bool   `json:"interrupted,omitempty"`
+	Steps       []Step `json:"steps"`
+}
+
+// Database describes the server under test.
+type Database struct {
+	Product  string            `json:"product"` // "PostgreSQL", "SQL Server"
+	Version  string            `json:"version"`
+	Edition  string            `json:"edition,omitempty"`
+	Settings map[string]string `json:"settings,omitempty"` // key settings (shared_buffers, ...)
+	Managed  bool              `json:"managed,omitempty"`  // brokerbench started it
+}
+
+// Scale is what was loaded.
+type Scale struct {
+	Customers int64 `json:"customers"`
+	TradeDays int   `json:"trade_days"`
+}
+
+// Step is one user level held for the step duration. Every figure covers only its
+// measured (steady) window: [StartedAt+Warmup, StartedAt+Warmup+Measured).
+type Step struct {
+	Users      int       `json:"users"`
+	StartedAt  time.Time `json:"started_at"`
+	WarmupS    float64   `json:"warmup_s"`
+	MeasuredS  float64   `json:"measured_s"`
+	TPS        float64   `json:"tps"`
+	TPSE       float64   `json:"tps_e"`
+	Statements int64     `json:"statements"`
+	// Partial marks a step cut short by an interrupt; its figures cover what was measured.
+	Partial bool `json:"partial,omitempty"`
+	// Faults counts server-side faults seen in the step (lost connections, reconnects).
+	Faults       *Faults             `json:"faults,omitempty"`
+	Lag          Lag                 `json:"lag"`
+	Driver       DriverCheck         `json:"driver"`
+	Transactions map[string]TxnStats `json:"transactions"`
+	IO           *StepIO             `json:"io,omitempty"`
+}
+
+// Faults are failures of the server or the connection, not of the workload.
+type Faults struct {
+	ConnectionsLost int64 `json:"connections_lost"`
+	Reconnects      int64 `json:"reconnects"`
+	// ByClass counts failed transactions by error class (e.g. "connection", "timeout").
+	ByClass map[string]int64 `json:"by_class,omitempty"`
+}
+
+// Lag counts transaction starts that happened later than the pacer intended.
+type Lag struct {
+	Late   int64   `json:"late"`    // starts later than 1 ms after their intended time
+	MaxMS  float64 `json:"max_ms"`  // worst start delay
+	AvgMS  float64 `json:"avg_ms"`  // average start delay over late starts
+	Missed int64   `json:"dropped"` // intended starts never made (rate mode, no user free)
+}
+
+// DriverCheck is the load generator watching itself.
+type DriverCheck struct {
+	CPUPercent   float64 `json:"cpu_percent"` // process CPU over the window, 100 = one core
+	GCPauseMS    float64 `json:"gc_pause_ms"` // total GC pause in the window
+	SchedLagMS   float64 `json:"sched_lag_p99_ms"`
+	PoolWaitMS   float64 `json:"pool_wait_avg_ms"`
+	PoolWaits    int64   `json:"pool_waits"`
+	Bottleneck   bool    `json:"bottleneck"` // the driver itself limited the step
+	BottleneckOn string  `json:"bottleneck_reason,omitempty"`
+}
+
+// TxnStats are one transaction type's figures in a step's measured window.
+// Response times run from the intended start; service times from the first statement.
+type TxnStats struct {
+	Count        int64   `json:"count"`
+	Share        float64 `json:"share"` // of all transactions in the step, 0..1
+	AvgMS        float64 `json:"avg_ms"`
+	P50MS        float64 `json:"p50_ms"`
+	P90MS        float64 `json:"p90_ms"`
+	P95MS        float64 `json:"p95_ms"`
+	P99MS        float64 `json:"p99_ms"`
+	MaxMS        float64 `json:"max_ms"`
+	ServiceAvgMS float64 `json:"service_avg_ms"`
+	ServiceP95MS float64 `json:"service_p95_ms"`
+	Errors       int64   `json:"errors"`
+	Retries      int64   `json:"retries"`
+	Rollbacks    int64   `json:"rollbacks"`
+	// Histograms, encoded with hdrhistogram-go's Encode (compressed, base64), in
+	// microseconds, so percentiles can be recomputed and runs merged.
+	Response string `json:"response_hist,omitempty"`
+	Service  string `json:"service_hist,omitempty"`
+}
+
+// StepIO is what the disks (or the database's own I/O views) did in the step's window.
+type StepIO struct {
+	Source string `json:"source"` // "diskstats", "node_exporter", "pg_stat_io", "pg_stat", "sqlserver_file_stats", "none"
+	Note   string `json:"note,omitempty"`
+	IOFigures
+	Devices []DeviceIO `json:"devices,omitempty"`
+	// Derived figures; zero when unknown.
+	IOPerTxn          float64    `json:"io_per_txn,omitempty"`
+	WALBytesPerCommit float64    `json:"wal_bytes_per_commit,omitempty"`
+	Series            []IOSample `json:"series,omitempty"`
+}
+
+// IOFigures are ratios of sums over a window (iops.md §6.3).
+type IOFigures struct {
+	ReadIOPS     float64 `json:"read_iops"`
+	WriteIOPS    float64 `json:"write_iops"`
+	ReadMBps     float64 `json:"read_mbps"`
+	WriteMBps    float64 `json:"write_mbps"`
+	ReadAwaitMS  float64 `json:"read_await_ms"`
+	WriteAwaitMS float64 `json:"write_await_ms"`
+	QueueDepth   float64 `json:"queue_depth"`
+	UtilPercent  float64 `json:"util_percent,omitempty"`
+}
+
+// DeviceIO is one device (or database file group) and its role.
+type DeviceIO struct {
+	Name string `json:"name"`
+	Role string `json:"role"` // "data", "wal", "log", "data+wal"
+	IOFigures
+}
+
+// IOSample is one point of the per-step time series (every --io-interval).
+type IOSample struct {
+	At time.Time `json:"at"`
+	IOFigures
+}

@@ -1,0 +1,249 @@
+package results
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// Gate is one parsed --fail-if expression: "metric OP value". It trips (fails the
+// comparison) when the condition holds for a run after the first at a matched step.
+type Gate struct {
+	Expr     string // as the user typed it
+	metric   metric
+	txnSlug  string // set for <txn>.<figure> gates, checked against the runs
+	op       string
+	value    float64 // percent when relative; else in the metric's unit (ms for times)
+	relative bool
+}
+
+// GateSyntaxError is a --fail-if expression that cannot be parsed: a usage error.
+type GateSyntaxError struct {
+	Expr, Reason string
+}
+
+func (e *GateSyntaxError) Error() string {
+	return fmt.Sprintf("--fail-if %q: %s", e.Expr, e.Reason)
+}
+
+const gateGrammar = `want METRIC OP VALUE, e.g. "tps<-10%", "p95>+20%", "errors>0", "trade-result.p90>2s"`
+
+// ParseGate parses "metric OP value":
+//
+//	metric: tps, tps_e (tpse), avg, p50, p90, p95, p99, errors, retries, read_iops,
+//	        write_iops, iops, read_mbps, write_mbps, read_await, write_await,
+//	        io_per_txn, or <txn>.<figure> with <txn> a transaction's Slug
+//	        (trade-result) and <figure> one of avg, p50, p90, p95, p99, max
+//	OP:     < > <= >=
+//	value:  a change against the base run, -10% or +20% (unsigned means +), or an
+//	        absolute value: a number, with a time unit (us, µs, ms, s, m) for times;
+//	        a time without a unit is in milliseconds.
+func ParseGate(expr string) (Gate, error) {
+	bad := func(reason string) (Gate, error) {
+		return Gate{}, &GateSyntaxError{Expr: expr, Reason: reason}
+	}
+	s := strings.TrimSpace(expr)
+	i := strings.IndexAny(s, "<>")
+	if i < 0 {
+		if strings.Contains(s, "=") {
+			return bad("operator must be <, >, <= or >= (" + gateGrammar + ")")
+		}
+		return bad("no operator (" + gateGrammar + ")")
+	}
+	g := Gate{Expr: expr, op: s[i : i+1]}
+	name := strings.ToLower(strings.TrimSpace(s[:i]))
+	rest := s[i+1:]
+	if strings.HasPrefix(rest, "=") {
+		g.op += "="
+		rest = rest[1:]
+	}
+	rest = strings.TrimSpace(rest)
+	if name == "" {
+		return bad("no metric before the operator (" + gateGrammar + ")")
+	}
+	if rest == "" {
+		return bad("no value after the operator (" + gateGrammar + ")")
+	}
+	if strings.ContainsAny(rest, "<>=") {
+		return bad("more than one operator")
+	}
+	if m, ok := lookupStepMetric(name); ok {
+		g.metric = m
+	} else if dot := strings.LastIndexByte(name, '.'); dot > 0 {
+		slug, fig := name[:dot], name[dot+1:]
+		if _, ok := txnFigures[fig]; !ok {
+			return bad(fmt.Sprintf("unknown transaction figure %q; use avg, p50, p90, p95, p99 or max", fig))
+		}
+		if Slug(slug) != slug {
+			return bad(fmt.Sprintf("transaction %q is not written as a slug; try %q", slug, Slug(slug)))
+		}
+		g.txnSlug = slug
+		g.metric = txnMetric(slug, fig)
+	} else {
+		keys := make([]string, len(stepMetrics))
+		for k, m := range stepMetrics {
+			keys[k] = m.key
+		}
+		return bad(fmt.Sprintf("unknown metric %q; use one of %s, or <transaction>.<p95 ...>", name, strings.Join(keys, ", ")))
+	}
+	if strings.HasSuffix(rest, "%") {
+		num := strings.TrimSpace(strings.TrimSuffix(rest, "%"))
+		v, err := strconv.ParseFloat(num, 64)
+		if err != nil || math.IsNaN(v) || math.IsInf(v, 0) {
+			return bad(fmt.Sprintf("%q is not a percentage such as -10%% or +20%%", rest))
+		}
+		g.value, g.relative = v, true
+		return g, nil
+	}
+	v, err := parseAbsolute(rest, g.metric.unit)
+	if err != nil {
+		return bad(err.Error())
+	}
+	g.value = v
+	return g, nil
+}
+
+// parseAbsolute reads an absolute gate value in the metric's unit.
+func parseAbsolute(s string, u unit) (float64, error) {
+	if v, err := strconv.ParseFloat(s, 64); err == nil {
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			return 0, fmt.Errorf("%q is not a finite number", s)
+		}
+		return v, nil
+	}
+	if u != unitMS {
+		return 0, fmt.Errorf("%q is not a number (a unit is allowed only for times)", s)
+	}
+	d, err := time.ParseDuration(strings.ReplaceAll(s, " ", ""))
+	if err != nil || d < 0 {
+		return 0, fmt.Errorf("%q is not a number or a time such as 250ms or 2s", s)
+	}
+	return float64(d) / float64(time.Millisecond), nil
+}
+
+// ParseGates parses every expression and returns all syntax errors together.
+func ParseGates(exprs []string) ([]Gate, error) {
+	gates := make([]Gate, 0, len(exprs))
+	var errs []error
+	for _, e := range exprs {
+		g, err := ParseGate(e)
+		if err != nil {
+			errs = append(errs, err)
+			continue
+		}
+		gates = append(gates, g)
+	}
+	return gates, errors.Join(errs...)
+}
+
+// String renders the gate's condition canonically, e.g. "tps < -10 %".
+func (g Gate) String() string {
+	return g.metric.key + " " + g.op + " " + g.formatThreshold()
+}
+
+func (g Gate) formatThreshold() string {
+	if g.relative {
+		return formatChange(g.value, decimals(g.value))
+	}
+	if g.metric.unit == unitMS {
+		return formatGateMS(g.value)
+	}
+	return strconv.FormatFloat(g.value, 'f', -1, 64)
+}
+
+// formatGateMS writes a time in the unit a user would have typed.
+func formatGateMS(ms float64) string {
+	if ms >= 1000 {
+		return strconv.FormatFloat(ms/1000, 'f', -1, 64) + " s"
+	}
+	return strconv.FormatFloat(ms, 'f', -1, 64) + " ms"
+}
+
+func decimals(v float64) int {
+	if v == math.Trunc(v) {
+		return 0
+	}
+	return 1
+}
+
+func (g Gate) holds(x float64) bool {
+	switch g.op {
+	case "<":
+		return x < g.value
+	case "<=":
+		return x <= g.value
+	case ">":
+		return x > g.value
+	default:
+		return x >= g.value
+	}
+}
+
+// Trip is one gate that held for one run at one step.
+type Trip struct {
+	Gate  Gate
+	Run   int // index into the comparison's inputs
+	Users int
+	// Value is the run's figure; Change its change against the base in percent
+	// (relative gates only).
+	Value, Change float64
+	msg           string
+}
+
+// String reads as "run H810 at 300 users: tps -12.3 % < -10 %".
+func (t Trip) String() string { return t.msg }
+
+// CheckGates evaluates the gates for every run after the first at every matched
+// step it shares with the base, and returns every trip (not only the first) in
+// run, step, gate order. A step where a figure is unknown (no I/O source, no
+// histogram) does not trip; a <txn>.<figure> gate naming a transaction no run has
+// is an error, since it can never trip and is most likely a typo.
+func (c *Comparison) CheckGates(gates []Gate) ([]Trip, error) {
+	var errs []error
+	for _, g := range gates {
+		if g.txnSlug != "" && !slices.Contains(c.txnSlugs, g.txnSlug) {
+			errs = append(errs, &GateSyntaxError{Expr: g.Expr,
+				Reason: fmt.Sprintf("no transaction %q in the matched steps (have %s)", g.txnSlug, strings.Join(c.txnSlugs, ", "))})
+		}
+	}
+	if len(errs) > 0 {
+		return nil, errors.Join(errs...)
+	}
+	var trips []Trip
+	for r := 1; r < len(c.Inputs); r++ {
+		for i, u := range c.Users {
+			for _, g := range gates {
+				v, ok := c.value(i, r, g.metric)
+				if !ok {
+					continue
+				}
+				t := Trip{Gate: g, Run: r, Users: u, Value: v}
+				var shown string
+				if g.relative {
+					b, okB := c.value(i, 0, g.metric)
+					if !okB {
+						continue
+					}
+					t.Change = Change(b, v)
+					if !g.holds(t.Change) {
+						continue
+					}
+					shown = formatChange(t.Change, 1)
+				} else {
+					if !g.holds(v) {
+						continue
+					}
+					shown = formatValue(g.metric, v)
+				}
+				t.msg = fmt.Sprintf("run %s at %d users: %s %s %s %s",
+					c.Inputs[r].Name(), u, g.metric.key, shown, g.op, g.formatThreshold())
+				trips = append(trips, t)
+			}
+		}
+	}
+	return trips, nil
+}

@@ -1,0 +1,133 @@
+package results
+
+import (
+	"strings"
+)
+
+// stepView is a step with its overall figures computed once.
+type stepView struct {
+	st *Step
+	ov Overall
+}
+
+func newStepView(st *Step) stepView { return stepView{st: st, ov: StepOverall(st)} }
+
+// unit tells how a metric's value reads and which absolute gate values fit it.
+type unit uint8
+
+const (
+	unitCount unit = iota // plain number: tps, IOPS, errors
+	unitMS                // milliseconds: response times, await
+	unitMBps
+)
+
+// metric is one figure of a step that compare shows and gates can test. The keys
+// are the gate grammar's metric names and the CSV's column stems: a public contract.
+type metric struct {
+	key, title string
+	unit       unit
+	// higherIsBetter decides nothing in the arithmetic; it only colours the HTML.
+	higherIsBetter bool
+	value          func(v stepView) (float64, bool)
+}
+
+func ioValue(f func(io *StepIO) float64) func(stepView) (float64, bool) {
+	return func(v stepView) (float64, bool) {
+		if v.st.IO == nil || v.st.IO.Source == "" || v.st.IO.Source == "none" {
+			return 0, false
+		}
+		return f(v.st.IO), true
+	}
+}
+
+func pctValue(f func(o Overall) float64) func(stepView) (float64, bool) {
+	return func(v stepView) (float64, bool) { return f(v.ov), v.ov.HasPercentiles }
+}
+
+// stepMetrics are the step-level figures, in display order.
+var stepMetrics = []metric{
+	{key: "tps", title: "tps", higherIsBetter: true, value: func(v stepView) (float64, bool) { return v.st.TPS, true }},
+	{key: "tps_e", title: "tpsE", higherIsBetter: true, value: func(v stepView) (float64, bool) { return v.st.TPSE, true }},
+	{key: "avg", title: "avg response", unit: unitMS, value: func(v stepView) (float64, bool) { return v.ov.AvgMS, v.ov.Count > 0 }},
+	{key: "p50", title: "p50 response", unit: unitMS, value: pctValue(func(o Overall) float64 { return o.P50MS })},
+	{key: "p90", title: "p90 response", unit: unitMS, value: pctValue(func(o Overall) float64 { return o.P90MS })},
+	{key: "p95", title: "p95 response", unit: unitMS, value: pctValue(func(o Overall) float64 { return o.P95MS })},
+	{key: "p99", title: "p99 response", unit: unitMS, value: pctValue(func(o Overall) float64 { return o.P99MS })},
+	{key: "errors", title: "errors", value: func(v stepView) (float64, bool) { return float64(v.ov.Errors), true }},
+	{key: "retries", title: "retries", value: func(v stepView) (float64, bool) { return float64(v.ov.Retries), true }},
+	{key: "read_iops", title: "read IOPS", higherIsBetter: true, value: ioValue(func(io *StepIO) float64 { return io.ReadIOPS })},
+	{key: "write_iops", title: "write IOPS", higherIsBetter: true, value: ioValue(func(io *StepIO) float64 { return io.WriteIOPS })},
+	{key: "iops", title: "IOPS", higherIsBetter: true, value: ioValue(func(io *StepIO) float64 { return io.ReadIOPS + io.WriteIOPS })},
+	{key: "read_mbps", title: "read MB/s", unit: unitMBps, higherIsBetter: true, value: ioValue(func(io *StepIO) float64 { return io.ReadMBps })},
+	{key: "write_mbps", title: "write MB/s", unit: unitMBps, higherIsBetter: true, value: ioValue(func(io *StepIO) float64 { return io.WriteMBps })},
+	{key: "read_await", title: "read await", unit: unitMS, value: ioValue(func(io *StepIO) float64 { return io.ReadAwaitMS })},
+	{key: "write_await", title: "write await", unit: unitMS, value: ioValue(func(io *StepIO) float64 { return io.WriteAwaitMS })},
+	{key: "io_per_txn", title: "I/O per txn", value: func(v stepView) (float64, bool) {
+		if v.st.IO == nil || v.st.IO.IOPerTxn == 0 {
+			return 0, false
+		}
+		return v.st.IO.IOPerTxn, true
+	}},
+}
+
+// metricAliases are other spellings users type for a metric key.
+var metricAliases = map[string]string{"tpse": "tps_e", "tps-e": "tps_e"}
+
+func lookupStepMetric(key string) (metric, bool) {
+	key = strings.ToLower(key)
+	if a, ok := metricAliases[key]; ok {
+		key = a
+	}
+	for _, m := range stepMetrics {
+		if m.key == key {
+			return m, true
+		}
+	}
+	return metric{}, false
+}
+
+// txnFigures are the per-transaction figures a gate can name as <txn>.<figure>.
+var txnFigures = map[string]func(TxnStats) float64{
+	"avg": func(t TxnStats) float64 { return t.AvgMS },
+	"p50": func(t TxnStats) float64 { return t.P50MS },
+	"p90": func(t TxnStats) float64 { return t.P90MS },
+	"p95": func(t TxnStats) float64 { return t.P95MS },
+	"p99": func(t TxnStats) float64 { return t.P99MS },
+	"max": func(t TxnStats) float64 { return t.MaxMS },
+}
+
+// txnMetric is <slug>.<figure> for the transaction whose name slugs to slug.
+func txnMetric(slug, figure string) metric {
+	f := txnFigures[figure]
+	return metric{
+		key: slug + "." + figure, title: slug + " " + figure, unit: unitMS,
+		value: func(v stepView) (float64, bool) {
+			for name, t := range v.st.Transactions {
+				if Slug(name) == slug && t.Count > 0 {
+					return f(t), true
+				}
+			}
+			return 0, false
+		},
+	}
+}
+
+// Slug is a transaction name as gates and CSV columns spell it: lower case, every
+// run of other characters than letters and digits turned into one '-'
+// ("Trade-Result" → "trade-result", "Market Feed" → "market-feed").
+func Slug(name string) string {
+	var b strings.Builder
+	dash := false
+	for _, r := range strings.ToLower(name) {
+		if (r >= 'a' && r <= 'z') || (r >= '0' && r <= '9') {
+			if dash && b.Len() > 0 {
+				b.WriteByte('-')
+			}
+			dash = false
+			b.WriteRune(r)
+			continue
+		}
+		dash = true
+	}
+	return b.String()
+}
