@@ -1,0 +1,446 @@
+// Package pgmanaged runs a throwaway (or kept) local PostgreSQL cluster: the managed
+// default every command uses when no --db is given, and the test harness's server.
+// It finds the server binaries, runs initdb, starts the server on a free port with
+// its own unix socket, and stops it. As root it runs the server as the postgres OS
+// user, because initdb and postgres refuse to run as root.
+package pgmanaged
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net"
+	"os"
+	"os/exec"
+	"os/user"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+)
+
+// ErrNoBinaries is returned when no PostgreSQL server binaries can be found.
+var ErrNoBinaries = errors.New("no PostgreSQL server binaries found (looked in PATH and /usr/lib/postgresql/*/bin); " +
+	"install them, e.g. `apt-get install postgresql` on Debian/Ubuntu, `dnf install postgresql-server` on Fedora, " +
+	"`brew install postgresql` on macOS, or pass --db URL to use an existing server")
+
+// Options configure a cluster.
+type Options struct {
+	// DataDir keeps the cluster there (created by initdb when empty); "" makes a
+	// temporary cluster that Stop removes.
+	DataDir string
+	// Settings are appended to postgresql.conf (name -> value, already quoted when a
+	// string needs quotes).
+	Settings map[string]string
+	// Log receives one line per step ("initdb", "started ..."); nil for none.
+	Log func(format string, args ...any)
+}
+
+// Cluster is a running (or stopped) managed cluster.
+type Cluster struct {
+	BinDir    string
+	Dir       string // holds the socket, the server log and the state file
+	DataDir   string
+	Port      int
+	temporary bool
+	runAs     *user.User // nil: run as ourselves
+	log       func(string, ...any)
+}
+
+// state is what `pg status` reads back in a later process.
+type state struct {
+	Port   int    `json:"port"`
+	BinDir string `json:"bin_dir"`
+}
+
+const stateFile = "brokerbench-managed.json"
+
+// DefaultSettings suit a benchmark on a small machine: enough connections for 300
+// users plus the emulator, and memory that is realistic but not a laptop's all.
+func DefaultSettings() map[string]string {
+	return map[string]string{
+		"max_connections":           "500",
+		"shared_buffers":            "'512MB'",
+		"max_wal_size":              "'4GB'",
+		"checkpoint_timeout":        "'15min'",
+		"maintenance_work_mem":      "'512MB'",
+		"synchronous_commit":        "on",
+		"log_min_messages":          "warning",
+		"logging_collector":         "off",
+		"track_io_timing":           "on",
+		"max_locks_per_transaction": "256",
+	}
+}
+
+// FindBinaries returns the directory holding initdb, pg_ctl and postgres: first PATH,
+// then the usual install folders, newest version first.
+func FindBinaries() (string, error) {
+	if p, err := exec.LookPath("pg_ctl"); err == nil {
+		dir := filepath.Dir(resolve(p))
+		if hasServer(dir) {
+			return dir, nil
+		}
+	}
+	var cands []string
+	for _, pat := range []string{"/usr/lib/postgresql/*/bin", "/usr/pgsql-*/bin", "/usr/local/pgsql/bin",
+		"/opt/homebrew/opt/postgresql*/bin", "/usr/local/opt/postgresql*/bin"} {
+		m, _ := filepath.Glob(pat)
+		cands = append(cands, m...)
+	}
+	sort.Slice(cands, func(i, j int) bool { return versionOf(cands[i]) > versionOf(cands[j]) })
+	for _, d := range cands {
+		if hasServer(d) {
+			return d, nil
+		}
+	}
+	return "", ErrNoBinaries
+}
+
+func resolve(p string) string {
+	if r, err := filepath.EvalSymlinks(p); err == nil {
+		return r
+	}
+	return p
+}
+
+func hasServer(dir string) bool {
+	for _, b := range []string{"initdb", "pg_ctl", "postgres"} {
+		if st, err := os.Stat(filepath.Join(dir, b)); err != nil || st.IsDir() {
+			return false
+		}
+	}
+	return true
+}
+
+// versionOf extracts the major version from a path like /usr/lib/postgresql/15/bin.
+func versionOf(dir string) int {
+	for _, part := range strings.Split(dir, string(filepath.Separator)) {
+		part = strings.TrimPrefix(strings.TrimPrefix(part, "pgsql-"), "postgresql@")
+		if n, err := strconv.Atoi(part); err == nil {
+			return n
+		}
+	}
+	return 0
+}
+
+// Start initialises the cluster when needed and starts it. With a DataDir that already
+// holds a running managed cluster it attaches to it instead.
+func Start(ctx context.Context, o Options) (*Cluster, error) {
+	bin, err := FindBinaries()
+	if err != nil {
+		return nil, err
+	}
+	c := &Cluster{BinDir: bin, log: o.Log}
+	if c.log == nil {
+		c.log = func(string, ...any) {}
+	}
+	if os.Geteuid() == 0 {
+		u, err := user.Lookup("postgres")
+		if err != nil {
+			return nil, errors.New("running as root, but there is no `postgres` OS user to run the server as " +
+				"(PostgreSQL refuses to run as root); create one (`useradd -r postgres`) or run as another user")
+		}
+		c.runAs = u
+	}
+	if o.DataDir == "" {
+		dir, err := os.MkdirTemp("", "brokerbench-pg-")
+		if err != nil {
+			return nil, fmt.Errorf("make a temporary folder for the managed PostgreSQL: %w", err)
+		}
+		c.Dir, c.DataDir, c.temporary = dir, filepath.Join(dir, "data"), true
+	} else {
+		abs, err := filepath.Abs(o.DataDir)
+		if err != nil {
+			return nil, err
+		}
+		c.DataDir = abs
+		c.Dir = abs
+		if err := os.MkdirAll(abs, 0o700); err != nil {
+			return nil, fmt.Errorf("create --pgdata %s: %w", abs, err)
+		}
+		// The socket lives in the data folder; sun_path is limited to 107 bytes.
+		if len(abs)+len("/.s.PGSQL.65535") > 107 {
+			return nil, fmt.Errorf("--pgdata %s is too long a path for a unix socket (limit about 90 characters)", abs)
+		}
+		if st, err := c.status(); err == nil && st.Port > 0 {
+			c.Port = st.Port
+			c.log("managed PostgreSQL already running in %s on port %d", abs, c.Port)
+			return c, nil
+		}
+	}
+	if err := c.chownForServer(c.Dir); err != nil {
+		c.cleanup()
+		return nil, err
+	}
+	if _, err := os.Stat(filepath.Join(c.DataDir, "PG_VERSION")); err != nil {
+		if err := c.initdb(ctx); err != nil {
+			c.cleanup()
+			return nil, err
+		}
+	}
+	if err := c.start(ctx, o.Settings); err != nil {
+		c.cleanup()
+		return nil, err
+	}
+	return c, nil
+}
+
+func (c *Cluster) chownForServer(dir string) error {
+	if c.runAs == nil {
+		return nil
+	}
+	uid, _ := strconv.Atoi(c.runAs.Uid)
+	gid, _ := strconv.Atoi(c.runAs.Gid)
+	if err := filepath.Walk(dir, func(p string, _ os.FileInfo, err error) error {
+		if err != nil {
+			return err
+		}
+		return os.Lchown(p, uid, gid)
+	}); err != nil {
+		return fmt.Errorf("give %s to the postgres user: %w", dir, err)
+	}
+	// The postgres user must be able to reach the folder through its parents.
+	for p := filepath.Dir(dir); p != "/"; p = filepath.Dir(p) {
+		st, err := os.Stat(p)
+		if err != nil {
+			return err
+		}
+		owned := false
+		if sys, ok := st.Sys().(*syscall.Stat_t); ok && int(sys.Uid) == uid {
+			owned = st.Mode().Perm()&0o100 != 0
+		}
+		if !owned && st.Mode().Perm()&0o001 == 0 {
+			return fmt.Errorf("the postgres user cannot reach %s: parent folder %s is not searchable by others "+
+				"(chmod o+x %s, or choose a --pgdata outside it)", dir, p, p)
+		}
+	}
+	return nil
+}
+
+func (c *Cluster) command(ctx context.Context, name string, args ...string) *exec.Cmd {
+	path := filepath.Join(c.BinDir, name)
+	var cmd *exec.Cmd
+	if c.runAs != nil {
+		uid, _ := strconv.Atoi(c.runAs.Uid)
+		gid, _ := strconv.Atoi(c.runAs.Gid)
+		cmd = exec.CommandContext(ctx, path, args...)
+		cmd.SysProcAttr = &syscall.SysProcAttr{Credential: &syscall.Credential{Uid: uint32(uid), Gid: uint32(gid)}}
+		cmd.Env = append(os.Environ(), "HOME="+c.runAs.HomeDir, "USER=postgres")
+	} else {
+		cmd = exec.CommandContext(ctx, path, args...)
+	}
+	cmd.Dir = c.Dir
+	// The server must outlive a Ctrl-C aimed at us: we stop it ourselves, in order.
+	if cmd.SysProcAttr == nil {
+		cmd.SysProcAttr = &syscall.SysProcAttr{}
+	}
+	cmd.SysProcAttr.Setpgid = true
+	return cmd
+}
+
+func (c *Cluster) run(ctx context.Context, name string, args ...string) error {
+	cmd := c.command(ctx, name, args...)
+	var out bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &out
+	if err := cmd.Run(); err != nil {
+		return fmt.Errorf("%s failed: %w: %s", name, err, lastLines(out.String(), 5))
+	}
+	return nil
+}
+
+func lastLines(s string, n int) string {
+	lines := strings.Split(strings.TrimSpace(s), "\n")
+	if len(lines) > n {
+		lines = lines[len(lines)-n:]
+	}
+	return strings.Join(lines, " | ")
+}
+
+func (c *Cluster) initdb(ctx context.Context) error {
+	c.log("initdb %s", c.DataDir)
+	// --no-sync: the cluster's own files are made fresh; the benchmark's durability
+	// comes from the server's settings, not from initdb.
+	return c.run(ctx, "initdb", "-D", c.DataDir, "-U", "postgres", "-A", "trust", "-E", "UTF8",
+		"--locale=C", "--no-sync")
+}
+
+// FreePort asks the kernel for a free TCP port on loopback.
+func FreePort() (int, error) {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return 0, err
+	}
+	defer l.Close()
+	return l.Addr().(*net.TCPAddr).Port, nil
+}
+
+func (c *Cluster) start(ctx context.Context, settings map[string]string) error {
+	var lastErr error
+	// A free port can be taken between asking and binding; try a few.
+	for attempt := 0; attempt < 3; attempt++ {
+		port, err := FreePort()
+		if err != nil {
+			return err
+		}
+		all := DefaultSettings()
+		for k, v := range settings {
+			all[k] = v
+		}
+		all["listen_addresses"] = "'127.0.0.1'"
+		all["port"] = strconv.Itoa(port)
+		all["unix_socket_directories"] = "'" + c.Dir + "'"
+		if err := c.writeConf(all); err != nil {
+			return err
+		}
+		logPath := filepath.Join(c.Dir, "server.log")
+		err = c.run(ctx, "pg_ctl", "-D", c.DataDir, "-l", logPath, "-w", "-t", "120", "start")
+		if err == nil {
+			c.Port = port
+			if err := c.writeState(); err != nil {
+				return err
+			}
+			c.log("managed PostgreSQL started in %s on port %d", c.DataDir, port)
+			return nil
+		}
+		lastErr = fmt.Errorf("%w (server log: %s)", err, tail(logPath, 3))
+	}
+	return lastErr
+}
+
+func tail(path string, n int) string {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return "unreadable"
+	}
+	return lastLines(string(b), n)
+}
+
+// writeConf rewrites our include file and makes postgresql.conf include it once, so a
+// kept cluster can be restarted with other settings.
+func (c *Cluster) writeConf(settings map[string]string) error {
+	keys := make([]string, 0, len(settings))
+	for k := range settings {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	var b strings.Builder
+	b.WriteString("# written by brokerbench; rewritten at every managed start\n")
+	for _, k := range keys {
+		fmt.Fprintf(&b, "%s = %s\n", k, settings[k])
+	}
+	inc := filepath.Join(c.DataDir, "brokerbench.conf")
+	if err := os.WriteFile(inc, []byte(b.String()), 0o600); err != nil {
+		return err
+	}
+	main := filepath.Join(c.DataDir, "postgresql.conf")
+	conf, err := os.ReadFile(main)
+	if err != nil {
+		return err
+	}
+	if !bytes.Contains(conf, []byte("include_if_exists = 'brokerbench.conf'")) {
+		conf = append(conf, []byte("\ninclude_if_exists = 'brokerbench.conf'\n")...)
+		if err := os.WriteFile(main, conf, 0o600); err != nil {
+			return err
+		}
+	}
+	return c.chownForServer(c.DataDir)
+}
+
+func (c *Cluster) writeState() error {
+	b, _ := json.Marshal(state{Port: c.Port, BinDir: c.BinDir})
+	return os.WriteFile(filepath.Join(c.Dir, stateFile), b, 0o644)
+}
+
+// status reads the state file and checks that the server answers pg_ctl status.
+func (c *Cluster) status() (state, error) {
+	var st state
+	b, err := os.ReadFile(filepath.Join(c.Dir, stateFile))
+	if err != nil {
+		return st, err
+	}
+	if err := json.Unmarshal(b, &st); err != nil {
+		return st, err
+	}
+	if err := c.run(context.Background(), "pg_ctl", "-D", c.DataDir, "status"); err != nil {
+		return state{}, err
+	}
+	return st, nil
+}
+
+// Attach returns the running managed cluster in dataDir, or an error saying it is not
+// running.
+func Attach(dataDir string) (*Cluster, error) {
+	bin, err := FindBinaries()
+	if err != nil {
+		return nil, err
+	}
+	abs, err := filepath.Abs(dataDir)
+	if err != nil {
+		return nil, err
+	}
+	c := &Cluster{BinDir: bin, Dir: abs, DataDir: abs, log: func(string, ...any) {}}
+	if os.Geteuid() == 0 {
+		c.runAs, _ = user.Lookup("postgres")
+	}
+	st, err := c.status()
+	if err != nil {
+		return nil, fmt.Errorf("no managed PostgreSQL is running in %s (start one with `brokerbench pg start --pgdata %s`)", abs, dataDir)
+	}
+	c.Port = st.Port
+	return c, nil
+}
+
+// URL is the cluster's connection URL over TCP loopback (no password: trust auth).
+func (c *Cluster) URL(database string) string {
+	if database == "" {
+		database = "postgres"
+	}
+	return fmt.Sprintf("postgres://postgres@127.0.0.1:%d/%s?sslmode=disable", c.Port, database)
+}
+
+// Stop stops the server; a temporary cluster is also removed.
+func (c *Cluster) Stop() error {
+	// Stopping must work even after the caller's context was canceled by Ctrl-C.
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	err := c.run(ctx, "pg_ctl", "-D", c.DataDir, "-m", "fast", "-w", "-t", "60", "stop")
+	if err == nil {
+		c.log("managed PostgreSQL stopped")
+		_ = os.Remove(filepath.Join(c.Dir, stateFile))
+	}
+	if c.temporary {
+		if rmErr := os.RemoveAll(c.Dir); rmErr != nil && err == nil {
+			err = rmErr
+		}
+	}
+	return err
+}
+
+// Temporary reports whether Stop removes the cluster.
+func (c *Cluster) Temporary() bool { return c.temporary }
+
+// ServerPIDs returns the postmaster's pid (first line of postmaster.pid), for tests
+// that pause or kill the server.
+func (c *Cluster) PostmasterPID() (int, error) {
+	b, err := os.ReadFile(filepath.Join(c.DataDir, "postmaster.pid"))
+	if err != nil {
+		return 0, err
+	}
+	line, _, _ := strings.Cut(string(b), "\n")
+	return strconv.Atoi(strings.TrimSpace(line))
+}
+
+// Restart restarts the server on the same port (fault tests).
+func (c *Cluster) Restart(ctx context.Context) error {
+	return c.run(ctx, "pg_ctl", "-D", c.DataDir, "-l", filepath.Join(c.Dir, "server.log"), "-m", "fast", "-w", "-t", "120", "restart")
+}
+
+func (c *Cluster) cleanup() {
+	if c.temporary {
+		_ = os.RemoveAll(c.Dir)
+	}
+}

@@ -1,0 +1,209 @@
+// Package testpg is the test harness's PostgreSQL: one real server per test process
+// (or the one named by BROKERBENCH_TEST_DSN, which .ci/run starts), fresh databases
+// per test, and templates that are built once and cloned per test.
+//
+// Use it from a package's tests:
+//
+//	func TestMain(m *testing.M) { os.Exit(testpg.Main(m)) }
+//
+//	dsn := testpg.NewDB(t)                            // empty database, dropped after the test
+//	dsn := testpg.FromTemplate(t, "key", buildFunc)   // clone of a template built once
+package testpg
+
+import (
+	"context"
+	"fmt"
+	"hash/fnv"
+	"net/url"
+	"os"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/brokerbench/brokerbench/internal/pgmanaged"
+	"github.com/brokerbench/brokerbench/schema/dialect"
+)
+
+// EnvDSN names an existing server for the tests (an admin URL, e.g. database postgres).
+const EnvDSN = "BROKERBENCH_TEST_DSN"
+
+type server struct {
+	admin   string // URL of the maintenance database
+	cluster *pgmanaged.Cluster
+	err     error
+}
+
+var (
+	once   sync.Once
+	shared server
+	seq    atomic.Int64
+)
+
+func start() {
+	if dsn := os.Getenv(EnvDSN); dsn != "" {
+		shared.admin = dsn
+		return
+	}
+	c, err := pgmanaged.Start(context.Background(), pgmanaged.Options{})
+	if err != nil {
+		shared.err = err
+		return
+	}
+	shared.cluster = c
+	shared.admin = c.URL("postgres")
+}
+
+// Main runs the package's tests and stops the server this process started.
+func Main(m *testing.M) int {
+	code := m.Run()
+	if shared.cluster != nil {
+		if err := shared.cluster.Stop(); err != nil {
+			fmt.Fprintln(os.Stderr, "testpg: stop:", err)
+		}
+	}
+	return code
+}
+
+// AdminDSN returns the URL of the server's maintenance database; the test fails when
+// no server can be had (tests never fake the database).
+func AdminDSN(t testing.TB) string {
+	t.Helper()
+	once.Do(start)
+	if shared.err != nil {
+		t.Fatalf("test PostgreSQL: %v", shared.err)
+	}
+	return shared.admin
+}
+
+// Cluster returns the managed cluster this process started, or nil when the tests use
+// BROKERBENCH_TEST_DSN (fault tests that restart the server skip then).
+func Cluster(t testing.TB) *pgmanaged.Cluster {
+	AdminDSN(t)
+	return shared.cluster
+}
+
+// WithDatabase returns dsn pointing at another database.
+func WithDatabase(dsn, db string) string {
+	u, err := url.Parse(dsn)
+	if err != nil {
+		return dsn
+	}
+	u.Path = "/" + db
+	return u.String()
+}
+
+func admin(t testing.TB) dialect.DB {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	db, err := dialect.Open(ctx, AdminDSN(t), dialect.Options{MaxConns: 1})
+	if err != nil {
+		t.Fatalf("test PostgreSQL: %v", err)
+	}
+	return db
+}
+
+func uniqueName(prefix string) string {
+	return fmt.Sprintf("%s_%d_%d_%d", prefix, os.Getpid(), time.Now().UnixNano()%1e6, seq.Add(1))
+}
+
+// NewDB creates an empty database, drops it when the test ends, and returns its URL.
+func NewDB(t testing.TB) string {
+	t.Helper()
+	return create(t, "")
+}
+
+func create(t testing.TB, template string) string {
+	t.Helper()
+	db := admin(t)
+	defer db.Close()
+	name := uniqueName("bbtest")
+	stmt := "CREATE DATABASE " + name
+	if template != "" {
+		// FILE_COPY copies the files instead of WAL-logging every block: much faster
+		// for a loaded template.
+		stmt += " TEMPLATE " + template + " STRATEGY FILE_COPY"
+	}
+	ctx := context.Background()
+	var err error
+	for attempt := 0; attempt < 20; attempt++ {
+		if _, err = db.Exec(ctx, stmt); err == nil {
+			break
+		}
+		// 55006: the template is being accessed by another backend for a moment.
+		if dialect.SQLState(err) != "55006" {
+			break
+		}
+		time.Sleep(250 * time.Millisecond)
+	}
+	if err != nil {
+		t.Fatalf("create test database: %v", err)
+	}
+	t.Cleanup(func() {
+		d := admin(t)
+		defer d.Close()
+		if _, err := d.Exec(context.Background(), "DROP DATABASE IF EXISTS "+name+" WITH (FORCE)"); err != nil {
+			t.Logf("drop test database %s: %v", name, err)
+		}
+	})
+	return WithDatabase(AdminDSN(t), name)
+}
+
+// FromTemplate returns a fresh database cloned from the template named key, building
+// the template once (across test processes, under an advisory lock) with build, which
+// receives the URL of the database to fill.
+func FromTemplate(t testing.TB, key string, build func(ctx context.Context, dsn string) error) string {
+	t.Helper()
+	tmpl := "bbtmpl_" + sanitize(key)
+	db := admin(t)
+	ctx := context.Background()
+	h := fnv.New64a()
+	h.Write([]byte(tmpl))
+	lock := int64(h.Sum64() >> 1)
+	if _, err := db.Exec(ctx, "SELECT pg_advisory_lock($1)", lock); err != nil {
+		db.Close()
+		t.Fatalf("lock template %s: %v", tmpl, err)
+	}
+	var exists bool
+	if err := db.QueryRow(ctx, "SELECT EXISTS (SELECT 1 FROM pg_database WHERE datname = $1)", tmpl).Scan(&exists); err != nil {
+		db.Close()
+		t.Fatal(err)
+	}
+	if !exists {
+		building := tmpl + "_build"
+		_, _ = db.Exec(ctx, "DROP DATABASE IF EXISTS "+building+" WITH (FORCE)")
+		if _, err := db.Exec(ctx, "CREATE DATABASE "+building); err != nil {
+			db.Close()
+			t.Fatalf("create template: %v", err)
+		}
+		start := time.Now()
+		if err := build(ctx, WithDatabase(AdminDSN(t), building)); err != nil {
+			_, _ = db.Exec(ctx, "SELECT pg_advisory_unlock($1)", lock)
+			db.Close()
+			t.Fatalf("build template %s: %v", tmpl, err)
+		}
+		// The rename makes the template visible only once it is complete.
+		if _, err := db.Exec(ctx, "ALTER DATABASE "+building+" RENAME TO "+tmpl); err != nil {
+			db.Close()
+			t.Fatalf("publish template: %v", err)
+		}
+		t.Logf("built template %s in %s", tmpl, time.Since(start).Round(time.Millisecond))
+	}
+	_, _ = db.Exec(ctx, "SELECT pg_advisory_unlock($1)", lock)
+	db.Close()
+	return create(t, tmpl)
+}
+
+func sanitize(s string) string {
+	return strings.Map(func(r rune) rune {
+		if r >= 'a' && r <= 'z' || r >= '0' && r <= '9' || r == '_' {
+			return r
+		}
+		if r >= 'A' && r <= 'Z' {
+			return r + 32
+		}
+		return '_'
+	}, s)
+}

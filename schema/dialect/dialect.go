@@ -1,0 +1,245 @@
+// Package dialect is the only code that knows PostgreSQL from SQL Server: opening a
+// pool from a DSN, DDL rendering, the bulk path, isolation names and error classes.
+// Everything above it talks to DB and Tx.
+package dialect
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/url"
+	"strings"
+	"time"
+
+	"github.com/brokerbench/brokerbench/schema"
+)
+
+// Name identifies a dialect.
+type Name string
+
+const (
+	Postgres  Name = "postgres"
+	SQLServer Name = "sqlserver"
+)
+
+// Isolation is a transaction isolation level, named as the workload reference names it.
+type Isolation uint8
+
+const (
+	ReadCommitted Isolation = iota + 1
+	RepeatableRead
+	Serializable
+)
+
+func (i Isolation) String() string {
+	switch i {
+	case ReadCommitted:
+		return "read committed"
+	case RepeatableRead:
+		return "repeatable read"
+	case Serializable:
+		return "serializable"
+	}
+	return fmt.Sprintf("isolation(%d)", uint8(i))
+}
+
+// DB is a pool of connections to the database under test.
+type DB interface {
+	Name() Name
+	// InTx runs fn in one transaction at iso and commits when fn returns nil; it rolls
+	// back when fn returns an error (including ErrRollback, the workload's intended
+	// rollbacks). It does not retry: retry policy belongs to the caller.
+	InTx(ctx context.Context, iso Isolation, fn func(Tx) error) error
+	// Exec runs one statement outside an explicit transaction.
+	Exec(ctx context.Context, sql string, args ...any) (int64, error)
+	Query(ctx context.Context, sql string, args ...any) (Rows, error)
+	QueryRow(ctx context.Context, sql string, args ...any) Row
+	// Bulk streams rows into table through the database's bulk path (COPY, bulk copy).
+	Bulk(ctx context.Context, table string, columns []string, src RowSource) (int64, error)
+	// Server describes the server: product, version, key settings.
+	Server(ctx context.Context) (ServerInfo, error)
+	// Target names the server without secrets, for messages: "host:port/database".
+	Target() string
+	Close()
+}
+
+// Tx is one open transaction.
+type Tx interface {
+	Exec(ctx context.Context, sql string, args ...any) (int64, error)
+	Query(ctx context.Context, sql string, args ...any) (Rows, error)
+	QueryRow(ctx context.Context, sql string, args ...any) Row
+}
+
+// Rows is a result set; Close must be called (Next returning false closes it).
+type Rows interface {
+	Next() bool
+	Scan(dest ...any) error
+	Err() error
+	Close()
+}
+
+// Row is a single-row result; Scan returns ErrNoRows when there was none.
+type Row interface {
+	Scan(dest ...any) error
+}
+
+// RowSource feeds Bulk: Next advances, Values returns the current row (valid until the
+// next call to Next), Err reports a generation failure. It mirrors pgx.CopyFromSource
+// so the PostgreSQL path streams without copying.
+type RowSource interface {
+	Next() bool
+	Values() ([]any, error)
+	Err() error
+}
+
+// ServerInfo describes the server under test for the result file.
+type ServerInfo struct {
+	Product  string
+	Version  string // short form, e.g. "15.18"
+	Num      int    // comparable form, e.g. 150018 (PostgreSQL server_version_num)
+	Edition  string
+	Settings map[string]string
+	// DataDir and WALDir are set when the server reports them and they are readable
+	// (the I/O sampler maps them to block devices).
+	DataDir string
+	WALDir  string
+}
+
+// ErrNoRows is returned by Row.Scan when the query returned no row.
+var ErrNoRows = errors.New("no rows in result set")
+
+// ErrRollback is returned by a transaction body to roll back on purpose (the
+// workload's intended rollbacks); InTx passes it through unchanged.
+var ErrRollback = errors.New("intended rollback")
+
+// Class is how the load driver must treat an error.
+type Class uint8
+
+const (
+	// Fatal: a bug or a broken database; count it as an error.
+	Fatal Class = iota
+	// Retry: serialization failure, deadlock, lock timeout; run the transaction again.
+	Retry
+	// Connection: the connection or server went away; reconnect and count a fault.
+	Connection
+	// Canceled: our own context ended; not an error of the transaction.
+	Canceled
+	// Rollback: the workload's intended rollback.
+	Rollback
+)
+
+func (c Class) String() string {
+	return [...]string{"fatal", "retry", "connection", "canceled", "rollback"}[c]
+}
+
+// Open connects to dsn and picks the dialect from its scheme: postgres:// or
+// postgresql:// (or a libpq key=value string) for PostgreSQL, sqlserver:// for SQL
+// Server. Errors name the target without its password.
+func Open(ctx context.Context, dsn string, o Options) (DB, error) {
+	switch DialectOf(dsn) {
+	case SQLServer:
+		return openSQLServer(ctx, dsn, o)
+	default:
+		return openPostgres(ctx, dsn, o)
+	}
+}
+
+// Options size the pool.
+type Options struct {
+	MaxConns int           // 0: the driver's default
+	Timeout  time.Duration // connect timeout; 0: 10 s
+	AppName  string
+}
+
+// DialectOf returns the dialect a DSN selects.
+func DialectOf(dsn string) Name {
+	if strings.HasPrefix(strings.ToLower(strings.TrimSpace(dsn)), "sqlserver://") {
+		return SQLServer
+	}
+	return Postgres
+}
+
+// Redact removes the password from a DSN (URL or key=value form) so it can be shown.
+func Redact(dsn string) string {
+	s := strings.TrimSpace(dsn)
+	if strings.Contains(s, "://") {
+		u, err := url.Parse(s)
+		if err != nil {
+			return "<unparseable DSN>"
+		}
+		if u.User != nil {
+			if _, ok := u.User.Password(); ok {
+				u.User = url.UserPassword(u.User.Username(), "xxxxx")
+			}
+		}
+		q := u.Query()
+		for k := range q {
+			if strings.EqualFold(k, "password") {
+				q.Set(k, "xxxxx")
+			}
+		}
+		u.RawQuery = q.Encode()
+		return u.String()
+	}
+	// key=value form; values may be quoted.
+	fields := splitKV(s)
+	for i, f := range fields {
+		k, _, ok := strings.Cut(f, "=")
+		if ok && strings.EqualFold(strings.TrimSpace(k), "password") {
+			fields[i] = k + "=xxxxx"
+		}
+	}
+	return strings.Join(fields, " ")
+}
+
+// splitKV splits a libpq key=value string on spaces outside single quotes.
+func splitKV(s string) []string {
+	var out []string
+	var cur strings.Builder
+	quoted := false
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case c == '\\' && i+1 < len(s):
+			cur.WriteByte(c)
+			i++
+			cur.WriteByte(s[i])
+		case c == '\'':
+			quoted = !quoted
+			cur.WriteByte(c)
+		case c == ' ' && !quoted:
+			if cur.Len() > 0 {
+				out = append(out, cur.String())
+				cur.Reset()
+			}
+		default:
+			cur.WriteByte(c)
+		}
+	}
+	if cur.Len() > 0 {
+		out = append(out, cur.String())
+	}
+	return out
+}
+
+// DDL renders the schema in a dialect.
+type DDL interface {
+	// CreateTable returns the statement creating t with its primary key only.
+	CreateTable(t schema.Table) string
+	// PostLoad returns the statements run after the data is in: secondary indexes,
+	// then (in a later pass) foreign keys.
+	Indexes(t schema.Table) []string
+	ForeignKeys(t schema.Table) []string
+	DropTable(t schema.Table) string
+}
+
+// DDLFor returns the DDL renderer of a dialect.
+func DDLFor(n Name) (DDL, error) {
+	switch n {
+	case Postgres:
+		return postgresDDL{}, nil
+	case SQLServer:
+		return sqlserverDDL{}, nil
+	}
+	return nil, fmt.Errorf("unknown dialect %q (want postgres or sqlserver)", n)
+}
