@@ -1,0 +1,48 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+)
+
+// Exit codes (design.md §2).
+const (
+	exitOK          = 0
+	exitRuntime     = 1
+	exitUsage       = 2
+	exitGate        = 3
+	exitInterrupted = 130
+)
+
+// usageError marks a user mistake in the command line: exit 2.
+type usageError struct{ err error }
+
+func (e usageError) Error() string { return e.err.Error() }
+func (e usageError) Unwrap() error { return e.err }
+
+func usagef(format string, args ...any) error { return usageError{fmt.Errorf(format, args...)} }
+
+// gateError is a --fail-if gate that tripped: exit 3.
+type gateError struct{ msg string }
+
+func (e gateError) Error() string { return e.msg }
+
+// errInterrupted ends a command stopped by SIGINT/SIGTERM after it saved what it had.
+var errInterrupted = errors.New("interrupted")
+
+func exitCode(err error) int {
+	var u usageError
+	var g gateError
+	switch {
+	case err == nil:
+		return exitOK
+	case errors.As(err, &u):
+		return exitUsage
+	case errors.As(err, &g):
+		return exitGate
+	case errors.Is(err, errInterrupted), errors.Is(err, context.Canceled):
+		return exitInterrupted
+	}
+	return exitRuntime
+}

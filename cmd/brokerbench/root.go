@@ -1,0 +1,114 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"strings"
+	"syscall"
+
+	"github.com/spf13/cobra"
+)
+
+// globalOptions are the flags every command shares.
+type globalOptions struct {
+	DB     string // --db; BROKERBENCH_DB
+	PGData string // --pgdata: keep the managed cluster there
+	Quiet  bool
+	Stdout io.Writer
+	Stderr io.Writer
+}
+
+// envOr returns the environment variable's value, or def.
+func envOr(name, def string) string {
+	if v, ok := os.LookupEnv(name); ok {
+		return v
+	}
+	return def
+}
+
+func newRootCommand(g *globalOptions) *cobra.Command {
+	root := &cobra.Command{
+		Use:   "brokerbench",
+		Short: "A TPC-E-like OLTP workload driver for comparing storage and configurations",
+		Long: `brokerbench loads a brokerage-style (TPC-E-like) database, ramps virtual users through it,
+measures throughput, response times and the storage's IOPS per step, and compares runs.
+Its figures are TPC-E-like, not TPC-E results.
+
+With no --db, commands use a managed local PostgreSQL that brokerbench starts itself.`,
+		SilenceUsage:  true,
+		SilenceErrors: true,
+	}
+	root.SetOut(g.Stdout)
+	root.SetErr(g.Stderr)
+	pf := root.PersistentFlags()
+	pf.StringVar(&g.DB, "db", envOr("BROKERBENCH_DB", ""), "database URL: postgres://... or sqlserver://... (env BROKERBENCH_DB; PG* variables work); empty: a managed local PostgreSQL")
+	pf.StringVar(&g.PGData, "pgdata", envOr("BROKERBENCH_PGDATA", ""), "with no --db: keep the managed PostgreSQL cluster in this folder (e.g. on the disk under test)")
+	pf.BoolVarP(&g.Quiet, "quiet", "q", false, "print only results and errors")
+	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
+		return usageError{fmt.Errorf("%w (see '%s --help')", err, c.CommandPath())}
+	})
+	root.AddCommand(
+		newQuickstartCommand(g),
+		newLoadCommand(g),
+		newRunCommand(g),
+		newCheckCommand(g),
+		newReportCommand(g),
+		newCompareCommand(g),
+		newSchemaCommand(g),
+		newPGCommand(g),
+		newVersionCommand(g),
+	)
+	return root
+}
+
+// Main runs the command line and returns the exit code. A first SIGINT/SIGTERM cancels
+// the context so commands can save what they have; a second one exits at once.
+func Main(args []string, stdout, stderr io.Writer) int {
+	g := &globalOptions{Stdout: stdout, Stderr: stderr}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	sigs := make(chan os.Signal, 2)
+	signal.Notify(sigs, syscall.SIGINT, syscall.SIGTERM)
+	defer signal.Stop(sigs)
+	go func() {
+		if _, ok := <-sigs; !ok {
+			return
+		}
+		fmt.Fprintln(stderr, "brokerbench: interrupted; finishing in-flight work and saving results (press Ctrl-C again to exit at once)")
+		cancel()
+		if _, ok := <-sigs; ok {
+			fmt.Fprintln(stderr, "brokerbench: second interrupt; exiting now")
+			os.Exit(exitInterrupted)
+		}
+	}()
+	root := newRootCommand(g)
+	root.SetArgs(args)
+	err := root.ExecuteContext(ctx)
+	if err != nil && isCobraUsage(err) {
+		err = usageError{err}
+	}
+	if err != nil {
+		fmt.Fprintf(stderr, "brokerbench: %s\n", oneLine(err.Error()))
+	}
+	return exitCode(err)
+}
+
+// isCobraUsage recognises cobra's own argument errors (unknown command, wrong number
+// of arguments), which it returns as plain errors.
+func isCobraUsage(err error) bool {
+	msg := err.Error()
+	for _, p := range []string{"unknown command", "accepts ", "requires at least", "requires at most", "unknown flag", "unknown shorthand", "invalid argument"} {
+		if strings.Contains(msg, p) {
+			return true
+		}
+	}
+	return false
+}
+
+// oneLine keeps an error on one line: users get a sentence, never a dump.
+func oneLine(s string) string {
+	return strings.Join(strings.Fields(s), " ")
+}

@@ -1,0 +1,92 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"os"
+
+	"github.com/brokerbench/brokerbench/internal/pgmanaged"
+	"github.com/brokerbench/brokerbench/schema/dialect"
+)
+
+// target is the database a command works on: the one --db names, or a managed local
+// PostgreSQL started for the command (and stopped by Close).
+type target struct {
+	DSN     string
+	Managed *pgmanaged.Cluster
+	// keep: the managed cluster was already running (pg start) and must stay up.
+	keep bool
+}
+
+// Shown is the DSN for messages and result files: password removed.
+func (t *target) Shown() string {
+	if t.Managed != nil {
+		return "managed PostgreSQL in " + t.Managed.DataDir
+	}
+	return dialect.Redact(t.DSN)
+}
+
+// hasPGEnv reports whether the user configured PostgreSQL through PG* variables, which
+// pgx reads when the DSN is empty, as psql does.
+func hasPGEnv() bool {
+	for _, v := range []string{"PGHOST", "PGPORT", "PGDATABASE", "PGUSER", "PGSERVICE"} {
+		if os.Getenv(v) != "" {
+			return true
+		}
+	}
+	return false
+}
+
+// openTarget resolves --db, BROKERBENCH_DB, the PG* variables and finally the managed
+// default. logf reports the managed server's progress (nil when quiet).
+func openTarget(ctx context.Context, g *globalOptions, logf func(string, ...any)) (*target, error) {
+	if g.DB != "" {
+		return &target{DSN: g.DB}, nil
+	}
+	if hasPGEnv() {
+		return &target{DSN: ""}, nil
+	}
+	if g.PGData != "" {
+		if c, err := pgmanaged.Attach(g.PGData); err == nil {
+			return &target{DSN: c.URL("brokerbench"), Managed: c, keep: true}, nil
+		}
+	}
+	c, err := pgmanaged.Start(ctx, pgmanaged.Options{DataDir: g.PGData, Log: logf})
+	if err != nil {
+		return nil, fmt.Errorf("managed PostgreSQL: %w", err)
+	}
+	t := &target{Managed: c, DSN: c.URL("brokerbench")}
+	if err := ensureDatabase(ctx, c, "brokerbench"); err != nil {
+		t.Close()
+		return nil, err
+	}
+	return t, nil
+}
+
+// ensureDatabase creates the managed cluster's benchmark database once.
+func ensureDatabase(ctx context.Context, c *pgmanaged.Cluster, name string) error {
+	db, err := dialect.Open(ctx, c.URL("postgres"), dialect.Options{MaxConns: 1})
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	var exists bool
+	if err := db.QueryRow(ctx, "SELECT EXISTS (SELECT 1 FROM pg_database WHERE datname = $1)", name).Scan(&exists); err != nil {
+		return err
+	}
+	if !exists {
+		if _, err := db.Exec(ctx, "CREATE DATABASE "+name); err != nil {
+			return fmt.Errorf("create database %s on the managed PostgreSQL: %w", name, err)
+		}
+	}
+	return nil
+}
+
+// Close stops a managed cluster this command started (a temporary one is removed; a
+// --pgdata one is kept on disk).
+func (t *target) Close() error {
+	if t.Managed == nil || t.keep {
+		return nil
+	}
+	return t.Managed.Stop()
+}
