@@ -70,13 +70,15 @@ func StepOverall(st *Step) Overall {
 	return o
 }
 
-func sortedTxnNames(m map[string]TxnStats) []string {
-	names := make([]string, 0, len(m))
-	for n := range m {
-		names = append(names, n)
+func sortedTxnNames(m map[string]TxnStats) []string { return sortedKeys(m) }
+
+func sortedKeys[V any](m map[string]V) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
 	}
-	slices.Sort(names)
-	return names
+	slices.Sort(keys)
+	return keys
 }
 
 // KneeRise is the relative tps gain below which a step no longer counts as rising.

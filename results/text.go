@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"slices"
 	"strings"
 	"text/tabwriter"
 )
@@ -56,11 +55,7 @@ func describeRun(in Input) string {
 }
 
 func formatTags(tags map[string]string) string {
-	keys := make([]string, 0, len(tags))
-	for k := range tags {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
+	keys := sortedKeys(tags)
 	kv := make([]string, len(keys))
 	for i, k := range keys {
 		kv[i] = k + "=" + tags[k]

@@ -1,0 +1,266 @@
+package results
+
+import (
+	"fmt"
+	"html/template"
+	"io"
+	"strings"
+	"time"
+)
+
+// The HTML reports are one self-contained file each: inline CSS, inline SVG charts,
+// no script, font, image or style sheet loaded from anywhere, so they can be
+// attached to a CI job or mailed and still open offline.
+
+type htmlCell struct {
+	Text  string
+	Class string // "num", "better", "worse", "name"
+}
+
+type htmlTable struct {
+	Caption string
+	Head    []string
+	Rows    [][]htmlCell
+}
+
+type htmlChart struct {
+	Title string
+	SVG   template.HTML // produced by gonum/plot's SVG backend, never user text
+}
+
+type htmlPage struct {
+	Title     string
+	Subtitle  string
+	Notes     []string // one paragraph each, e.g. headlines
+	Alerts    []string // gate trips
+	Runs      htmlTable
+	Charts    []htmlChart
+	Tables    []htmlTable
+	Footnotes []string
+}
+
+const pageCSS = `
+body{font-family:system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;margin:2em auto;max-width:1200px;padding:0 1em;color:#222}
+h1{font-size:1.5em;margin-bottom:.2em}h2{font-size:1.2em;margin-top:2em}
+.sub{color:#555;margin-top:0}
+table{border-collapse:collapse;margin:1em 0;font-size:.9em}
+caption{text-align:left;font-weight:600;padding:.3em 0}
+th,td{border:1px solid #ccc;padding:.25em .6em}th{background:#f3f3f3}
+td.num{text-align:right;font-variant-numeric:tabular-nums}
+td.better{text-align:right;color:#05662f;background:#eef8f1}
+td.worse{text-align:right;color:#a1140a;background:#fbeeee}
+.charts{display:flex;flex-wrap:wrap;gap:1em}
+figure{margin:0;border:1px solid #ddd;padding:.5em}
+figure svg{max-width:100%;height:auto}
+.note{font-size:1.05em}.alert{color:#a1140a;font-weight:600}
+footer{color:#666;font-size:.85em;margin-top:3em}
+`
+
+var pageTemplate = template.Must(template.New("page").Parse(`<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>{{.Title}}</title>
+<style>{{.CSS}}</style>
+</head>
+<body>
+<h1>{{.Title}}</h1>
+<p class="sub">{{.Subtitle}}</p>
+{{range .Alerts}}<p class="alert">{{.}}</p>
+{{end}}{{range .Notes}}<p class="note">{{.}}</p>
+{{end}}{{template "table" .Runs}}
+{{if .Charts}}<h2>Charts</h2>
+<div class="charts">
+{{range .Charts}}<figure>
+{{.SVG}}
+</figure>
+{{end}}</div>
+{{end}}{{range .Tables}}{{template "table" .}}{{end}}
+<footer>
+{{range .Footnotes}}<p>{{.}}</p>
+{{end}}</footer>
+</body>
+</html>
+{{define "table"}}<table>
+<caption>{{.Caption}}</caption>
+<thead><tr>{{range .Head}}<th>{{.}}</th>{{end}}</tr></thead>
+<tbody>
+{{range .Rows}}<tr>{{range .}}<td{{if .Class}} class="{{.Class}}"{{end}}>{{.Text}}</td>{{end}}</tr>
+{{end}}</tbody>
+</table>
+{{end}}`))
+
+func writePage(w io.Writer, p htmlPage) error {
+	return pageTemplate.Execute(w, struct {
+		htmlPage
+		CSS template.CSS
+	}{p, template.CSS(pageCSS)})
+}
+
+const footnoteWindow = "Figures cover each step's measured window only (after its warm-up). " +
+	"Response time runs from a transaction's intended start, service time from its first statement. " +
+	"Workload: TPC-E-like, not a TPC-E result."
+
+func runsTable(inputs []Input) htmlTable {
+	t := htmlTable{Caption: "Runs", Head: []string{"run", "file", "database", "scale", "seed", "tags", "started", "tool"}}
+	for _, in := range inputs {
+		r := in.Run
+		started := ""
+		if !r.StartedAt.IsZero() {
+			started = r.StartedAt.UTC().Format(time.RFC3339)
+		}
+		if r.Interrupted {
+			started += " (interrupted)"
+		}
+		t.Rows = append(t.Rows, []htmlCell{
+			{Text: in.Name(), Class: "name"}, {Text: in.Path},
+			{Text: strings.TrimSpace(r.Database.Product + " " + r.Database.Version)},
+			{Text: fmt.Sprintf("%d customers, %d trade days", r.Scale.Customers, r.Scale.TradeDays)},
+			{Text: fmt.Sprint(r.Seed)}, {Text: formatTags(r.Tags)}, {Text: started}, {Text: r.Tool},
+		})
+	}
+	return t
+}
+
+// metricLines returns one line per run of metric m over the matched user counts.
+func (c *Comparison) metricLines(m metric, dashed bool, suffix string) []line {
+	var ls []line
+	for r, in := range c.Inputs {
+		l := line{name: in.Name() + suffix, dashed: dashed, color: r}
+		for i, u := range c.Users {
+			if v, ok := c.value(i, r, m); ok {
+				l.xs = append(l.xs, float64(u))
+				l.ys = append(l.ys, v)
+			}
+		}
+		ls = append(ls, l)
+	}
+	return ls
+}
+
+func metricByKey(key string) metric {
+	m, ok := lookupStepMetric(key)
+	if !ok {
+		panic("results: unknown built-in metric " + key) // a programming error, caught by every test
+	}
+	return m
+}
+
+// compareCharts are tps, average and p95 response time, and IOPS against users,
+// one line per run.
+func (c *Comparison) compareCharts() ([]htmlChart, error) {
+	specs := []struct {
+		title, ylabel, key string
+	}{
+		{"Throughput", "tps", "tps"},
+		{"Average response time", "ms", "avg"},
+		{"p95 response time", "ms", "p95"},
+		{"IOPS (read + write)", "IOPS", "iops"},
+	}
+	var charts []htmlChart
+	for _, s := range specs {
+		svg, err := lineChartSVG(s.title, "users", s.ylabel, c.metricLines(metricByKey(s.key), false, ""))
+		if err != nil {
+			return nil, err
+		}
+		if svg != "" {
+			charts = append(charts, htmlChart{Title: s.title, SVG: template.HTML(svg)})
+		}
+	}
+	return charts, nil
+}
+
+// CompareHTMLOptions adds what the command knows beyond the runs.
+type CompareHTMLOptions struct {
+	Trips []Trip
+	Gates []Gate
+}
+
+// WriteCompareHTML writes the comparison as one self-contained HTML page.
+func (c *Comparison) WriteCompareHTML(w io.Writer, o CompareHTMLOptions) error {
+	names := make([]string, len(c.Inputs))
+	for r, in := range c.Inputs {
+		names[r] = in.Name()
+	}
+	p := htmlPage{
+		Title:    "brokerbench comparison: " + strings.Join(names, " vs "),
+		Subtitle: "Changes are relative to the first run, " + names[0] + ", at the same user count.",
+		Runs:     runsTable(c.Inputs),
+		Footnotes: []string{footnoteWindow,
+			"Overall percentiles are computed from the merged per-transaction histograms."},
+	}
+	for r := 1; r < len(c.Inputs); r++ {
+		if h := c.Headline(r); h != "" {
+			p.Notes = append(p.Notes, names[r]+" vs "+names[0]+" "+h)
+		}
+	}
+	if len(o.Gates) > 0 {
+		gs := make([]string, len(o.Gates))
+		for i, g := range o.Gates {
+			gs[i] = g.String()
+		}
+		if len(o.Trips) == 0 {
+			p.Notes = append(p.Notes, "Gates passed: "+strings.Join(gs, "; "))
+		}
+		for _, t := range o.Trips {
+			p.Alerts = append(p.Alerts, "Gate tripped: "+t.String())
+		}
+	}
+	var err error
+	if p.Charts, err = c.compareCharts(); err != nil {
+		return err
+	}
+	ms := c.rowMetrics()
+	for i, u := range c.Users {
+		t := htmlTable{Caption: fmt.Sprintf("%d users", u), Head: []string{"figure"}}
+		for r, n := range names {
+			t.Head = append(t.Head, n)
+			if r > 0 {
+				t.Head = append(t.Head, "change")
+			}
+		}
+		for _, m := range ms {
+			b, okB := c.value(i, 0, m)
+			row := []htmlCell{{Text: m.title, Class: "name"}}
+			any := false
+			for r := range c.Inputs {
+				v, ok := c.value(i, r, m)
+				any = any || ok
+				row = append(row, htmlCell{Text: cellOrDash(ok, func() string { return formatValue(m, v) }), Class: "num"})
+				if r > 0 {
+					cell := htmlCell{Text: "-", Class: "num"}
+					if ok && okB {
+						ch := Change(b, v)
+						cell = htmlCell{Text: formatChange(ch, 1), Class: changeClass(m, ch)}
+					}
+					row = append(row, cell)
+				}
+			}
+			if any {
+				t.Rows = append(t.Rows, row)
+			}
+		}
+		p.Tables = append(p.Tables, t)
+	}
+	if len(c.Unmatched) > 0 {
+		t := htmlTable{Caption: "Unmatched steps (not compared)", Head: []string{"run", "users", "why"}}
+		for _, um := range c.Unmatched {
+			t.Rows = append(t.Rows, []htmlCell{{Text: names[um.Run]}, {Text: fmt.Sprint(um.Users), Class: "num"}, {Text: um.Reason}})
+		}
+		p.Tables = append(p.Tables, t)
+	}
+	return writePage(w, p)
+}
+
+// changeClass colours a change green when it is an improvement of more than 1 %,
+// red when it is a regression of more than 1 %.
+func changeClass(m metric, ch float64) string {
+	if m.key == "io_per_txn" || (ch > -1 && ch < 1) {
+		return "num" // I/O per transaction is neither good nor bad in itself
+	}
+	if (ch > 0) == m.higherIsBetter {
+		return "better"
+	}
+	return "worse"
+}

@@ -1,0 +1,129 @@
+package results
+
+import (
+	"bytes"
+	"flag"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files under testdata")
+
+// golden compares got with testdata/name, or rewrites it with -update.
+func golden(t *testing.T, name string, got []byte) {
+	t.Helper()
+	path := filepath.Join("testdata", name)
+	if *update {
+		if err := os.WriteFile(path, got, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (run go test ./results -run %s -update to create it)", err, t.Name())
+	}
+	if !bytes.Equal(got, want) {
+		os.WriteFile(path+".got", got, 0o644)
+		t.Fatalf("%s differs from its golden file; see %s.got (go test -update rewrites it)", name, path)
+	}
+}
+
+var (
+	svgRe     = regexp.MustCompile(`(?s)<svg\b.*?</svg>`)
+	urlRe     = regexp.MustCompile(`https?://[^\s"'<>)]*`)
+	xmlnsURLs = map[string]bool{"http://www.w3.org/2000/svg": true, "http://www.w3.org/1999/xlink": true}
+	forbidden = []string{"<script", "<link", "<img", "@import", "<iframe", "src="}
+)
+
+// checkSelfContained fails on anything an HTML file could load from the network.
+// The SVG namespace URIs are names, not fetched, and are the one exception.
+func checkSelfContained(t *testing.T, html string, minCharts int) {
+	t.Helper()
+	if n := len(svgRe.FindAllString(html, -1)); n < minCharts {
+		t.Errorf("%d inline <svg> charts, want at least %d", n, minCharts)
+	}
+	for _, u := range urlRe.FindAllString(html, -1) {
+		if !xmlnsURLs[u] {
+			t.Errorf("network reference %q", u)
+		}
+	}
+	for _, f := range forbidden {
+		if strings.Contains(strings.ToLower(html), f) {
+			t.Errorf("HTML contains %q", f)
+		}
+	}
+	for _, s := range []string{"<!DOCTYPE html>", "<style>", "</html>"} {
+		if !strings.Contains(html, s) {
+			t.Errorf("HTML lacks %q", s)
+		}
+	}
+}
+
+func goldenInputs() []Input {
+	base := sampleRun("H800 RAID10", []int{50, 100, 150}, 1, 1, 11)
+	other := sampleRun("H810 <RAID10>", []int{50, 100, 150, 200}, 1.5, 0.7, 12)
+	third := sampleRun("H810 RAID5", []int{50, 100}, 1.2, 0.9, 13)
+	third.Steps[1].IO = nil
+	return []Input{{"h800.json", base}, {"h810.json", other}, {"raid5.json", third}}
+}
+
+func TestCompareHTMLGolden(t *testing.T) {
+	c, err := Compare(goldenInputs())
+	if err != nil {
+		t.Fatal(err)
+	}
+	gates, _ := ParseGates([]string{"tps<-10%", "p95>+20%"})
+	trips, err := c.CheckGates(gates)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var buf bytes.Buffer
+	if err := c.WriteCompareHTML(&buf, CompareHTMLOptions{Gates: gates, Trips: trips}); err != nil {
+		t.Fatal(err)
+	}
+	html := buf.String()
+	checkSelfContained(t, html, 4)
+	for _, s := range []string{"H810 &lt;RAID10&gt;", "150 users", "Unmatched", "at 150 users: tps", "<caption>Runs</caption>", "controller=H800 RAID10"} {
+		if !strings.Contains(html, s) {
+			t.Errorf("HTML lacks %q", s)
+		}
+	}
+	if strings.Contains(html, "<RAID10>") {
+		t.Error("label not escaped")
+	}
+	// Deterministic: a second rendering is byte-identical.
+	var again bytes.Buffer
+	c2, _ := Compare(goldenInputs())
+	_ = c2.WriteCompareHTML(&again, CompareHTMLOptions{Gates: gates, Trips: trips})
+	if again.String() != html {
+		t.Fatal("HTML output is not deterministic")
+	}
+	golden(t, "compare.html", buf.Bytes())
+}
+
+func TestReportHTMLGolden(t *testing.T) {
+	in := goldenInputs()[0]
+	var buf bytes.Buffer
+	if err := WriteReportHTML(&buf, in); err != nil {
+		t.Fatal(err)
+	}
+	html := buf.String()
+	checkSelfContained(t, html, 5)
+	for _, s := range []string{"I/O over the run", "p95 response time per transaction", "100 users: transactions", "Trade-Result"} {
+		if !strings.Contains(html, s) {
+			t.Errorf("HTML lacks %q", s)
+		}
+	}
+	golden(t, "report.html", buf.Bytes())
+}
+
+func TestSelfContainedCheckCatchesURLs(t *testing.T) {
+	bad := `<!DOCTYPE html><style></style><svg xmlns="http://www.w3.org/2000/svg"></svg><a href="https://example.com">x</a></html>`
+	if u := urlRe.FindAllString(bad, -1); len(u) != 2 || xmlnsURLs[u[1]] {
+		t.Fatalf("URL scan found %v", u)
+	}
+}
