@@ -2,15 +2,117 @@ package main
 
 import (
 	"errors"
+	"fmt"
+	"io"
+	"strings"
 
 	"github.com/spf13/cobra"
+
+	"github.com/brokerbench/brokerbench/results"
 )
 
-// STUB: replaced by the results helper, who owns this file.
+// compareOptions are the flags of `brokerbench compare`.
+type compareOptions struct {
+	FailIf []string // --fail-if EXPR, repeatable
+	CSV    string
+	HTML   string
+}
+
+func (o *compareOptions) AddFlags(c *cobra.Command) {
+	f := c.Flags()
+	f.StringArrayVar(&o.FailIf, "fail-if", nil, "exit 3 if `EXPR` holds for a run after the first at a matched step, e.g. \"tps<-10%\", \"p95>+20%\", \"errors>0\", \"trade-result.p90>2s\" (repeatable)")
+	f.StringVar(&o.CSV, "csv", "", "also write one CSV row per (run, step) to `FILE` (- for standard output)")
+	f.StringVar(&o.HTML, "html", "", "also write a self-contained HTML comparison with charts to `FILE`")
+}
+
 func newCompareCommand(g *globalOptions) *cobra.Command {
-	return &cobra.Command{
-		Use:   "compare",
-		Short: "(not built yet)",
-		RunE:  func(*cobra.Command, []string) error { return errors.New("compare is not built yet") },
+	var o compareOptions
+	c := &cobra.Command{
+		Use:   "compare BASE.json OTHER.json [MORE.json...]",
+		Short: "Compare runs step by step against the first; gate CI on regressions",
+		Long: `compare matches the runs' steps by user count and prints every figure side by side with its
+change against the first file (the base): tps, tpsE, average and percentile response times,
+each transaction's p95, read/write IOPS, MB/s and await, I/O per transaction. Steps without a
+counterpart are listed. A headline per run sums it up at the highest shared user count.
+
+--fail-if EXPR is METRIC OP VALUE. METRIC: tps, tps_e, avg, p50, p90, p95, p99, errors, retries,
+read_iops, write_iops, iops, read_mbps, write_mbps, read_await, write_await, io_per_txn, or
+TRANSACTION.FIGURE (trade-result.p90; figures avg, p50, p90, p95, p99, max). OP: < > <= >=.
+VALUE: a change against the base such as -10% or +20%, or an absolute value (times take a
+unit: 250ms, 2s; without one they are milliseconds). Every run after the first is checked
+at every step it shares with the base. Exit codes: 0 no gate tripped, 2 bad expression,
+3 a gate tripped.`,
+		Example: `  brokerbench compare h800.json h810.json --html report.html
+  brokerbench compare baseline.json new.json --fail-if "tps<-10%" --fail-if "p95>+20%"`,
+		Args: cobra.MinimumNArgs(2),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return runCompare(g.Stdout, args, o)
+		},
 	}
+	o.AddFlags(c)
+	return c
+}
+
+func runCompare(stdout io.Writer, paths []string, o compareOptions) error {
+	// Gates first: a typo in CI must fail fast and as a usage error, before any work.
+	gates, err := results.ParseGates(o.FailIf)
+	if err != nil {
+		return usageError{err}
+	}
+	inputs := make([]results.Input, len(paths))
+	for i, p := range paths {
+		run, err := results.Read(p)
+		if err != nil {
+			return err
+		}
+		inputs[i] = results.Input{Path: p, Run: run}
+	}
+	cmp, err := results.Compare(inputs)
+	if err != nil {
+		return usageError{err}
+	}
+	trips, err := cmp.CheckGates(gates)
+	if err != nil {
+		var se *results.GateSyntaxError
+		if errors.As(err, &se) {
+			return usageError{err}
+		}
+		return err
+	}
+	if err := cmp.WriteText(stdout); err != nil {
+		return err
+	}
+	if len(gates) > 0 {
+		fmt.Fprintln(stdout, "\nGates:")
+		for _, g := range gates {
+			fmt.Fprintf(stdout, "  --fail-if %s\n", g)
+		}
+		for _, t := range trips {
+			fmt.Fprintf(stdout, "  TRIPPED %s\n", t)
+		}
+		if len(trips) == 0 {
+			fmt.Fprintln(stdout, "  none tripped")
+		}
+	}
+	if o.CSV != "" {
+		if err := writeOutput(stdout, o.CSV, func(w io.Writer) error { return results.WriteStepsCSV(w, inputs) }); err != nil {
+			return err
+		}
+	}
+	if o.HTML != "" {
+		render := func(w io.Writer) error {
+			return cmp.WriteCompareHTML(w, results.CompareHTMLOptions{Gates: gates, Trips: trips})
+		}
+		if err := writeOutput(stdout, o.HTML, render); err != nil {
+			return err
+		}
+	}
+	if len(trips) > 0 {
+		msgs := make([]string, len(trips))
+		for i, t := range trips {
+			msgs[i] = t.String()
+		}
+		return gateError{msg: fmt.Sprintf("%d --fail-if gate(s) tripped: %s", len(trips), strings.Join(msgs, "; "))}
+	}
+	return nil
 }

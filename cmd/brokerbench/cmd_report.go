@@ -1,16 +1,92 @@
 package main
 
 import (
-	"errors"
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
 
 	"github.com/spf13/cobra"
+
+	"github.com/brokerbench/brokerbench/results"
 )
 
-// STUB: replaced by the results helper, who owns this file.
+// reportOptions are the flags of `brokerbench report`.
+type reportOptions struct {
+	CSV  string // --csv FILE ("-" for stdout)
+	HTML string // --html FILE
+	JSON bool   // --json: print the run instead of the tables
+}
+
+func (o *reportOptions) AddFlags(c *cobra.Command) {
+	f := c.Flags()
+	f.StringVar(&o.CSV, "csv", "", "also write one CSV row per step to `FILE` (- for standard output); columns in docs/result-format.md")
+	f.StringVar(&o.HTML, "html", "", "also write a self-contained HTML report with charts to `FILE`")
+	f.BoolVar(&o.JSON, "json", false, "print the result file's run as JSON instead of the tables")
+}
+
 func newReportCommand(g *globalOptions) *cobra.Command {
-	return &cobra.Command{
-		Use:   "report",
-		Short: "(not built yet)",
-		RunE:  func(*cobra.Command, []string) error { return errors.New("report is not built yet") },
+	var o reportOptions
+	c := &cobra.Command{
+		Use:   "report RESULT.json",
+		Short: "Print one run's per-step and per-transaction tables; export CSV, JSON or HTML",
+		Long: `report reads one result file written by 'brokerbench run' and prints the per-step table
+(users, tps, tpsE, response times, errors, retries, storage IOPS and latency, flags for partial
+steps and for steps where the load driver was the bottleneck), the tps knee, and one
+per-transaction table per step. It reads only the file: no database is needed.`,
+		Example: `  brokerbench report h810.json
+  brokerbench report h810.json --html h810.html --csv h810.csv`,
+		Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return runReport(g.Stdout, args[0], o)
+		},
 	}
+	o.AddFlags(c)
+	return c
+}
+
+func runReport(stdout io.Writer, path string, o reportOptions) error {
+	run, err := results.Read(path)
+	if err != nil {
+		return err
+	}
+	in := results.Input{Path: path, Run: run}
+	if o.JSON {
+		enc := json.NewEncoder(stdout)
+		enc.SetIndent("", "  ")
+		if err := enc.Encode(run); err != nil {
+			return fmt.Errorf("report: %w", err)
+		}
+	} else if err := results.WriteReport(stdout, in); err != nil {
+		return fmt.Errorf("report: %w", err)
+	}
+	if o.CSV != "" {
+		if err := writeOutput(stdout, o.CSV, func(w io.Writer) error { return results.WriteStepsCSV(w, []results.Input{in}) }); err != nil {
+			return err
+		}
+	}
+	if o.HTML != "" {
+		if err := writeOutput(stdout, o.HTML, func(w io.Writer) error { return results.WriteReportHTML(w, in) }); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// writeOutput renders into memory first, so a failed rendering leaves no half file,
+// then writes path ("-" is standard output).
+func writeOutput(stdout io.Writer, path string, render func(io.Writer) error) error {
+	var buf bytes.Buffer
+	if err := render(&buf); err != nil {
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	if path == "-" {
+		_, err := stdout.Write(buf.Bytes())
+		return err
+	}
+	if err := os.WriteFile(path, buf.Bytes(), 0o644); err != nil {
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	return nil
 }
