@@ -162,7 +162,7 @@ func DialectOf(dsn string) Name {
 // Redact removes the password from a DSN (URL or key=value form) so it can be shown.
 func Redact(dsn string) string {
 	s := strings.TrimSpace(dsn)
-	if strings.Contains(s, "://") {
+	if hasScheme(s) {
 		u, err := url.Parse(s)
 		if err != nil {
 			return "<unparseable DSN>"
@@ -190,6 +190,22 @@ func Redact(dsn string) string {
 		}
 	}
 	return strings.Join(fields, " ")
+}
+
+// hasScheme reports whether s starts like a URL ("name://"), as opposed to libpq's
+// key=value form.
+func hasScheme(s string) bool {
+	i := strings.Index(s, "://")
+	if i <= 0 {
+		return false
+	}
+	for j, c := range s[:i] {
+		alpha := c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z'
+		if !alpha && (j == 0 || !(c >= '0' && c <= '9' || c == '+' || c == '-' || c == '.')) {
+			return false
+		}
+	}
+	return true
 }
 
 // splitKV splits a libpq key=value string on spaces outside single quotes.
