@@ -1,0 +1,18 @@
+// Package iostat measures what the storage did during each measured window of a run:
+// read and write IOPS, MB/s (MiB/s, as iostat -m prints them), average read and
+// write latency, queue depth and utilisation, per device and role (data, wal), plus a
+// time series, all taken as ratios of sums between cumulative counter snapshots
+// (iops.md §6).
+//
+// Sources, tried in this order by Open:
+//   - a node_exporter on the database host (--io-node-exporter URL),
+//   - local block devices: named with --io-device, or found under the database's data
+//     directory and WAL directory when the database runs on this host (/proc/diskstats),
+//   - the database's own I/O views (PostgreSQL pg_stat_io on 16+, pg_stat_database,
+//     pg_stat_bgwriter and pg_stat_wal below), through dialect's IOStats readers,
+//   - none: the step records source "none" and the run goes on.
+//
+// Every source returns cumulative counters; the Sampler differences them at the
+// window edges the driver marks, handling 32-bit wraps, counter resets and devices
+// that disappear, and keeps the periodic samples for the series.
+package iostat
