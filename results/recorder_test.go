@@ -124,3 +124,24 @@ func BenchmarkHandleRecord(b *testing.B) {
 		h.Record("Trade-Order", d+time.Duration(i%1000)*time.Microsecond, d, Outcome{})
 	}
 }
+
+// BenchmarkTick is one tick of a 300-user step: 300 handles, each with a few
+// transactions of 10 types since the previous tick.
+func BenchmarkTick(b *testing.B) {
+	rec := NewRecorder(time.Now())
+	names := []string{"Broker-Volume", "Customer-Position", "Market-Feed", "Market-Watch", "Security-Detail",
+		"Trade-Lookup", "Trade-Order", "Trade-Result", "Trade-Status", "Trade-Update"}
+	hs := make([]*Handle, 300)
+	for i := range hs {
+		hs[i] = rec.Handle()
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		for i, h := range hs {
+			for k := 0; k < 3; k++ {
+				h.Record(names[(i+k)%len(names)], time.Duration(1000+i*k)*time.Microsecond, time.Millisecond, Outcome{})
+			}
+		}
+		rec.Tick(time.Now(), nil)
+	}
+}
