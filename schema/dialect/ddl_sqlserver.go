@@ -1,0 +1,120 @@
+package dialect
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/brokerbench/brokerbench/schema"
+)
+
+// sqlserverDDL renders the schema in T-SQL for SQL Server 2019 and later.
+type sqlserverDDL struct{}
+
+var _ DDL = sqlserverDDL{}
+
+// sqlserverType maps a logical type. Text is VARCHAR, not NVARCHAR: the generated data
+// is ASCII, VARCHAR stores it in half the bytes, and the statement layer sends
+// VARCHAR parameters to match (sqlserver_args.go). Timestamps are DATETIME2(3):
+// millisecond precision like the reference's DATETIME, without DATETIME's 1/300 s
+// rounding.
+func sqlserverType(t schema.Type) string {
+	switch t.Kind {
+	case schema.Int16:
+		return "SMALLINT"
+	case schema.Int32:
+		return "INT"
+	case schema.Int64:
+		return "BIGINT"
+	case schema.Decimal:
+		return fmt.Sprintf("DECIMAL(%d,%d)", t.Precision, t.Scale)
+	case schema.Varchar:
+		return fmt.Sprintf("VARCHAR(%d)", t.Length)
+	case schema.Date:
+		return "DATE"
+	case schema.Timestamp:
+		return "DATETIME2(3)"
+	case schema.Bool:
+		return "BIT"
+	case schema.LOB:
+		return "VARCHAR(MAX)"
+	}
+	panic(fmt.Sprintf("schema type %d has no SQL Server mapping", t.Kind)) // a bug in schema, not user input
+}
+
+// CreateTable creates the table with its clustered primary key, so the bulk load
+// fills the B-tree in one pass and later range scans by key read adjacent pages.
+func (sqlserverDDL) CreateTable(t schema.Table) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "CREATE TABLE %s (\n", t.Name)
+	for _, c := range t.Columns {
+		null := " NOT NULL"
+		if c.Nullable {
+			null = " NULL"
+		}
+		fmt.Fprintf(&b, "    %s %s%s,\n", c.Name, sqlserverType(c.Type), null)
+	}
+	fmt.Fprintf(&b, "    CONSTRAINT pk_%s PRIMARY KEY CLUSTERED (%s)", t.Name, strings.Join(t.PrimaryKey, ", "))
+	if t.FillFactor > 0 {
+		// Stored with the index and applied by the rebuild in Indexes: SQL Server
+		// honours a fill factor only when an index is built, not while rows arrive.
+		fmt.Fprintf(&b, " WITH (FILLFACTOR = %d)", t.FillFactor)
+	}
+	b.WriteString("\n)")
+	return b.String()
+}
+
+// Indexes returns the post-load statements: a rebuild of a primary key that has a
+// fill factor (so it takes effect on the loaded rows), then the nonclustered indexes.
+func (sqlserverDDL) Indexes(t schema.Table) []string {
+	var out []string
+	if t.FillFactor > 0 {
+		out = append(out, fmt.Sprintf("ALTER INDEX pk_%s ON %s REBUILD", t.Name, t.Name))
+	}
+	for _, ix := range t.Indexes {
+		u := ""
+		if ix.Unique {
+			u = "UNIQUE "
+		}
+		out = append(out, fmt.Sprintf("CREATE %sNONCLUSTERED INDEX %s ON %s (%s)", u, ix.Name, t.Name, strings.Join(ix.Columns, ", ")))
+	}
+	return out
+}
+
+// ForeignKeys are added after the load; WITH CHECK validates the loaded rows and
+// leaves the constraints trusted, so the optimizer may rely on them.
+func (sqlserverDDL) ForeignKeys(t schema.Table) []string {
+	var out []string
+	for i, f := range t.ForeignKeys {
+		out = append(out, fmt.Sprintf("ALTER TABLE %s WITH CHECK ADD CONSTRAINT fk_%s_%d FOREIGN KEY (%s) REFERENCES %s (%s)",
+			t.Name, t.Name, i+1, strings.Join(f.Columns, ", "), f.RefTable, strings.Join(f.RefColumns, ", ")))
+	}
+	return out
+}
+
+// DropTable drops the table and, first, the foreign keys of other tables that point
+// at it: T-SQL's DROP TABLE has no CASCADE, and the statement must work whatever
+// order the caller drops tables in. It is one batch.
+func (sqlserverDDL) DropTable(t schema.Table) string {
+	return fmt.Sprintf(`DECLARE @drop_fks nvarchar(max);
+SELECT @drop_fks = STRING_AGG(CAST(N'ALTER TABLE ' + QUOTENAME(OBJECT_SCHEMA_NAME(parent_object_id)) + N'.'
+    + QUOTENAME(OBJECT_NAME(parent_object_id)) + N' DROP CONSTRAINT ' + QUOTENAME(name) AS nvarchar(max)), N'; ')
+    FROM sys.foreign_keys WHERE referenced_object_id = OBJECT_ID(N'%s', N'U');
+IF @drop_fks IS NOT NULL EXEC sys.sp_executesql @drop_fks;
+DROP TABLE IF EXISTS %s`, t.Name, t.Name)
+}
+
+// SQLServerCreateSequence returns the statements that (re)create a BIGINT sequence
+// whose first value is start. CACHE keeps NEXT VALUE FOR off the log's critical
+// path (a crash can skip up to the cache size; Trade-Order ids may have gaps anyway).
+// T-SQL accepts only constants in CREATE SEQUENCE, hence the literal.
+func SQLServerCreateSequence(name string, start int64) []string {
+	return []string{
+		fmt.Sprintf("DROP SEQUENCE IF EXISTS %s", name),
+		fmt.Sprintf("CREATE SEQUENCE %s AS BIGINT START WITH %d INCREMENT BY 1 NO CYCLE CACHE 1000", name, start),
+	}
+}
+
+// SQLServerRestartSequence sets the next value of a sequence (PostgreSQL's setval).
+func SQLServerRestartSequence(name string, next int64) string {
+	return fmt.Sprintf("ALTER SEQUENCE %s RESTART WITH %d", name, next)
+}

@@ -1,0 +1,123 @@
+package dialect
+
+import (
+	"database/sql"
+	"database/sql/driver"
+	"reflect"
+	"time"
+
+	"github.com/golang-sql/civil"
+	mssql "github.com/microsoft/go-mssqldb"
+)
+
+// mssqlArgs gives statement parameters the SQL Server types of the columns they meet.
+//
+// go-mssqldb sends a Go string as NVARCHAR and a time.Time as DATETIMEOFFSET. Every
+// text column of the schema is VARCHAR and every timestamp DATETIME2, and both
+// NVARCHAR and DATETIMEOFFSET rank above them in SQL Server's type precedence, so the
+// server would convert the column, not the parameter, and an index seek on
+// (t_ca_id, t_dts) or c_tax_id would turn into a scan. Sending VARCHAR and DATETIME2
+// (wall clock, as pgx sends TIMESTAMP) keeps the plans the PostgreSQL run gets.
+func mssqlArgs(args []any) []any {
+	if len(args) == 0 {
+		return nil
+	}
+	out := make([]any, len(args))
+	for i, a := range args {
+		out[i] = mssqlArg(a)
+	}
+	return out
+}
+
+func mssqlArg(a any) any {
+	switch v := a.(type) {
+	case nil:
+		return nil
+	case string:
+		return mssql.VarChar(v)
+	case time.Time:
+		return civil.DateTimeOf(v)
+	case sql.NullString:
+		if !v.Valid {
+			return nil
+		}
+		return mssql.VarChar(v.String)
+	case sql.NullTime:
+		if !v.Valid {
+			return nil
+		}
+		return civil.DateTimeOf(v.Time)
+	case int, int8, int16, int32, int64, float64, float32, bool, []byte:
+		return v
+	case driver.Valuer:
+		// Decimal types and the like: let them render themselves, then type the
+		// result as above (a decimal's string becomes VARCHAR, converted exactly by
+		// the server, never through float).
+		dv, err := v.Value()
+		if err != nil {
+			return a // database/sql reports the same error with context
+		}
+		return mssqlArg(dv)
+	}
+	// Named types (type Symbol string) reach the driver as their underlying kind.
+	rv := reflect.ValueOf(a)
+	switch rv.Kind() {
+	case reflect.Pointer:
+		if rv.IsNil() {
+			return nil
+		}
+		return mssqlArg(rv.Elem().Interface())
+	case reflect.String:
+		return mssql.VarChar(rv.String())
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+		return rv.Int()
+	}
+	return a
+}
+
+// bulkValue normalises a RowSource value for go-mssqldb's bulk copy, which accepts
+// int, int32 and int64 for integer columns (not int16 or int8), strings for
+// VARCHAR and DECIMAL, time.Time for DATE and DATETIME2, and bool for BIT.
+func bulkValue(a any) any {
+	switch v := a.(type) {
+	case nil, string, int64, int32, int, float64, bool, []byte, time.Time:
+		return v
+	case int16:
+		return int64(v)
+	case int8:
+		return int64(v)
+	case uint8:
+		return int64(v)
+	case uint16:
+		return int64(v)
+	case uint32:
+		return int64(v)
+	case float32:
+		return float64(v)
+	case civil.Date:
+		return v.In(time.UTC)
+	case civil.DateTime:
+		return v.In(time.UTC)
+	case driver.Valuer:
+		dv, err := v.Value()
+		if err != nil {
+			return a
+		}
+		return bulkValue(dv)
+	}
+	rv := reflect.ValueOf(a)
+	switch rv.Kind() {
+	case reflect.Pointer:
+		if rv.IsNil() {
+			return nil
+		}
+		return bulkValue(rv.Elem().Interface())
+	case reflect.String:
+		return rv.String()
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+		return rv.Int()
+	case reflect.Bool:
+		return rv.Bool()
+	}
+	return a
+}
