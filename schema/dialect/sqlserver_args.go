@@ -4,6 +4,7 @@ import (
 	"database/sql"
 	"database/sql/driver"
 	"reflect"
+	"strconv"
 	"time"
 
 	"github.com/golang-sql/civil"
@@ -77,11 +78,18 @@ func mssqlArg(a any) any {
 
 // bulkValue normalises a RowSource value for go-mssqldb's bulk copy, which accepts
 // int, int32 and int64 for integer columns (not int16 or int8), strings for
-// VARCHAR and DECIMAL, time.Time for DATE and DATETIME2, and bool for BIT.
+// VARCHAR and DECIMAL, time.Time for DATE and DATETIME2, and bool for BIT. The schema
+// has no floating-point columns, so a float is always a decimal value.
 func bulkValue(a any) any {
 	switch v := a.(type) {
-	case nil, string, int64, int32, int, float64, bool, []byte, time.Time:
+	case nil, string, int64, int32, int, bool, []byte, time.Time:
 		return v
+	case float64:
+		// The loader boxes decimals as float64 (exact up to 15 significant digits).
+		// The shortest decimal string that reads back as the same float is the value
+		// the loader meant, and go-mssqldb parses strings into DECIMAL exactly,
+		// where its float path multiplies and rounds in binary.
+		return strconv.FormatFloat(v, 'f', -1, 64)
 	case int16:
 		return int64(v)
 	case int8:
@@ -93,7 +101,7 @@ func bulkValue(a any) any {
 	case uint32:
 		return int64(v)
 	case float32:
-		return float64(v)
+		return strconv.FormatFloat(float64(v), 'f', -1, 32)
 	case civil.Date:
 		return v.In(time.UTC)
 	case civil.DateTime:
