@@ -2,6 +2,7 @@ package results
 
 import (
 	"bytes"
+	"fmt"
 	"math"
 	"strings"
 	"testing"
@@ -40,7 +41,7 @@ func TestCompareMatching(t *testing.T) {
 	}
 	var um []string
 	for _, u := range c.Unmatched {
-		um = append(um, c.Inputs[u.Run].Name()+"@"+itoa(u.Users))
+		um = append(um, fmt.Sprintf("%s@%d", c.Inputs[u.Run].Name(), u.Users))
 	}
 	if strings.Join(um, " ") != "B@200 c.json@100" {
 		t.Fatalf("unmatched %v", um)
@@ -49,8 +50,6 @@ func TestCompareMatching(t *testing.T) {
 		t.Fatal("one input compared")
 	}
 }
-
-func itoa(i int) string { return strings.TrimSpace(formatValue(metric{}, float64(i))) }
 
 // TestCompareArithmetic uses the reference paper's figures: at 300 users 73 vs 119
 // tps, 6,659 vs 14,829 IOPS, 0.63 vs 0.41 ms.

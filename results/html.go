@@ -12,17 +12,6 @@ import (
 // no script, font, image or style sheet loaded from anywhere, so they can be
 // attached to a CI job or mailed and still open offline.
 
-type htmlCell struct {
-	Text  string
-	Class string // "num", "better", "worse", "name"
-}
-
-type htmlTable struct {
-	Caption string
-	Head    []string
-	Rows    [][]htmlCell
-}
-
 type htmlChart struct {
 	Title string
 	SVG   template.HTML // produced by gonum/plot's SVG backend, never user text
@@ -33,9 +22,9 @@ type htmlPage struct {
 	Subtitle  string
 	Notes     []string // one paragraph each, e.g. headlines
 	Alerts    []string // gate trips
-	Runs      htmlTable
+	Runs      table
 	Charts    []htmlChart
-	Tables    []htmlTable
+	Tables    []table
 	Footnotes []string
 }
 
@@ -102,8 +91,8 @@ const footnoteWindow = "Figures cover each step's measured window only (after it
 	"Response time runs from a transaction's intended start, service time from its first statement. " +
 	"Workload: TPC-E-like, not a TPC-E result."
 
-func runsTable(inputs []Input) htmlTable {
-	t := htmlTable{Caption: "Runs", Head: []string{"run", "file", "database", "scale", "seed", "tags", "started", "tool"}}
+func runsTable(inputs []Input) table {
+	t := table{Caption: "Runs", Head: []string{"run", "file", "database", "scale", "seed", "tags", "started", "tool"}}
 	for _, in := range inputs {
 		r := in.Run
 		started := ""
@@ -113,7 +102,7 @@ func runsTable(inputs []Input) htmlTable {
 		if r.Interrupted {
 			started += " (interrupted)"
 		}
-		t.Rows = append(t.Rows, []htmlCell{
+		t.Rows = append(t.Rows, []cell{
 			{Text: in.Name(), Class: "name"}, {Text: in.Path},
 			{Text: strings.TrimSpace(r.Database.Product + " " + r.Database.Version)},
 			{Text: fmt.Sprintf("%d customers, %d trade days", r.Scale.Customers, r.Scale.TradeDays)},
@@ -211,44 +200,11 @@ func (c *Comparison) WriteCompareHTML(w io.Writer, o CompareHTMLOptions) error {
 	if p.Charts, err = c.compareCharts(); err != nil {
 		return err
 	}
-	ms := c.rowMetrics()
-	for i, u := range c.Users {
-		t := htmlTable{Caption: fmt.Sprintf("%d users", u), Head: []string{"figure"}}
-		for r, n := range names {
-			t.Head = append(t.Head, n)
-			if r > 0 {
-				t.Head = append(t.Head, "change")
-			}
-		}
-		for _, m := range ms {
-			b, okB := c.value(i, 0, m)
-			row := []htmlCell{{Text: m.title, Class: "name"}}
-			any := false
-			for r := range c.Inputs {
-				v, ok := c.value(i, r, m)
-				any = any || ok
-				row = append(row, htmlCell{Text: cellOrDash(ok, func() string { return formatValue(m, v) }), Class: "num"})
-				if r > 0 {
-					cell := htmlCell{Text: "-", Class: "num"}
-					if ok && okB {
-						ch := Change(b, v)
-						cell = htmlCell{Text: formatChange(ch, 1), Class: changeClass(m, ch)}
-					}
-					row = append(row, cell)
-				}
-			}
-			if any {
-				t.Rows = append(t.Rows, row)
-			}
-		}
-		p.Tables = append(p.Tables, t)
+	for i := range c.Users {
+		p.Tables = append(p.Tables, c.stepTable(i))
 	}
 	if len(c.Unmatched) > 0 {
-		t := htmlTable{Caption: "Unmatched steps (not compared)", Head: []string{"run", "users", "why"}}
-		for _, um := range c.Unmatched {
-			t.Rows = append(t.Rows, []htmlCell{{Text: names[um.Run]}, {Text: fmt.Sprint(um.Users), Class: "num"}, {Text: um.Reason}})
-		}
-		p.Tables = append(p.Tables, t)
+		p.Tables = append(p.Tables, c.unmatchedTable())
 	}
 	return writePage(w, p)
 }

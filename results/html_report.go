@@ -1,7 +1,6 @@
 package results
 
 import (
-	"fmt"
 	"html/template"
 	"io"
 )
@@ -22,12 +21,7 @@ func WriteReportHTML(w io.Writer, in Input) error {
 	for i := range r.Steps {
 		views[i] = newStepView(&r.Steps[i])
 	}
-	knee := Knee(r.Steps)
-	if knee >= 0 {
-		p.Notes = append(p.Notes, fmt.Sprintf("Knee at %d users: tps rose by %.0f %% or less after this step.", r.Steps[knee].Users, KneeRise*100))
-	} else if len(r.Steps) > 1 {
-		p.Notes = append(p.Notes, fmt.Sprintf("No knee: tps rose by more than %.0f %% at every step.", KneeRise*100))
-	}
+	p.Notes = stepNotes(r)
 
 	// Figures against users.
 	byUsers := func(name string, color int, dashed bool, m metric) line {
@@ -79,49 +73,10 @@ func WriteReportHTML(w io.Writer, in Input) error {
 		p.Charts = append(p.Charts, htmlChart{Title: "I/O over time", SVG: template.HTML(svg)})
 	}
 
-	// Step table.
-	steps := htmlTable{Caption: "Steps (measured window)", Head: []string{"users", "tps", "tpsE", "avg ms", "p95 ms", "errors", "retries"}}
-	withIO := hasIO(r)
-	if withIO {
-		steps.Head = append(steps.Head, "read IOPS", "write IOPS", "read MB/s", "write MB/s", "read await ms", "write await ms", "I/O per txn")
-	}
-	steps.Head = append(steps.Head, "flags")
-	num := func(format string, v float64) htmlCell { return htmlCell{Text: fmt.Sprintf(format, v), Class: "num"} }
-	for _, i := range order {
-		st, v := &r.Steps[i], views[i]
-		p95 := htmlCell{Text: "-", Class: "num"}
-		if v.ov.HasPercentiles {
-			p95 = num("%.3f", v.ov.P95MS)
-		}
-		row := []htmlCell{{Text: fmt.Sprint(st.Users), Class: "num"}, num("%.1f", st.TPS), num("%.2f", st.TPSE),
-			num("%.3f", v.ov.AvgMS), p95, num("%.0f", float64(v.ov.Errors)), num("%.0f", float64(v.ov.Retries))}
-		if withIO {
-			if io := st.IO; io != nil && io.Source != "" && io.Source != "none" {
-				row = append(row, num("%.0f", io.ReadIOPS), num("%.0f", io.WriteIOPS), num("%.2f", io.ReadMBps), num("%.2f", io.WriteMBps),
-					num("%.3f", io.ReadAwaitMS), num("%.3f", io.WriteAwaitMS), num("%.1f", io.IOPerTxn))
-			} else {
-				for range 7 {
-					row = append(row, htmlCell{Text: "-", Class: "num"})
-				}
-			}
-		}
-		row = append(row, htmlCell{Text: stepFlags(st, i == knee)})
-		steps.Rows = append(steps.Rows, row)
-	}
-	p.Tables = append(p.Tables, steps)
+	p.Tables = append(p.Tables, stepsTable(r))
 	p.Footnotes = append(p.Footnotes, "Flags: P partial step (interrupted), D the load driver was the bottleneck, K the knee.")
-
 	for _, i := range order {
-		st := &r.Steps[i]
-		t := htmlTable{Caption: fmt.Sprintf("%d users: transactions", st.Users),
-			Head: []string{"transaction", "count", "share", "avg ms", "p50", "p90", "p95", "p99", "max", "service avg", "service p95", "errors", "retries", "rollbacks"}}
-		for _, name := range sortedTxnNames(st.Transactions) {
-			x := st.Transactions[name]
-			t.Rows = append(t.Rows, []htmlCell{{Text: name, Class: "name"}, num("%.0f", float64(x.Count)), num("%.1f %%", x.Share*100),
-				num("%.3f", x.AvgMS), num("%.3f", x.P50MS), num("%.3f", x.P90MS), num("%.3f", x.P95MS), num("%.3f", x.P99MS), num("%.3f", x.MaxMS),
-				num("%.3f", x.ServiceAvgMS), num("%.3f", x.ServiceP95MS), num("%.0f", float64(x.Errors)), num("%.0f", float64(x.Retries)), num("%.0f", float64(x.Rollbacks))})
-		}
-		p.Tables = append(p.Tables, t)
+		p.Tables = append(p.Tables, txnTable(&r.Steps[i]))
 	}
 	return writePage(w, p)
 }

@@ -113,7 +113,7 @@ func TestReportHTMLGolden(t *testing.T) {
 	}
 	html := buf.String()
 	checkSelfContained(t, html, 5)
-	for _, s := range []string{"I/O over the run", "p95 response time per transaction", "100 users: transactions", "Trade-Result"} {
+	for _, s := range []string{"I/O over the run", "p95 response time per transaction", "100 users, 50 s measured after 10 s warm-up", "Trade-Result"} {
 		if !strings.Contains(html, s) {
 			t.Errorf("HTML lacks %q", s)
 		}

@@ -28,6 +28,7 @@ type metric struct {
 	unit       unit
 	// higherIsBetter decides nothing in the arithmetic; it only colours the HTML.
 	higherIsBetter bool
+	integer        bool // a count of events: shown without decimals
 	value          func(v stepView) (float64, bool)
 }
 
@@ -53,8 +54,8 @@ var stepMetrics = []metric{
 	{key: "p90", title: "p90 response", unit: unitMS, value: pctValue(func(o Overall) float64 { return o.P90MS })},
 	{key: "p95", title: "p95 response", unit: unitMS, value: pctValue(func(o Overall) float64 { return o.P95MS })},
 	{key: "p99", title: "p99 response", unit: unitMS, value: pctValue(func(o Overall) float64 { return o.P99MS })},
-	{key: "errors", title: "errors", value: func(v stepView) (float64, bool) { return float64(v.ov.Errors), true }},
-	{key: "retries", title: "retries", value: func(v stepView) (float64, bool) { return float64(v.ov.Retries), true }},
+	{key: "errors", title: "errors", integer: true, value: func(v stepView) (float64, bool) { return float64(v.ov.Errors), true }},
+	{key: "retries", title: "retries", integer: true, value: func(v stepView) (float64, bool) { return float64(v.ov.Retries), true }},
 	{key: "read_iops", title: "read IOPS", higherIsBetter: true, value: ioValue(func(io *StepIO) float64 { return io.ReadIOPS })},
 	{key: "write_iops", title: "write IOPS", higherIsBetter: true, value: ioValue(func(io *StepIO) float64 { return io.WriteIOPS })},
 	{key: "iops", title: "IOPS", higherIsBetter: true, value: ioValue(func(io *StepIO) float64 { return io.ReadIOPS + io.WriteIOPS })},

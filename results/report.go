@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"io"
 	"strings"
-	"text/tabwriter"
 )
 
 // Step flags, shown in the report's flags column and explained under the table.
@@ -54,73 +53,86 @@ func WriteReport(w io.Writer, in Input) error {
 		fmt.Fprintln(w, "\nno steps finished")
 		return nil
 	}
-	knee := Knee(r.Steps)
-	withIO := hasIO(r)
-	fmt.Fprintln(w)
-	tw := tabwriter.NewWriter(w, 2, 0, 2, ' ', tabwriter.AlignRight)
-	hdr := "users\ttps\ttpsE\tavg ms\tp95 ms\terrors\tretries\t"
-	if withIO {
-		hdr += "read IOPS\twrite IOPS\tread ms\twrite ms\tI/O per txn\t"
-	}
-	fmt.Fprintln(tw, hdr+"flags\t")
-	flagsSeen := map[string]bool{}
-	for _, i := range stepOrder(r.Steps) {
-		st := &r.Steps[i]
-		ov := StepOverall(st)
-		p95 := "-"
-		if ov.HasPercentiles {
-			p95 = fmt.Sprintf("%.3f", ov.P95MS)
-		}
-		line := fmt.Sprintf("%d\t%.1f\t%.2f\t%.3f\t%s\t%d\t%d\t", st.Users, st.TPS, st.TPSE, ov.AvgMS, p95, ov.Errors, ov.Retries)
-		if withIO {
-			if io := st.IO; io != nil && io.Source != "" && io.Source != "none" {
-				line += fmt.Sprintf("%.0f\t%.0f\t%.3f\t%.3f\t%.1f\t", io.ReadIOPS, io.WriteIOPS, io.ReadAwaitMS, io.WriteAwaitMS, io.IOPerTxn)
-			} else {
-				line += "-\t-\t-\t-\t-\t"
-			}
-		}
-		flags := stepFlags(st, i == knee)
-		for _, f := range strings.Split(flags, "") {
-			flagsSeen[f] = true
-		}
-		fmt.Fprintln(tw, line+flags+"\t")
-	}
-	if err := tw.Flush(); err != nil {
+	if err := writeTextTable(w, stepsTable(r)); err != nil {
 		return err
 	}
-	if flagsSeen[flagPartial] {
-		fmt.Fprintln(w, "  P: partial step, cut short by an interrupt; figures cover what was measured")
-	}
-	if flagsSeen[flagBottleneck] {
-		fmt.Fprintln(w, "  D: the load driver itself was the bottleneck; the step understates the database")
-	}
-	if knee >= 0 {
-		fmt.Fprintf(w, "  K: knee at %d users: tps rose by %.0f %% or less after this step\n", r.Steps[knee].Users, KneeRise*100)
-	} else if len(r.Steps) > 1 {
-		fmt.Fprintf(w, "  no knee: tps rose by more than %.0f %% at every step\n", KneeRise*100)
+	for _, n := range stepNotes(r) {
+		fmt.Fprintln(w, "  "+n)
 	}
 	for _, i := range stepOrder(r.Steps) {
-		if err := writeTxnTable(w, &r.Steps[i]); err != nil {
+		if err := writeTextTable(w, txnTable(&r.Steps[i])); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
-func writeTxnTable(w io.Writer, st *Step) error {
-	fmt.Fprintf(w, "\n%d users, %.0f s measured after %.0f s warm-up\n", st.Users, st.MeasuredS, st.WarmupS)
-	names := sortedTxnNames(st.Transactions)
-	width := len("transaction")
-	for _, n := range names {
-		width = max(width, len(n))
+// stepsTable is the run's per-step table, in user order.
+func stepsTable(r *Run) table {
+	knee := Knee(r.Steps)
+	withIO := hasIO(r)
+	t := table{Caption: "Steps (measured window)", Head: []string{"users", "tps", "tpsE", "avg ms", "p95 ms", "errors", "retries"}}
+	if withIO {
+		t.Head = append(t.Head, "read IOPS", "write IOPS", "read MB/s", "write MB/s", "read await ms", "write await ms", "I/O per txn")
 	}
-	tw := tabwriter.NewWriter(w, 2, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintf(tw, "%-*s\tcount\tshare\tavg ms\tp50\tp90\tp95\tp99\tmax\tsvc avg\tsvc p95\terrors\tretries\trollbacks\t\n", width, "transaction")
-	for _, name := range names {
-		t := st.Transactions[name]
-		fmt.Fprintf(tw, "%-*s\t%d\t%.1f %%\t%.3f\t%.3f\t%.3f\t%.3f\t%.3f\t%.3f\t%.3f\t%.3f\t%d\t%d\t%d\t\n",
-			width, name, t.Count, t.Share*100, t.AvgMS, t.P50MS, t.P90MS, t.P95MS, t.P99MS, t.MaxMS,
-			t.ServiceAvgMS, t.ServiceP95MS, t.Errors, t.Retries, t.Rollbacks)
+	t.Head = append(t.Head, "flags")
+	for _, i := range stepOrder(r.Steps) {
+		st := &r.Steps[i]
+		ov := StepOverall(st)
+		p95 := dash
+		if ov.HasPercentiles {
+			p95 = numCell("%.3f", ov.P95MS)
+		}
+		row := []cell{{Text: fmt.Sprint(st.Users), Class: "num"}, numCell("%.1f", st.TPS), numCell("%.2f", st.TPSE),
+			numCell("%.3f", ov.AvgMS), p95, numCell("%.0f", float64(ov.Errors)), numCell("%.0f", float64(ov.Retries))}
+		if withIO {
+			if io := st.IO; io != nil && io.Source != "" && io.Source != "none" {
+				row = append(row, numCell("%.0f", io.ReadIOPS), numCell("%.0f", io.WriteIOPS), numCell("%.2f", io.ReadMBps),
+					numCell("%.2f", io.WriteMBps), numCell("%.3f", io.ReadAwaitMS), numCell("%.3f", io.WriteAwaitMS), numCell("%.1f", io.IOPerTxn))
+			} else {
+				for range 7 {
+					row = append(row, dash)
+				}
+			}
+		}
+		row = append(row, cell{Text: stepFlags(st, i == knee)})
+		t.Rows = append(t.Rows, row)
 	}
-	return tw.Flush()
+	return t
+}
+
+// stepNotes explain the flags that occur and name the knee.
+func stepNotes(r *Run) []string {
+	var notes []string
+	var partial, bottleneck bool
+	for i := range r.Steps {
+		partial = partial || r.Steps[i].Partial
+		bottleneck = bottleneck || r.Steps[i].Driver.Bottleneck
+	}
+	if partial {
+		notes = append(notes, "P: partial step, cut short by an interrupt; figures cover what was measured.")
+	}
+	if bottleneck {
+		notes = append(notes, "D: the load driver itself was the bottleneck; the step understates the database.")
+	}
+	if knee := Knee(r.Steps); knee >= 0 {
+		notes = append(notes, fmt.Sprintf("K: knee at %d users: tps rose by %.0f %% or less after this step.", r.Steps[knee].Users, KneeRise*100))
+	} else if len(r.Steps) > 1 {
+		notes = append(notes, fmt.Sprintf("No knee: tps rose by more than %.0f %% at every step.", KneeRise*100))
+	}
+	return notes
+}
+
+// txnTable is one step's per-transaction table.
+func txnTable(st *Step) table {
+	t := table{Caption: fmt.Sprintf("%d users, %.0f s measured after %.0f s warm-up", st.Users, st.MeasuredS, st.WarmupS),
+		Head: []string{"transaction", "count", "share", "avg ms", "p50", "p90", "p95", "p99", "max", "svc avg", "svc p95", "errors", "retries", "rollbacks"}}
+	for _, name := range sortedTxnNames(st.Transactions) {
+		x := st.Transactions[name]
+		t.Rows = append(t.Rows, []cell{{Text: name, Class: "name"}, numCell("%.0f", float64(x.Count)), numCell("%.1f %%", x.Share*100),
+			numCell("%.3f", x.AvgMS), numCell("%.3f", x.P50MS), numCell("%.3f", x.P90MS), numCell("%.3f", x.P95MS), numCell("%.3f", x.P99MS),
+			numCell("%.3f", x.MaxMS), numCell("%.3f", x.ServiceAvgMS), numCell("%.3f", x.ServiceP95MS),
+			numCell("%.0f", float64(x.Errors)), numCell("%.0f", float64(x.Retries)), numCell("%.0f", float64(x.Rollbacks))})
+	}
+	return t
 }

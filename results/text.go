@@ -3,7 +3,6 @@ package results
 import (
 	"fmt"
 	"io"
-	"math"
 	"strings"
 	"text/tabwriter"
 )
@@ -16,7 +15,7 @@ func formatValue(m metric, v float64) string {
 	case unitMBps:
 		return fmt.Sprintf("%.1f MB/s", v)
 	}
-	if v == math.Trunc(v) && math.Abs(v) < 1e15 {
+	if m.integer {
 		return fmt.Sprintf("%.0f", v)
 	}
 	return fmt.Sprintf("%.1f", v)
@@ -63,7 +62,7 @@ func formatTags(tags map[string]string) string {
 	return strings.Join(kv, ", ")
 }
 
-// WriteText prints the comparison: the runs, one headline per run, one block per
+// WriteText prints the comparison: the runs, one headline per run, one table per
 // matched user count with every figure side by side and its change against the
 // base, then the unmatched steps.
 func (c *Comparison) WriteText(w io.Writer) error {
@@ -72,7 +71,9 @@ func (c *Comparison) WriteText(w io.Writer) error {
 	for r, in := range c.Inputs {
 		fmt.Fprintf(tw, "  [%d]\t%s\t%s\t%s\t\n", r+1, in.Name(), in.Path, describeRun(in))
 	}
-	tw.Flush()
+	if err := tw.Flush(); err != nil {
+		return err
+	}
 	fmt.Fprintln(w)
 	for r := 1; r < len(c.Inputs); r++ {
 		if h := c.Headline(r); h != "" {
@@ -81,56 +82,60 @@ func (c *Comparison) WriteText(w io.Writer) error {
 			fmt.Fprintf(w, "%s vs %s: no step with the same user count\n", c.Inputs[r].Name(), c.Inputs[0].Name())
 		}
 	}
-	ms := c.rowMetrics()
-	width := len("figure")
-	for _, m := range ms {
-		width = max(width, len(m.title))
-	}
-	// AlignRight right-aligns every column; the names are padded to read left-aligned.
-	left := func(s string) string { return fmt.Sprintf("  %-*s", width, s) }
-	for i, u := range c.Users {
-		fmt.Fprintf(w, "\n%d users\n", u)
-		tw = tabwriter.NewWriter(w, 2, 0, 2, ' ', tabwriter.AlignRight)
-		hdr := []string{left("figure")}
-		for r, in := range c.Inputs {
-			hdr = append(hdr, in.Name())
-			if r > 0 {
-				hdr = append(hdr, "change")
-			}
-		}
-		fmt.Fprintln(tw, strings.Join(hdr, "\t")+"\t")
-		for _, m := range ms {
-			b, okB := c.value(i, 0, m)
-			cells := []string{left(m.title)}
-			any := false
-			for r := range c.Inputs {
-				v, ok := c.value(i, r, m)
-				any = any || ok
-				cells = append(cells, cellOrDash(ok, func() string { return formatValue(m, v) }))
-				if r > 0 {
-					cells = append(cells, cellOrDash(ok && okB, func() string { return formatChange(Change(b, v), 1) }))
-				}
-			}
-			if any {
-				fmt.Fprintln(tw, strings.Join(cells, "\t")+"\t")
-			}
-		}
-		if err := tw.Flush(); err != nil {
+	for i := range c.Users {
+		if err := writeTextTable(w, c.stepTable(i)); err != nil {
 			return err
 		}
 	}
 	if len(c.Unmatched) > 0 {
-		fmt.Fprintln(w, "\nUnmatched steps (not compared):")
-		for _, um := range c.Unmatched {
-			fmt.Fprintf(w, "  %s: %d users: %s\n", c.Inputs[um.Run].Name(), um.Users, um.Reason)
-		}
+		return writeTextTable(w, c.unmatchedTable())
 	}
 	return nil
 }
 
-func cellOrDash(ok bool, f func() string) string {
-	if !ok {
-		return "-"
+// stepTable is matched user count i: one row per figure known in any run, each
+// run's value and, after the base, its change.
+func (c *Comparison) stepTable(i int) table {
+	t := table{Caption: fmt.Sprintf("%d users", c.Users[i]), Head: []string{"figure"}}
+	for r, in := range c.Inputs {
+		t.Head = append(t.Head, in.Name())
+		if r > 0 {
+			t.Head = append(t.Head, "change")
+		}
 	}
-	return f()
+	for _, m := range c.rowMetrics() {
+		b, okB := c.value(i, 0, m)
+		row := []cell{{Text: m.title, Class: "name"}}
+		known := false
+		for r := range c.Inputs {
+			v, ok := c.value(i, r, m)
+			known = known || ok
+			if ok {
+				row = append(row, cell{Text: formatValue(m, v), Class: "num"})
+			} else {
+				row = append(row, dash)
+			}
+			if r == 0 {
+				continue
+			}
+			if ok && okB {
+				ch := Change(b, v)
+				row = append(row, cell{Text: formatChange(ch, 1), Class: changeClass(m, ch)})
+			} else {
+				row = append(row, dash)
+			}
+		}
+		if known {
+			t.Rows = append(t.Rows, row)
+		}
+	}
+	return t
+}
+
+func (c *Comparison) unmatchedTable() table {
+	t := table{Caption: "Unmatched steps (not compared)", Head: []string{"run", "users", "why"}}
+	for _, um := range c.Unmatched {
+		t.Rows = append(t.Rows, []cell{{Text: c.Inputs[um.Run].Name()}, {Text: fmt.Sprint(um.Users), Class: "num"}, {Text: um.Reason}})
+	}
+	return t
 }
