@@ -35,7 +35,7 @@ func csvMetric(name, key string) csvColumn {
 func csvColumns() []csvColumn {
 	io := func(f func(*StepIO) string) func(Input, stepView) string {
 		return func(_ Input, v stepView) string {
-			if v.st.IO == nil {
+			if !ioKnown(v.st.IO) {
 				return ""
 			}
 			return f(v.st.IO)
@@ -62,7 +62,12 @@ func csvColumns() []csvColumn {
 		{"errors", func(_ Input, v stepView) string { return csvInt(v.ov.Errors) }},
 		{"retries", func(_ Input, v stepView) string { return csvInt(v.ov.Retries) }},
 		{"rollbacks", func(_ Input, v stepView) string { return csvInt(v.ov.Rollbacks) }},
-		{"io_source", io(func(s *StepIO) string { return s.Source })},
+		{"io_source", func(_ Input, v stepView) string {
+			if v.st.IO == nil {
+				return ""
+			}
+			return v.st.IO.Source
+		}},
 		csvMetric("read_iops", "read_iops"),
 		csvMetric("write_iops", "write_iops"),
 		csvMetric("iops", "iops"),

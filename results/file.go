@@ -84,6 +84,13 @@ func (e *FileError) Error() string {
 
 func (e *FileError) Unwrap() error { return e.Err }
 
+// errNoFile reads "no such file" (not the OS's longer text) and still matches
+// fs.ErrNotExist.
+type errNoFile struct{}
+
+func (errNoFile) Error() string        { return "no such file" }
+func (errNoFile) Is(target error) bool { return target == fs.ErrNotExist }
+
 // ErrFormat is wrapped by errors about a missing or unsupported "format" field.
 var ErrFormat = errors.New("unsupported result format")
 
@@ -94,7 +101,7 @@ func Read(path string) (*Run, error) {
 	data, err := os.ReadFile(path)
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
-			return nil, &FileError{Path: path, Err: fmt.Errorf("no such file: %w", fs.ErrNotExist)}
+			return nil, &FileError{Path: path, Err: errNoFile{}}
 		}
 		return nil, &FileError{Path: path, Err: err}
 	}

@@ -94,7 +94,7 @@ func TestReadErrors(t *testing.T) {
 		})
 	}
 	_, err := Read(filepath.Join(dir, "missing.json"))
-	if !errors.Is(err, fs.ErrNotExist) || !strings.Contains(err.Error(), "missing.json: no such file") {
+	if !errors.Is(err, fs.ErrNotExist) || !strings.HasSuffix(err.Error(), "missing.json: no such file") {
 		t.Fatalf("missing file: %v", err)
 	}
 }

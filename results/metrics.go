@@ -32,9 +32,13 @@ type metric struct {
 	value          func(v stepView) (float64, bool)
 }
 
+// ioKnown tells whether a step has storage figures at all; a zero from a step
+// without a source must not read as "no I/O".
+func ioKnown(io *StepIO) bool { return io != nil && io.Source != "" && io.Source != "none" }
+
 func ioValue(f func(io *StepIO) float64) func(stepView) (float64, bool) {
 	return func(v stepView) (float64, bool) {
-		if v.st.IO == nil || v.st.IO.Source == "" || v.st.IO.Source == "none" {
+		if !ioKnown(v.st.IO) {
 			return 0, false
 		}
 		return f(v.st.IO), true

@@ -30,7 +30,7 @@ func stepFlags(st *Step, knee bool) string {
 
 func hasIO(r *Run) bool {
 	for i := range r.Steps {
-		if io := r.Steps[i].IO; io != nil && io.Source != "" && io.Source != "none" {
+		if ioKnown(r.Steps[i].IO) {
 			return true
 		}
 	}
@@ -86,7 +86,7 @@ func stepsTable(r *Run) table {
 		row := []cell{{Text: fmt.Sprint(st.Users), Class: "num"}, numCell("%.1f", st.TPS), numCell("%.2f", st.TPSE),
 			numCell("%.3f", ov.AvgMS), p95, numCell("%.0f", float64(ov.Errors)), numCell("%.0f", float64(ov.Retries))}
 		if withIO {
-			if io := st.IO; io != nil && io.Source != "" && io.Source != "none" {
+			if io := st.IO; ioKnown(io) {
 				row = append(row, numCell("%.0f", io.ReadIOPS), numCell("%.0f", io.WriteIOPS), numCell("%.2f", io.ReadMBps),
 					numCell("%.2f", io.WriteMBps), numCell("%.3f", io.ReadAwaitMS), numCell("%.3f", io.WriteAwaitMS), numCell("%.1f", io.IOPerTxn))
 			} else {
