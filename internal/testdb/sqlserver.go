@@ -1,0 +1,128 @@
+// Package testdb holds helpers for integration suites that run against a database
+// named by the environment. For SQL Server:
+//
+//	func TestX(t *testing.T) {
+//		dsn := testdb.SQLServerDB(t) // fresh database, dropped after the test
+//		...
+//	}
+//
+// When BROKERBENCH_SQLSERVER_DSN is unset the test is skipped with one line; the DSN
+// names a login that may create databases (see docs/sqlserver.md for the CI job).
+package testdb
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"net/url"
+	"os"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	// Registers the "sqlserver" database/sql driver. The helpers talk to the server
+	// directly, not through schema/dialect, so dialect's own tests can use them.
+	_ "github.com/microsoft/go-mssqldb"
+)
+
+// EnvSQLServerDSN names the SQL Server for integration tests, as a go-mssqldb URL:
+// sqlserver://user:password@host:1433?database=master&encrypt=true&TrustServerCertificate=true
+const EnvSQLServerDSN = "BROKERBENCH_SQLSERVER_DSN"
+
+// SQLServerSkip is the line a skipped test prints.
+const SQLServerSkip = EnvSQLServerDSN + " not set: SQL Server integration tests skipped"
+
+var sqlserverSeq atomic.Int64
+
+// SQLServer returns the DSN of the test server, or skips the test when none is set.
+func SQLServer(t testing.TB) string {
+	t.Helper()
+	dsn := strings.TrimSpace(os.Getenv(EnvSQLServerDSN))
+	if dsn == "" {
+		t.Skip(SQLServerSkip)
+	}
+	return dsn
+}
+
+// SQLServerWithDatabase returns dsn pointing at database db.
+func SQLServerWithDatabase(dsn, db string) string {
+	u, err := url.Parse(dsn)
+	if err != nil {
+		return dsn
+	}
+	q := u.Query()
+	for k := range q {
+		if strings.EqualFold(k, "database") || strings.EqualFold(k, "initial catalog") {
+			q.Del(k)
+		}
+	}
+	q.Set("database", db)
+	u.RawQuery = q.Encode()
+	return u.String()
+}
+
+// SQLServerDB creates an empty database for the test and drops it when the test
+// ends. It is set up the way docs/sqlserver.md recommends for a benchmark load:
+// SIMPLE recovery (bulk copy with TABLOCK is minimally logged) and snapshot
+// isolation allowed (so the snapshot read-committed mode can be tested).
+func SQLServerDB(t testing.TB) string {
+	t.Helper()
+	admin := SQLServer(t)
+	name := fmt.Sprintf("bbtest_%d_%d_%d", os.Getpid(), time.Now().UnixNano()%1e6, sqlserverSeq.Add(1))
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	if err := sqlserverAdmin(ctx, admin,
+		"CREATE DATABASE "+quoteName(name),
+		"ALTER DATABASE "+quoteName(name)+" SET RECOVERY SIMPLE",
+		"ALTER DATABASE "+quoteName(name)+" SET ALLOW_SNAPSHOT_ISOLATION ON",
+	); err != nil {
+		t.Fatalf("create SQL Server test database: %v", err)
+	}
+	t.Cleanup(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+		defer cancel()
+		// ROLLBACK IMMEDIATE ends sessions a test left open (a pool not closed).
+		if err := sqlserverAdmin(ctx, admin,
+			"ALTER DATABASE "+quoteName(name)+" SET SINGLE_USER WITH ROLLBACK IMMEDIATE",
+			"DROP DATABASE "+quoteName(name),
+		); err != nil {
+			t.Logf("drop SQL Server test database %s: %v", name, err)
+		}
+	})
+	return SQLServerWithDatabase(admin, name)
+}
+
+// SQLServerExec runs statements, each as its own batch, on the database dsn names.
+func SQLServerExec(ctx context.Context, dsn string, stmts ...string) error {
+	return sqlserverAdmin(ctx, dsn, stmts...)
+}
+
+func sqlserverAdmin(ctx context.Context, dsn string, stmts ...string) error {
+	db, err := sql.Open("sqlserver", dsn)
+	if err != nil {
+		return fmt.Errorf("open: %s", safeErr(err, dsn))
+	}
+	defer db.Close()
+	db.SetMaxOpenConns(1)
+	for _, s := range stmts {
+		if _, err := db.ExecContext(ctx, s); err != nil {
+			return fmt.Errorf("%s: %s", s, safeErr(err, dsn))
+		}
+	}
+	return nil
+}
+
+// safeErr keeps the password of dsn out of a message.
+func safeErr(err error, dsn string) string {
+	msg := err.Error()
+	if u, perr := url.Parse(dsn); perr == nil && u.User != nil {
+		if p, ok := u.User.Password(); ok && p != "" {
+			msg = strings.ReplaceAll(msg, p, "xxxxx")
+		}
+	}
+	return msg
+}
+
+// quoteName is T-SQL's QUOTENAME for the names these helpers generate.
+func quoteName(s string) string { return "[" + strings.ReplaceAll(s, "]", "]]") + "]" }
