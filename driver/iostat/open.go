@@ -1,0 +1,145 @@
+package iostat
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/brokerbench/brokerbench/schema/dialect"
+)
+
+// ioStatsOpener is what a dialect.DB offers when the database can report its own
+// I/O: *dialect.PG now, the SQL Server dialect with its issue. Asserting on a method
+// rather than on the type keeps this package free of per-product code.
+type ioStatsOpener interface {
+	OpenIOStats(ctx context.Context) (dialect.IOStatsReader, error)
+}
+
+// Open picks the sources in order (iops.md §6.1; see the package doc). It fails only
+// for a user mistake that names a source (an unknown --io-device, an unreachable
+// --io-node-exporter URL); when no source is usable it says so once through
+// Options.Log and returns a Sampler whose steps record source "none".
+func Open(ctx context.Context, o Options) (*Sampler, error) {
+	s := &Sampler{interval: o.Interval, log: o.Log, walIdx: -1}
+	if s.interval <= 0 {
+		s.interval = DefaultInterval
+	}
+	if s.log == nil {
+		s.log = func(string, ...any) {}
+	}
+	proc, sys := o.ProcRoot, o.SysRoot
+	if proc == "" {
+		proc = "/proc"
+	}
+	if sys == "" {
+		sys = "/sys"
+	}
+
+	// The database's reader: the primary when nothing better is there, and in any
+	// case the WAL volume for wal_bytes_per_commit.
+	var db *dbSource
+	if op, ok := o.DB.(ioStatsOpener); ok && o.DB != nil {
+		r, err := op.OpenIOStats(ctx)
+		if err != nil {
+			s.log("iostat: the database's I/O views are not readable: %v", err)
+		} else {
+			db = newDBSource(r)
+		}
+	}
+
+	primary, why, err := pickPrimary(ctx, o, proc, sys, s.readTimeoutFor(o))
+	if err != nil {
+		if db != nil {
+			db.Close()
+		}
+		return nil, err
+	}
+	switch {
+	case primary != nil:
+		s.sources = []Source{primary}
+		if db != nil {
+			s.sources = append(s.sources, db)
+			s.walIdx = 1
+		}
+	case db != nil:
+		s.sources = []Source{db}
+		s.walIdx = 0
+		if why != "" {
+			s.log("iostat: no block device figures (%s); using the database's own I/O views (%s)", why, db.Name())
+		}
+	default:
+		s.sources = []Source{noneSource{}}
+		s.openNote = "no usable I/O source: " + why
+		s.log("iostat: no usable I/O source: %s; steps record source \"none\"", why)
+	}
+	return s, nil
+}
+
+func (s *Sampler) readTimeoutFor(o Options) time.Duration {
+	if o.Interval <= 0 {
+		return DefaultInterval * 4 / 5
+	}
+	return o.Interval * 4 / 5
+}
+
+// pickPrimary returns the device source, or nil and why there is none. Explicit
+// options win over discovery: an exporter URL, then devices named by hand, then the
+// data directory when it is on this host.
+func pickPrimary(ctx context.Context, o Options, proc, sys string, timeout time.Duration) (Source, string, error) {
+	if o.NodeExporterURL != "" {
+		src, err := openNodeExporter(ctx, o.NodeExporterURL, o.Devices, timeout, o.DataDir)
+		if err != nil {
+			return nil, "", err
+		}
+		return src, "", nil
+	}
+	l, lerr := newLocator(proc, sys)
+	if len(o.Devices) > 0 {
+		if lerr != nil {
+			return nil, "", fmt.Errorf("--io-device: %w", lerr)
+		}
+		var known map[string]string
+		if o.DataDir != "" {
+			if d, err := openLocalByDirs(l, o.DataDir, o.WALDir, func(string, ...any) {}); err == nil {
+				known = rolesOf(d.devices)
+			}
+		}
+		src, err := openLocalByName(l, o.Devices, known)
+		if err != nil {
+			return nil, "", err
+		}
+		return src, "", nil
+	}
+	if o.DataDir == "" {
+		return nil, "the database's data directory is unknown (a remote database, or no permission to read data_directory); pass --io-node-exporter URL or --io-device NAME", nil
+	}
+	if _, err := os.Stat(o.DataDir); err != nil {
+		return nil, fmt.Sprintf("the data directory %s is not on this host", o.DataDir), nil
+	}
+	if lerr != nil {
+		return nil, lerr.Error(), nil
+	}
+	var notes []string
+	src, err := openLocalByDirs(l, o.DataDir, o.WALDir, func(f string, a ...any) { notes = append(notes, fmt.Sprintf(f, a...)) })
+	if err != nil {
+		return nil, err.Error(), nil
+	}
+	src.note = strings.Join(notes, "; ")
+	if src.note != "" && o.Log != nil {
+		o.Log("%s", src.note)
+	}
+	return src, "", nil
+}
+
+// noneSource stands in when nothing is usable.
+type noneSource struct{}
+
+var _ Source = noneSource{}
+
+func (noneSource) Name() string                                { return SourceNone }
+func (noneSource) Devices() []Device                           { return nil }
+func (noneSource) Note() string                                { return "" }
+func (noneSource) Snapshot(context.Context) (*Snapshot, error) { return nil, nil }
+func (noneSource) Close() error                                { return nil }
