@@ -1,0 +1,242 @@
+package txn
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/brokerbench/brokerbench/schema"
+	"github.com/brokerbench/brokerbench/schema/dialect"
+)
+
+// The invariants `brokerbench check` verifies (design.md §6) on a loaded or a run
+// database. Each is one query listing the rows that break it, so a correct database
+// costs a few scans and a broken one names its culprits.
+
+// Violation is one broken invariant, with the row that breaks it.
+type Violation struct {
+	Check  string // e.g. "broker totals"
+	Detail string
+}
+
+func (v Violation) String() string { return v.Check + ": " + v.Detail }
+
+// CheckSQL holds the checks' statements of one dialect.
+type CheckSQL struct {
+	BrokerTotals     string
+	HoldingSummaries string
+	OrphanLots       string
+	CompletedTrades  string
+	Balances         string
+	RunTimeTrades    string
+	LoadedTrades     string
+	Requests         string
+	RowCounts        string
+	LoadedTradeCount string
+}
+
+// maxPerCheck bounds the violations listed per check; one more row says "more".
+const maxPerCheck = 20
+
+// StatementsFor returns the statements of a dialect.
+func StatementsFor(n dialect.Name) (*Statements, error) {
+	switch n {
+	case dialect.Postgres:
+		return PostgresSQL(), nil
+	}
+	return nil, fmt.Errorf("no transaction SQL for dialect %q yet", n)
+}
+
+// Check verifies the invariants on db at scale sc and returns every violation found;
+// the error is for a check that could not run.
+func Check(ctx context.Context, db dialect.DB, sc schema.Scale) ([]Violation, error) {
+	st, err := StatementsFor(db.Name())
+	if err != nil {
+		return nil, err
+	}
+	q := st.Check
+	var out []Violation
+	type check struct {
+		name string
+		sql  string
+		args []any
+		// line formats one violating row; scan reads it.
+		scan func(dialect.Rows) (string, error)
+	}
+	checks := []check{
+		{"broker totals", q.BrokerTotals, nil, func(r dialect.Rows) (string, error) {
+			var id, n, want int64
+			var comm, wantComm Money
+			err := r.Scan(&id, &n, &comm, &want, &wantComm)
+			return fmt.Sprintf("broker %d has b_num_trades %d and b_comm_total %s; its accounts' completed trades count %d with commission %s",
+				id, n, comm, want, wantComm), err
+		}},
+		{"holding summary", q.HoldingSummaries, nil, func(r dialect.Rows) (string, error) {
+			var ca int64
+			var sym string
+			var qty, sum int64
+			err := r.Scan(&ca, &sym, &qty, &sum)
+			return fmt.Sprintf("account %d %s: hs_qty %d but its lots sum to %d", ca, sym, qty, sum), err
+		}},
+		{"holding without summary", q.OrphanLots, nil, func(r dialect.Rows) (string, error) {
+			var t, ca int64
+			var sym string
+			err := r.Scan(&t, &ca, &sym)
+			return fmt.Sprintf("lot %d of account %d %s has no holding summary", t, ca, sym), err
+		}},
+		{"completed trade", q.CompletedTrades, nil, func(r dialect.Rows) (string, error) {
+			var t int64
+			var se, th, ct int64
+			var cash bool
+			err := r.Scan(&t, &se, &th, &cash, &ct)
+			return fmt.Sprintf("trade %d: %d settlement rows (want 1), %d CMPT history rows (want 1), cash %v with %d cash transactions",
+				t, se, th, cash, ct), err
+		}},
+		{"cash balance", q.Balances, nil, func(r dialect.Rows) (string, error) {
+			var ca int64
+			var bal Money
+			var want *Money
+			if err := r.Scan(&ca, &bal, &want); err != nil {
+				return "", err
+			}
+			if want == nil {
+				return fmt.Sprintf("account %d has no opening balance in bb_opening_balance", ca), nil
+			}
+			return fmt.Sprintf("account %d: ca_bal %s but opening balance plus cash transactions is %s", ca, bal, *want), nil
+		}},
+		{"lost trade", q.RunTimeTrades, []any{sc.FirstRunTradeID()}, func(r dialect.Rows) (string, error) {
+			var t int64
+			var s string
+			err := r.Scan(&t, &s)
+			return fmt.Sprintf("run-time trade %d is %s: neither completed, submitted, canceled nor pending with its request", t, s), err
+		}},
+		{"loaded trade", q.LoadedTrades, []any{sc.FirstRunTradeID()}, func(r dialect.Rows) (string, error) {
+			var t int64
+			var s string
+			err := r.Scan(&t, &s)
+			return fmt.Sprintf("loaded trade %d is %s, want CMPT", t, s), err
+		}},
+		{"trade request", q.Requests, nil, func(r dialect.Rows) (string, error) {
+			var t int64
+			var s *string
+			if err := r.Scan(&t, &s); err != nil {
+				return "", err
+			}
+			if s == nil {
+				return fmt.Sprintf("request %d has no trade", t), nil
+			}
+			return fmt.Sprintf("request %d belongs to a %s trade, want PNDG", t, *s), nil
+		}},
+	}
+	for _, c := range checks {
+		rows, err := db.Query(ctx, c.sql, c.args...)
+		if err != nil {
+			return out, fmt.Errorf("check %s: %w", c.name, err)
+		}
+		n := 0
+		for rows.Next() {
+			n++
+			if n > maxPerCheck {
+				out = append(out, Violation{c.name, "more rows not shown"})
+				break
+			}
+			line, err := c.scan(rows)
+			if err != nil {
+				rows.Close()
+				return out, fmt.Errorf("check %s: %w", c.name, err)
+			}
+			out = append(out, Violation{c.name, line})
+		}
+		rows.Close()
+		if err := rows.Err(); err != nil {
+			return out, fmt.Errorf("check %s: %w", c.name, err)
+		}
+	}
+	counts, err := rowCounts(ctx, db, q)
+	if err != nil {
+		return out, err
+	}
+	for _, tbl := range countedTables {
+		if want := expectedRows(sc, tbl); counts[tbl] != want {
+			out = append(out, Violation{"row count", fmt.Sprintf("%s has %d rows, want %d", tbl, counts[tbl], want)})
+		}
+	}
+	var loaded int64
+	if err := db.QueryRow(ctx, q.LoadedTradeCount, sc.MaxLoadedTradeID()).Scan(&loaded); err != nil {
+		return out, fmt.Errorf("check loaded trades: %w", err)
+	}
+	if loaded != sc.Trades() {
+		out = append(out, Violation{"row count", fmt.Sprintf("trade has %d loaded trades, want %d", loaded, sc.Trades())})
+	}
+	return out, nil
+}
+
+// countedTables are the tables whose size the scale fixes, before and after a run
+// (Data-Maintenance changes values, never row counts).
+var countedTables = [...]string{
+	"status_type", "trade_type", "taxrate", "sector", "industry", "exchange", "charge", "commission_rate",
+	"address", "company", "company_competitor", "security", "daily_market", "financial", "last_trade",
+	"news_item", "news_xref", "customer", "customer_taxrate", "broker", "customer_account",
+	"watch_list",
+}
+
+// expectedRows is the reference's cardinality of a table at scale sc (tpce.md §3.1).
+func expectedRows(sc schema.Scale, table string) int64 {
+	co, sec, cu := sc.Companies(), sc.Securities(), sc.Customers
+	switch table {
+	case "status_type", "trade_type":
+		return 5
+	case "taxrate":
+		return int64(len(schema.CountryTaxIDs) + schema.DivisionTaxRates)
+	case "sector":
+		return int64(len(schema.Sectors))
+	case "industry":
+		return int64(len(schema.Industries()))
+	case "exchange":
+		return schema.Exchanges
+	case "charge":
+		return 15
+	case "commission_rate":
+		return 240
+	case "address":
+		return schema.Exchanges + co + cu
+	case "company", "news_xref":
+		return co * map[string]int64{"company": 1, "news_xref": schema.NewsPerCompany}[table]
+	case "company_competitor":
+		return co * schema.CompetitorsPerCo
+	case "security", "last_trade":
+		return sec
+	case "daily_market":
+		return sec * schema.DailyMarketDays
+	case "financial":
+		return co * schema.FinancialsPerCo
+	case "news_item":
+		return co * schema.NewsPerCompany
+	case "customer", "watch_list":
+		return cu
+	case "customer_taxrate":
+		return 2 * cu
+	case "broker":
+		return sc.Brokers()
+	case "customer_account":
+		return sc.Accounts()
+	}
+	return -1
+}
+
+func rowCounts(ctx context.Context, db dialect.DB, q CheckSQL) (map[string]int64, error) {
+	out := map[string]int64{}
+	rows, err := db.Query(ctx, q.RowCounts)
+	if err != nil {
+		return nil, fmt.Errorf("check row counts: %w", err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var t string
+		var n int64
+		if err := rows.Scan(&t, &n); err != nil {
+			return nil, fmt.Errorf("check row counts: %w", err)
+		}
+		out[t] = n
+	}
+	return out, rows.Err()
+}
