@@ -210,8 +210,14 @@ func AccountHolders(caID int64) []Holder {
 		extra = 2
 	}
 	acls := [...]string{"0001", "0011"}
+	prev := int64(-1)
 	for i := 0; i < extra; i++ {
 		person := int64(Mix2(uint64(caID), 5+uint64(i))%50_000_000) + 1_000_000_000
+		if person == prev {
+			// The same person twice would repeat the (ap_ca_id, ap_tax_id) key.
+			person = 1_000_000_000 + (person-1_000_000_000+1)%50_000_000
+		}
+		prev = person
 		f, _, l := PersonName(person)
 		out = append(out, Holder{TaxID: PersonTaxID(person), First: f, Last: l, ACL: acls[i]})
 	}

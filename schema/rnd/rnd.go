@@ -51,7 +51,14 @@ func (r *Rand) Skewed(p, q, a int64, s uint) int64 {
 // and the load unit is uniform.
 func (r *Rand) Customer(sc schema.Scale) int64 {
 	lu := r.Int64N(sc.LoadUnits())
-	w := r.Float64() * 2000
+	return CustomerInLU(lu, r.Float64())
+}
+
+// CustomerInLU is the tier-skewed pick inside load unit lu for a uniform u in [0, 1):
+// the loader's trades use it with a hash of the trade ordinal, so a trade's customer is
+// a pure function of (seed, ordinal) without a generator per trade.
+func CustomerInLU(lu int64, u float64) int64 {
+	w := u * 2000
 	var tier int
 	var frac float64
 	switch {

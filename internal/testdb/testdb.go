@@ -1,0 +1,48 @@
+// Package testdb gives tests a loaded brokerage database: a fresh clone of a template
+// that is loaded once (per server, under testpg's lock) at a small scale with the
+// default seed. The template's name includes the generator version, so a changed
+// generator builds a new template instead of reusing stale data.
+//
+// Test packages using it need testpg's TestMain:
+//
+//	func TestMain(m *testing.M) { os.Exit(testpg.Main(m)) }
+//
+//	dsn := testdb.Loaded(t)
+package testdb
+
+import (
+	"context"
+	"fmt"
+	"testing"
+
+	"github.com/brokerbench/brokerbench/internal/testpg"
+	"github.com/brokerbench/brokerbench/loader"
+	"github.com/brokerbench/brokerbench/schema"
+	"github.com/brokerbench/brokerbench/schema/dialect"
+)
+
+// Scale and Seed of the template: one load unit and the minimum trade days keep the
+// build short while every transaction still finds its time windows (tpce.md §9).
+var (
+	Scale = schema.Scale{Customers: 1000, TradeDays: 5}
+	Seed  = loader.DefaultSeed
+)
+
+// Loaded returns the URL of a fresh database cloned from the loaded template; it is
+// dropped when the test ends.
+func Loaded(t testing.TB) string {
+	t.Helper()
+	key := fmt.Sprintf("loaded_c%d_d%d_s%d_g%d", Scale.Customers, Scale.TradeDays, Seed, loader.GeneratorVersion)
+	return testpg.FromTemplate(t, key, Build)
+}
+
+// Build loads the template's scale and seed into the database at dsn.
+func Build(ctx context.Context, dsn string) error {
+	db, err := dialect.Open(ctx, dsn, dialect.Options{MaxConns: loader.MaxConnections})
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	_, err = loader.Load(ctx, db, loader.Options{Scale: Scale, Seed: Seed, ToolVersion: "testdb"}, nil)
+	return err
+}

@@ -1,0 +1,258 @@
+package loader
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/brokerbench/brokerbench/schema"
+	"github.com/brokerbench/brokerbench/schema/rnd"
+)
+
+// Market tables of one load unit (tpce.md §4 "Securities, companies, market data").
+
+var marketTables = []string{"company", "company_competitor", "security", "last_trade", "financial", "news_xref", "address"}
+
+var spRates = [...]string{"AAA", "AA+", "AA", "AA-", "A+", "A", "A-", "BBB+", "BBB", "BBB-", "BB+", "BB", "BB-", "B+", "B", "B-", "CCC+", "CCC", "CC", "C", "D", "NR"}
+
+var streets = [...]string{"Main", "Oak", "Pine", "Maple", "Cedar", "Elm", "Washington", "Lake", "Hill", "Park", "View", "River", "Church", "Market", "Spring", "Sunset", "Highland", "Forest", "Mill", "Ridge"}
+
+var streetKinds = [...]string{"Street", "Avenue", "Road", "Boulevard", "Lane", "Drive", "Court", "Way", "Place", "Terrace"}
+
+var (
+	historyDay      = unixDays(schema.TradeBase)
+	dailyMarketBase = unixDays(schema.DailyMarketBase)
+)
+
+// writeAddress writes an ADDRESS row drawn from r.
+func writeAddress(w RowWriter, r *rnd.Rand, adID int64) {
+	w.Int64(adID)
+	w.Text(fmt.Sprintf("%d %s %s", r.Between(1, 9999), streets[r.IntN(len(streets))], streetKinds[r.IntN(len(streetKinds))]))
+	if r.Chance(25) {
+		w.Text(fmt.Sprintf("Suite %d", r.Between(100, 2999)))
+	} else {
+		w.Null()
+	}
+	z := r.Int64N(zipCodes)
+	w.Text(zipCode(z))
+	if z*int64(len(divisions))/zipCodes >= 50 { // the last divisions are Canadian
+		w.Text("CANADA")
+	} else {
+		w.Text("USA")
+	}
+}
+
+func marketJob(ks *keyspace, lu int64) job {
+	return job{kind: kindMarket, lu: lu, tables: marketTables, estimate: 15_000,
+		run: func(ctx context.Context, e *emitter) error { return runMarket(ctx, ks, lu, e) }}
+}
+
+func runMarket(ctx context.Context, ks *keyspace, lu int64, e *emitter) error {
+	r := rnd.New(ks.seed, kindMarket, uint64(lu))
+	var err error
+	end := func(i int) {
+		if err == nil {
+			err = e.end(ctx, i)
+		}
+	}
+	industries := schema.Industries()
+	companies := ks.sc.Companies()
+	for j := int64(0); j < schema.CompaniesPerLU; j++ {
+		co := lu*schema.CompaniesPerLU + j
+		coID := schema.CompanyID(co)
+		in := industries[schema.IndustryOfCompany(co)]
+		w := e.row(0)
+		w.Int64(coID)
+		w.Text(schema.StatusActive)
+		w.Text(schema.CompanyName(co))
+		w.Text(in.ID)
+		w.Text(spRates[r.IntN(len(spRates))])
+		f, m, l := schema.PersonName(r.Int64N(1_000_000_000) + 2_000_000_000)
+		w.Text(f + " " + m + ". " + l)
+		w.Int64(ks.sc.CompanyAddressID(co))
+		w.Text(fmt.Sprintf("%s is a %s company founded as a %s partnership.", schema.CompanyName(co), in.Name, towns[r.IntN(len(towns))]))
+		w.Date(unixDays(time.Date(1800+int(r.IntN(200)), time.Month(1+r.IntN(12)), 1+r.IntN(28), 0, 0, 0, 0, time.UTC)))
+		end(0)
+
+		// Three distinct competitors, never the company itself.
+		var comp [schema.CompetitorsPerCo]int64
+		for k := 0; k < schema.CompetitorsPerCo; k++ {
+		draw:
+			c := r.Int64N(companies)
+			if c == co {
+				goto draw
+			}
+			for _, x := range comp[:k] {
+				if x == c {
+					goto draw
+				}
+			}
+			comp[k] = c
+			w = e.row(1)
+			w.Int64(coID)
+			w.Int64(schema.CompanyID(c))
+			w.Text(in.ID)
+			end(1)
+		}
+
+		// 20 quarters, 2000-2004.
+		rev := r.Between(10_000_000, 5_000_000_000_00) // cents
+		shares := r.Between(4_000_000, 9_500_000_000)
+		for q := 0; q < schema.FinancialsPerCo; q++ {
+			year, qtr := 2000+q/4, q%4+1
+			rev = rev * (95 + r.Int64N(15)) / 100
+			earn := rev * (r.Int64N(30) - 5) / 100
+			w = e.row(4)
+			w.Int64(coID)
+			w.Int32(int32(year))
+			w.Int16(int16(qtr))
+			w.Date(unixDays(time.Date(year, time.Month(3*(qtr-1)+1), 1, 0, 0, 0, 0, time.UTC)))
+			w.Decimal(rev, 2)
+			w.Decimal(earn, 2)
+			eps := earn / shares // cents per share
+			w.Decimal(eps, 2)
+			w.Decimal(eps*(90+r.Int64N(10))/100, 2)
+			w.Decimal(earn*100/max(rev, 1), 2) // margin as a ratio
+			w.Decimal(rev*r.Int64N(40)/100, 2)
+			w.Decimal(rev*(100+r.Int64N(400))/100, 2)
+			w.Decimal(rev*(50+r.Int64N(300))/100, 2)
+			w.Int64(shares)
+			w.Int64(shares * (100 + r.Int64N(10)) / 100)
+			end(4)
+		}
+		for k := 0; k < schema.NewsPerCompany; k++ {
+			w = e.row(5)
+			w.Int64(schema.NewsID(co, k))
+			w.Int64(coID)
+			end(5)
+		}
+		writeAddress(e.row(6), r, ks.sc.CompanyAddressID(co))
+		end(6)
+	}
+	for j := int64(0); j < schema.SecuritiesPerLU; j++ {
+		s := lu*schema.SecuritiesPerLU + j
+		w := e.row(2)
+		w.Text(ks.symbols[s])
+		w.Text(schema.SecurityIssue(s))
+		w.Text(schema.StatusActive)
+		w.Text(ks.secNames[s])
+		w.Text(schema.ExchangeIDs[ks.secEx[s]])
+		w.Int64(schema.CompanyID(schema.SecurityCompany(s)))
+		w.Int64(r.Between(4_000_000, 9_500_000_000))
+		start := unixDays(time.Date(1900+r.IntN(100), time.Month(1+r.IntN(12)), 1+r.IntN(28), 0, 0, 0, 0, time.UTC))
+		w.Date(start)
+		w.Date(start + int32(r.IntN(3650)))
+		w.Decimal(r.Between(100, 12_000), 2)
+		hi := r.Between(2500, 3000)
+		w.Decimal(hi, 2)
+		w.Date(historyDay - 1 - int32(r.IntN(364)))
+		w.Decimal(r.Between(2000, hi), 2)
+		w.Date(historyDay - 1 - int32(r.IntN(364)))
+		div := int64(0)
+		if r.Chance(60) {
+			div = r.Between(1, 200)
+		}
+		w.Decimal(div, 2)
+		w.Decimal(div*10000/2500, 2) // yield in percent at a $25 reference price
+		end(2)
+
+		w = e.row(3)
+		w.Text(ks.symbols[s])
+		w.Timestamp(businessMicros(float64(ks.sc.TradeDays) * schema.BusinessDaySeconds))
+		p := schema.PriceAt(s, 0)
+		w.Decimal(p, 2)
+		w.Decimal(p, 2)
+		w.Int64(0)
+		end(3)
+	}
+	return err
+}
+
+// News items: two per company, about 100 KB of text each, dated within 50 days before
+// the history starts.
+func newsJob(ks *keyspace, lu, part int64) job {
+	return job{kind: kindNews, lu: lu, part: part, tables: []string{"news_item"}, estimate: 20_000,
+		run: func(ctx context.Context, e *emitter) error {
+			r := rnd.New(ks.seed, kindNews, uint64(lu), uint64(part))
+			per := int64(schema.CompaniesPerLU / newsParts)
+			buf := make([]byte, 0, 110_000)
+			for j := part * per; j < (part+1)*per; j++ {
+				co := lu*schema.CompaniesPerLU + j
+				for k := 0; k < schema.NewsPerCompany; k++ {
+					w := e.row(0)
+					w.Int64(schema.NewsID(co, k))
+					w.Text(truncate(fmt.Sprintf("%s %s %s", schema.CompanyName(co), newsVerbs[r.IntN(len(newsVerbs))], newsObjects[r.IntN(len(newsObjects))]), 80))
+					buf = newsText(buf[:0], r, 180+r.IntN(50)) // under VARCHAR(255) with the last word
+					w.Text(string(buf))
+					buf = newsText(buf[:0], r, 95_000+r.IntN(10_000))
+					w.Text(string(buf))
+					w.Timestamp(unixMicros(schema.TradeBase) - r.Int64N(50*microsPerDay))
+					w.Text(newsSources[r.IntN(len(newsSources))])
+					f, _, l := schema.PersonName(r.Int64N(1_000_000_000) + 3_000_000_000)
+					w.Text(f + " " + l)
+					if err := e.end(ctx, 0); err != nil {
+						return err
+					}
+				}
+			}
+			return nil
+		}}
+}
+
+var (
+	newsVerbs   = [...]string{"reports", "announces", "expands", "cuts", "beats", "misses", "acquires", "launches", "restructures", "settles"}
+	newsObjects = [...]string{"quarterly earnings", "new product line", "dividend", "guidance", "merger talks", "share buyback", "executive changes", "supply agreement", "lawsuit", "outlook"}
+	newsSources = [...]string{"Business Wire", "Market Daily", "Financial Courier", "Street Journal", "Trade Gazette", "Wire Service"}
+	newsWords   = [...]string{"the", "company", "market", "shares", "quarter", "growth", "revenue", "investors", "analysts", "said",
+		"expected", "profit", "demand", "costs", "sales", "strong", "weak", "year", "price", "trading", "results", "board",
+		"management", "strategy", "products", "customers", "segment", "outlook", "increase", "decline", "rate", "margin"}
+)
+
+// newsText appends about n bytes of word salad ending in a period.
+func newsText(buf []byte, r *rnd.Rand, n int) []byte {
+	for len(buf) < n {
+		h := r.Uint64()
+		for i := 0; i < 8 && len(buf) < n; i++ {
+			buf = append(buf, newsWords[(h>>(i*8))%uint64(len(newsWords))]...)
+			buf = append(buf, ' ')
+		}
+	}
+	buf[len(buf)-1] = '.'
+	return buf
+}
+
+func truncate(s string, n int) string {
+	if len(s) > n {
+		return s[:n]
+	}
+	return s
+}
+
+// dailyJob writes 1,305 weekdays of DAILY_MARKET for a fifth of a unit's securities:
+// close uniform $20-$30, high 1.05 x close, low 0.92 x close, volume 1,000-10,000.
+func dailyJob(ks *keyspace, lu, part int64) job {
+	per := int64(schema.SecuritiesPerLU / dailyParts)
+	return job{kind: kindDaily, lu: lu, part: part, tables: []string{"daily_market"}, estimate: per * schema.DailyMarketDays,
+		run: func(ctx context.Context, e *emitter) error {
+			r := rnd.New(ks.seed, kindDaily, uint64(lu), uint64(part))
+			for j := part * per; j < (part+1)*per; j++ {
+				s := lu*schema.SecuritiesPerLU + j
+				sym := ks.symbols[s]
+				for d := 0; d < schema.DailyMarketDays; d++ {
+					day := dailyMarketBase + int32(d/5*7+d%5)
+					c := r.Between(2000, 3000)
+					w := e.row(0)
+					w.Date(day)
+					w.Text(sym)
+					w.Decimal(c, 2)
+					w.Decimal(roundDiv(c*105, 100), 2)
+					w.Decimal(roundDiv(c*92, 100), 2)
+					w.Int64(r.Between(1000, 10000))
+					if err := e.end(ctx, 0); err != nil {
+						return err
+					}
+				}
+			}
+			return nil
+		}}
+}

@@ -1,0 +1,118 @@
+package loader
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/brokerbench/brokerbench/schema"
+)
+
+// Job kinds double as the generator stream ids: a batch's generator is
+// rnd.New(seed, kind, lu, part), so any worker can rebuild any batch (style.md
+// practice 3). Changing a number changes the data: bump GeneratorVersion.
+const (
+	kindFixed    = 1
+	kindMarket   = 2
+	kindNews     = 3
+	kindDaily    = 4
+	kindCustomer = 5
+	kindBroker   = 6
+	kindTrade    = 7
+	// Per-trade and per-account draws hash (seed, kind, key) directly.
+	kindTradeDraw = 8
+	kindBalance   = 9
+)
+
+// GeneratorVersion names the generated data: it changes whenever any generator's
+// output changes, so templates and markers built by an older generator are not reused.
+const GeneratorVersion = 1
+
+// job is one batch: it writes rows of one or more tables, and depends only on the
+// seed, the scale and its own (kind, lu, part).
+type job struct {
+	kind, lu, part int64
+	tables         []string // the tables it writes; emit addresses them by position
+	estimate       int64    // rows, for ordering (largest first)
+	run            func(ctx context.Context, e *emitter) error
+}
+
+func (j job) String() string { return fmt.Sprintf("job(kind %d, lu %d, part %d)", j.kind, j.lu, j.part) }
+
+// emitter routes a job's rows to per-table encoders and ships full chunks.
+type emitter struct {
+	enc  []rowEncoder
+	ship func(ctx context.Context, table int, c chunk) error
+}
+
+// row returns the writer of table i (position in job.tables) for the next row.
+func (e *emitter) row(i int) RowWriter { return e.enc[i] }
+
+// end closes the row of table i and ships the chunk when it is full.
+func (e *emitter) end(ctx context.Context, i int) error {
+	e.enc[i].EndRow()
+	if e.enc[i].Size() >= chunkBytes {
+		return e.ship(ctx, i, e.enc[i].Take())
+	}
+	return nil
+}
+
+// flush ships what is left.
+func (e *emitter) flush(ctx context.Context) error {
+	for i, enc := range e.enc {
+		if c := enc.Take(); c.rows > 0 {
+			if err := e.ship(ctx, i, c); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// chunkBytes is the size a chunk is shipped at: large enough to amortize channel and
+// syscall costs, small enough that memory stays bounded (tables x queue depth x this).
+const chunkBytes = 256 << 10
+
+// plan lists every job of a load, largest first.
+func plan(ks *keyspace) []job {
+	sc := ks.sc
+	var jobs []job
+	jobs = append(jobs, fixedJob(ks))
+	for lu := int64(0); lu < sc.LoadUnits(); lu++ {
+		jobs = append(jobs, marketJob(ks, lu), brokerJob(ks, lu))
+		for p := int64(0); p < newsParts; p++ {
+			jobs = append(jobs, newsJob(ks, lu, p))
+		}
+		for p := int64(0); p < dailyParts; p++ {
+			jobs = append(jobs, dailyJob(ks, lu, p))
+		}
+		for g := int64(0); g < groupsPerLU; g++ {
+			jobs = append(jobs, customerJob(ks, lu, g), tradeJob(ks, lu, g))
+		}
+	}
+	sortJobs(jobs)
+	return jobs
+}
+
+// sortJobs orders jobs largest first (fewer stragglers at the end), stable so the
+// order is deterministic.
+func sortJobs(jobs []job) {
+	for i := 1; i < len(jobs); i++ {
+		for k := i; k > 0 && jobs[k].estimate > jobs[k-1].estimate; k-- {
+			jobs[k], jobs[k-1] = jobs[k-1], jobs[k]
+		}
+	}
+}
+
+// Customer groups: a load unit's customers are split in groupsPerLU groups of
+// customersPerGroup; one customer job and one trade job per group.
+const (
+	groupsPerLU       = 10
+	customersPerGroup = schema.LoadUnit / groupsPerLU
+	newsParts         = 5
+	dailyParts        = 5
+)
+
+// groupCustomers returns the first customer id of a group and the group's size.
+func groupCustomers(lu, g int64) (first int64, n int64) {
+	return schema.CustomerID(lu*schema.LoadUnit + g*customersPerGroup + 1), customersPerGroup
+}

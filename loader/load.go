@@ -1,0 +1,251 @@
+// Package loader generates the brokerage database and bulk-loads it: per-table-group
+// generators that are pure functions of (seed, scale, batch), an orchestrator that runs
+// batches on workers and streams each table through one bulk operation, and the
+// post-load steps (indexes, foreign keys, the trade-id sequence, statistics). Policy
+// lives here; the mechanism (COPY, bulk copy, DDL) in schema/dialect.
+package loader
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"runtime"
+	"sync/atomic"
+	"time"
+
+	"golang.org/x/sync/errgroup"
+
+	"github.com/brokerbench/brokerbench/schema"
+	"github.com/brokerbench/brokerbench/schema/dialect"
+)
+
+// DefaultSeed is the seed of a load that names none: fixed, so two loads at the same
+// scale hold the same data.
+const DefaultSeed uint64 = 20050103
+
+// MaxConnections is the pool size a load needs: one connection per table stream plus a
+// few for the orchestrator. Open the database with at least this many.
+const MaxConnections = 48
+
+// Options describe a load.
+type Options struct {
+	Scale   schema.Scale
+	Seed    uint64
+	Workers int // generator goroutines; 0: the number of cores
+	// Drop replaces an existing schema; without it Load refuses to touch one.
+	Drop bool
+	// ToolVersion is recorded in the marker.
+	ToolVersion string
+	// Generic disables dialect fast paths (tests use it to cover the generic path).
+	Generic bool
+}
+
+// Phase names, in order, as the summary prints them.
+const (
+	PhaseCreate   = "create"
+	PhaseGenerate = "generate and copy"
+	PhaseIndex    = "indexes and keys"
+	PhaseAnalyze  = "analyze"
+)
+
+// Stats summarise a finished load.
+type Stats struct {
+	Tables  []TableStat
+	Phases  []PhaseTime
+	Elapsed time.Duration
+}
+
+// TableStat is one table after the load.
+type TableStat struct {
+	Name string
+	Rows int64
+	// HeapBytes is the table's size on disk without indexes (heap and TOAST), and
+	// TotalBytes with them; both 0 when the dialect cannot say.
+	HeapBytes, TotalBytes int64
+}
+
+// PhaseTime is how long a phase took.
+type PhaseTime struct {
+	Name     string
+	Duration time.Duration
+}
+
+// ErrSchemaExists is returned when tables are present and Options.Drop is false.
+var ErrSchemaExists = errors.New("schema already present")
+
+// ErrUnfinished is returned when a previous load did not finish and Drop is false.
+var ErrUnfinished = errors.New("previous load did not finish")
+
+// Load creates the schema, generates and streams every table, and runs the post-load
+// steps. tr (from NewTracker) reports progress; it may be nil.
+func Load(ctx context.Context, db dialect.DB, o Options, tr *Tracker) (Stats, error) {
+	var st Stats
+	if err := o.Scale.Validate(); err != nil {
+		return st, err
+	}
+	if o.Workers <= 0 {
+		o.Workers = runtime.NumCPU()
+	}
+	if tr == nil {
+		tr = NewTracker(o.Scale)
+	}
+	ddl, err := dialect.DDLFor(db.Name())
+	if err != nil {
+		return st, err
+	}
+	start := time.Now()
+	phase := func(name string, fn func() error) error {
+		tr.setPhase(name)
+		t0 := time.Now()
+		err := fn()
+		st.Phases = append(st.Phases, PhaseTime{Name: name, Duration: time.Since(t0)})
+		return err
+	}
+
+	if err := phase(PhaseCreate, func() error { return create(ctx, db, ddl, o) }); err != nil {
+		return st, err
+	}
+	ks := newKeyspace(o.Scale, o.Seed)
+	if err := phase(PhaseGenerate, func() error { return generate(ctx, db, ks, o, tr) }); err != nil {
+		return st, fmt.Errorf("generate and copy: %w", err)
+	}
+	if err := phase(PhaseIndex, func() error { return postLoad(ctx, db, ddl, o) }); err != nil {
+		return st, fmt.Errorf("indexes and keys: %w", err)
+	}
+	if err := phase(PhaseAnalyze, func() error { return analyze(ctx, db, o.Workers) }); err != nil {
+		return st, fmt.Errorf("analyze: %w", err)
+	}
+	if _, err := db.Exec(ctx, "UPDATE "+schema.LoadMarkerTable+" SET completed_at = CURRENT_TIMESTAMP WHERE load_id = 1"); err != nil {
+		return st, fmt.Errorf("mark the load complete: %w", err)
+	}
+	tr.setPhase("done")
+	st.Elapsed = time.Since(start)
+	st.Tables, err = tableStats(ctx, db, tr)
+	return st, err
+}
+
+// create checks for an existing schema, drops it when asked, creates every table with
+// its primary key and records the load's parameters in the marker.
+func create(ctx context.Context, db dialect.DB, ddl dialect.DDL, o Options) error {
+	present, err := ExistingTables(ctx, db)
+	if err != nil {
+		return err
+	}
+	if len(present) > 0 {
+		if !o.Drop {
+			if _, err := ReadMarker(ctx, db); errors.Is(err, ErrUnfinished) {
+				return fmt.Errorf("%w in %s; run `brokerbench load --drop` to replace it", ErrUnfinished, db.Target())
+			}
+			return fmt.Errorf("%w in %s (%d tables, e.g. %s); pass --drop to replace it", ErrSchemaExists, db.Target(), len(present), present[0])
+		}
+		if err := Drop(ctx, db); err != nil {
+			return err
+		}
+	}
+	for _, t := range append(schema.Tables(), schema.MetaTables()...) {
+		if _, err := db.Exec(ctx, ddl.CreateTable(t)); err != nil {
+			return fmt.Errorf("create table %s: %w", t.Name, err)
+		}
+	}
+	return writeMarker(ctx, db, o)
+}
+
+// generate runs every job on o.Workers goroutines and streams each table through its
+// sink.
+func generate(ctx context.Context, db dialect.DB, ks *keyspace, o Options, tr *Tracker) error {
+	jobs := plan(ks)
+	_, binary := db.(dialect.BinaryCopier)
+	binary = binary && !o.Generic
+	sinks := map[string]*sink{}
+	for _, t := range loadedTables() {
+		sinks[t.Name] = &sink{table: t, ch: make(chan chunk, sinkQueue), prog: tr.table(t.Name), binary: binary}
+	}
+	for _, j := range jobs {
+		for _, name := range j.tables {
+			sinks[name].writers.Add(1)
+		}
+	}
+	g, gctx := errgroup.WithContext(ctx)
+	for _, s := range sinks {
+		if s.writers.Load() == 0 {
+			continue // trade_request: empty after load
+		}
+		g.Go(func() error {
+			if _, err := s.run(gctx, db); err != nil {
+				return fmt.Errorf("load %s: %w", s.table.Name, err)
+			}
+			s.prog.done.Store(true)
+			return nil
+		})
+	}
+	var next atomic.Int64
+	for w := 0; w < o.Workers; w++ {
+		g.Go(func() error {
+			for {
+				i := next.Add(1) - 1
+				if i >= int64(len(jobs)) {
+					return nil
+				}
+				j := jobs[i]
+				e := &emitter{enc: make([]rowEncoder, len(j.tables))}
+				for k, name := range j.tables {
+					e.enc[k] = sinks[name].newEncoder()
+				}
+				e.ship = func(ctx context.Context, k int, c chunk) error { return sinks[j.tables[k]].send(ctx, c) }
+				if err := j.run(gctx, e); err != nil {
+					return fmt.Errorf("%s: %w", j, err)
+				}
+				if err := e.flush(gctx); err != nil {
+					return err
+				}
+				for _, name := range j.tables {
+					sinks[name].done()
+				}
+			}
+		})
+	}
+	return g.Wait()
+}
+
+// ExistingTables returns which of brokerbench's tables exist in the database.
+func ExistingTables(ctx context.Context, db dialect.DB) ([]string, error) {
+	want := map[string]bool{}
+	for _, t := range append(schema.Tables(), schema.MetaTables()...) {
+		want[t.Name] = true
+	}
+	rows, err := db.Query(ctx, "SELECT table_name FROM information_schema.tables")
+	if err != nil {
+		return nil, fmt.Errorf("list tables in %s: %w", db.Target(), err)
+	}
+	defer rows.Close()
+	var out []string
+	for rows.Next() {
+		var n string
+		if err := rows.Scan(&n); err != nil {
+			return nil, err
+		}
+		if want[n] {
+			out = append(out, n)
+		}
+	}
+	return out, rows.Err()
+}
+
+// Drop removes the workload's tables, brokerbench's own tables and the trade-id
+// sequence.
+func Drop(ctx context.Context, db dialect.DB) error {
+	ddl, err := dialect.DDLFor(db.Name())
+	if err != nil {
+		return err
+	}
+	all := append(schema.Tables(), schema.MetaTables()...)
+	for i := len(all) - 1; i >= 0; i-- { // referencing tables first
+		if _, err := db.Exec(ctx, ddl.DropTable(all[i])); err != nil {
+			return fmt.Errorf("drop table %s: %w", all[i].Name, err)
+		}
+	}
+	if _, err := db.Exec(ctx, "DROP SEQUENCE IF EXISTS "+schema.TradeIDSequence); err != nil {
+		return fmt.Errorf("drop sequence %s: %w", schema.TradeIDSequence, err)
+	}
+	return nil
+}
