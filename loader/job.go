@@ -36,7 +36,9 @@ type job struct {
 	run            func(ctx context.Context, e *emitter) error
 }
 
-func (j job) String() string { return fmt.Sprintf("job(kind %d, lu %d, part %d)", j.kind, j.lu, j.part) }
+func (j job) String() string {
+	return fmt.Sprintf("job(kind %d, lu %d, part %d)", j.kind, j.lu, j.part)
+}
 
 // emitter routes a job's rows to per-table encoders and ships full chunks.
 type emitter struct {
