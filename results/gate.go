@@ -247,3 +247,30 @@ func (c *Comparison) CheckGates(gates []Gate) ([]Trip, error) {
 	}
 	return trips, nil
 }
+
+// Unevaluated returns the gates that could not be checked at any matched step of
+// any run after the first: the figure is unknown there (no storage source, no
+// histograms) or the runs share no step. Such a gate can never trip, and a CI job
+// relying on it deserves a warning.
+func (c *Comparison) Unevaluated(gates []Gate) []Gate {
+	var out []Gate
+	for _, g := range gates {
+		checked := false
+		for r := 1; r < len(c.Inputs) && !checked; r++ {
+			for i := range c.Users {
+				_, ok := c.value(i, r, g.metric)
+				if ok && g.relative {
+					_, ok = c.value(i, 0, g.metric)
+				}
+				if ok {
+					checked = true
+					break
+				}
+			}
+		}
+		if !checked {
+			out = append(out, g)
+		}
+	}
+	return out
+}

@@ -129,6 +129,18 @@ func TestCheckGates(t *testing.T) {
 		t.Fatalf("self comparison tripped: %v", trips)
 	}
 
+	// Without storage figures in the other run, an I/O gate cannot be checked.
+	noIO := sampleRun("noio", []int{50}, 1, 1, 3)
+	noIO.Steps[0].IO = nil
+	c2, _ := Compare([]Input{{"b.json", base}, {"n.json", noIO}})
+	iops, _ := ParseGate("iops<-10%")
+	if un := c2.Unevaluated([]Gate{gates[0], iops}); len(un) != 1 || un[0].Expr != "iops<-10%" {
+		t.Fatalf("unevaluated %v", un)
+	}
+	if un := c.Unevaluated(gates); len(un) != 0 {
+		t.Fatalf("unevaluated with full data: %v", un)
+	}
+
 	g, _ := ParseGate("trade-lookup.p95>1s")
 	if _, err := c.CheckGates([]Gate{g}); err == nil || !strings.Contains(err.Error(), `no transaction "trade-lookup"`) {
 		t.Fatalf("unknown transaction: %v", err)

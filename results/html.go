@@ -195,6 +195,9 @@ func (c *Comparison) WriteCompareHTML(w io.Writer, o CompareHTMLOptions) error {
 		for _, t := range o.Trips {
 			p.Alerts = append(p.Alerts, "Gate tripped: "+t.String())
 		}
+		for _, g := range c.Unevaluated(o.Gates) {
+			p.Notes = append(p.Notes, "Gate checked nowhere (its figure is unknown at every shared step): "+g.String())
+		}
 	}
 	var err error
 	if p.Charts, err = c.compareCharts(); err != nil {

@@ -87,6 +87,9 @@ func runCompare(stdout io.Writer, paths []string, o compareOptions) error {
 		for _, g := range gates {
 			fmt.Fprintf(stdout, "  --fail-if %s\n", g)
 		}
+		for _, g := range cmp.Unevaluated(gates) {
+			fmt.Fprintf(stdout, "  WARNING --fail-if %q was checked nowhere: its figure is unknown at every shared step\n", g.Expr)
+		}
 		for _, t := range trips {
 			fmt.Fprintf(stdout, "  TRIPPED %s\n", t)
 		}

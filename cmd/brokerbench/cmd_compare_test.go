@@ -63,6 +63,8 @@ func TestCompareExitCodes(t *testing.T) {
 		{"absolute txn gate", []string{"compare", base, worse, "--fail-if", "trade-result.p90>2s"}, 0, nil, nil},
 		{"absolute txn gate trips", []string{"compare", base, worse, "--fail-if", "trade-result.p90>1ms"}, 3, nil,
 			[]string{"trade-result.p90"}},
+		{"gate on an unknown figure warns", []string{"compare", base, same, "--fail-if", "io_per_txn>+10%", "--fail-if", "p99>+50%"}, 0,
+			[]string{`WARNING --fail-if "io_per_txn>+10%" was checked nowhere`, "none tripped"}, nil},
 		{"bad gate", []string{"compare", base, same, "--fail-if", "tps<<5"}, 2, nil, []string{`--fail-if "tps<<5"`}},
 		{"unknown metric", []string{"compare", base, same, "--fail-if", "latency>5"}, 2, nil, []string{`unknown metric "latency"`}},
 		{"unknown transaction", []string{"compare", base, same, "--fail-if", "trade-lookup.p95>1s"}, 2, nil, []string{`no transaction "trade-lookup"`}},
