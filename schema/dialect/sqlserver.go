@@ -22,6 +22,9 @@ import (
 type MSSQL struct {
 	DB     *sql.DB
 	target string
+	// dsn is the URL go-mssqldb got, password included; it is kept only to open the
+	// I/O statistics connection and is never printed.
+	dsn string
 	// rc is how READ COMMITTED transactions run (see ReadCommittedMode).
 	rc ReadCommittedMode
 	// rcsi is the database's READ_COMMITTED_SNAPSHOT setting, read at open.
@@ -91,7 +94,7 @@ func openSQLServer(ctx context.Context, dsn string, o Options) (*MSSQL, error) {
 		db.Close()
 		return nil, fmt.Errorf("connect to SQL Server at %s: %s", target, scrubSecret(err.Error(), cfg.Password, dsn))
 	}
-	m := &MSSQL{DB: db, target: target, rc: rc}
+	m := &MSSQL{DB: db, target: target, dsn: clean, rc: rc}
 	if err := m.checkReadCommitted(pctx); err != nil {
 		db.Close()
 		return nil, err

@@ -1,0 +1,103 @@
+package iostat_test
+
+import (
+	"context"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/brokerbench/brokerbench/driver/iostat"
+	"github.com/brokerbench/brokerbench/internal/testdb"
+	"github.com/brokerbench/brokerbench/schema/dialect"
+)
+
+// TestSQLServerSource opens the sampler on a SQL Server (BROKERBENCH_SQLSERVER_DSN)
+// with no local device: the source must be SQL Server's file statistics, split into
+// data and wal, or, without VIEW SERVER (PERFORMANCE) STATE, a logged message that
+// names the permission and source "none".
+func TestSQLServerSource(t *testing.T) {
+	dsn := testdb.SQLServerDB(t)
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	db, err := dialect.Open(ctx, dsn, dialect.Options{MaxConns: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	var notes []string
+	s, err := iostat.Open(ctx, iostat.Options{DB: db, Interval: time.Second, ProcRoot: t.TempDir(), SysRoot: t.TempDir(),
+		Log: func(f string, a ...any) { notes = append(notes, f) }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	if s.Source() != dialect.SQLServerIOSource {
+		joined := strings.Join(notes, "\n")
+		if s.Source() == iostat.SourceNone && strings.Contains(joined, "not readable") {
+			t.Skipf("login lacks the DMV permission (the fallback works): %s", joined)
+		}
+		t.Fatalf("source %q, want %s; notes: %s", s.Source(), dialect.SQLServerIOSource, joined)
+	}
+	var names []string
+	for _, d := range s.Devices() {
+		names = append(names, d.Name+"="+d.Role)
+	}
+	if got := strings.Join(names, ","); got != "data=data,wal=wal" {
+		t.Errorf("devices %s", got)
+	}
+}
+
+// TestSQLServerIOCountersGrow writes to the log and checks the counters move
+// forward between two readings.
+func TestSQLServerIOCountersGrow(t *testing.T) {
+	dsn := testdb.SQLServerDB(t)
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	db, err := dialect.Open(ctx, dsn, dialect.Options{MaxConns: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	op, ok := db.(interface {
+		OpenIOStats(context.Context) (dialect.IOStatsReader, error)
+	})
+	if !ok {
+		t.Fatal("the SQL Server dialect offers no I/O statistics")
+	}
+	r, err := op.OpenIOStats(ctx)
+	if err != nil {
+		if strings.Contains(err.Error(), "VIEW SERVER") {
+			t.Skipf("login lacks the DMV permission: %v", err)
+		}
+		t.Fatal(err)
+	}
+	defer r.Close()
+	a, err := r.ReadIO(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db.Exec(ctx, "CREATE TABLE io_probe (id INT NOT NULL PRIMARY KEY, pad VARCHAR(4000) NOT NULL)"); err != nil {
+		t.Fatal(err)
+	}
+	for i := 0; i < 50; i++ {
+		if _, err := db.Exec(ctx, "INSERT INTO io_probe (id, pad) VALUES (@p1, REPLICATE('x', 4000))", i); err != nil {
+			t.Fatal(err)
+		}
+	}
+	b, err := r.ReadIO(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if a.Reset != b.Reset || b.Reset == "" {
+		t.Errorf("epoch %q -> %q", a.Reset, b.Reset)
+	}
+	if !a.HasWAL || b.WALBytes-a.WALBytes < 50*4000 {
+		t.Errorf("log bytes %d -> %d: 50 committed 4 KB inserts must be in the log", a.WALBytes, b.WALBytes)
+	}
+	if b.Groups[1].WriteOps <= a.Groups[1].WriteOps {
+		t.Errorf("log writes did not grow: %d -> %d", a.Groups[1].WriteOps, b.Groups[1].WriteOps)
+	}
+	if !b.At.After(a.At) {
+		t.Errorf("server time %v -> %v", a.At, b.At)
+	}
+}
