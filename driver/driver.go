@@ -1,0 +1,429 @@
+package driver
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync"
+	"time"
+
+	hdrhistogram "github.com/HdrHistogram/hdrhistogram-go"
+
+	"github.com/brokerbench/brokerbench/results"
+	"github.com/brokerbench/brokerbench/schema"
+	"github.com/brokerbench/brokerbench/txn"
+)
+
+// Worker ids given to the executor factory. Users are 0, 1, 2, ...; the emulator's
+// and the timer's ids sit far above any user so their input streams stay the same
+// whatever the user count.
+const (
+	MEEWorkerBase = 1 << 20
+	TimerWorker   = 1 << 21
+)
+
+// DefaultMEEWorkers is the emulator's pool size when the caller gives none: DBT-5's
+// single connection became the bottleneck; 16 fixed it there (tpce.md §5.4).
+const DefaultMEEWorkers = 8
+
+// Deck deals the customer mix (txn.Deck).
+type Deck interface{ Next() txn.Kind }
+
+// IOSampler is the storage view of a run (package driver/iostat behind an adapter).
+type IOSampler interface {
+	// Begin marks the start of a measured window; the function it returns closes
+	// the window with its transaction and commit counts.
+	Begin() func(txns, commits int64) *results.StepIO
+	// Live returns the latest figures for the live line.
+	Live() (results.IOFigures, bool)
+}
+
+// Live is the driver's state once a second, for the live line and metrics.
+type Live struct {
+	Step, Steps int // 1-based step number, of Steps
+	Users       int
+	Measuring   bool          // past the step's warm-up
+	InStep      time.Duration // time since the step started
+	TPS, TPSE   float64       // over the last second
+	P95MS       float64       // response time, all transactions, last second
+	Errors      int64         // failed transactions in the step so far
+	IO          *results.IOFigures
+}
+
+// Config is everything a run needs. NewExecutor and NewDeck are called once per
+// worker (users, emulator workers, the timer) and never shared between goroutines.
+type Config struct {
+	Plan   Plan
+	Think  time.Duration // mean think time per user; 0: none
+	Rate   float64       // customer transaction starts per second for all users; 0: no cap
+	Market MarketConfig
+	Scale  schema.Scale
+	Seed   uint64
+	// DataMaintenanceEvery is the timer's period (60 s in the reference); negative
+	// disables it.
+	DataMaintenanceEvery time.Duration
+	// ShutdownGrace is how long in-flight transactions may take to finish after an
+	// interrupt before they are cut (and not recorded).
+	ShutdownGrace time.Duration
+	Clock         Clock
+
+	NewExecutor func(worker int) txn.Executor
+	NewDeck     func(worker int) Deck
+	Pool        PoolStatser // optional: pool waits in the self-check
+	IO          IOSampler   // optional: storage figures per step
+
+	OnTick     func(Live)             // once a second
+	OnInterval func(results.Interval) // each transaction type's figures of the last second
+	OnStep     func(*results.Step)    // each finished (or interrupted) step
+	Logf       func(format string, args ...any)
+}
+
+func (c *Config) defaults() {
+	if c.Clock == nil {
+		c.Clock = RealClock{}
+	}
+	if c.Market.Workers <= 0 {
+		w := c.Market.Workers
+		c.Market = DefaultMarket(DefaultMEEWorkers)
+		if w > 0 {
+			c.Market.Workers = w
+		}
+	}
+	if c.Market.TickerBatch <= 0 {
+		c.Market.TickerBatch = 20
+	}
+	if c.Market.DelayMax <= 0 {
+		c.Market.DelayMean, c.Market.DelayMax = time.Second, 5*time.Second
+	}
+	if c.Market.TriggeredQty <= 0 {
+		c.Market.TriggeredQty = 375
+	}
+	if c.DataMaintenanceEvery == 0 {
+		c.DataMaintenanceEvery = time.Minute
+	}
+	if c.ShutdownGrace <= 0 {
+		c.ShutdownGrace = 10 * time.Second
+	}
+	if c.Logf == nil {
+		c.Logf = func(string, ...any) {}
+	}
+}
+
+// ErrAllFailing stops a run in which every transaction fails: a missing schema or a
+// broken database, not a measurement.
+var ErrAllFailing = errors.New("every transaction is failing")
+
+// abortAfterFailures: with this many failures and no success, the run stops.
+const abortAfterFailures = 100
+
+// Driver runs one plan.
+type Driver struct {
+	cfg   Config
+	clock Clock
+	rec   *recording
+	sched *RateSchedule
+	mee   *mee
+	check *selfCheck
+
+	runCtx  context.Context // users, emulator and timer stop when it ends
+	usersMu sync.Mutex
+	users   []*user
+	active  int
+
+	liveMu    sync.Mutex
+	live      Live
+	stepStart time.Time
+	errs      int64 // in the step so far
+}
+
+// New returns a driver for cfg.
+func New(cfg Config) (*Driver, error) {
+	cfg.defaults()
+	if err := cfg.Plan.Validate(); err != nil {
+		return nil, err
+	}
+	if cfg.NewExecutor == nil || cfg.NewDeck == nil {
+		return nil, errors.New("driver: NewExecutor and NewDeck are required")
+	}
+	if cfg.Rate < 0 || cfg.Think < 0 {
+		return nil, errors.New("--rate and --think must not be negative")
+	}
+	return &Driver{cfg: cfg, clock: cfg.Clock}, nil
+}
+
+// Run runs the plan and returns its steps. When ctx ends early (an interrupt), the
+// step in progress is kept as Partial if part of its window was measured, and Run
+// returns the steps with ctx's error.
+func (d *Driver) Run(ctx context.Context) ([]results.Step, error) {
+	cfg := &d.cfg
+	txCtx, cancelTx := context.WithCancel(context.WithoutCancel(ctx))
+	defer cancelTx()
+	d.rec = &recording{rec: results.NewRecorder(d.clock.Now()), txCtx: txCtx,
+		onNewFail: func(class string, err error) { cfg.Logf("first %s failure: %v", class, err) }}
+
+	timer := d.rec.newWorker(TimerWorker, cfg.NewExecutor(TimerWorker))
+	if err := d.tradeCleanup(ctx, timer); err != nil {
+		return nil, err
+	}
+
+	start := d.clock.Now()
+	runCtx, stopRun := context.WithCancel(ctx)
+	defer stopRun()
+	d.runCtx = runCtx
+	stepCtx, abort := context.WithCancelCause(ctx)
+	defer abort(nil)
+	if cfg.Rate > 0 {
+		d.sched = NewRateSchedule(cfg.Rate, start)
+	}
+	d.check = newSelfCheck(cfg.Pool)
+	defer d.check.close()
+
+	meeWorkers := make([]*worker, cfg.Market.Workers)
+	for i := range meeWorkers {
+		meeWorkers[i] = d.rec.newWorker(MEEWorkerBase+i, cfg.NewExecutor(MEEWorkerBase+i))
+	}
+	d.mee = newMEE(cfg.Market, d.clock, d.rec, cfg.Scale.Securities(), cfg.Seed, start)
+	// The emulator outlives the users: it completes the market orders they left.
+	meeCtx, stopMEE := context.WithCancel(ctx)
+	defer stopMEE()
+	d.mee.start(meeCtx, meeWorkers)
+
+	var bg sync.WaitGroup
+	if cfg.DataMaintenanceEvery > 0 {
+		bg.Add(1)
+		go func() { defer bg.Done(); d.dataMaintenance(runCtx, timer, start) }()
+	}
+	tickCtx, stopTick := context.WithCancel(context.Background())
+	bg.Add(1)
+	go func() { defer bg.Done(); d.tick(tickCtx, abort) }()
+
+	plan := cfg.Plan.Steps()
+	var steps []results.Step
+	var runErr error
+	for _, sp := range plan {
+		stepStart := start.Add(sp.Start)
+		d.setUsers(sp.Users)
+		d.setLive(sp, stepStart, false)
+		if err := sleepUntil(stepCtx, d.clock, start.Add(sp.MeasureFrom)); err != nil {
+			runErr = err
+			break // interrupted in the warm-up: nothing measured
+		}
+		w := d.openWindow()
+		d.setLive(sp, stepStart, true)
+		err := sleepUntil(stepCtx, d.clock, start.Add(sp.End))
+		if err != nil {
+			runErr = err
+			// Users stop first, so their in-flight transactions land in the window.
+			cut := d.clock.Now()
+			stopRun()
+			d.waitUsers(cancelTx)
+			st := d.closeWindow(w, sp, stepStart, cut)
+			st.Partial = true
+			if st.MeasuredS > 0 {
+				steps = append(steps, *st)
+				if cfg.OnStep != nil {
+					cfg.OnStep(st)
+				}
+			}
+			break
+		}
+		st := d.closeWindow(w, sp, stepStart, d.clock.Now())
+		steps = append(steps, *st)
+		if cfg.OnStep != nil {
+			cfg.OnStep(st)
+		}
+	}
+	stopRun()
+	d.waitUsers(cancelTx)
+	if runErr == nil {
+		d.mee.drain(d.clock.Now().Add(cfg.Market.DelayMax + 5*time.Second))
+	}
+	stopMEE()
+	stopTick()
+	d.mee.wait()
+	cancelTx()
+	bg.Wait()
+	if runErr != nil {
+		if cause := context.Cause(stepCtx); cause != nil && ctx.Err() == nil {
+			return steps, cause
+		}
+		return steps, ctx.Err()
+	}
+	return steps, nil
+}
+
+func (d *Driver) tradeCleanup(ctx context.Context, w *worker) error {
+	start := d.clock.Now()
+	out, err := w.exec.Run(ctx, txn.TradeCleanup)
+	if err != nil {
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
+		return fmt.Errorf("Trade-Cleanup before the first step: %w", err)
+	}
+	d.rec.finish(w, txn.TradeCleanup, start, start, d.clock.Now(), &out, nil)
+	return nil
+}
+
+func (d *Driver) dataMaintenance(ctx context.Context, w *worker, start time.Time) {
+	next := start
+	for {
+		if sleepUntil(ctx, d.clock, next) != nil {
+			return
+		}
+		s := d.clock.Now()
+		out, err := w.exec.Run(d.rec.txCtx, txn.DataMaintenance)
+		if !d.rec.finish(w, txn.DataMaintenance, next, s, d.clock.Now(), &out, err) {
+			return
+		}
+		// Keep the cadence on the schedule, not on when the last one ended; skip
+		// ticks a slow Data-Maintenance overran.
+		for next = next.Add(d.cfg.DataMaintenanceEvery); next.Before(d.clock.Now()); next = next.Add(d.cfg.DataMaintenanceEvery) {
+		}
+	}
+}
+
+// window is a measured window's opening state.
+type window struct {
+	from    time.Time
+	stats   statsSum
+	check   checkMark
+	missed  int64
+	due     int64
+	closeIO func(txns, commits int64) *results.StepIO
+}
+
+func (d *Driver) openWindow() *window {
+	now := d.clock.Now()
+	d.rec.rec.StartWindow(now)
+	w := &window{from: now, stats: d.rec.stats.sum(true), check: d.check.mark(now, true)}
+	if d.sched != nil {
+		w.missed, w.due = d.sched.Missed(now), d.sched.Due(now)
+	}
+	if d.cfg.IO != nil {
+		w.closeIO = d.cfg.IO.Begin()
+	}
+	return w
+}
+
+func (d *Driver) closeWindow(w *window, sp StepPlan, stepStart, end time.Time) *results.Step {
+	txns, from := d.rec.rec.Window()
+	s := d.rec.stats.sum(false).minus(w.stats)
+	mark := d.check.mark(end, false)
+	measured := end.Sub(from).Seconds()
+	st := &results.Step{
+		Users: sp.Users, StartedAt: stepStart.UTC(),
+		WarmupS: sp.MeasureFrom.Seconds() - sp.Start.Seconds(), MeasuredS: round2(measured),
+		Statements: s.statements, Transactions: txns,
+	}
+	var total, commits int64
+	for name, t := range txns {
+		total += t.Count
+		if spec, ok := specByName[name]; ok && !spec.ReadOnly {
+			commits += t.Count - t.Rollbacks
+		}
+	}
+	if measured > 0 {
+		st.TPS = round2(float64(total) / measured)
+		st.TPSE = round2(float64(txns[kindNames[txn.TradeResult]].Count) / measured)
+	}
+	st.Lag = results.Lag{Late: s.late, MaxMS: float64(s.lateMax) / 1000}
+	if s.late > 0 {
+		st.Lag.AvgMS = round2(float64(s.lateMicros) / float64(s.late) / 1000)
+	}
+	var missed, due int64
+	if d.sched != nil {
+		missed, due = d.sched.Missed(end)-w.missed, d.sched.Due(end)-w.due
+		st.Lag.Missed = missed
+	}
+	st.Driver = d.check.window(w.check, mark, missed, due)
+	if f := s.failed(); f > 0 {
+		st.Faults = &results.Faults{ConnectionsLost: s.fails[0], Reconnects: s.fails[0], ByClass: map[string]int64{}}
+		if d.cfg.Pool != nil {
+			st.Faults.Reconnects = mark.pool.NewConns - w.check.pool.NewConns
+		}
+		for i, n := range s.fails {
+			if n > 0 {
+				st.Faults.ByClass[classNames[i]] = n
+			}
+		}
+	}
+	if w.closeIO != nil {
+		st.IO = w.closeIO(total, commits)
+	}
+	return st
+}
+
+var specByName = func() map[string]txn.Spec {
+	m := map[string]txn.Spec{}
+	for _, s := range txn.Catalogue {
+		m[s.Name] = s
+	}
+	return m
+}()
+
+func (d *Driver) setLive(sp StepPlan, stepStart time.Time, measuring bool) {
+	d.liveMu.Lock()
+	d.live.Step, d.live.Steps, d.live.Users = sp.Index+1, len(d.cfg.Plan.Users), sp.Users
+	d.live.Measuring = measuring
+	if !measuring {
+		d.errs = 0
+	}
+	d.stepStart = stepStart
+	d.liveMu.Unlock()
+}
+
+// tick runs once a second: it merges the workers' histograms, reports the live
+// figures, and stops the run when nothing but failures comes back.
+func (d *Driver) tick(ctx context.Context, abort context.CancelCauseFunc) {
+	merged := hdrhistogram.New(results.HistLowestMicros, results.HistHighestMicros, results.HistSigFigs)
+	trName := kindNames[txn.TradeResult]
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-d.clock.After(time.Second):
+		}
+		now := d.clock.Now()
+		merged.Reset()
+		var count, tr, errs int64
+		var elapsed time.Duration
+		d.rec.rec.Tick(now, func(iv results.Interval) {
+			elapsed = iv.Elapsed
+			n := iv.Response.TotalCount()
+			count += n
+			if iv.Name == trName {
+				tr += n
+			}
+			errs += iv.Errors
+			merged.Merge(iv.Response)
+			if d.cfg.OnInterval != nil {
+				d.cfg.OnInterval(iv)
+			}
+		})
+		s := d.rec.stats.sum(false)
+		if s.ok == 0 && s.failed() >= abortAfterFailures {
+			abort(fmt.Errorf("%w: %d failures and no success; first: %v", ErrAllFailing, s.failed(), d.rec.anyFailure()))
+		}
+		d.liveMu.Lock()
+		d.errs += errs
+		l := d.live
+		l.Errors = d.errs
+		l.InStep = now.Sub(d.stepStart)
+		d.liveMu.Unlock()
+		if secs := elapsed.Seconds(); secs > 0 {
+			l.TPS, l.TPSE = float64(count)/secs, float64(tr)/secs
+		}
+		if merged.TotalCount() > 0 {
+			l.P95MS = float64(merged.ValueAtQuantile(95)) / 1000
+		}
+		if d.cfg.IO != nil {
+			if f, ok := d.cfg.IO.Live(); ok {
+				l.IO = &f
+			}
+		}
+		if d.cfg.OnTick != nil {
+			d.cfg.OnTick(l)
+		}
+	}
+}

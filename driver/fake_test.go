@@ -1,0 +1,156 @@
+package driver
+
+import (
+	"context"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/brokerbench/brokerbench/schema"
+	"github.com/brokerbench/brokerbench/schema/rnd"
+	"github.com/brokerbench/brokerbench/txn"
+)
+
+// fakeMarket is the shared state of fake executors: trade ids and the limit orders
+// waiting for a Market-Feed, as a database would hold them.
+type fakeMarket struct {
+	nextID  atomic.Int64
+	mu      sync.Mutex
+	waiting map[string][]txn.MarketRequest // limit orders by symbol
+	// stallUntil, when in the future, holds every transaction that starts before it
+	// until then: a server stall.
+	stallUntil atomic.Int64
+	results    atomic.Int64
+	feeds      atomic.Int64
+}
+
+func newFakeMarket() *fakeMarket { return &fakeMarket{waiting: map[string][]txn.MarketRequest{}} }
+
+// fakeExec stands in for txn's executor in tests of the driver's own logic: it sleeps
+// a little per transaction, makes Trade-Orders (60 % market, 40 % limit, 1 % rolled
+// back) and releases limit orders in Market-Feed as the database would.
+type fakeExec struct {
+	m   *fakeMarket
+	r   *rnd.Rand
+	lat time.Duration
+}
+
+var _ txn.Executor = (*fakeExec)(nil)
+
+func (f *fakeExec) serve(ctx context.Context, k txn.Kind) (txn.Outcome, error) {
+	if until := f.m.stallUntil.Load(); until > 0 {
+		if d := time.Until(time.Unix(0, until)); d > 0 {
+			// The statement was sent; the server holds it.
+			start := time.Now()
+			select {
+			case <-time.After(d):
+			case <-ctx.Done():
+				return txn.Outcome{Kind: k}, ctx.Err()
+			}
+			time.Sleep(f.lat)
+			return txn.Outcome{Kind: k, Attempts: 1, Statements: 3, ServiceStart: start}, nil
+		}
+	}
+	start := time.Now()
+	select {
+	case <-time.After(f.lat):
+	case <-ctx.Done():
+		return txn.Outcome{Kind: k}, ctx.Err()
+	}
+	return txn.Outcome{Kind: k, Attempts: 1, Statements: 3, ServiceStart: start}, nil
+}
+
+func (f *fakeExec) Run(ctx context.Context, k txn.Kind) (txn.Outcome, error) {
+	out, err := f.serve(ctx, k)
+	if err != nil || k != txn.TradeOrder {
+		return out, err
+	}
+	if f.r.Chance(1) {
+		out.RolledBack = true
+		return out, nil
+	}
+	sec := f.r.Int64N(685)
+	types := []string{schema.MarketBuy, schema.MarketBuy, schema.MarketBuy, schema.MarketSell, schema.MarketSell, schema.MarketSell,
+		schema.LimitBuy, schema.LimitBuy, schema.LimitSell, schema.StopLoss}
+	tt := types[f.r.IntN(len(types))]
+	req := txn.MarketRequest{TradeID: f.m.nextID.Add(1), TradeType: tt, Symbol: schema.Symbol(sec), SecIndex: sec,
+		Qty: 100, Price: f.r.Between(2000, 3000), IsLimit: tt == schema.LimitBuy || tt == schema.LimitSell || tt == schema.StopLoss}
+	if req.IsLimit {
+		f.m.mu.Lock()
+		f.m.waiting[req.Symbol] = append(f.m.waiting[req.Symbol], req)
+		f.m.mu.Unlock()
+	}
+	out.ToMarket = []txn.MarketRequest{req}
+	return out, nil
+}
+
+func (f *fakeExec) TradeResult(ctx context.Context, tradeID, price int64) (txn.Outcome, error) {
+	out, err := f.serve(ctx, txn.TradeResult)
+	if err == nil {
+		f.m.results.Add(1)
+	}
+	return out, err
+}
+
+func (f *fakeExec) MarketFeed(ctx context.Context, entries []txn.TickerEntry) (txn.Outcome, error) {
+	out, err := f.serve(ctx, txn.MarketFeed)
+	if err != nil {
+		return out, err
+	}
+	f.m.feeds.Add(1)
+	f.m.mu.Lock()
+	for _, e := range entries {
+		var keep []txn.MarketRequest
+		for _, r := range f.m.waiting[e.Symbol] {
+			if InTheMoney(r, e.Price) {
+				out.ToMarket = append(out.ToMarket, r)
+			} else {
+				keep = append(keep, r)
+			}
+		}
+		f.m.waiting[e.Symbol] = keep
+	}
+	f.m.mu.Unlock()
+	return out, nil
+}
+
+// testDeck deals the catalogue's customer weights, shuffled per round of 890.
+type testDeck struct {
+	r     *rnd.Rand
+	cards []txn.Kind
+	next  int
+}
+
+func newTestDeck(r *rnd.Rand) *testDeck {
+	d := &testDeck{r: r}
+	for _, s := range txn.Catalogue {
+		for i := 0; i < s.Weight; i++ {
+			d.cards = append(d.cards, s.Kind)
+		}
+	}
+	return d
+}
+
+func (d *testDeck) Next() txn.Kind {
+	if d.next == len(d.cards) {
+		d.next = 0
+	}
+	j := d.next + d.r.IntN(len(d.cards)-d.next)
+	d.cards[d.next], d.cards[j] = d.cards[j], d.cards[d.next]
+	d.next++
+	return d.cards[d.next-1]
+}
+
+// fakeConfig is a short run on fake executors.
+func fakeConfig(m *fakeMarket, users []int, step, warmup time.Duration) Config {
+	return Config{
+		Plan:   Plan{Users: users, Step: step, Warmup: warmup},
+		Market: MarketConfig{Workers: 4, DelayMean: 50 * time.Millisecond, DelayMax: 250 * time.Millisecond, TickerBatch: 20, TriggeredQty: 375},
+		Scale:  schema.Scale{Customers: 1000, TradeDays: 5},
+		Seed:   7,
+		NewExecutor: func(w int) txn.Executor {
+			return &fakeExec{m: m, r: rnd.New(7, uint64(w)), lat: 2 * time.Millisecond}
+		},
+		NewDeck: func(w int) Deck { return newTestDeck(rnd.New(7, 99, uint64(w))) },
+	}
+}

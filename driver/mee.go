@@ -1,0 +1,254 @@
+package driver
+
+import (
+	"container/heap"
+	"context"
+	"sync"
+	"time"
+
+	"github.com/brokerbench/brokerbench/schema"
+	"github.com/brokerbench/brokerbench/schema/rnd"
+	"github.com/brokerbench/brokerbench/txn"
+)
+
+// meeAction is what a pending emulator item becomes when it falls due.
+type meeAction uint8
+
+const (
+	doTradeResult meeAction = iota
+	doMarketFeed
+	doTrigger // a limit order's price crossing: it joins the ticker
+)
+
+type meeItem struct {
+	due    time.Time
+	action meeAction
+	req    txn.MarketRequest
+	feed   []txn.TickerEntry
+}
+
+type meeHeap []meeItem
+
+func (h meeHeap) Len() int           { return len(h) }
+func (h meeHeap) Less(i, j int) bool { return h[i].due.Before(h[j].due) }
+func (h meeHeap) Swap(i, j int)      { h[i], h[j] = h[j], h[i] }
+func (h *meeHeap) Push(x any)        { *h = append(*h, x.(meeItem)) }
+func (h *meeHeap) Pop() any {
+	old := *h
+	it := old[len(old)-1]
+	*h = old[:len(old)-1]
+	return it
+}
+
+// mee is the market-exchange emulator (tpce.md §5.4): one dispatcher goroutine
+// holds the pending items ordered by due time and hands due ones to a pool of
+// workers, each with its own executor and so its own connection.
+type mee struct {
+	cfg        MarketConfig
+	clock      Clock
+	rec        *recording
+	securities int64
+	waveStart  time.Time
+
+	mu         sync.Mutex
+	r          *rnd.Rand // under mu
+	pending    meeHeap
+	ticker     []txn.TickerEntry
+	triggered  []txn.TickerEntry // triggered limit orders waiting for a ticker slot
+	inflight   int
+	draining   bool
+	unfillable int64 // limit orders whose limit the wave never reaches
+
+	wake chan struct{}
+	work chan meeItem
+	wg   sync.WaitGroup
+}
+
+func newMEE(cfg MarketConfig, clock Clock, rec *recording, securities int64, seed uint64, waveStart time.Time) *mee {
+	return &mee{
+		cfg: cfg, clock: clock, rec: rec, securities: max(1, securities), waveStart: waveStart,
+		r: rnd.New(seed, 0x4d4545), wake: make(chan struct{}, 1), work: make(chan meeItem),
+	}
+}
+
+// wave is the price wave's clock: seconds since the run started.
+func (m *mee) wave(t time.Time) float64 { return t.Sub(m.waveStart).Seconds() }
+
+func (m *mee) signal() {
+	select {
+	case m.wake <- struct{}{}:
+	default:
+	}
+}
+
+// submit takes a committed Trade-Order's requests at now. It never blocks the user
+// beyond a short lock.
+func (m *mee) submit(reqs []txn.MarketRequest, now time.Time) {
+	m.mu.Lock()
+	for _, r := range reqs {
+		if !r.IsLimit {
+			d := ProcessingDelay(m.cfg.DelayMean, m.cfg.DelayMax, m.r.Float64())
+			heap.Push(&m.pending, meeItem{due: now.Add(d), action: doTradeResult, req: r})
+			continue
+		}
+		trigger, after, ok := Arm(r, m.wave(now))
+		switch {
+		case !ok:
+			m.unfillable++
+		case trigger && after == 0:
+			m.triggered = append(m.triggered, m.triggeredEntry(r))
+		default:
+			heap.Push(&m.pending, meeItem{due: now.Add(time.Duration(after * float64(time.Second))), action: doTrigger, req: r})
+		}
+	}
+	m.mu.Unlock()
+	m.signal()
+}
+
+func (m *mee) triggeredEntry(r txn.MarketRequest) txn.TickerEntry {
+	// The limit itself: the price Market-Feed matches the waiting request against.
+	return txn.TickerEntry{Symbol: r.Symbol, Price: r.Price, Qty: m.cfg.TriggeredQty}
+}
+
+// start runs the dispatcher and the workers until ctx ends.
+func (m *mee) start(ctx context.Context, workers []*worker) {
+	m.wg.Add(1 + len(workers))
+	go func() { defer m.wg.Done(); m.dispatch(ctx) }()
+	for _, w := range workers {
+		go func() { defer m.wg.Done(); m.serve(ctx, w) }()
+	}
+}
+
+func (m *mee) dispatch(ctx context.Context) {
+	for {
+		m.mu.Lock()
+		now := m.clock.Now()
+		var ready []meeItem
+		for len(m.pending) > 0 {
+			it := m.pending[0]
+			due := !it.due.After(now) || (m.draining && it.action != doTrigger)
+			if !due {
+				break
+			}
+			heap.Pop(&m.pending)
+			if it.action == doTrigger {
+				m.triggered = append(m.triggered, m.triggeredEntry(it.req))
+				continue
+			}
+			ready = append(ready, it)
+		}
+		m.inflight += len(ready)
+		wait := time.Minute
+		if len(m.pending) > 0 {
+			wait = m.pending[0].due.Sub(now)
+		}
+		m.mu.Unlock()
+		for i, it := range ready {
+			select {
+			case m.work <- it:
+			case <-ctx.Done():
+				m.mu.Lock()
+				m.inflight -= len(ready) - i
+				m.mu.Unlock()
+				return
+			}
+		}
+		if len(ready) > 0 {
+			continue // time moved while handing out work
+		}
+		select {
+		case <-m.wake:
+		case <-m.clock.After(wait):
+		case <-ctx.Done():
+			return
+		}
+	}
+}
+
+func (m *mee) serve(ctx context.Context, w *worker) {
+	for {
+		select {
+		case it := <-m.work:
+			m.run(w, it)
+			m.mu.Lock()
+			m.inflight--
+			m.mu.Unlock()
+			m.signal()
+		case <-ctx.Done():
+			return
+		}
+	}
+}
+
+func (m *mee) run(w *worker, it meeItem) {
+	start := m.clock.Now()
+	switch it.action {
+	case doTradeResult:
+		price := FillPrice(it.req, schema.PriceAt(it.req.SecIndex, m.wave(start)))
+		out, err := w.exec.TradeResult(m.rec.txCtx, it.req.TradeID, price)
+		end := m.clock.Now()
+		if !m.rec.finish(w, txn.TradeResult, it.due, start, end, &out, err) || err != nil {
+			return
+		}
+		m.afterTradeResult(it.req, price, end)
+	case doMarketFeed:
+		out, err := w.exec.MarketFeed(m.rec.txCtx, it.feed)
+		end := m.clock.Now()
+		if !m.rec.finish(w, txn.MarketFeed, it.due, start, end, &out, err) || err != nil {
+			return
+		}
+		if len(out.ToMarket) > 0 {
+			m.mu.Lock()
+			for _, r := range out.ToMarket {
+				heap.Push(&m.pending, meeItem{due: end, action: doTradeResult, req: r})
+			}
+			m.mu.Unlock()
+		}
+	}
+}
+
+// afterTradeResult feeds the ticker (tpce.md §5.4): the trade's own entry plus one
+// more, a triggered limit order if one waits, else a random security at its current
+// price; every TickerBatch entries make a Market-Feed.
+func (m *mee) afterTradeResult(r txn.MarketRequest, price int64, now time.Time) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.ticker = append(m.ticker, txn.TickerEntry{Symbol: r.Symbol, Price: price, Qty: r.Qty})
+	if len(m.triggered) > 0 {
+		m.ticker = append(m.ticker, m.triggered[0])
+		m.triggered = m.triggered[1:]
+	} else {
+		s := m.r.Int64N(m.securities)
+		m.ticker = append(m.ticker, txn.TickerEntry{Symbol: schema.Symbol(s), Price: schema.PriceAt(s, m.wave(now)), Qty: int(m.r.Between(1, 8)) * 100})
+	}
+	if len(m.ticker) >= m.cfg.TickerBatch {
+		feed := append([]txn.TickerEntry(nil), m.ticker[:m.cfg.TickerBatch]...)
+		m.ticker = append(m.ticker[:0], m.ticker[m.cfg.TickerBatch:]...)
+		heap.Push(&m.pending, meeItem{due: now, action: doMarketFeed, feed: feed})
+	}
+}
+
+// drain completes the pending market orders at once (their delays no longer matter:
+// the last window is closed), so a finished run leaves no trade half done that the
+// emulator owed; limit orders still waiting for their price are left, as the
+// reference leaves them. It gives up at deadline.
+func (m *mee) drain(deadline time.Time) {
+	m.mu.Lock()
+	m.draining = true
+	m.mu.Unlock()
+	m.signal()
+	for m.clock.Now().Before(deadline) {
+		m.mu.Lock()
+		busy := m.inflight > 0
+		for _, it := range m.pending {
+			busy = busy || it.action != doTrigger
+		}
+		m.mu.Unlock()
+		if !busy {
+			return
+		}
+		_ = m.clock.Sleep(context.Background(), 20*time.Millisecond)
+	}
+}
+
+func (m *mee) wait() { m.wg.Wait() }
