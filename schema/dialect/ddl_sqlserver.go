@@ -41,6 +41,10 @@ func sqlserverType(t schema.Type) string {
 	panic(fmt.Sprintf("schema type %d has no SQL Server mapping", t.Kind)) // a bug in schema, not user input
 }
 
+// SQLServerColumnType is the T-SQL type of a logical type, for statements that
+// must name a column's type (the transaction layer casts parameters to it).
+func SQLServerColumnType(t schema.Type) string { return sqlserverType(t) }
+
 // CreateTable creates the table with its clustered primary key, so the bulk load
 // fills the B-tree in one pass and later range scans by key read adjacent pages.
 func (sqlserverDDL) CreateTable(t schema.Table) string {

@@ -11,14 +11,23 @@ import (
 	mssql "github.com/microsoft/go-mssqldb"
 )
 
-// mssqlArgs gives statement parameters the SQL Server types of the columns they meet.
+// mssqlArgs gives statement parameters SQL Server types that keep plans stable and
+// index seeks possible.
 //
 // go-mssqldb sends a Go string as NVARCHAR and a time.Time as DATETIMEOFFSET. Every
 // text column of the schema is VARCHAR and every timestamp DATETIME2, and both
 // NVARCHAR and DATETIMEOFFSET rank above them in SQL Server's type precedence, so the
 // server would convert the column, not the parameter, and an index seek on
-// (t_ca_id, t_dts) or c_tax_id would turn into a scan. Sending VARCHAR and DATETIME2
-// (wall clock, as pgx sends TIMESTAMP) keeps the plans the PostgreSQL run gets.
+// (t_ca_id, t_dts) or c_tax_id would turn into a scan. Times go as DATETIME2 (wall
+// clock, as pgx sends TIMESTAMP).
+//
+// Strings go as VARCHAR(MAX), not mssql.VarChar: go-mssqldb declares a VarChar as
+// varchar(<its length>), and the parameter declarations are part of the plan cache
+// key of sp_executesql, so every new combination of lengths (Broker-Volume binds 40
+// names) would compile and cache another plan. One declaration means one plan per
+// statement. The price is that a MAX parameter compared with a column directly is
+// not used for a seek, so the T-SQL statements (txn.SQLServerSQL) CAST each string
+// parameter to its column's VARCHAR(n) where it meets a predicate.
 func mssqlArgs(args []any) []any {
 	if len(args) == 0 {
 		return nil
@@ -35,14 +44,14 @@ func mssqlArg(a any) any {
 	case nil:
 		return nil
 	case string:
-		return mssql.VarChar(v)
+		return mssql.VarCharMax(v)
 	case time.Time:
 		return civil.DateTimeOf(v)
 	case sql.NullString:
 		if !v.Valid {
 			return nil
 		}
-		return mssql.VarChar(v.String)
+		return mssql.VarCharMax(v.String)
 	case sql.NullTime:
 		if !v.Valid {
 			return nil
@@ -69,7 +78,7 @@ func mssqlArg(a any) any {
 		}
 		return mssqlArg(rv.Elem().Interface())
 	case reflect.String:
-		return mssql.VarChar(rv.String())
+		return mssql.VarCharMax(rv.String())
 	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
 		return rv.Int()
 	}

@@ -139,7 +139,7 @@ func TestMSSQLArgs(t *testing.T) {
 	s := "x"
 	var nilPtr *string
 	got := mssqlArgs([]any{"ABC", ts, int16(3), int64(7), 2.5, true, nil, symbol("IBM"), &s, nilPtr, decimalText("25.37")})
-	want := []any{mssql.VarChar("ABC"), civil.DateTimeOf(ts), int16(3), int64(7), 2.5, true, nil, mssql.VarChar("IBM"), mssql.VarChar("x"), nil, mssql.VarChar("25.37")}
+	want := []any{mssql.VarCharMax("ABC"), civil.DateTimeOf(ts), int16(3), int64(7), 2.5, true, nil, mssql.VarCharMax("IBM"), mssql.VarCharMax("x"), nil, mssql.VarCharMax("25.37")}
 	for i := range want {
 		if got[i] != want[i] {
 			t.Errorf("arg %d: %#v, want %#v", i, got[i], want[i])
