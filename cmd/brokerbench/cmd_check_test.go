@@ -1,0 +1,55 @@
+package main
+
+import (
+	"context"
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/brokerbench/brokerbench/internal/testdb"
+	"github.com/brokerbench/brokerbench/internal/testpg"
+	"github.com/brokerbench/brokerbench/schema/dialect"
+)
+
+// TestMain stops the PostgreSQL server testpg may start for the check tests.
+func TestMain(m *testing.M) { os.Exit(testpg.Main(m)) }
+
+func TestCheckCommand(t *testing.T) {
+	dsn := testdb.Loaded(t)
+	code, out, errOut := runMain("check", "--db", dsn)
+	if code != 0 || !strings.HasPrefix(out, "OK: ") || !strings.Contains(out, "1000 customers, 5 trade days") {
+		t.Fatalf("check on a fresh load: exit %d\nstdout: %s\nstderr: %s", code, out, errOut)
+	}
+	db, err := dialect.Open(context.Background(), dsn, dialect.Options{MaxConns: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	// Break two invariants: a holding lot off its summary, and a completed trade
+	// without its settlement.
+	for _, s := range []string{
+		"UPDATE holding SET h_qty = h_qty + 1 WHERE h_t_id = (SELECT MIN(h_t_id) FROM holding)",
+		"DELETE FROM settlement WHERE se_t_id = (SELECT MIN(se_t_id) FROM settlement)",
+	} {
+		if _, err := db.Exec(context.Background(), s); err != nil {
+			t.Fatal(err)
+		}
+	}
+	code, out, errOut = runMain("check", "--db", dsn)
+	lines := strings.Split(strings.TrimSpace(out), "\n")
+	if code != 1 || len(lines) != 2 || !strings.HasPrefix(lines[0], "holding summary: ") ||
+		!strings.HasPrefix(lines[1], "completed trade: ") || !strings.Contains(errOut, "2 consistency violations") {
+		t.Fatalf("check on a broken database: exit %d\nstdout: %s\nstderr: %s", code, out, errOut)
+	}
+	if strings.Contains(out+errOut, "password") {
+		t.Fatal("output mentions a password")
+	}
+}
+
+func TestCheckWithoutLoad(t *testing.T) {
+	dsn := testpg.NewDB(t)
+	code, _, errOut := runMain("check", "--db", dsn)
+	if code != 1 || !strings.Contains(errOut, "brokerbench load") {
+		t.Fatalf("check on an empty database: exit %d, stderr %s", code, errOut)
+	}
+}
