@@ -10,7 +10,10 @@ import (
 // sqlserverDDL renders the schema in T-SQL for SQL Server 2019 and later.
 type sqlserverDDL struct{}
 
-var _ DDL = sqlserverDDL{}
+var (
+	_ DDL         = sqlserverDDL{}
+	_ KeyDeferrer = sqlserverDDL{}
+)
 
 // sqlserverType maps a logical type. Text is VARCHAR, not NVARCHAR: the generated data
 // is ASCII, VARCHAR stores it in half the bytes, and the statement layer sends
@@ -45,35 +48,60 @@ func sqlserverType(t schema.Type) string {
 // must name a column's type (the transaction layer casts parameters to it).
 func SQLServerColumnType(t schema.Type) string { return sqlserverType(t) }
 
-// CreateTable creates the table with its clustered primary key, so the bulk load
-// fills the B-tree in one pass and later range scans by key read adjacent pages.
-func (sqlserverDDL) CreateTable(t schema.Table) string {
+// CreateTable creates the table with its clustered primary key (the generic load
+// path, and brokerbench's marker table).
+func (d sqlserverDDL) CreateTable(t schema.Table) string { return d.createTable(t, true) }
+
+// CreateTableWithoutKey creates a heap (KeyDeferrer). Bulk copy with TABLOCK into a
+// heap is minimally logged for every batch, in SIMPLE or BULK_LOGGED recovery, and
+// takes a bulk-update lock that lets several loads share the table. Into a clustered
+// table only the first batch is; later batches of unsorted rows split pages and log
+// them in full.
+func (d sqlserverDDL) CreateTableWithoutKey(t schema.Table) string { return d.createTable(t, false) }
+
+// AddPrimaryKey builds the clustered primary key on the loaded heap: one sort, itself
+// minimally logged in SIMPLE or BULK_LOGGED recovery. A fill factor takes effect here,
+// because SQL Server applies one only when an index is built.
+func (sqlserverDDL) AddPrimaryKey(t schema.Table) string {
+	return fmt.Sprintf("ALTER TABLE %s ADD CONSTRAINT pk_%s PRIMARY KEY CLUSTERED (%s)%s",
+		t.Name, t.Name, strings.Join(t.PrimaryKey, ", "), fillFactor(t))
+}
+
+func fillFactor(t schema.Table) string {
+	if t.FillFactor > 0 {
+		return fmt.Sprintf(" WITH (FILLFACTOR = %d)", t.FillFactor)
+	}
+	return ""
+}
+
+func (sqlserverDDL) createTable(t schema.Table, withKey bool) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "CREATE TABLE %s (\n", t.Name)
-	for _, c := range t.Columns {
+	for i, c := range t.Columns {
 		null := " NOT NULL"
 		if c.Nullable {
 			null = " NULL"
 		}
-		fmt.Fprintf(&b, "    %s %s%s,\n", c.Name, sqlserverType(c.Type), null)
+		sep := ","
+		if !withKey && i == len(t.Columns)-1 {
+			sep = ""
+		}
+		fmt.Fprintf(&b, "    %s %s%s%s\n", c.Name, sqlserverType(c.Type), null, sep)
 	}
-	fmt.Fprintf(&b, "    CONSTRAINT pk_%s PRIMARY KEY CLUSTERED (%s)", t.Name, strings.Join(t.PrimaryKey, ", "))
-	if t.FillFactor > 0 {
-		// Stored with the index and applied by the rebuild in Indexes: SQL Server
-		// honours a fill factor only when an index is built, not while rows arrive.
-		fmt.Fprintf(&b, " WITH (FILLFACTOR = %d)", t.FillFactor)
+	if withKey {
+		// The fill factor is stored with the key; it shapes pages only when the index
+		// is built or rebuilt, which is why the load path adds keys after the data.
+		fmt.Fprintf(&b, "    CONSTRAINT pk_%s PRIMARY KEY CLUSTERED (%s)%s\n", t.Name, strings.Join(t.PrimaryKey, ", "), fillFactor(t))
 	}
-	b.WriteString("\n)")
+	b.WriteString(")")
 	return b.String()
 }
 
-// Indexes returns the post-load statements: a rebuild of a primary key that has a
-// fill factor (so it takes effect on the loaded rows), then the nonclustered indexes.
+// Indexes returns the nonclustered indexes, built after the data is in. They are
+// built after the clustered key where the loader adds it (a nonclustered index built
+// on a heap is rebuilt when the clustered index arrives).
 func (sqlserverDDL) Indexes(t schema.Table) []string {
 	var out []string
-	if t.FillFactor > 0 {
-		out = append(out, fmt.Sprintf("ALTER INDEX pk_%s ON %s REBUILD", t.Name, t.Name))
-	}
 	for _, ix := range t.Indexes {
 		u := ""
 		if ix.Unique {

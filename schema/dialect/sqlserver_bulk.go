@@ -18,13 +18,13 @@ const (
 	sqlserverBulkBytes = 64 << 20
 )
 
-// Bulk streams rows with go-mssqldb's bulk copy (mssql.CopyIn) with TABLOCK: with the
+// Bulk streams rows with go-mssqldb's bulk copy (mssql.CopyIn) with TABLOCK. With the
 // database in SIMPLE or BULK_LOGGED recovery, TABLOCK is what makes the load
-// minimally logged (the first batch into an empty clustered table logs neither data
-// nor index pages, later batches log index pages only; see docs/sqlserver.md). On a
-// table with a clustered index TABLOCK takes an exclusive table lock, so concurrent
-// Bulk calls into the same table serialise; parallelism comes from loading different
-// tables at once.
+// minimally logged. The loader creates heaps (sqlserverDDL is a KeyDeferrer): into a
+// heap every batch is minimally logged and TABLOCK takes a bulk-update (BU) lock that
+// concurrent bulk loads share. Into a table with a clustered index (the generic path)
+// only the first batch into the empty table is minimally logged, and TABLOCK there
+// is an exclusive table lock, so concurrent Bulk calls into one table serialise.
 func (m *MSSQL) Bulk(ctx context.Context, table string, columns []string, src RowSource) (int64, error) {
 	var total int64
 	more := src.Next()

@@ -62,9 +62,14 @@ func TestSQLServerDialect(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// The loader's path: heaps first, keys after the data.
+	kd, ok := ddl.(dialect.KeyDeferrer)
+	if !ok {
+		t.Fatal("the SQL Server DDL does not defer keys")
+	}
 	tables := append(schema.Tables(), schema.MetaTables()...)
 	for _, tb := range tables {
-		if _, err := db.Exec(ctx, ddl.CreateTable(tb)); err != nil {
+		if _, err := db.Exec(ctx, kd.CreateTableWithoutKey(tb)); err != nil {
 			t.Fatalf("create %s: %v", tb.Name, err)
 		}
 	}
@@ -121,7 +126,21 @@ func TestSQLServerDialect(t *testing.T) {
 		t.Errorf("charge TLB: tier %d chrg %s err %v", tier, chrg, err)
 	}
 
-	// Post-load DDL: all indexes; the foreign keys whose tables are loaded.
+	// Post-load DDL: keys, then indexes, then the foreign keys whose tables are loaded.
+	for _, tb := range tables {
+		if _, err := db.Exec(ctx, kd.AddPrimaryKey(tb)); err != nil {
+			t.Fatalf("add key of %s: %v", tb.Name, err)
+		}
+	}
+	var fill int
+	if err := db.QueryRow(ctx, "SELECT fill_factor FROM sys.indexes WHERE name = 'pk_broker'").Scan(&fill); err != nil || fill != 10 {
+		t.Errorf("broker key fill factor %d (%v), want 10", fill, err)
+	}
+	if sz, ok := db.(dialect.Sizer); !ok {
+		t.Error("no table sizes")
+	} else if heap, total, err := sz.TableBytes(ctx, "last_trade"); err != nil || heap < 150_000*30 || total < heap {
+		t.Errorf("last_trade size: heap %d total %d (%v)", heap, total, err)
+	}
 	for _, tb := range tables {
 		for _, s := range ddl.Indexes(tb) {
 			if _, err := db.Exec(ctx, s); err != nil {
