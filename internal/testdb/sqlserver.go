@@ -1,13 +1,3 @@
-// Package testdb holds helpers for integration suites that run against a database
-// named by the environment. For SQL Server:
-//
-//	func TestX(t *testing.T) {
-//		dsn := testdb.SQLServerDB(t) // fresh database, dropped after the test
-//		...
-//	}
-//
-// When BROKERBENCH_SQLSERVER_DSN is unset the test is skipped with one line; the DSN
-// names a login that may create databases (see docs/sqlserver.md for the CI job).
 package testdb
 
 import (
@@ -21,10 +11,19 @@ import (
 	"testing"
 	"time"
 
-	// Registers the "sqlserver" database/sql driver. The helpers talk to the server
-	// directly, not through schema/dialect, so dialect's own tests can use them.
+	// Registers the "sqlserver" database/sql driver for the admin connections, which
+	// run statements schema/dialect has no reason to offer (CREATE DATABASE, BACKUP).
 	_ "github.com/microsoft/go-mssqldb"
 )
+
+// SQL Server helpers. Integration tests call
+//
+//	dsn := testdb.SQLServerDB(t)     // empty database, dropped after the test
+//	dsn := testdb.SQLServerLoaded(t) // a copy of a database loaded at Scale and Seed
+//
+// and are skipped with one line when BROKERBENCH_SQLSERVER_DSN is unset. The DSN
+// names a login that may create, back up and restore databases (sysadmin in the CI
+// job of docs/sqlserver.md).
 
 // EnvSQLServerDSN names the SQL Server for integration tests, as a go-mssqldb URL:
 // sqlserver://user:password@host:1433?database=master&encrypt=true&TrustServerCertificate=true

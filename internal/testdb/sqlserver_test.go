@@ -41,3 +41,15 @@ func TestQuoteName(t *testing.T) {
 		t.Error(got)
 	}
 }
+
+func TestJoinServerPath(t *testing.T) {
+	for _, c := range [][3]string{
+		{"/var/opt/mssql/data/", "x.bak", "/var/opt/mssql/data/x.bak"},
+		{"/var/opt/mssql/data", "x.bak", "/var/opt/mssql/data/x.bak"},
+		{`C:\Program Files\MSSQL\Backup\`, "x.bak", `C:\Program Files\MSSQL\Backup\x.bak`},
+	} {
+		if got := joinServerPath(c[0], c[1]); got != c[2] {
+			t.Errorf("joinServerPath(%q, %q) = %q, want %q", c[0], c[1], got, c[2])
+		}
+	}
+}

@@ -1,0 +1,187 @@
+package testdb
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"os"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/brokerbench/brokerbench/loader"
+	"github.com/brokerbench/brokerbench/schema/dialect"
+)
+
+// SQLServerLoaded returns the DSN of a fresh database holding a load at Scale and
+// Seed, dropped when the test ends. The load runs once per server (and generator
+// version): it is kept as database bbtmpl_<key> with a COPY_ONLY backup next to the
+// server's default backup path, and each test restores that backup under a new name,
+// SQL Server's nearest thing to PostgreSQL's CREATE DATABASE ... TEMPLATE. Processes
+// building at the same time serialise on an application lock.
+func SQLServerLoaded(t testing.TB) string {
+	t.Helper()
+	admin := SQLServer(t)
+	key := fmt.Sprintf("bbtmpl_loaded_c%d_d%d_s%d_g%d", Scale.Customers, Scale.TradeDays, Seed, loader.GeneratorVersion)
+	ctx, cancel := context.WithTimeout(context.Background(), 15*time.Minute)
+	defer cancel()
+	db, err := sql.Open("sqlserver", admin)
+	if err != nil {
+		t.Fatalf("SQL Server template: %s", safeErr(err, admin))
+	}
+	defer db.Close()
+	// One connection: the application lock belongs to the session.
+	conn, err := db.Conn(ctx)
+	if err != nil {
+		t.Fatalf("SQL Server template: %s", safeErr(err, admin))
+	}
+	defer conn.Close()
+	backup, err := sqlserverTemplate(ctx, conn, admin, key)
+	if err != nil {
+		t.Fatalf("SQL Server template %s: %s", key, safeErr(err, admin))
+	}
+	name := fmt.Sprintf("bbtest_%d_%d_%d", os.Getpid(), time.Now().UnixNano()%1e6, sqlserverSeq.Add(1))
+	if err := sqlserverRestore(ctx, conn, backup, name); err != nil {
+		t.Fatalf("restore %s as %s: %s", key, name, safeErr(err, admin))
+	}
+	t.Cleanup(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+		defer cancel()
+		if err := sqlserverAdmin(ctx, admin,
+			"ALTER DATABASE "+quoteName(name)+" SET SINGLE_USER WITH ROLLBACK IMMEDIATE",
+			"DROP DATABASE "+quoteName(name),
+		); err != nil {
+			t.Logf("drop SQL Server test database %s: %v", name, err)
+		}
+	})
+	return SQLServerWithDatabase(admin, name)
+}
+
+// sqlserverTemplate makes sure the template database and its backup exist and
+// returns the backup's path.
+func sqlserverTemplate(ctx context.Context, conn *sql.Conn, admin, key string) (string, error) {
+	var lock int
+	if err := conn.QueryRowContext(ctx, `DECLARE @r int;
+EXEC @r = sys.sp_getapplock @Resource = @p1, @LockMode = 'Exclusive', @LockOwner = 'Session', @LockTimeout = 900000;
+SELECT @r`, key).Scan(&lock); err != nil {
+		return "", err
+	}
+	if lock < 0 {
+		return "", fmt.Errorf("sp_getapplock returned %d", lock)
+	}
+	defer conn.ExecContext(context.WithoutCancel(ctx), "EXEC sys.sp_releaseapplock @Resource = @p1, @LockOwner = 'Session'", key)
+
+	var dir string
+	if err := conn.QueryRowContext(ctx, "SELECT CAST(SERVERPROPERTY('InstanceDefaultBackupPath') AS nvarchar(4000))").Scan(&dir); err != nil {
+		return "", err
+	}
+	backup := joinServerPath(dir, key+".bak")
+	var exists int
+	if err := conn.QueryRowContext(ctx, "SELECT COUNT(*) FROM sys.databases WHERE name = @p1", key).Scan(&exists); err != nil {
+		return "", err
+	}
+	if exists == 1 {
+		return backup, nil
+	}
+	building := key + "_build"
+	for _, s := range []string{
+		"IF DB_ID(N'" + building + "') IS NOT NULL ALTER DATABASE " + quoteName(building) + " SET SINGLE_USER WITH ROLLBACK IMMEDIATE",
+		"DROP DATABASE IF EXISTS " + quoteName(building),
+		"CREATE DATABASE " + quoteName(building),
+		"ALTER DATABASE " + quoteName(building) + " SET RECOVERY SIMPLE",
+		"ALTER DATABASE " + quoteName(building) + " SET ALLOW_SNAPSHOT_ISOLATION ON",
+	} {
+		if _, err := conn.ExecContext(ctx, s); err != nil {
+			return "", fmt.Errorf("%s: %w", s, err)
+		}
+	}
+	dsn := SQLServerWithDatabase(admin, building)
+	ldb, err := dialect.Open(ctx, dsn, dialect.Options{MaxConns: loader.MaxConnections, AppName: "brokerbench-testdb"})
+	if err != nil {
+		return "", err
+	}
+	_, err = loader.Load(ctx, ldb, loader.Options{Scale: Scale, Seed: Seed, ToolVersion: "testdb"}, nil)
+	ldb.Close()
+	if err != nil {
+		return "", fmt.Errorf("load: %w", err)
+	}
+	// The backup is taken before the rename, so a template that exists always has
+	// one; COPY_ONLY keeps it out of any backup chain of the server.
+	for _, s := range []string{
+		"BACKUP DATABASE " + quoteName(building) + " TO DISK = N'" + strings.ReplaceAll(backup, "'", "''") + "' WITH COPY_ONLY, INIT, FORMAT",
+		"ALTER DATABASE " + quoteName(building) + " SET SINGLE_USER WITH ROLLBACK IMMEDIATE",
+		"ALTER DATABASE " + quoteName(building) + " MODIFY NAME = " + quoteName(key),
+		"ALTER DATABASE " + quoteName(key) + " SET MULTI_USER",
+	} {
+		if _, err := conn.ExecContext(ctx, s); err != nil {
+			return "", fmt.Errorf("%s: %w", s, err)
+		}
+	}
+	return backup, nil
+}
+
+// sqlserverRestore restores the template's backup as database name, its files placed
+// in the server's default data and log directories.
+func sqlserverRestore(ctx context.Context, conn *sql.Conn, backup, name string) error {
+	var dataDir, logDir string
+	if err := conn.QueryRowContext(ctx, `SELECT CAST(SERVERPROPERTY('InstanceDefaultDataPath') AS nvarchar(4000)),
+		CAST(SERVERPROPERTY('InstanceDefaultLogPath') AS nvarchar(4000))`).Scan(&dataDir, &logDir); err != nil {
+		return err
+	}
+	// RESTORE FILELISTONLY names the backup's logical files; its column set varies
+	// by version, so read only the first two columns and Type.
+	rows, err := conn.QueryContext(ctx, "RESTORE FILELISTONLY FROM DISK = N'"+strings.ReplaceAll(backup, "'", "''")+"'")
+	if err != nil {
+		return err
+	}
+	cols, err := rows.Columns()
+	if err != nil {
+		rows.Close()
+		return err
+	}
+	var moves []string
+	for rows.Next() {
+		vals := make([]any, len(cols))
+		ptrs := make([]any, len(cols))
+		for i := range vals {
+			ptrs[i] = &vals[i]
+		}
+		if err := rows.Scan(ptrs...); err != nil {
+			rows.Close()
+			return err
+		}
+		var logical, typ string
+		for i, c := range cols {
+			switch c {
+			case "LogicalName":
+				logical = fmt.Sprint(vals[i])
+			case "Type":
+				typ = fmt.Sprint(vals[i])
+			}
+		}
+		target := joinServerPath(dataDir, fmt.Sprintf("%s_%d.mdf", name, len(moves)))
+		if typ == "L" {
+			target = joinServerPath(logDir, fmt.Sprintf("%s_%d.ldf", name, len(moves)))
+		}
+		moves = append(moves, "MOVE N'"+strings.ReplaceAll(logical, "'", "''")+"' TO N'"+strings.ReplaceAll(target, "'", "''")+"'")
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return err
+	}
+	if len(moves) == 0 {
+		return fmt.Errorf("backup %s lists no files", backup)
+	}
+	_, err = conn.ExecContext(ctx, "RESTORE DATABASE "+quoteName(name)+" FROM DISK = N'"+strings.ReplaceAll(backup, "'", "''")+
+		"' WITH RECOVERY, "+strings.Join(moves, ", "))
+	return err
+}
+
+// joinServerPath joins a directory the server reported (Windows or Linux) and a name.
+func joinServerPath(dir, name string) string {
+	sep := "/"
+	if strings.Contains(dir, `\`) {
+		sep = `\`
+	}
+	return strings.TrimRight(dir, `/\`) + sep + name
+}
