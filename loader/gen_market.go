@@ -228,22 +228,21 @@ func truncate(s string, n int) string {
 	return s
 }
 
-// dailyJob writes 1,305 weekdays of DAILY_MARKET for a fifth of a unit's securities:
-// close uniform $20-$30, high 1.05 x close, low 0.92 x close, volume 1,000-10,000.
+// dailyJob writes a fifth of the 1,305 weekdays of DAILY_MARKET for a unit's
+// securities, day by day so rows arrive in primary-key order: close uniform $20-$30,
+// high 1.05 x close, low 0.92 x close, volume 1,000-10,000.
 func dailyJob(ks *keyspace, lu, part int64) job {
-	per := int64(schema.SecuritiesPerLU / dailyParts)
-	return job{kind: kindDaily, lu: lu, part: part, tables: []string{"daily_market"}, estimate: per * schema.DailyMarketDays,
+	per := int64(schema.DailyMarketDays / dailyParts)
+	return job{kind: kindDaily, lu: lu, part: part, tables: []string{"daily_market"}, estimate: per * schema.SecuritiesPerLU,
 		run: func(ctx context.Context, e *emitter) error {
 			r := rnd.New(ks.seed, kindDaily, uint64(lu), uint64(part))
-			for j := part * per; j < (part+1)*per; j++ {
-				s := lu*schema.SecuritiesPerLU + j
-				sym := ks.symbols[s]
-				for d := 0; d < schema.DailyMarketDays; d++ {
-					day := dailyMarketBase + int32(d/5*7+d%5)
+			for d := part * per; d < (part+1)*per; d++ {
+				day := dailyMarketBase + int32(d/5*7+d%5)
+				for j := int64(0); j < schema.SecuritiesPerLU; j++ {
 					c := r.Between(2000, 3000)
 					w := e.row(0)
 					w.Date(day)
-					w.Text(sym)
+					w.Text(ks.symbols[lu*schema.SecuritiesPerLU+j])
 					w.Decimal(c, 2)
 					w.Decimal(roundDiv(c*105, 100), 2)
 					w.Decimal(roundDiv(c*92, 100), 2)

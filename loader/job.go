@@ -74,7 +74,7 @@ func (e *emitter) flush(ctx context.Context) error {
 // syscall costs, small enough that memory stays bounded (tables x queue depth x this).
 const chunkBytes = 256 << 10
 
-// plan lists every job of a load, largest first.
+// plan lists every job of a load in the order workers take them.
 func plan(ks *keyspace) []job {
 	sc := ks.sc
 	var jobs []job
@@ -95,14 +95,26 @@ func plan(ks *keyspace) []job {
 	return jobs
 }
 
-// sortJobs orders jobs largest first (fewer stragglers at the end), stable so the
-// order is deterministic.
+// sortJobs interleaves the kinds, news first: each table streams through one
+// connection, so workers should feed many tables at once rather than queue behind
+// one slow stream (news text is compressed by its single backend, so it starts
+// earliest). Within a kind the order is the plan's, so it is deterministic.
 func sortJobs(jobs []job) {
-	for i := 1; i < len(jobs); i++ {
-		for k := i; k > 0 && jobs[k].estimate > jobs[k-1].estimate; k-- {
-			jobs[k], jobs[k-1] = jobs[k-1], jobs[k]
+	rank := map[int64]int{kindNews: 0, kindTrade: 1, kindDaily: 2, kindCustomer: 3, kindMarket: 4, kindBroker: 5, kindFixed: 6}
+	byKind := make([][]job, len(rank))
+	for _, j := range jobs {
+		byKind[rank[j.kind]] = append(byKind[rank[j.kind]], j)
+	}
+	out := jobs[:0:0]
+	for len(out) < len(jobs) {
+		for k := range byKind {
+			if len(byKind[k]) > 0 {
+				out = append(out, byKind[k][0])
+				byKind[k] = byKind[k][1:]
+			}
 		}
 	}
+	copy(jobs, out)
 }
 
 // Customer groups: a load unit's customers are split in groupsPerLU groups of

@@ -142,8 +142,14 @@ func create(ctx context.Context, db dialect.DB, ddl dialect.DDL, o Options) erro
 			return err
 		}
 	}
+	kd, deferKeys := ddl.(dialect.KeyDeferrer)
+	deferKeys = deferKeys && !o.Generic
 	for _, t := range append(schema.Tables(), schema.MetaTables()...) {
-		if _, err := db.Exec(ctx, ddl.CreateTable(t)); err != nil {
+		stmt := ddl.CreateTable(t)
+		if deferKeys && t.Name != schema.LoadMarkerTable {
+			stmt = kd.CreateTableWithoutKey(t)
+		}
+		if _, err := db.Exec(ctx, stmt); err != nil {
 			return fmt.Errorf("create table %s: %w", t.Name, err)
 		}
 	}

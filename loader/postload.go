@@ -15,58 +15,119 @@ import (
 // the scales a 2-core machine loads, times the builds running at once.
 const indexMemMB = 512
 
-// postLoad builds the secondary indexes (several at once, largest tables first), then
-// the foreign keys (one goroutine per table), then the trade-id sequence.
+// postLoad makes the keys and indexes, then the trade-id sequence:
+//   - generic: secondary indexes in parallel, then each table's foreign keys (tables
+//     in parallel);
+//   - where the dialect can defer keys (PostgreSQL): primary keys in parallel, then
+//     all foreign keys unchecked (instant), then the secondary indexes and the key
+//     checks together in parallel. The end state is the same.
+//
+// Largest tables go first so the longest builds start earliest.
 func postLoad(ctx context.Context, db dialect.DB, ddl dialect.DDL, o Options) error {
 	tables := schema.Tables()
 	sort.SliceStable(tables, func(a, b int) bool {
 		return ExpectedRows(o.Scale, tables[a].Name) > ExpectedRows(o.Scale, tables[b].Name)
 	})
-	var idx []string
-	for _, t := range tables {
-		idx = append(idx, ddl.Indexes(t)...)
-	}
 	mt, _ := db.(dialect.Maintainer)
+	kd, deferKeys := ddl.(dialect.KeyDeferrer)
+	fv, validate := ddl.(dialect.FKValidator)
 	if o.Generic {
-		mt = nil
+		mt, deferKeys, validate = nil, false, false
 	}
-	g, gctx := errgroup.WithContext(ctx)
-	g.SetLimit(o.Workers)
-	for _, stmt := range idx {
-		g.Go(func() error {
-			if mt != nil {
-				return wrapStmt(stmt, mt.Maintenance(gctx, stmt, indexMemMB))
-			}
-			_, err := db.Exec(gctx, stmt)
-			return wrapStmt(stmt, err)
-		})
-	}
-	if err := g.Wait(); err != nil {
-		return err
-	}
-	g, gctx = errgroup.WithContext(ctx)
-	g.SetLimit(o.Workers)
-	for _, t := range tables {
-		fks := ddl.ForeignKeys(t)
-		if len(fks) == 0 {
-			continue
+	build := func(ctx context.Context, stmt string) error {
+		if mt != nil {
+			return wrapStmt(stmt, mt.Maintenance(ctx, stmt, indexMemMB))
 		}
-		g.Go(func() error {
-			for _, stmt := range fks {
-				if _, err := db.Exec(gctx, stmt); err != nil {
-					return wrapStmt(stmt, err)
-				}
-			}
-			return nil
-		})
+		_, err := db.Exec(ctx, stmt)
+		return wrapStmt(stmt, err)
 	}
-	if err := g.Wait(); err != nil {
-		return err
+	// each runs groups of statements on o.Workers goroutines; a group's statements
+	// run in order.
+	each := func(groups [][]string, run func(context.Context, string) error) error {
+		g, gctx := errgroup.WithContext(ctx)
+		g.SetLimit(o.Workers)
+		for _, grp := range groups {
+			if len(grp) == 0 {
+				continue
+			}
+			g.Go(func() error {
+				for _, stmt := range grp {
+					if err := run(gctx, stmt); err != nil {
+						return err
+					}
+				}
+				return nil
+			})
+		}
+		return g.Wait()
+	}
+	exec := func(ctx context.Context, stmt string) error {
+		_, err := db.Exec(ctx, stmt)
+		return wrapStmt(stmt, err)
+	}
+
+	var indexes, fks [][]string
+	for _, t := range tables {
+		for _, s := range ddl.Indexes(t) {
+			indexes = append(indexes, []string{s})
+		}
+	}
+	if deferKeys {
+		var pks [][]string
+		for _, t := range append(tables, schema.MetaTables()...) {
+			if t.Name != schema.LoadMarkerTable {
+				pks = append(pks, []string{kd.AddPrimaryKey(t)})
+			}
+		}
+		if err := each(pks, build); err != nil {
+			return err
+		}
+	}
+	if validate {
+		var add []string
+		for _, t := range tables {
+			add = append(add, fv.ForeignKeysNotValid(t)...)
+			fks = append(fks, fv.ValidateForeignKeys(t))
+		}
+		if err := each([][]string{add}, exec); err != nil {
+			return err
+		}
+		// Index builds and key checks share one pool; statements on the same table
+		// queue on its lock, others run at once.
+		var tasks [][]string
+		for i := 0; i < max(len(indexes), len(fks)); i++ {
+			if i < len(indexes) {
+				tasks = append(tasks, indexes[i])
+			}
+			if i < len(fks) {
+				tasks = append(tasks, fks[i])
+			}
+		}
+		if err := each(tasks, func(ctx context.Context, stmt string) error {
+			if isIndex(stmt) {
+				return build(ctx, stmt)
+			}
+			return exec(ctx, stmt)
+		}); err != nil {
+			return err
+		}
+	} else {
+		if err := each(indexes, build); err != nil {
+			return err
+		}
+		for _, t := range tables {
+			fks = append(fks, ddl.ForeignKeys(t))
+		}
+		if err := each(fks, exec); err != nil {
+			return err
+		}
 	}
 	stmt := fmt.Sprintf("CREATE SEQUENCE %s START WITH %d", schema.TradeIDSequence, o.Scale.FirstRunTradeID())
 	_, err := db.Exec(ctx, stmt)
 	return wrapStmt(stmt, err)
 }
+
+func isIndex(stmt string) bool { return len(stmt) > 6 && stmt[:6] == "CREATE" }
 
 func wrapStmt(stmt string, err error) error {
 	if err == nil {

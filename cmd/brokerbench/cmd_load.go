@@ -1,16 +1,215 @@
 package main
 
 import (
-	"errors"
+	"context"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"runtime"
+	"time"
 
 	"github.com/spf13/cobra"
+	"github.com/vbauerster/mpb/v8"
+	"github.com/vbauerster/mpb/v8/decor"
+	"golang.org/x/term"
+
+	"github.com/brokerbench/brokerbench/loader"
+	"github.com/brokerbench/brokerbench/schema"
+	"github.com/brokerbench/brokerbench/schema/dialect"
 )
 
-// STUB: replaced by the loader helper, who owns this file.
+// loadOptions are the flags of `brokerbench load`.
+type loadOptions struct {
+	Customers int64
+	TradeDays int
+	Seed      uint64
+	Workers   int
+	Drop      bool
+}
+
+func (o *loadOptions) AddFlags(c *cobra.Command) {
+	f := c.Flags()
+	f.Int64Var(&o.Customers, "customers", 1000, "customers to load, a multiple of 1000 (one load unit)")
+	f.IntVar(&o.TradeDays, "trade-days", schema.DefaultTradeDays, fmt.Sprintf("initial trade days of history, at least %d", schema.MinTradeDays))
+	f.Uint64Var(&o.Seed, "seed", loader.DefaultSeed, "seed of the data generator; the same seed and scale give the same data")
+	f.IntVar(&o.Workers, "workers", runtime.NumCPU(), "generator goroutines")
+	f.BoolVar(&o.Drop, "drop", false, "drop an existing brokerbench schema first")
+}
+
+// validate returns usage errors (exit 2) for values the workload cannot use.
+func (o *loadOptions) validate() error {
+	if o.Customers <= 0 || o.Customers%schema.LoadUnit != 0 {
+		return usagef("--customers must be a positive multiple of %d, got %d", schema.LoadUnit, o.Customers)
+	}
+	if o.TradeDays < schema.MinTradeDays {
+		return usagef("--trade-days must be at least %d (fewer leave some transactions without time windows), got %d", schema.MinTradeDays, o.TradeDays)
+	}
+	if o.Workers < 1 {
+		return usagef("--workers must be at least 1, got %d", o.Workers)
+	}
+	if o.Seed > math.MaxInt64 {
+		return usagef("--seed must be below 2^63, got %d", o.Seed)
+	}
+	return nil
+}
+
 func newLoadCommand(g *globalOptions) *cobra.Command {
-	return &cobra.Command{
+	o := &loadOptions{}
+	c := &cobra.Command{
 		Use:   "load",
-		Short: "(not built yet)",
-		RunE:  func(*cobra.Command, []string) error { return errors.New("load is not built yet") },
+		Short: "Create the schema and bulk-load a generated TPC-E-like brokerage database",
+		Long: `load creates the 33 tables, generates their rows deterministically from --seed and streams
+them in parallel through the database's bulk path, then builds indexes and foreign keys and
+gathers statistics. It refuses to touch an existing brokerbench schema unless --drop is given.`,
+		Args: cobra.NoArgs,
+		RunE: func(c *cobra.Command, _ []string) error {
+			if err := o.validate(); err != nil {
+				return err
+			}
+			return runLoad(c.Context(), g, o)
+		},
+	}
+	o.AddFlags(c)
+	return c
+}
+
+func runLoad(ctx context.Context, g *globalOptions, o *loadOptions) error {
+	logf := func(f string, a ...any) {
+		if !g.Quiet {
+			fmt.Fprintf(g.Stderr, f+"\n", a...)
+		}
+	}
+	t, err := openTarget(ctx, g, logf)
+	if err != nil {
+		return err
+	}
+	defer func() {
+		if err := t.Close(); err != nil {
+			fmt.Fprintf(g.Stderr, "brokerbench: stop managed PostgreSQL: %v\n", err)
+		}
+	}()
+	db, err := dialect.Open(ctx, t.DSN, dialect.Options{MaxConns: loader.MaxConnections + o.Workers, AppName: "brokerbench load"})
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+
+	sc := schema.Scale{Customers: o.Customers, TradeDays: o.TradeDays}
+	logf("loading %d customers, %d trade days, seed %d, %d workers into %s", sc.Customers, sc.TradeDays, o.Seed, o.Workers, t.Shown())
+	tr := loader.NewTracker(sc)
+	stop := startProgress(g, tr)
+	st, err := loader.Load(ctx, db, loader.Options{Scale: sc, Seed: o.Seed, Workers: o.Workers, Drop: o.Drop, ToolVersion: toolVersion()}, tr)
+	stop()
+	if err != nil {
+		if ctx.Err() != nil {
+			return fmt.Errorf("%w: the load was stopped and is unfinished; run `brokerbench load --drop` to start over", errInterrupted)
+		}
+		return err
+	}
+	printLoadSummary(g.Stdout, st, o.Seed)
+	return nil
+}
+
+// startProgress shows per-table bars on a terminal, a line every 10 s otherwise, and
+// nothing with --quiet. The returned function stops it.
+func startProgress(g *globalOptions, tr *loader.Tracker) func() {
+	if g.Quiet {
+		return func() {}
+	}
+	done := make(chan struct{})
+	finished := make(chan struct{})
+	if f, ok := g.Stderr.(*os.File); ok && term.IsTerminal(int(f.Fd())) {
+		go func() {
+			defer close(finished)
+			barsProgress(f, tr, done)
+		}()
+	} else {
+		go func() {
+			defer close(finished)
+			linesProgress(g.Stderr, tr, done, 10*time.Second)
+		}()
+	}
+	return func() {
+		close(done)
+		<-finished
 	}
 }
+
+func barsProgress(w io.Writer, tr *loader.Tracker, done <-chan struct{}) {
+	p := mpb.New(mpb.WithOutput(w), mpb.WithWidth(40), mpb.WithRefreshRate(200*time.Millisecond))
+	bars := make([]*mpb.Bar, len(tr.Tables))
+	for i, t := range tr.Tables {
+		bars[i] = p.AddBar(max(t.Expected, 1),
+			mpb.PrependDecorators(decor.Name(fmt.Sprintf("%-19s", t.Name))),
+			mpb.AppendDecorators(decor.CountersNoUnit("%d / %d")))
+	}
+	tick := time.NewTicker(200 * time.Millisecond)
+	defer tick.Stop()
+	update := func(final bool) {
+		for i, t := range tr.Tables {
+			n := t.Rows()
+			if t.Done() || final {
+				// Estimated tables end where they end.
+				bars[i].SetTotal(max(n, 1), true)
+				continue
+			}
+			if n >= t.Expected {
+				bars[i].SetTotal(n+1, false)
+			}
+			bars[i].SetCurrent(n)
+		}
+	}
+	for {
+		select {
+		case <-done:
+			update(true)
+			p.Wait()
+			return
+		case <-tick.C:
+			update(false)
+		}
+	}
+}
+
+func linesProgress(w io.Writer, tr *loader.Tracker, done <-chan struct{}, every time.Duration) {
+	tick := time.NewTicker(every)
+	defer tick.Stop()
+	start := time.Now()
+	for {
+		select {
+		case <-done:
+			return
+		case <-tick.C:
+			var rows, exp, bytes int64
+			for _, t := range tr.Tables {
+				rows += t.Rows()
+				exp += t.Expected
+				bytes += t.Bytes()
+			}
+			fmt.Fprintf(w, "load: %s, %s: %d of ~%d rows (%.0f%%), %.0f MB streamed\n",
+				time.Since(start).Round(time.Second), tr.Phase(), rows, exp, 100*float64(rows)/float64(max(exp, 1)), float64(bytes)/1e6)
+		}
+	}
+}
+
+func printLoadSummary(w io.Writer, st loader.Stats, seed uint64) {
+	fmt.Fprintf(w, "%-20s %12s %10s %10s\n", "table", "rows", "heap MB", "total MB")
+	var rows, heap, total int64
+	for _, t := range st.Tables {
+		fmt.Fprintf(w, "%-20s %12d %10.1f %10.1f\n", t.Name, t.Rows, mb(t.HeapBytes), mb(t.TotalBytes))
+		rows += t.Rows
+		heap += t.HeapBytes
+		total += t.TotalBytes
+	}
+	fmt.Fprintf(w, "%-20s %12d %10.1f %10.1f\n", "all", rows, mb(heap), mb(total))
+	for _, p := range st.Phases {
+		fmt.Fprintf(w, "phase %-18s %8.1f s\n", p.Name, p.Duration.Seconds())
+	}
+	sec := st.Elapsed.Seconds()
+	fmt.Fprintf(w, "loaded in %.1f s: %.0f rows/s, %.1f MB/s of table heap (%.1f MB/s with indexes); seed %d\n",
+		sec, float64(rows)/sec, mb(heap)/sec, mb(total)/sec, seed)
+}
+
+func mb(b int64) float64 { return float64(b) / (1 << 20) }
+

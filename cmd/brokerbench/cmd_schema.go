@@ -1,16 +1,94 @@
 package main
 
 import (
-	"errors"
+	"context"
+	"fmt"
+	"io"
+	"strings"
 
 	"github.com/spf13/cobra"
+
+	"github.com/brokerbench/brokerbench/loader"
+	"github.com/brokerbench/brokerbench/schema"
+	"github.com/brokerbench/brokerbench/schema/dialect"
 )
 
-// STUB: replaced by the loader helper, who owns this file.
 func newSchemaCommand(g *globalOptions) *cobra.Command {
-	return &cobra.Command{
+	var name string
+	c := &cobra.Command{
 		Use:   "schema",
-		Short: "(not built yet)",
-		RunE:  func(*cobra.Command, []string) error { return errors.New("schema is not built yet") },
+		Short: "Print the DDL of a dialect, or drop the schema (schema drop)",
+		Long: `schema prints the statements load runs: every table with its primary key, then the
+secondary indexes, then the foreign keys (created after the data is in), then the trade-id
+sequence. schema drop removes brokerbench's tables and sequence from --db.`,
+		Args: cobra.NoArgs,
+		RunE: func(c *cobra.Command, _ []string) error {
+			ddl, err := dialect.DDLFor(dialect.Name(name))
+			if err != nil {
+				return usagef("--dialect: %v", err)
+			}
+			return printDDL(g.Stdout, ddl)
+		},
 	}
+	c.Flags().StringVar(&name, "dialect", string(dialect.Postgres), "postgres or sqlserver")
+	c.AddCommand(&cobra.Command{
+		Use:   "drop",
+		Short: "Drop brokerbench's tables and sequence from the database",
+		Args:  cobra.NoArgs,
+		RunE:  func(c *cobra.Command, _ []string) error { return runSchemaDrop(c.Context(), g) },
+	})
+	return c
+}
+
+// printDDL writes the schema script of a dialect. The sequence starts at the first
+// run-time id of the smallest scale; load creates it for its own scale.
+func printDDL(w io.Writer, ddl dialect.DDL) error {
+	tables := append(schema.Tables(), schema.MetaTables()...)
+	var b strings.Builder
+	b.WriteString("-- brokerbench schema (TPC-E-like); tables with primary keys\n\n")
+	for _, t := range tables {
+		b.WriteString(ddl.CreateTable(t) + ";\n\n")
+	}
+	b.WriteString("-- secondary indexes (created after the data is in)\n")
+	for _, t := range tables {
+		for _, s := range ddl.Indexes(t) {
+			b.WriteString(s + ";\n")
+		}
+	}
+	b.WriteString("\n-- foreign keys (created after the indexes)\n")
+	for _, t := range tables {
+		for _, s := range ddl.ForeignKeys(t) {
+			b.WriteString(s + ";\n")
+		}
+	}
+	sc := schema.Scale{Customers: schema.LoadUnit, TradeDays: schema.DefaultTradeDays}
+	fmt.Fprintf(&b, "\n-- run-time trade ids start above the loaded ones (here: %d customers, %d trade days)\n", sc.Customers, sc.TradeDays)
+	fmt.Fprintf(&b, "CREATE SEQUENCE %s START WITH %d;\n", schema.TradeIDSequence, sc.FirstRunTradeID())
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+func runSchemaDrop(ctx context.Context, g *globalOptions) error {
+	logf := func(f string, a ...any) {
+		if !g.Quiet {
+			fmt.Fprintf(g.Stderr, f+"\n", a...)
+		}
+	}
+	t, err := openTarget(ctx, g, logf)
+	if err != nil {
+		return err
+	}
+	defer func() { _ = t.Close() }()
+	db, err := dialect.Open(ctx, t.DSN, dialect.Options{MaxConns: 2, AppName: "brokerbench schema drop"})
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	if err := loader.Drop(ctx, db); err != nil {
+		return err
+	}
+	if !g.Quiet {
+		fmt.Fprintf(g.Stdout, "dropped the brokerbench schema in %s\n", t.Shown())
+	}
+	return nil
 }

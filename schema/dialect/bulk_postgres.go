@@ -6,6 +6,8 @@ import (
 	"io"
 
 	"github.com/jackc/pgx/v5"
+
+	"github.com/brokerbench/brokerbench/schema"
 )
 
 // BinaryCopier is PostgreSQL's optional bulk fast path (style.md practice 2: callers
@@ -111,3 +113,21 @@ func (p *PG) TableBytes(ctx context.Context, table string) (heap, total int64, e
 	err = p.Pool.QueryRow(ctx, "SELECT pg_table_size($1::regclass), pg_total_relation_size($1::regclass)", pgx.Identifier{table}.Sanitize()).Scan(&heap, &total)
 	return heap, total, err
 }
+
+// KeyDeferrer is implemented by DDL renderers whose bulk path is faster into a table
+// without its primary key; the loader then adds the key with the secondary indexes.
+type KeyDeferrer interface {
+	CreateTableWithoutKey(t schema.Table) string
+	AddPrimaryKey(t schema.Table) string
+}
+
+var _ KeyDeferrer = postgresDDL{}
+
+// FKValidator is implemented by DDL renderers that can add foreign keys unchecked and
+// check them later, which lets the checks run in parallel.
+type FKValidator interface {
+	ForeignKeysNotValid(t schema.Table) []string
+	ValidateForeignKeys(t schema.Table) []string
+}
+
+var _ FKValidator = postgresDDL{}

@@ -33,17 +33,36 @@ func pgType(t schema.Type) string {
 	panic(fmt.Sprintf("schema type %d has no PostgreSQL mapping", t.Kind)) // a bug in schema, not user input
 }
 
-func (postgresDDL) CreateTable(t schema.Table) string {
+func (d postgresDDL) CreateTable(t schema.Table) string { return d.createTable(t, true) }
+
+// CreateTableWithoutKey is CreateTable without the primary key (KeyDeferrer): COPY into
+// a bare heap is several times faster than maintaining the key's B-tree row by row,
+// and building the key afterwards is one sort.
+func (d postgresDDL) CreateTableWithoutKey(t schema.Table) string { return d.createTable(t, false) }
+
+// AddPrimaryKey adds the key CreateTableWithoutKey left out, under the same name.
+func (postgresDDL) AddPrimaryKey(t schema.Table) string {
+	return fmt.Sprintf("ALTER TABLE %s ADD CONSTRAINT pk_%s PRIMARY KEY (%s)", t.Name, t.Name, strings.Join(t.PrimaryKey, ", "))
+}
+
+func (postgresDDL) createTable(t schema.Table, key bool) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "CREATE TABLE %s (\n", t.Name)
-	for _, c := range t.Columns {
+	for i, c := range t.Columns {
 		null := " NOT NULL"
 		if c.Nullable {
 			null = ""
 		}
-		fmt.Fprintf(&b, "    %s %s%s,\n", c.Name, pgType(c.Type), null)
+		sep := ","
+		if !key && i == len(t.Columns)-1 {
+			sep = ""
+		}
+		fmt.Fprintf(&b, "    %s %s%s%s\n", c.Name, pgType(c.Type), null, sep)
 	}
-	fmt.Fprintf(&b, "    CONSTRAINT pk_%s PRIMARY KEY (%s)\n)", t.Name, strings.Join(t.PrimaryKey, ", "))
+	if key {
+		fmt.Fprintf(&b, "    CONSTRAINT pk_%s PRIMARY KEY (%s)\n", t.Name, strings.Join(t.PrimaryKey, ", "))
+	}
+	b.WriteString(")")
 	if t.FillFactor > 0 {
 		fmt.Fprintf(&b, " WITH (fillfactor = %d)", t.FillFactor)
 	}
@@ -73,4 +92,27 @@ func (postgresDDL) ForeignKeys(t schema.Table) []string {
 
 func (postgresDDL) DropTable(t schema.Table) string {
 	return fmt.Sprintf("DROP TABLE IF EXISTS %s CASCADE", t.Name)
+}
+
+// ForeignKeysNotValid adds the keys without checking existing rows (FKValidator): the
+// statement is instant, and the checks then run as ValidateForeignKeys, which lock
+// only the referencing table, so checks of different tables and index builds run at
+// once instead of queueing behind each other's share-row-exclusive locks.
+func (postgresDDL) ForeignKeysNotValid(t schema.Table) []string {
+	var out []string
+	for i, f := range t.ForeignKeys {
+		out = append(out, fmt.Sprintf("ALTER TABLE %s ADD CONSTRAINT fk_%s_%d FOREIGN KEY (%s) REFERENCES %s (%s) NOT VALID",
+			t.Name, t.Name, i+1, strings.Join(f.Columns, ", "), f.RefTable, strings.Join(f.RefColumns, ", ")))
+	}
+	return out
+}
+
+// ValidateForeignKeys checks the existing rows against the keys ForeignKeysNotValid
+// added; afterwards the keys are exactly as ForeignKeys would have made them.
+func (postgresDDL) ValidateForeignKeys(t schema.Table) []string {
+	var out []string
+	for i := range t.ForeignKeys {
+		out = append(out, fmt.Sprintf("ALTER TABLE %s VALIDATE CONSTRAINT fk_%s_%d", t.Name, t.Name, i+1))
+	}
+	return out
 }
