@@ -212,4 +212,3 @@ func printLoadSummary(w io.Writer, st loader.Stats, seed uint64) {
 }
 
 func mb(b int64) float64 { return float64(b) / (1 << 20) }
-
