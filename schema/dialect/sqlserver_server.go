@@ -37,13 +37,14 @@ func (m *MSSQL) Server(ctx context.Context) (ServerInfo, error) {
 	info.Settings["read_committed_mode"] = m.readCommittedMode()
 
 	var recovery, snapshot, delayed, pageVerify string
-	var compat int
+	var compat, targetRecovery int
 	var rcsi, adr, autoStats bool
 	err = m.DB.QueryRowContext(ctx, `SELECT recovery_model_desc, snapshot_isolation_state_desc,
 		is_read_committed_snapshot_on, compatibility_level, delayed_durability_desc,
-		page_verify_option_desc, is_auto_update_stats_on, is_accelerated_database_recovery_on
+		page_verify_option_desc, is_auto_update_stats_on, is_accelerated_database_recovery_on,
+		target_recovery_time_in_seconds
 		FROM sys.databases WHERE database_id = DB_ID()`).
-		Scan(&recovery, &snapshot, &rcsi, &compat, &delayed, &pageVerify, &autoStats, &adr)
+		Scan(&recovery, &snapshot, &rcsi, &compat, &delayed, &pageVerify, &autoStats, &adr, &targetRecovery)
 	if err != nil {
 		return info, fmt.Errorf("SQL Server database settings: %w", err)
 	}
@@ -55,11 +56,13 @@ func (m *MSSQL) Server(ctx context.Context) (ServerInfo, error) {
 	info.Settings["page_verify"] = pageVerify
 	info.Settings["auto_update_statistics"] = onOff(autoStats)
 	info.Settings["accelerated_database_recovery"] = onOff(adr)
+	// Indirect checkpoints: how often dirty pages are written, hence the data writes.
+	info.Settings["target_recovery_time_s"] = strconv.Itoa(targetRecovery)
 
 	rows, err := m.DB.QueryContext(ctx, `SELECT name, CAST(value_in_use AS varchar(64)) FROM sys.configurations
 		WHERE name IN ('max server memory (MB)', 'min server memory (MB)', 'max degree of parallelism',
 		'cost threshold for parallelism', 'max worker threads', 'recovery interval (min)',
-		'target recovery time (s)', 'optimize for ad hoc workloads')`)
+		'optimize for ad hoc workloads')`)
 	if err != nil {
 		return info, fmt.Errorf("SQL Server configuration: %w", err)
 	}
