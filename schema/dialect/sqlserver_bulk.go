@@ -4,8 +4,11 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
+	"strconv"
 
 	mssql "github.com/microsoft/go-mssqldb"
+
+	"github.com/brokerbench/brokerbench/schema"
 )
 
 // Bulk batches: each batch is one INSERT BULK in its own transaction. A batch ends at
@@ -62,6 +65,7 @@ func (m *MSSQL) bulkBatch(ctx context.Context, table string, columns []string, s
 	}
 	defer stmt.Close()
 	args := make([]any, len(columns))
+	scales := decimalScales(table, columns)
 	var n, bytes int64
 	for more = true; more; more = src.Next() {
 		vals, err := src.Values()
@@ -72,7 +76,13 @@ func (m *MSSQL) bulkBatch(ctx context.Context, table string, columns []string, s
 			return 0, false, fmt.Errorf("row has %d values for %d columns", len(vals), len(columns))
 		}
 		for i, v := range vals {
-			args[i] = bulkValue(v)
+			if f, ok := v.(float64); ok && scales[i] >= 0 {
+				// A decimal column: the string at the column's scale is exact
+				// and rounds as the server would.
+				args[i] = strconv.FormatFloat(f, 'f', scales[i], 64)
+			} else {
+				args[i] = bulkValue(v)
+			}
 			bytes += approxSize(args[i])
 		}
 		if _, err := stmt.ExecContext(ctx, args...); err != nil {
@@ -98,6 +108,28 @@ func (m *MSSQL) bulkBatch(ctx context.Context, table string, columns []string, s
 		return 0, false, err
 	}
 	return rows, more, nil
+}
+
+// decimalScales returns each column's scale when it is a DECIMAL of the schema, else
+// -1 (unknown tables and other types).
+func decimalScales(table string, columns []string) []int {
+	out := make([]int, len(columns))
+	for i := range out {
+		out[i] = -1
+	}
+	for _, t := range append(schema.Tables(), schema.MetaTables()...) {
+		if t.Name != table {
+			continue
+		}
+		for i, name := range columns {
+			for _, c := range t.Columns {
+				if c.Name == name && c.Type.Kind == schema.Decimal {
+					out[i] = c.Type.Scale
+				}
+			}
+		}
+	}
+	return out
 }
 
 func approxSize(v any) int64 {

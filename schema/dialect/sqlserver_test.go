@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -201,5 +202,19 @@ func TestSQLServerIsolation(t *testing.T) {
 	m = &MSSQL{rcsi: true}
 	if m.readCommittedMode() != "rcsi" {
 		t.Error(m.readCommittedMode())
+	}
+}
+
+func TestDecimalScales(t *testing.T) {
+	got := decimalScales("taxrate", []string{"tx_id", "tx_rate", "nope"})
+	if got[0] != -1 || got[1] != 5 || got[2] != -1 {
+		t.Errorf("taxrate scales %v", got)
+	}
+	if got := decimalScales("unknown", []string{"a"}); got[0] != -1 {
+		t.Errorf("unknown table %v", got)
+	}
+	// The string a float becomes at scale 2 is the cents the loader meant.
+	if s := strconv.FormatFloat(float64(2537)/100, 'f', decimalScales("last_trade", []string{"lt_price"})[0], 64); s != "25.37" {
+		t.Errorf("lt_price %s", s)
 	}
 }
