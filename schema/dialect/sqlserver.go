@@ -45,8 +45,10 @@ const (
 	// result that says "rcsi" really ran with row-versioned reads.
 	RCSI ReadCommittedMode = "rcsi"
 	// RCSnapshot runs them at SNAPSHOT isolation (transaction-level row versions);
-	// it needs ALLOW_SNAPSHOT_ISOLATION ON. Writers among them can then fail with
-	// 3960 (update conflict), which is classified Retry.
+	// it needs ALLOW_SNAPSHOT_ISOLATION ON. InTx cannot tell a read-only transaction
+	// from a writer, so every READ COMMITTED transaction runs so, Trade-Result
+	// included: writers that meet a row changed since their snapshot fail with 3960
+	// (update conflict), classified Retry, so no update is lost but retries rise.
 	RCSnapshot ReadCommittedMode = "snapshot"
 	// RCLocking demands READ_COMMITTED_SNAPSHOT OFF: classic lock-based reads.
 	RCLocking ReadCommittedMode = "locking"
