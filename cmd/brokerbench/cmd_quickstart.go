@@ -1,16 +1,173 @@
 package main
 
 import (
+	"context"
 	"errors"
+	"fmt"
+	"io"
+	"path/filepath"
+	"strings"
+	"time"
 
 	"github.com/spf13/cobra"
+
+	"github.com/brokerbench/brokerbench/loader"
+	"github.com/brokerbench/brokerbench/results"
+	"github.com/brokerbench/brokerbench/schema"
+	"github.com/brokerbench/brokerbench/schema/dialect"
 )
 
-// STUB: replaced by the driver helper, who owns this file.
+// The quickstart's scale: one load unit and the minimum trade days load in about
+// half a minute on a laptop and still give every transaction its data.
+var quickstartScale = schema.Scale{Customers: 1000, TradeDays: schema.MinTradeDays}
+
+// quickstartOptions are the flags of `brokerbench quickstart`.
+type quickstartOptions struct {
+	Users  string
+	Step   time.Duration
+	Warmup time.Duration
+	Out    string
+	HTML   string
+}
+
+func (o *quickstartOptions) AddFlags(c *cobra.Command) {
+	f := c.Flags()
+	f.StringVar(&o.Users, "users", "2,4,8,16", "user levels of the short ramp")
+	f.DurationVar(&o.Step, "step", 20*time.Second, "how long each user level runs")
+	f.DurationVar(&o.Warmup, "warmup", 5*time.Second, "the unmeasured start of each step")
+	f.StringVar(&o.Out, "out", "", "result file; default quickstart-<time>.json")
+	f.StringVar(&o.HTML, "html", "", "HTML report; default the result file's name with .html")
+}
+
 func newQuickstartCommand(g *globalOptions) *cobra.Command {
-	return &cobra.Command{
+	o := &quickstartOptions{}
+	c := &cobra.Command{
 		Use:   "quickstart",
-		Short: "(not built yet)",
-		RunE:  func(*cobra.Command, []string) error { return errors.New("quickstart is not built yet") },
+		Short: "Start a local PostgreSQL, load a small database, run a short ramp and report it",
+		Long: `quickstart is the first command to try. With no --db it starts a managed local PostgreSQL
+(removed afterwards, or kept in --pgdata), loads 1,000 customers and 5 trade days, ramps
+2, 4, 8 and 16 users for 20 seconds each, prints the per-step table, and writes a result file
+and an HTML report. It takes a few minutes. The figures are TPC-E-like, not TPC-E results.`,
+		Example: `  brokerbench quickstart
+  brokerbench quickstart --users 4,8 --step 1m --warmup 15s
+  brokerbench quickstart --pgdata /mnt/array-under-test/bbdata`,
+		Args: cobra.NoArgs,
+		RunE: func(c *cobra.Command, _ []string) error { return runQuickstart(c.Context(), g, o, c) },
 	}
+	o.AddFlags(c)
+	return c
+}
+
+func runQuickstart(ctx context.Context, g *globalOptions, o *quickstartOptions, c *cobra.Command) error {
+	ro := &runOptions{
+		Users: o.Users, Step: o.Step, Warmup: o.Warmup, Out: o.Out,
+		MEEWorkers: 4, Label: "quickstart", IOInterval: 2 * time.Second,
+	}
+	if ro.Out == "" {
+		ro.Out = "quickstart-" + time.Now().Format("20060102-150405") + ".json"
+	}
+	htmlPath := o.HTML
+	if htmlPath == "" {
+		htmlPath = strings.TrimSuffix(ro.Out, filepath.Ext(ro.Out)) + ".html"
+	}
+	plan, err := ro.plan()
+	if err != nil {
+		return err
+	}
+	lw := newLiveWriter(g)
+	say := func(format string, args ...any) { lw.logf("quickstart: "+format, args...) }
+
+	say("1/4 database: %s", describeQuickstartTarget(g))
+	tgt, err := openTarget(ctx, g, lw.logf)
+	if err != nil {
+		return err
+	}
+	defer func() {
+		if err := tgt.Close(); err != nil {
+			fmt.Fprintf(g.Stderr, "brokerbench: stop managed PostgreSQL: %v\n", err)
+		}
+	}()
+
+	if err := quickstartLoad(ctx, g, tgt, say); err != nil {
+		return err
+	}
+
+	say("3/4 running users %v for %s each (%s warm-up); one live line per second, one row per step", plan.Users, plan.Step, plan.Warmup)
+	res, err := runOnTarget(ctx, g, ro, c, tgt, lw, plan, nil)
+	if err != nil && (res == nil || !errors.Is(err, errInterrupted)) {
+		return err
+	}
+	runErr := err
+
+	say("4/4 report")
+	in := results.Input{Path: res.Path, Run: res.Run}
+	if err := writeOutput(g.Stdout, htmlPath, func(w io.Writer) error { return results.WriteReportHTML(w, in) }); err != nil {
+		return err
+	}
+	fmt.Fprintf(g.Stdout, "\nHTML report: %s\nresult file: %s\n", htmlPath, res.Path)
+	if runErr != nil {
+		return runErr
+	}
+	fmt.Fprint(g.Stdout, quickstartNext(res.Path))
+	return nil
+}
+
+func describeQuickstartTarget(g *globalOptions) string {
+	switch {
+	case g.DB != "":
+		return dialect.Redact(g.DB)
+	case g.PGData != "":
+		return "managed PostgreSQL in " + g.PGData
+	}
+	return "a temporary managed PostgreSQL (removed at the end; --pgdata DIR keeps it)"
+}
+
+// quickstartLoad loads the quickstart scale unless the database already holds a
+// finished load (a kept --pgdata cluster, or a --db the user loaded before).
+func quickstartLoad(ctx context.Context, g *globalOptions, tgt *target, say func(string, ...any)) error {
+	db, err := dialect.Open(ctx, tgt.DSN, dialect.Options{MaxConns: loader.MaxConnections + 4, AppName: "brokerbench quickstart"})
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	m, err := loader.ReadMarker(ctx, db)
+	switch {
+	case err == nil:
+		say("2/4 the database already holds a load of %d customers, %d trade days (seed %d): using it", m.Scale.Customers, m.Scale.TradeDays, m.Seed)
+		return nil
+	case errors.Is(err, loader.ErrNoLoad):
+	case errors.Is(err, loader.ErrUnfinished) && tgt.Managed != nil:
+		// Our own cluster with a load that was stopped: replace it.
+	default:
+		return err
+	}
+	say("2/4 loading %d customers and %d trade days (about half a minute)", quickstartScale.Customers, quickstartScale.TradeDays)
+	tr := loader.NewTracker(quickstartScale)
+	stop := startProgress(g, tr)
+	st, err := loader.Load(ctx, db, loader.Options{Scale: quickstartScale, Seed: loader.DefaultSeed, Drop: tgt.Managed != nil, ToolVersion: toolVersion()}, tr)
+	stop()
+	if err != nil {
+		if ctx.Err() != nil {
+			return fmt.Errorf("%w during the load", errInterrupted)
+		}
+		return err
+	}
+	var rows int64
+	for _, t := range st.Tables {
+		rows += t.Rows
+	}
+	say("loaded %d rows in %.1f s", rows, st.Elapsed.Seconds())
+	return nil
+}
+
+func quickstartNext(path string) string {
+	return fmt.Sprintf(`
+What to try next:
+  - Your own database: brokerbench load --db postgres://user@host/db --customers 5000 --trade-days 10
+    then brokerbench run --db postgres://user@host/db --users 50:300:50 --step 5m --warmup 1m --label "array A" --out a.json
+  - Longer, steadier steps: --step 5m --warmup 1m (short steps are noisy); --think 2.5s for many idle users.
+  - Put the managed cluster on the disk under test: brokerbench quickstart --pgdata /mnt/disk/bbdata
+  - Compare two runs: brokerbench compare %s b.json --html compare.html
+The figures are TPC-E-like, not TPC-E results.
+`, path)
 }

@@ -333,10 +333,6 @@ func runRunResult(ctx context.Context, g *globalOptions, o *runOptions, c *cobra
 	if err != nil {
 		return nil, err
 	}
-	out := o.Out
-	if out == "" {
-		out = "brokerbench-" + time.Now().Format("20060102-150405") + ".json"
-	}
 	lw := newLiveWriter(g)
 	tgt, err := openTarget(ctx, g, lw.logf)
 	if err != nil {
@@ -347,6 +343,15 @@ func runRunResult(ctx context.Context, g *globalOptions, o *runOptions, c *cobra
 			fmt.Fprintf(g.Stderr, "brokerbench: stop managed PostgreSQL: %v\n", err)
 		}
 	}()
+	return runOnTarget(ctx, g, o, c, tgt, lw, plan, tags)
+}
+
+// runOnTarget runs the plan against an open target (quickstart brings its own).
+func runOnTarget(ctx context.Context, g *globalOptions, o *runOptions, c *cobra.Command, tgt *target, lw *liveWriter, plan driver.Plan, tags map[string]string) (*runResult, error) {
+	out := o.Out
+	if out == "" {
+		out = "brokerbench-" + time.Now().Format("20060102-150405") + ".json"
+	}
 	conns := o.Connections
 	if conns == 0 {
 		conns = plan.MaxUsers() + o.MEEWorkers + 2
