@@ -29,8 +29,10 @@ import (
 //     plan cache key, never vary with value lengths; the CAST gives the optimizer
 //     the column's own type, so predicates stay index seeks, and converts the
 //     parameter, never the indexed column. DATE and DATETIME2 parameters are cast
-//     the same way. In INSERT values and SET col = @pN the server converts to the
-//     column's type by itself.
+//     the same way, and so is every Money value, also where it is only stored, so
+//     that no decimal ever rests on an implicit string conversion. Other stored
+//     values (text, times, integers) are converted to the column's type by the
+//     server in INSERT values and SET col = @pN.
 //
 // No MERGE: the upserts are read-then-insert/update, as on PostgreSQL.
 func SQLServerSQL() *Statements {
@@ -68,7 +70,7 @@ WHERE t_id = recent.id AND th_t_id = t_id AND st_id = th_st_id
 ORDER BY th_dts DESC, t_id`,
 
 		// Market-Feed
-		MarketFeedUpdateLastTrade: `UPDATE last_trade SET lt_price = @p1, lt_vol = lt_vol + @p2, lt_dts = @p3 WHERE lt_s_symb = @p4:lt_s_symb`,
+		MarketFeedUpdateLastTrade: `UPDATE last_trade SET lt_price = @p1:lt_price, lt_vol = lt_vol + @p2, lt_dts = @p3 WHERE lt_s_symb = @p4:lt_s_symb`,
 		MarketFeedTriggered: `SELECT tr_t_id, tr_tt_id, tr_s_symb, tr_qty, tr_bid_price
 FROM trade_request
 WHERE tr_s_symb = @p1:tr_s_symb
@@ -177,9 +179,9 @@ WHERE hs_ca_id = @p1 AND lt_s_symb = hs_s_symb`,
 		TradeOrderNextTradeID: `SELECT NEXT VALUE FOR seq_trade_id`,
 		TradeOrderInsertTrade: `INSERT INTO trade (t_id, t_dts, t_st_id, t_tt_id, t_is_cash, t_s_symb, t_qty, t_bid_price,
   t_ca_id, t_exec_name, t_trade_price, t_chrg, t_comm, t_tax, t_lifo)
-VALUES (@p1, @p2, @p3, @p4, @p5, @p6, @p7, @p8, @p9, @p10, NULL, @p11, @p12, 0, @p13)`,
+VALUES (@p1, @p2, @p3, @p4, @p5, @p6, @p7, @p8:t_bid_price, @p9, @p10, NULL, @p11:t_chrg, @p12:t_comm, 0, @p13)`,
 		TradeOrderInsertRequest: `INSERT INTO trade_request (tr_t_id, tr_tt_id, tr_s_symb, tr_qty, tr_bid_price, tr_b_id)
-VALUES (@p1, @p2, @p3, @p4, @p5, @p6)`,
+VALUES (@p1, @p2, @p3, @p4, @p5:tr_bid_price, @p6)`,
 		TradeOrderInsertHistory: `INSERT INTO trade_history (th_t_id, th_dts, th_st_id) VALUES (@p1, @p2, @p3)`,
 
 		// Trade-Result
@@ -199,21 +201,21 @@ ORDER BY h_dts DESC, h_t_id DESC`,
 		TradeResultUpdateHolding:        `UPDATE holding SET h_qty = @p1 WHERE h_t_id = @p2`,
 		TradeResultDeleteHolding:        `DELETE FROM holding WHERE h_t_id = @p1`,
 		TradeResultInsertHolding: `INSERT INTO holding (h_t_id, h_ca_id, h_s_symb, h_dts, h_price, h_qty)
-VALUES (@p1, @p2, @p3, @p4, @p5, @p6)`,
+VALUES (@p1, @p2, @p3, @p4, @p5:h_price, @p6)`,
 		TradeResultTaxRate: `SELECT COALESCE(SUM(tx_rate), 0) FROM taxrate
 WHERE tx_id IN (SELECT cx_tx_id FROM customer_taxrate WHERE cx_c_id = @p1)`,
-		TradeResultUpdateTax:    `UPDATE trade SET t_tax = @p1 WHERE t_id = @p2`,
+		TradeResultUpdateTax:    `UPDATE trade SET t_tax = @p1:t_tax WHERE t_id = @p2`,
 		TradeResultSecurity:     `SELECT s_ex_id, s_name FROM security WHERE s_symb = @p1:s_symb`,
 		TradeResultCustomerTier: `SELECT c_tier FROM customer WHERE c_id = @p1`,
 		TradeResultCommissionRate: `SELECT TOP 1 cr_rate FROM commission_rate
 WHERE cr_c_tier = @p1 AND cr_tt_id = @p2:cr_tt_id AND cr_ex_id = @p3:cr_ex_id AND cr_from_qty <= @p4 AND cr_to_qty >= @p4`,
-		TradeResultCompleteTrade: `UPDATE trade SET t_comm = @p1, t_dts = @p2, t_st_id = @p3, t_trade_price = @p4 WHERE t_id = @p5`,
+		TradeResultCompleteTrade: `UPDATE trade SET t_comm = @p1:t_comm, t_dts = @p2, t_st_id = @p3, t_trade_price = @p4:t_trade_price WHERE t_id = @p5`,
 		TradeResultInsertHistory: `INSERT INTO trade_history (th_t_id, th_dts, th_st_id) VALUES (@p1, @p2, @p3)`,
 		TradeResultUpdateBroker:  `UPDATE broker SET b_comm_total = b_comm_total + @p1:b_comm_total, b_num_trades = b_num_trades + 1 WHERE b_id = @p2`,
 		TradeResultInsertSettlement: `INSERT INTO settlement (se_t_id, se_cash_type, se_cash_due_date, se_amt)
-VALUES (@p1, @p2, @p3, @p4)`,
+VALUES (@p1, @p2, @p3, @p4:se_amt)`,
 		TradeResultUpdateBalance: `UPDATE customer_account SET ca_bal = ca_bal + @p1:ca_bal WHERE ca_id = @p2`,
-		TradeResultInsertCash:    `INSERT INTO cash_transaction (ct_t_id, ct_dts, ct_amt, ct_name) VALUES (@p1, @p2, @p3, @p4)`,
+		TradeResultInsertCash:    `INSERT INTO cash_transaction (ct_t_id, ct_dts, ct_amt, ct_name) VALUES (@p1, @p2, @p3:ct_amt, @p4)`,
 		TradeResultBalance:       `SELECT ca_bal FROM customer_account WHERE ca_id = @p1`,
 
 		// Trade-Status

@@ -109,6 +109,13 @@ func TestSQLServerStatementsAreTSQL(t *testing.T) {
 			t.Errorf("%s: %d LIMIT in PostgreSQL, %d TOP in T-SQL", n, strings.Count(pg[n], "LIMIT"), strings.Count(ms[n], "TOP "))
 		}
 	}
+	// Every Money value is cast to its column's DECIMAL, stored or compared.
+	for _, s := range []string{st.TradeOrderInsertTrade, st.TradeOrderInsertRequest, st.TradeResultInsertHolding, st.TradeResultUpdateTax,
+		st.TradeResultCompleteTrade, st.TradeResultInsertSettlement, st.TradeResultInsertCash, st.MarketFeedUpdateLastTrade} {
+		if !strings.Contains(s, " AS DECIMAL(") {
+			t.Errorf("money stored without a cast: %s", s)
+		}
+	}
 	// Casts name the schema's types.
 	if !strings.Contains(st.CustomerPositionByTaxID, "c_tax_id = CAST(@p1 AS VARCHAR(20))") ||
 		!strings.Contains(st.TradeResultUpdateBroker, "b_comm_total + CAST(@p1 AS DECIMAL(12,2))") ||

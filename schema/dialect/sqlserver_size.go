@@ -8,7 +8,8 @@ var _ Sizer = (*MSSQL)(nil)
 // LOB and row-overflow pages (PostgreSQL's heap with TOAST), and that plus the
 // nonclustered indexes. It reads catalog views (sys.partitions,
 // sys.allocation_units), which need no VIEW DATABASE STATE, unlike
-// sys.dm_db_partition_stats. partition_id equals hobt_id, so one join covers the
+// sys.dm_db_partition_stats. The name is cast because the dialect binds strings as
+// VARCHAR(MAX). partition_id equals hobt_id, so one join covers the
 // in-row, row-overflow (container hobt_id) and LOB (container partition_id) units.
 func (m *MSSQL) TableBytes(ctx context.Context, table string) (heap, total int64, err error) {
 	err = m.DB.QueryRowContext(ctx, `SELECT
@@ -16,6 +17,6 @@ func (m *MSSQL) TableBytes(ctx context.Context, table string) (heap, total int64
 	COALESCE(SUM(a.used_pages), 0) * CAST(8192 AS bigint)
 FROM sys.partitions AS p
 JOIN sys.allocation_units AS a ON a.container_id = p.partition_id
-WHERE p.object_id = OBJECT_ID(@p1, 'U')`, mssqlArgs([]any{table})...).Scan(&heap, &total)
+WHERE p.object_id = OBJECT_ID(CAST(@p1 AS nvarchar(776)), 'U')`, mssqlArgs([]any{table})...).Scan(&heap, &total)
 	return heap, total, err
 }
