@@ -122,7 +122,7 @@ func TestSQLServerDialect(t *testing.T) {
 	}
 	var tier int
 	var chrg string
-	if err := db.QueryRow(ctx, "SELECT ch_c_tier, CAST(ch_chrg AS varchar(20)) FROM charge WHERE ch_tt_id = @p1", "TLB").Scan(&tier, &chrg); err != nil || tier != 3 || chrg != "4.50" {
+	if err := db.QueryRow(ctx, "SELECT ch_c_tier, CAST(ch_chrg AS varchar(20)) FROM charge WHERE ch_tt_id = CAST(@p1 AS VARCHAR(3))", "TLB").Scan(&tier, &chrg); err != nil || tier != 3 || chrg != "4.50" {
 		t.Errorf("charge TLB: tier %d chrg %s err %v", tier, chrg, err)
 	}
 
@@ -166,7 +166,7 @@ func TestSQLServerDialect(t *testing.T) {
 
 	// InTx commits, ErrRollback rolls back, and no row is ErrNoRows.
 	err = db.InTx(ctx, dialect.RepeatableRead, func(tx dialect.Tx) error {
-		n, err := tx.Exec(ctx, "UPDATE last_trade SET lt_vol = lt_vol + @p1 WHERE lt_s_symb = @p2", int64(10), symbolOf(7))
+		n, err := tx.Exec(ctx, "UPDATE last_trade SET lt_vol = lt_vol + @p1 WHERE lt_s_symb = CAST(@p2 AS VARCHAR(15))", int64(10), symbolOf(7))
 		if err == nil && n != 1 {
 			t.Errorf("update affected %d rows", n)
 		}
@@ -176,7 +176,7 @@ func TestSQLServerDialect(t *testing.T) {
 		t.Fatal(err)
 	}
 	err = db.InTx(ctx, dialect.Serializable, func(tx dialect.Tx) error {
-		if _, err := tx.Exec(ctx, "UPDATE last_trade SET lt_vol = 0 WHERE lt_s_symb = @p1", symbolOf(7)); err != nil {
+		if _, err := tx.Exec(ctx, "UPDATE last_trade SET lt_vol = 0 WHERE lt_s_symb = CAST(@p1 AS VARCHAR(15))", symbolOf(7)); err != nil {
 			return err
 		}
 		return dialect.ErrRollback
@@ -185,10 +185,10 @@ func TestSQLServerDialect(t *testing.T) {
 		t.Fatalf("intended rollback: %v", err)
 	}
 	var vol int64
-	if err := db.QueryRow(ctx, "SELECT lt_vol FROM last_trade WHERE lt_s_symb = @p1", symbolOf(7)).Scan(&vol); err != nil || vol != 17 {
+	if err := db.QueryRow(ctx, "SELECT lt_vol FROM last_trade WHERE lt_s_symb = CAST(@p1 AS VARCHAR(15))", symbolOf(7)).Scan(&vol); err != nil || vol != 17 {
 		t.Errorf("lt_vol = %d (%v), want 17: commit kept, rollback undone", vol, err)
 	}
-	if err := db.QueryRow(ctx, "SELECT lt_vol FROM last_trade WHERE lt_s_symb = @p1", "NOPE").Scan(&vol); !errors.Is(err, dialect.ErrNoRows) {
+	if err := db.QueryRow(ctx, "SELECT lt_vol FROM last_trade WHERE lt_s_symb = CAST(@p1 AS VARCHAR(15))", "NOPE").Scan(&vol); !errors.Is(err, dialect.ErrNoRows) {
 		t.Errorf("missing row: %v, want ErrNoRows", err)
 	}
 
@@ -198,7 +198,7 @@ func TestSQLServerDialect(t *testing.T) {
 	done := make(chan error, 1)
 	go func() {
 		done <- db.InTx(ctx, dialect.RepeatableRead, func(tx dialect.Tx) error {
-			if _, err := tx.Exec(ctx, "UPDATE last_trade SET lt_vol = lt_vol + 1 WHERE lt_s_symb = @p1", symbolOf(8)); err != nil {
+			if _, err := tx.Exec(ctx, "UPDATE last_trade SET lt_vol = lt_vol + 1 WHERE lt_s_symb = CAST(@p1 AS VARCHAR(15))", symbolOf(8)); err != nil {
 				close(held)
 				return err
 			}
@@ -212,7 +212,7 @@ func TestSQLServerDialect(t *testing.T) {
 		if _, err := tx.Exec(ctx, "SET LOCK_TIMEOUT 200"); err != nil {
 			return err
 		}
-		_, err := tx.Exec(ctx, "UPDATE last_trade SET lt_vol = 1 WHERE lt_s_symb = @p1", symbolOf(8))
+		_, err := tx.Exec(ctx, "UPDATE last_trade SET lt_vol = 1 WHERE lt_s_symb = CAST(@p1 AS VARCHAR(15))", symbolOf(8))
 		return err
 	})
 	close(release)
