@@ -49,6 +49,16 @@ func Open(ctx context.Context, o Options) (*Sampler, error) {
 		}
 	}
 
+	if o.DataDir != "" && db != nil && len(o.Devices) == 0 && o.NodeExporterURL == "" {
+		if sp, ok := db.r.(serverProcess); ok {
+			pid, host := sp.ServerProcess()
+			if local, why := serverIsLocal(proc, pid, host, o.DataDir); !local {
+				s.log("iostat: not measuring local disks for data directory %s: %s", o.DataDir, why)
+				o.DataDir, o.WALDir = "", ""
+			}
+		}
+	}
+
 	primary, why, err := pickPrimary(ctx, o, proc, sys, s.readTimeoutFor(o))
 	if err != nil {
 		if db != nil {

@@ -169,3 +169,19 @@ func TestPostgresViewsFallback(t *testing.T) {
 		t.Fatalf("note = %q", io.Note)
 	}
 }
+
+// TestPostgresForeignDataDirNotMeasured: a data directory path that exists here but
+// is not the server's (a remote server whose path also exists on the driver host)
+// must not make the sampler measure this host's disks.
+func TestPostgresForeignDataDirNotMeasured(t *testing.T) {
+	db, _ := localPG(t)
+	var notices []string
+	s, err := Open(t.Context(), Options{DataDir: t.TempDir(), DB: db, Log: func(f string, a ...any) { notices = append(notices, fmt.Sprintf(f, a...)) }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	if s.Source() == SourceDiskstats || len(notices) == 0 || !strings.Contains(notices[0], "not measuring local disks") {
+		t.Fatalf("source %s, notices %q", s.Source(), notices)
+	}
+}

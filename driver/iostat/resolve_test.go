@@ -150,3 +150,27 @@ func TestDevNumberOfRealDir(t *testing.T) {
 		t.Fatalf("devNumber = %d:%d, %v; stat says %d:%d", maj, min, err, unix.Major(uint64(st.Dev)), unix.Minor(uint64(st.Dev)))
 	}
 }
+
+func TestServerIsLocal(t *testing.T) {
+	self := os.Getpid()
+	cwd, err := os.Getwd()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ok, why := serverIsLocal("/proc", self, "db.example", cwd); !ok {
+		t.Fatalf("our own process in its own cwd is not local: %s", why)
+	}
+	if ok, _ := serverIsLocal("/proc", self, "127.0.0.1", t.TempDir()); ok {
+		t.Fatal("a process working elsewhere was taken for the server of this data directory")
+	}
+	// A pid that does not exist here: another host or a container.
+	if ok, _ := serverIsLocal("testdata/root/proc", 4242, "127.0.0.1", cwd); ok {
+		t.Fatal("a process missing from /proc was taken as local")
+	}
+	// No pid: decided by the address.
+	for host, want := range map[string]bool{"/var/run/postgresql": true, "::1": true, "127.0.0.1": true, "localhost": true, "10.0.0.5": false, "db1": false} {
+		if got, _ := serverIsLocal("/proc", 0, host, cwd); got != want {
+			t.Errorf("host %q: local = %v, want %v", host, got, want)
+		}
+	}
+}

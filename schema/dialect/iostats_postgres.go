@@ -99,6 +99,13 @@ func (r *pgIOStats) Source() string {
 	return "pg_stat"
 }
 
+// ServerProcess returns the process id of this connection's backend and the host it
+// connected to (a path for a unix socket), so the I/O sampler can check that the
+// server runs on this machine before it measures local disks.
+func (r *pgIOStats) ServerProcess() (pid int, host string) {
+	return int(r.conn.PgConn().PID()), r.conn.Config().Host
+}
+
 func (r *pgIOStats) Close() error {
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
