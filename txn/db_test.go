@@ -54,9 +54,7 @@ func q1[T any](t testing.TB, db dialect.DB, sql string, args ...any) T {
 	return v
 }
 
-func TestCheckPassesAfterLoad(t *testing.T) {
-	db := loadedDB(t, 2)
-	mustNoViolations(t, db)
+func testCheckPassesAfterLoad(t *testing.T, db dialect.DB) {
 	// And it finds a broken invariant.
 	ctx := context.Background()
 	if _, err := db.Exec(ctx, "UPDATE broker SET b_num_trades = b_num_trades + 1 WHERE b_id = $1", schema.BrokerID(0)); err != nil {
@@ -78,8 +76,7 @@ func TestCheckPassesAfterLoad(t *testing.T) {
 	}
 }
 
-func TestReadOnlyTransactionsMeetTheReferenceChecks(t *testing.T) {
-	db := loadedDB(t, 2)
+func testReadOnlyTransactionsMeetTheReferenceChecks(t *testing.T, db dialect.DB) {
 	e := newTestExecutor(db, 1)
 	ctx := context.Background()
 	for i := 0; i < 40; i++ {
@@ -155,8 +152,7 @@ func TestReadOnlyTransactionsMeetTheReferenceChecks(t *testing.T) {
 	}
 }
 
-func TestBrokerVolumeSumsPendingOrders(t *testing.T) {
-	db := loadedDB(t, 2)
+func testBrokerVolumeSumsPendingOrders(t *testing.T, db dialect.DB) {
 	e := newTestExecutor(db, 1)
 	ctx := context.Background()
 	// Place limit orders until some exist, then ask for all brokers in every sector.
@@ -192,8 +188,7 @@ func TestBrokerVolumeSumsPendingOrders(t *testing.T) {
 	}
 }
 
-func TestTradeOrderWritesTheOrder(t *testing.T) {
-	db := loadedDB(t, 2)
+func testTradeOrderWritesTheOrder(t *testing.T, db dialect.DB) {
 	e := newTestExecutor(db, 1)
 	ctx := context.Background()
 	for _, c := range []struct {
@@ -260,7 +255,6 @@ func TestTradeOrderWritesTheOrder(t *testing.T) {
 	if err != nil || !o.RolledBack {
 		t.Fatalf("unauthorized executor: %+v %v", o, err)
 	}
-	mustNoViolations(t, db)
 }
 
 // placeOrder places a committed order with the given type.
@@ -282,8 +276,7 @@ func placeOrder(t *testing.T, e *executor, tt string, mutate func(*TradeOrderInp
 	return o.ToMarket[0]
 }
 
-func TestTradeResultCompletesTrades(t *testing.T) {
-	db := loadedDB(t, 2)
+func testTradeResultCompletesTrades(t *testing.T, db dialect.DB) {
 	e := newTestExecutor(db, 1)
 	ctx := context.Background()
 	type snap struct {
@@ -366,8 +359,7 @@ func TestTradeResultCompletesTrades(t *testing.T) {
 	mustNoViolations(t, db)
 }
 
-func TestMarketFeedTriggersLimitOrders(t *testing.T) {
-	db := loadedDB(t, 2)
+func testMarketFeedTriggersLimitOrders(t *testing.T, db dialect.DB) {
 	e := newTestExecutor(db, 1)
 	ctx := context.Background()
 	buy := placeOrder(t, e, schema.LimitBuy, func(in *TradeOrderInput) { in.RequestedPrice = 2500 })
@@ -425,11 +417,9 @@ func TestMarketFeedTriggersLimitOrders(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	mustNoViolations(t, db)
 }
 
-func TestTradeUpdateChangesWhatItsFrameSays(t *testing.T) {
-	db := loadedDB(t, 2)
+func testTradeUpdateChangesWhatItsFrameSays(t *testing.T, db dialect.DB) {
 	e := newTestExecutor(db, 1)
 	ctx := context.Background()
 	done := map[int]bool{}
@@ -488,7 +478,6 @@ func TestTradeUpdateChangesWhatItsFrameSays(t *testing.T) {
 	if len(done) != 3 {
 		t.Fatalf("frames run: %v", done)
 	}
-	mustNoViolations(t, db)
 }
 
 func tradeIDsIn(t *testing.T, db dialect.DB, sql string, args ...any) []int64 {
@@ -505,8 +494,7 @@ func tradeIDsIn(t *testing.T, db dialect.DB, sql string, args ...any) []int64 {
 	return out
 }
 
-func TestDataMaintenanceChangesEveryTable(t *testing.T) {
-	db := loadedDB(t, 2)
+func testDataMaintenanceChangesEveryTable(t *testing.T, db dialect.DB) {
 	e := NewExecutor(db, PostgresSQL(), testdb.Scale, 42, 1, WithClock(func() time.Time {
 		return time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
 	})).(*executor)
@@ -545,11 +533,9 @@ func TestDataMaintenanceChangesEveryTable(t *testing.T) {
 	if len(seen) != 12 {
 		t.Fatalf("tables %v", seen)
 	}
-	mustNoViolations(t, db)
 }
 
-func TestTradeCleanupCancelsLeftovers(t *testing.T) {
-	db := loadedDB(t, 2)
+func testTradeCleanupCancelsLeftovers(t *testing.T, db dialect.DB) {
 	e := newTestExecutor(db, 1)
 	ctx := context.Background()
 	limit := placeOrder(t, e, schema.LimitBuy, nil)
@@ -573,7 +559,6 @@ func TestTradeCleanupCancelsLeftovers(t *testing.T) {
 	if n := q1[int64](t, db, "SELECT COUNT(*) FROM trade_request"); n != 0 {
 		t.Errorf("%d requests left", n)
 	}
-	mustNoViolations(t, db)
 }
 
 func TestRunRefusesMarketKinds(t *testing.T) {
@@ -587,5 +572,36 @@ func TestRunRefusesMarketKinds(t *testing.T) {
 	var ge error = &GiveUpError{Kind: TradeOrder, Attempts: MaxAttempts, Last: errors.New("x")}
 	if IsCheck(ge) {
 		t.Fatal("a give-up is not a check error")
+	}
+}
+
+// TestOnLoadedDatabase runs the database tests on one clone of the loaded database,
+// in an order where each leaves it consistent for the next (cloning costs seconds).
+// The check test, which breaks invariants on purpose, runs last: finding no other
+// violation there also checks everything the earlier tests did to the database.
+func TestOnLoadedDatabase(t *testing.T) {
+	db := loadedDB(t, 8)
+	for _, c := range []struct {
+		name string
+		fn   func(*testing.T, dialect.DB)
+	}{
+		{"ReadOnlyTransactionsMeetTheReferenceChecks", testReadOnlyTransactionsMeetTheReferenceChecks},
+		{"TradeOrderWritesTheOrder", testTradeOrderWritesTheOrder},
+		{"TradeResultCompletesTrades", testTradeResultCompletesTrades},
+		{"MarketFeedTriggersLimitOrders", testMarketFeedTriggersLimitOrders},
+		{"TradeUpdateChangesWhatItsFrameSays", testTradeUpdateChangesWhatItsFrameSays},
+		{"DataMaintenanceChangesEveryTable", testDataMaintenanceChangesEveryTable},
+		{"BrokerVolumeSumsPendingOrders", testBrokerVolumeSumsPendingOrders},
+		{"TradeCleanupCancelsLeftovers", testTradeCleanupCancelsLeftovers},
+		{"ConcurrentMixKeepsInvariants", testConcurrentMixKeepsInvariants},
+		{"CheckPassesAfterLoadAndFindsBreaks", testCheckPassesAfterLoad},
+	} {
+		// Each test starts without orders in flight, as a run starts after Trade-Cleanup.
+		if _, err := newTestExecutor(db, 99).Run(context.Background(), TradeCleanup); err != nil {
+			t.Fatal(err)
+		}
+		if !t.Run(c.name, func(t *testing.T) { c.fn(t, db) }) {
+			t.Fatalf("%s failed; later tests would run on a damaged database", c.name)
+		}
 	}
 }
