@@ -55,6 +55,7 @@ func q1[T any](t testing.TB, db dialect.DB, sql string, args ...any) T {
 }
 
 func testCheckPassesAfterLoad(t *testing.T, db dialect.DB) {
+	mustNoViolations(t, db)
 	// And it finds a broken invariant.
 	ctx := context.Background()
 	if _, err := db.Exec(ctx, "UPDATE broker SET b_num_trades = b_num_trades + 1 WHERE b_id = $1", schema.BrokerID(0)); err != nil {
