@@ -25,6 +25,8 @@ type MSSQL struct {
 	// dsn is the URL go-mssqldb got, password included; it is kept only to open the
 	// I/O statistics connection and is never printed.
 	dsn string
+	// host is the server's host name or address as the URL gives it.
+	host string
 	// rc is how READ COMMITTED transactions run (see ReadCommittedMode).
 	rc ReadCommittedMode
 	// rcsi is the database's READ_COMMITTED_SNAPSHOT setting, read at open.
@@ -96,7 +98,7 @@ func openSQLServer(ctx context.Context, dsn string, o Options) (*MSSQL, error) {
 		db.Close()
 		return nil, fmt.Errorf("connect to SQL Server at %s: %s", target, scrubSecret(err.Error(), cfg.Password, dsn))
 	}
-	m := &MSSQL{DB: db, target: target, dsn: clean, rc: rc}
+	m := &MSSQL{DB: db, target: target, dsn: clean, host: cfg.Host, rc: rc}
 	if err := m.checkReadCommitted(pctx); err != nil {
 		db.Close()
 		return nil, err

@@ -90,7 +90,8 @@ func sqlserverIOCounters(rows []sqlserverFileRow, at time.Time, epoch string) IO
 
 // msIOStats reads the counters over its own one-connection pool.
 type msIOStats struct {
-	db *sql.DB
+	db   *sql.DB
+	host string
 }
 
 var _ IOStatsReader = (*msIOStats)(nil)
@@ -106,7 +107,7 @@ func (m *MSSQL) OpenIOStats(ctx context.Context) (IOStatsReader, error) {
 	}
 	db.SetMaxOpenConns(1)
 	db.SetMaxIdleConns(1)
-	r := &msIOStats{db: db}
+	r := &msIOStats{db: db, host: m.host}
 	if _, err := r.ReadIO(ctx); err != nil {
 		db.Close()
 		return nil, err
@@ -131,6 +132,15 @@ func withAppName(dsn, app string) string {
 }
 
 func (r *msIOStats) Source() string { return SQLServerIOSource }
+
+// ServerProcess lets the I/O sampler decide whether the server runs on this host
+// before it measures local disks for the server's data directory. It offers the host
+// only: the sampler's process test compares a process's working directory with the
+// data directory, which holds for a PostgreSQL backend but not for sqlservr, so a pid
+// would make a local SQL Server look remote. With no pid the sampler takes localhost
+// and loopback addresses as local, and a data directory that does not exist here
+// (a container's /var/opt/mssql/data) then leaves the DMV as the source.
+func (r *msIOStats) ServerProcess() (pid int, host string) { return 0, r.host }
 func (r *msIOStats) Close() error   { return r.db.Close() }
 
 func (r *msIOStats) ReadIO(ctx context.Context) (IOCounters, error) {

@@ -75,3 +75,10 @@ func TestWithAppName(t *testing.T) {
 		t.Error(got)
 	}
 }
+
+func TestSQLServerIOStatsServerProcess(t *testing.T) {
+	r := &msIOStats{host: "127.0.0.1"}
+	if pid, host := r.ServerProcess(); pid != 0 || host != "127.0.0.1" {
+		t.Errorf("ServerProcess() = %d, %q", pid, host)
+	}
+}
