@@ -141,7 +141,7 @@ func (r *msIOStats) Source() string { return SQLServerIOSource }
 // and loopback addresses as local, and a data directory that does not exist here
 // (a container's /var/opt/mssql/data) then leaves the DMV as the source.
 func (r *msIOStats) ServerProcess() (pid int, host string) { return 0, r.host }
-func (r *msIOStats) Close() error   { return r.db.Close() }
+func (r *msIOStats) Close() error                          { return r.db.Close() }
 
 func (r *msIOStats) ReadIO(ctx context.Context) (IOCounters, error) {
 	rows, err := r.db.QueryContext(ctx, sqlserverIOQuery)
