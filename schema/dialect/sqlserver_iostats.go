@@ -133,6 +133,13 @@ func withAppName(dsn, app string) string {
 
 func (r *msIOStats) Source() string { return SQLServerIOSource }
 
+// Note says how to read these figures, for a sampler that asks its reader (the
+// PostgreSQL wording about page-cache hits does not apply: SQL Server bypasses the
+// OS cache).
+func (r *msIOStats) Note() string {
+	return "SQL Server's own per-file I/O counters (benchmark database and tempdb): unbuffered I/O, close to what the devices saw; latency as SQL Server waited for it"
+}
+
 // ServerProcess lets the I/O sampler decide whether the server runs on this host
 // before it measures local disks for the server's data directory. It offers the host
 // only: the sampler's process test compares a process's working directory with the
