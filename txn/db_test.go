@@ -594,6 +594,7 @@ func TestOnLoadedDatabase(t *testing.T) {
 		{"DataMaintenanceChangesEveryTable", testDataMaintenanceChangesEveryTable},
 		{"BrokerVolumeSumsPendingOrders", testBrokerVolumeSumsPendingOrders},
 		{"TradeCleanupCancelsLeftovers", testTradeCleanupCancelsLeftovers},
+		{"RetryOnSerializationFailure", testRetryOnSerializationFailure},
 		{"ConcurrentMixKeepsInvariants", testConcurrentMixKeepsInvariants},
 		{"CheckPassesAfterLoadAndFindsBreaks", testCheckPassesAfterLoad},
 	} {
@@ -604,5 +605,46 @@ func TestOnLoadedDatabase(t *testing.T) {
 		if !t.Run(c.name, func(t *testing.T) { c.fn(t, db) }) {
 			t.Fatalf("%s failed; later tests would run on a damaged database", c.name)
 		}
+	}
+}
+
+// testRetryOnSerializationFailure makes a Trade-Update lose a write conflict: another
+// transaction changes one of its trades after the Trade-Update's snapshot. The
+// repeatable-read update then fails with 40001, and the whole transaction runs again.
+func testRetryOnSerializationFailure(t *testing.T, db dialect.DB) {
+	e := newTestExecutor(db, 7)
+	ctx := context.Background()
+	var in TradeLookupInput
+	for in.Frame != 1 {
+		in = e.gen.TradeUpdate()
+	}
+	last := in.TradeIDs[len(in.TradeIDs)-1]
+	locked, release, done := make(chan struct{}), make(chan struct{}), make(chan error, 1)
+	go func() {
+		done <- db.InTx(ctx, dialect.ReadCommitted, func(tx dialect.Tx) error {
+			if _, err := tx.Exec(ctx, "UPDATE trade SET t_exec_name = t_exec_name WHERE t_id = $1", last); err != nil {
+				return err
+			}
+			close(locked)
+			<-release
+			return nil
+		})
+	}()
+	<-locked
+	// The Trade-Update blocks on the last trade's row lock; let the other commit
+	// once it is waiting.
+	go func() {
+		time.Sleep(300 * time.Millisecond)
+		close(release)
+	}()
+	o, res, err := e.tradeUpdate(ctx, in)
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+	if err != nil || res.Updated != 20 {
+		t.Fatalf("Trade-Update: %v, updated %d", err, res.Updated)
+	}
+	if o.Attempts != 2 {
+		t.Fatalf("attempts %d, want 2 (one serialization failure, one retry)", o.Attempts)
 	}
 }
