@@ -25,7 +25,7 @@ const (
 
 // GeneratorVersion names the generated data: it changes whenever any generator's
 // output changes, so templates and markers built by an older generator are not reused.
-const GeneratorVersion = 1
+const GeneratorVersion = 2
 
 // job is one batch: it writes rows of one or more tables, and depends only on the
 // seed, the scale and its own (kind, lu, part).

@@ -106,7 +106,7 @@ func Load(ctx context.Context, db dialect.DB, o Options, tr *Tracker) (Stats, er
 		return st, err
 	}
 	ks := newKeyspace(o.Scale, o.Seed)
-	if err := phase(PhaseGenerate, func() error { return generate(ctx, db, ks, o, tr) }); err != nil {
+	if err := phase(PhaseGenerate, func() error { return generate(ctx, db, plan(ks), o, tr) }); err != nil {
 		return st, fmt.Errorf("generate and copy: %w", err)
 	}
 	if err := phase(PhaseIndex, func() error { return postLoad(ctx, db, ddl, o) }); err != nil {
@@ -156,10 +156,9 @@ func create(ctx context.Context, db dialect.DB, ddl dialect.DDL, o Options) erro
 	return writeMarker(ctx, db, o)
 }
 
-// generate runs every job on o.Workers goroutines and streams each table through its
+// generate runs the jobs on o.Workers goroutines and streams each table through its
 // sink.
-func generate(ctx context.Context, db dialect.DB, ks *keyspace, o Options, tr *Tracker) error {
-	jobs := plan(ks)
+func generate(ctx context.Context, db dialect.DB, jobs []job, o Options, tr *Tracker) error {
 	_, binary := db.(dialect.BinaryCopier)
 	binary = binary && !o.Generic
 	sinks := map[string]*sink{}
