@@ -63,7 +63,7 @@ func scrapeURL(raw string) (string, error) {
 	}
 	q := u.Query()
 	if _, ok := q["collect[]"]; !ok {
-		q["collect[]"] = []string{"diskstats", "time"}
+		q["collect[]"] = []string{"diskstats", "filesystem", "time"}
 	}
 	u.RawQuery = q.Encode()
 	return u.String(), nil
@@ -97,6 +97,16 @@ func openNodeExporter(ctx context.Context, raw string, names []string, timeout t
 		}
 		return n, nil
 	}
+	// The data directory's filesystem names its device (longest mount point that
+	// contains the path); the WAL directory may be a symlink elsewhere, which cannot be
+	// seen from here, so only the data role is known.
+	if dataDir != "" {
+		if dev := exporterDeviceOf(fams, dataDir, have); dev != "" {
+			n.devices = []Device{{Name: dev, Role: RoleData, InTotals: true}}
+			n.note = "device of the data directory's filesystem; a WAL elsewhere is not included (name it with --io-device DEV=wal)"
+			return n, nil
+		}
+	}
 	// Without names, count the host's whole physical disks: partitions, stacked
 	// devices (dm, md) and RAM or loop devices would count the same I/O twice or
 	// nothing at all. Which of them hold the database is unknown from here.
@@ -112,6 +122,60 @@ func openNodeExporter(ctx context.Context, raw string, names []string, timeout t
 	}
 	n.note = "all whole disks of the exporter's host; name the database's devices with --io-device to narrow it"
 	return n, nil
+}
+
+// exporterDeviceOf maps a path on the exporter's host to a diskstats device through
+// node_filesystem_size_bytes{device, mountpoint}: /dev/sdb1 is looked up as sdb1, or
+// as its disk sdb when the exporter leaves partitions out (its default);
+// /dev/mapper/NAME through node_disk_device_mapper_info. "" when nothing fits.
+func exporterDeviceOf(fams map[string]*dto.MetricFamily, path string, have map[string]bool) string {
+	f := fams["node_filesystem_size_bytes"]
+	if f == nil {
+		return ""
+	}
+	best, bestLen := "", -1
+	for _, m := range f.GetMetric() {
+		mp := label(m, "mountpoint")
+		if within(path, mp) && len(mp) > bestLen {
+			best, bestLen = label(m, "device"), len(mp)
+		}
+	}
+	if !strings.HasPrefix(best, "/dev/") {
+		return ""
+	}
+	name := filepath.Base(best)
+	if strings.HasPrefix(best, "/dev/mapper/") {
+		if mf := fams["node_disk_device_mapper_info"]; mf != nil {
+			for _, m := range mf.GetMetric() {
+				if label(m, "name") == name {
+					name = label(m, "device")
+				}
+			}
+		}
+	}
+	if have[name] {
+		return name
+	}
+	if disk := diskOfPartition(name); disk != name && have[disk] {
+		return disk
+	}
+	return ""
+}
+
+// diskOfPartition strips a partition number: sdb1 → sdb, nvme0n1p2 → nvme0n1,
+// mmcblk0p1 → mmcblk0; other names come back unchanged.
+func diskOfPartition(name string) string {
+	for _, re := range partitionNames {
+		if m := re.FindStringSubmatch(name); m != nil {
+			return m[1]
+		}
+	}
+	return name
+}
+
+var partitionNames = []*regexp.Regexp{
+	regexp.MustCompile(`^((?:nvme\d+n\d+)|(?:mmcblk\d+))p\d+$`),
+	regexp.MustCompile(`^((?:h|s|v|xv)d[a-z]+)\d+$`),
 }
 
 // remoteSkip matches the names not counted by default: partitions (sda1, nvme0n1p2,

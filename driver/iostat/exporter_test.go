@@ -70,7 +70,7 @@ func TestExporterSamplerUsesRemoteClockAndWraps(t *testing.T) {
 	first, second := exporterPair(t)
 	var calls atomic.Int64
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if got := r.URL.Query()["collect[]"]; len(got) != 2 {
+		if got := r.URL.Query()["collect[]"]; len(got) != 3 {
 			t.Errorf("collect[] = %v", got)
 		}
 		body := first
@@ -174,9 +174,9 @@ func TestExporterTimeoutIsAGap(t *testing.T) {
 
 func TestScrapeURL(t *testing.T) {
 	for in, want := range map[string]string{
-		"http://db1:9100":                       "http://db1:9100/metrics?collect%5B%5D=diskstats&collect%5B%5D=time",
+		"http://db1:9100":                       "http://db1:9100/metrics?collect%5B%5D=diskstats&collect%5B%5D=filesystem&collect%5B%5D=time",
 		"http://db1:9100/metrics?collect[]=cpu": "http://db1:9100/metrics?collect%5B%5D=cpu",
-		"https://db1/node/metrics":              "https://db1/node/metrics?collect%5B%5D=diskstats&collect%5B%5D=time",
+		"https://db1/node/metrics":              "https://db1/node/metrics?collect%5B%5D=diskstats&collect%5B%5D=filesystem&collect%5B%5D=time",
 	} {
 		got, err := scrapeURL(in)
 		if err != nil || got != want {
@@ -185,5 +185,32 @@ func TestScrapeURL(t *testing.T) {
 	}
 	if _, err := scrapeURL("db1:9100"); err == nil {
 		t.Error("a URL without scheme was accepted")
+	}
+}
+
+func TestExporterDeviceOfDataDir(t *testing.T) {
+	f, err := os.Open("testdata/node_exporter.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	fams, err := parseExposition(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	have := exporterDevices(fams) // dm-0, sda, sdb: partitions left out, as by default
+	for path, want := range map[string]string{
+		"/var/lib/postgresql/15/main": "dm-0", // /dev/mapper/vg-pg → dm-0
+		"/srv/pgdata":                 "sda",  // / is /dev/sda1 → its disk sda
+		"/run/pg":                     "",     // tmpfs: no device
+	} {
+		if got := exporterDeviceOf(fams, path, have); got != want {
+			t.Errorf("%s: device %q, want %q", path, got, want)
+		}
+	}
+	for in, want := range map[string]string{"sdb1": "sdb", "nvme0n1p2": "nvme0n1", "mmcblk0p1": "mmcblk0", "xvda3": "xvda", "dm-3": "dm-3", "nvme0n1": "nvme0n1"} {
+		if got := diskOfPartition(in); got != want {
+			t.Errorf("diskOfPartition(%s) = %s, want %s", in, got, want)
+		}
 	}
 }

@@ -219,3 +219,19 @@ func TestOpenFixtureByDevices(t *testing.T) {
 		t.Fatalf("mark = %+v", e)
 	}
 }
+
+func TestWindowWarnsAboutSilentDevice(t *testing.T) {
+	devs := []Device{{Name: "nvme0n1", Role: RoleDataWAL, InTotals: true}}
+	src := &scripted{devices: devs, seq: []map[string]Counters{{"nvme0n1": dev(5, 5, 1, 1, 2)}, {"nvme0n1": dev(5, 5, 1, 1, 2)}}}
+	s := newScripted(src, -1)
+	io := s.Window(s.Mark(), s.Mark(), 500, 400)
+	if !strings.Contains(io.Note, "no I/O counted on nvme0n1 during 400 commits") {
+		t.Fatalf("note = %q", io.Note)
+	}
+	// No commits: an idle window is no reason to warn.
+	src2 := &scripted{devices: devs, seq: []map[string]Counters{{"nvme0n1": dev(5, 5, 1, 1, 2)}, {"nvme0n1": dev(5, 5, 1, 1, 2)}}}
+	s2 := newScripted(src2, -1)
+	if io := s2.Window(s2.Mark(), s2.Mark(), 0, 0); io.Note != "" {
+		t.Fatalf("idle note = %q", io.Note)
+	}
+}
