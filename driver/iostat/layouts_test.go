@@ -18,8 +18,9 @@ const EnvLayoutTest = "BROKERBENCH_LAYOUT_TEST"
 
 // TestLayoutsEndToEnd runs scripts/layouts.sh (the same short ramp on an emulated fast
 // and slow disk layout) and checks what a user comparing two layouts must see: the
-// slow layout has lower tps, and both steps carry the storage figures of their
-// devices, with the slow device's writes slower.
+// slow layout has lower tps (at the first step, and at every step the load driver
+// did not limit), and every step carries the storage figures of its device, with the
+// slow device's writes slower.
 func TestLayoutsEndToEnd(t *testing.T) {
 	if os.Getenv(EnvLayoutTest) != "1" {
 		t.Skipf("set %s=1 to run the emulated-layout test (root, loop devices, cgroup v1 blkio; several minutes)", EnvLayoutTest)
@@ -56,7 +57,9 @@ func TestLayoutsEndToEnd(t *testing.T) {
 		}
 		t.Logf("%d users: fast %.1f tps, %.0f w/s, w_await %.2f ms on %s | slow %.1f tps, %.0f w/s, w_await %.2f ms on %s",
 			f.Users, f.TPS, f.IO.WriteIOPS, f.IO.WriteAwaitMS, devNames(f.IO), s.TPS, s.IO.WriteIOPS, s.IO.WriteAwaitMS, devNames(s.IO))
-		if s.TPS >= f.TPS {
+		// On a busy small machine the load driver itself can limit a step (flagged in
+		// the result); tps then says little about the disks, latency still does.
+		if (i == 0 || (!f.Driver.Bottleneck && !s.Driver.Bottleneck)) && s.TPS >= f.TPS {
 			t.Errorf("%d users: the throttled layout was not slower: %.1f tps vs %.1f", f.Users, s.TPS, f.TPS)
 		}
 		if s.IO.WriteIOPS <= 0 || f.IO.WriteIOPS <= 0 {
