@@ -80,7 +80,7 @@ func openSQLServer(ctx context.Context, dsn string, o Options) (*MSSQL, error) {
 	target := mssqlTarget(cfg)
 	db, err := sql.Open("sqlserver", clean)
 	if err != nil {
-		return nil, fmt.Errorf("connect to SQL Server at %s: %s", target, scrubSecret(err.Error(), cfg.Password, dsn))
+		return nil, fmt.Errorf("connect to SQL Server at %s: %w", target, scrubbed(err, cfg.Password, dsn))
 	}
 	if o.MaxConns > 0 {
 		db.SetMaxOpenConns(o.MaxConns)
@@ -96,7 +96,7 @@ func openSQLServer(ctx context.Context, dsn string, o Options) (*MSSQL, error) {
 	defer cancel()
 	if err := db.PingContext(pctx); err != nil {
 		db.Close()
-		return nil, fmt.Errorf("connect to SQL Server at %s: %s", target, scrubSecret(err.Error(), cfg.Password, dsn))
+		return nil, fmt.Errorf("connect to SQL Server at %s: %w", target, scrubbed(err, cfg.Password, dsn))
 	}
 	m := &MSSQL{DB: db, target: target, dsn: clean, host: cfg.Host, rc: rc}
 	if err := m.checkReadCommitted(pctx); err != nil {
@@ -177,6 +177,21 @@ func scrubSecret(msg, password, dsn string) string {
 		}
 	}
 	return msg
+}
+
+// secretFreeError carries a driver error with the password scrubbed from its text,
+// keeping the error itself for errors.As, so a refused or broken connection is still
+// classified Connection.
+type secretFreeError struct {
+	msg string
+	err error
+}
+
+func (e *secretFreeError) Error() string { return e.msg }
+func (e *secretFreeError) Unwrap() error { return e.err }
+
+func scrubbed(err error, password, dsn string) error {
+	return &secretFreeError{msg: scrubSecret(err.Error(), password, dsn), err: err}
 }
 
 // checkReadCommitted reads the database's row-versioning settings and refuses a mode

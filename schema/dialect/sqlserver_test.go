@@ -218,3 +218,16 @@ func TestDecimalScales(t *testing.T) {
 		t.Errorf("lt_price %s", s)
 	}
 }
+
+func TestOpenSQLServerRefusedIsConnection(t *testing.T) {
+	_, err := Open(context.Background(), "sqlserver://sa:Very$ecret99@127.0.0.1:1?database=bb", Options{Timeout: 2 * time.Second})
+	if err == nil {
+		t.Fatal("connected to port 1")
+	}
+	if c := Classify(err); c != Connection {
+		t.Errorf("refused connection classified %s: %v", c, err)
+	}
+	if strings.Contains(err.Error(), "Very$ecret99") {
+		t.Errorf("password in %v", err)
+	}
+}
