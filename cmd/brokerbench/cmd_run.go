@@ -121,6 +121,8 @@ func (o *runOptions) plan() (driver.Plan, error) {
 		return p, usagef("--connections must not be negative, got %d", o.Connections)
 	case o.MEEWorkers < 1:
 		return p, usagef("--mee-workers must be at least 1, got %d", o.MEEWorkers)
+	case o.IOInterval <= 0:
+		return p, usagef("--io-interval must be positive, got %s", o.IOInterval)
 	}
 	return p, nil
 }

@@ -1,0 +1,199 @@
+package main
+
+import (
+	"net/url"
+	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/brokerbench/brokerbench/internal/testpg"
+	"github.com/brokerbench/brokerbench/results"
+)
+
+// withPassword puts a password into a test DSN; the test server trusts local
+// connections, so it is ignored there, and must never show up anywhere.
+func withPassword(dsn, pw string) string {
+	u, err := url.Parse(dsn)
+	if err != nil {
+		return dsn
+	}
+	u.User = url.UserPassword(u.User.Username(), pw)
+	return u.String()
+}
+
+const runTestSecret = "S3cretRunPw"
+
+// TestRunFlow is design.md §1 flows 1 and 2 as a user types them, at the smallest
+// scale: load, run a two-step ramp with a label and tags, then report and compare
+// the result file. The same database then serves the run command's other paths.
+func TestRunFlow(t *testing.T) {
+	dsn := withPassword(testpg.NewDB(t), runTestSecret)
+	dir := t.TempDir()
+	noSecret := func(t *testing.T, texts ...string) {
+		t.Helper()
+		for _, s := range texts {
+			if strings.Contains(s, runTestSecret) {
+				t.Fatalf("the DSN's password leaked: %s", s)
+			}
+		}
+	}
+
+	code, out, errOut := runMain("load", "--db", dsn, "--customers", "1000", "--trade-days", "5")
+	noSecret(t, out, errOut)
+	if code != 0 {
+		t.Fatalf("load: exit %d\n%s\n%s", code, out, errOut)
+	}
+
+	resultPath := filepath.Join(dir, "h810.json")
+	code, out, errOut = runMain("run", "--db", dsn, "--users", "2,4", "--step", "4s", "--warmup", "1s",
+		"--label", "H810 RAID10", "--tag", "controller=H810", "--tag", "raid=10", "--out", resultPath)
+	noSecret(t, out, errOut)
+	if code != 0 {
+		t.Fatalf("run: exit %d\nstdout:\n%s\nstderr:\n%s", code, out, errOut)
+	}
+	for _, want := range []string{" step  users", "tpsE", "check: OK", "results written to " + resultPath, "Trade-Result"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("run's output lacks %q:\n%s", want, out)
+		}
+	}
+	if !strings.Contains(errOut, "step 1/2  2 users") {
+		t.Errorf("no live line on stderr:\n%s", errOut)
+	}
+	data, err := os.ReadFile(resultPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	noSecret(t, string(data))
+	run, err := results.Read(resultPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkRunFile(t, run)
+
+	t.Run("report and compare read the file", func(t *testing.T) {
+		code, out, errOut := runMain("report", resultPath)
+		if code != 0 || !strings.Contains(out, "H810 RAID10") {
+			t.Errorf("report: exit %d\n%s\n%s", code, out, errOut)
+		}
+		code, out, errOut = runMain("compare", resultPath, resultPath)
+		if code != 0 {
+			t.Errorf("compare: exit %d\n%s\n%s", code, out, errOut)
+		}
+	})
+
+	t.Run("config file with flags overriding it", func(t *testing.T) {
+		cfg := filepath.Join(dir, "run.yaml")
+		if err := os.WriteFile(cfg, []byte("users: [2]\nstep: 3s\nwarmup: 1s\nlabel: from-file\ntag:\n  raid: \"5\"\nno-check: true\nthink: 10ms\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		p := filepath.Join(dir, "cfg.json")
+		code, out, errOut := runMain("run", "--db", dsn, "--config", cfg, "--label", "from-flag", "--out", p)
+		if code != 0 {
+			t.Fatalf("exit %d\n%s\n%s", code, out, errOut)
+		}
+		r, err := results.Read(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r.Label != "from-flag" || r.Tags["raid"] != "5" || len(r.Steps) != 1 || r.Steps[0].Users != 2 || r.Options["think"] != "10ms" {
+			t.Errorf("label %q tags %v steps %d options %v", r.Label, r.Tags, len(r.Steps), r.Options)
+		}
+		if strings.Contains(out, "check:") {
+			t.Errorf("no-check from the file was ignored:\n%s", out)
+		}
+		bad := filepath.Join(dir, "bad.yaml")
+		if err := os.WriteFile(bad, []byte("users: 2\nstpe: 3s\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		code, _, errOut = runMain("run", "--db", dsn, "--config", bad)
+		if code != 2 || !strings.Contains(errOut, `"stpe"`) {
+			t.Errorf("unknown key: exit %d, %s", code, errOut)
+		}
+	})
+
+	t.Run("an interrupt keeps the finished steps", func(t *testing.T) {
+		p := filepath.Join(dir, "interrupted.json")
+		time.AfterFunc(5500*time.Millisecond, func() { _ = syscall.Kill(os.Getpid(), syscall.SIGINT) })
+		code, out, errOut := runMain("run", "--db", dsn, "--users", "2,3,4", "--step", "3s", "--warmup", "1s", "--out", p)
+		if code != 130 {
+			t.Fatalf("exit %d, want 130\n%s\n%s", code, out, errOut)
+		}
+		r, err := results.Read(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !r.Interrupted || len(r.Steps) != 2 || r.Steps[0].Partial || !r.Steps[1].Partial || r.Steps[1].Users != 3 {
+			t.Fatalf("interrupted %v, %d steps: %+v", r.Interrupted, len(r.Steps), r.Steps)
+		}
+		if r.Steps[0].TPS <= 0 || r.Steps[1].MeasuredS <= 0 || r.Steps[1].MeasuredS > 2 {
+			t.Errorf("steps: %+v", r.Steps)
+		}
+		if !strings.Contains(out, "results of 2 finished step(s) written to") {
+			t.Errorf("stdout:\n%s", out)
+		}
+	})
+
+	t.Run("quickstart on a loaded database", func(t *testing.T) {
+		testQuickstartOn(t, dsn, dir)
+	})
+}
+
+// checkRunFile verifies the result file's contract (docs/result-format.md).
+func checkRunFile(t *testing.T, run *results.Run) {
+	t.Helper()
+	if run.Format != 1 || run.Label != "H810 RAID10" || run.Tags["raid"] != "10" || run.Tags["controller"] != "H810" {
+		t.Errorf("header: format %d label %q tags %v", run.Format, run.Label, run.Tags)
+	}
+	if run.Database.Product != "PostgreSQL" || run.Database.Version == "" || run.Database.Settings["shared_buffers"] == "" {
+		t.Errorf("database: %+v", run.Database)
+	}
+	if run.Scale.Customers != 1000 || run.Scale.TradeDays != 5 || run.Seed == 0 {
+		t.Errorf("scale %+v seed %d", run.Scale, run.Seed)
+	}
+	if run.Options["users"] != "2,4" || run.Options["step"] != "4s" || !strings.Contains(run.Options["db"].(string), "xxxxx") {
+		t.Errorf("options: %v", run.Options)
+	}
+	if run.Interrupted || run.FinishedAt.IsZero() || len(run.Steps) != 2 {
+		t.Fatalf("interrupted %v, finished %v, %d steps", run.Interrupted, run.FinishedAt, len(run.Steps))
+	}
+	for i, st := range run.Steps {
+		if st.Users != []int{2, 4}[i] || st.WarmupS != 1 || st.MeasuredS < 2.8 || st.MeasuredS > 3.3 || st.StartedAt.IsZero() {
+			t.Errorf("step %d: users %d warm-up %.1f measured %.2f", i, st.Users, st.WarmupS, st.MeasuredS)
+		}
+		if st.TPS <= 0 || st.TPSE <= 0 || st.Statements <= 0 {
+			t.Errorf("step %d: tps %.1f tpsE %.2f statements %d", i, st.TPS, st.TPSE, st.Statements)
+		}
+		if st.Driver.CPUPercent <= 0 {
+			t.Errorf("step %d: self-check %+v", i, st.Driver)
+		}
+		for _, name := range []string{"Trade-Order", "Trade-Status", "Trade-Result", "Market-Watch"} {
+			tx, ok := st.Transactions[name]
+			if !ok || tx.Count == 0 || tx.P95MS <= 0 || tx.Share <= 0 || tx.Response == "" || tx.Service == "" {
+				t.Errorf("step %d: %s: %+v", i, name, tx)
+			}
+		}
+		// The encoded histogram recomputes the stored percentiles.
+		tx := st.Transactions["Trade-Status"]
+		h, err := results.DecodeHistogram(tx.Response)
+		if err != nil || h.TotalCount() != tx.Count || float64(h.ValueAtQuantile(95))/1000 != tx.P95MS {
+			t.Errorf("step %d: histogram of Trade-Status: %v, count %d vs %d", i, err, h.TotalCount(), tx.Count)
+		}
+	}
+}
+
+func TestMetricsListenAddr(t *testing.T) {
+	for in, want := range map[string]string{
+		":9090":          "127.0.0.1:9090",
+		"9090":           "127.0.0.1:9090",
+		"0.0.0.0:9090":   "0.0.0.0:9090",
+		"[::1]:9100":     "[::1]:9100",
+		"metrics.lan:80": "metrics.lan:80",
+	} {
+		if got := metricsListenAddr(in); got != want {
+			t.Errorf("metricsListenAddr(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
