@@ -59,7 +59,7 @@ func Open(ctx context.Context, o Options) (*Sampler, error) {
 		}
 	}
 
-	primary, why, err := pickPrimary(ctx, o, proc, sys, s.readTimeoutFor(o))
+	primary, why, err := pickPrimary(ctx, o, proc, sys, s.readTimeout())
 	if err != nil {
 		if db != nil {
 			db.Close()
@@ -85,13 +85,6 @@ func Open(ctx context.Context, o Options) (*Sampler, error) {
 		s.log("iostat: no usable I/O source: %s; steps record source \"none\"", why)
 	}
 	return s, nil
-}
-
-func (s *Sampler) readTimeoutFor(o Options) time.Duration {
-	if o.Interval <= 0 {
-		return DefaultInterval * 4 / 5
-	}
-	return o.Interval * 4 / 5
 }
 
 // pickPrimary returns the device source, or nil and why there is none. Explicit

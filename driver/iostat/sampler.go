@@ -3,7 +3,6 @@ package iostat
 import (
 	"context"
 	"fmt"
-	"sort"
 	"strings"
 	"sync"
 	"time"
@@ -334,7 +333,6 @@ func (s *Sampler) Window(a, b Mark, txns, commits int64) *results.StepIO {
 			io.Series = append(io.Series, results.IOSample{At: p.to, IOFigures: p.fig})
 		}
 	}
-	sort.SliceStable(io.Series, func(i, j int) bool { return io.Series[i].At.Before(io.Series[j].At) })
 	return io
 }
 
