@@ -199,7 +199,7 @@ FROM (SELECT coalesce(sum(reads), 0)::int8 AS reads, coalesce(sum(read_bytes), 0
 FROM (SELECT coalesce(sum(reads), 0)::int8 AS reads, coalesce(sum(reads * op_bytes), 0)::int8 AS read_bytes,
 	     coalesce(sum(read_time), 0)::float8 AS read_time,
 	     coalesce(sum(writes), 0)::int8 + coalesce(sum(extends), 0)::int8 AS writes,
-	     coalesce(sum((writes + coalesce(extends, 0)) * op_bytes), 0)::int8 AS write_bytes,
+	     coalesce(sum((coalesce(writes, 0) + coalesce(extends, 0)) * op_bytes), 0)::int8 AS write_bytes,
 	     coalesce(sum(write_time), 0)::float8 + coalesce(sum(extend_time), 0)::float8 AS write_time
 	  FROM pg_stat_io WHERE object IN ('relation', 'temp relation')) d,
 	pg_stat_wal pw, ` + ckpt + `, ` + xact
