@@ -74,7 +74,7 @@ type PhaseTime struct {
 var ErrSchemaExists = errors.New("schema already present")
 
 // ErrUnfinished is returned when a previous load did not finish and Drop is false.
-var ErrUnfinished = errors.New("previous load did not finish")
+var ErrUnfinished = errors.New("unfinished load")
 
 // Load creates the schema, generates and streams every table, and runs the post-load
 // steps. tr (from NewTracker) reports progress; it may be nil.
@@ -127,17 +127,11 @@ func Load(ctx context.Context, db dialect.DB, o Options, tr *Tracker) (Stats, er
 // create checks for an existing schema, drops it when asked, creates every table with
 // its primary key and records the load's parameters in the marker.
 func create(ctx context.Context, db dialect.DB, ddl dialect.DDL, o Options) error {
-	present, err := ExistingTables(ctx, db)
+	present, err := Preflight(ctx, db, o.Drop)
 	if err != nil {
 		return err
 	}
-	if len(present) > 0 {
-		if !o.Drop {
-			if _, err := ReadMarker(ctx, db); errors.Is(err, ErrUnfinished) {
-				return fmt.Errorf("%w in %s; run `brokerbench load --drop` to replace it", ErrUnfinished, db.Target())
-			}
-			return fmt.Errorf("%w in %s (%d tables, e.g. %s); pass --drop to replace it", ErrSchemaExists, db.Target(), len(present), present[0])
-		}
+	if present {
 		if err := Drop(ctx, db); err != nil {
 			return err
 		}
@@ -210,6 +204,23 @@ func generate(ctx context.Context, db dialect.DB, jobs []job, o Options, tr *Tra
 		})
 	}
 	return g.Wait()
+}
+
+// Preflight reports whether brokerbench tables exist in db, and refuses (ErrSchemaExists
+// or ErrUnfinished, naming --drop) when they do and drop is false. Load runs it first;
+// commands call it to fail before announcing a load.
+func Preflight(ctx context.Context, db dialect.DB, drop bool) (present bool, err error) {
+	tables, err := ExistingTables(ctx, db)
+	if err != nil || len(tables) == 0 {
+		return false, err
+	}
+	if !drop {
+		if _, err := ReadMarker(ctx, db); errors.Is(err, ErrUnfinished) {
+			return true, err
+		}
+		return true, fmt.Errorf("%w in %s (%d tables, e.g. %s); pass --drop to replace it", ErrSchemaExists, db.Target(), len(tables), tables[0])
+	}
+	return true, nil
 }
 
 // ExistingTables returns which of brokerbench's tables exist in the database.

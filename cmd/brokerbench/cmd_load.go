@@ -95,6 +95,10 @@ func runLoad(ctx context.Context, g *globalOptions, o *loadOptions) error {
 	}
 	defer db.Close()
 
+	// Refuse an existing schema before announcing anything: the user gets one line.
+	if _, err := loader.Preflight(ctx, db, o.Drop); err != nil {
+		return err
+	}
 	sc := schema.Scale{Customers: o.Customers, TradeDays: o.TradeDays}
 	logf("loading %d customers, %d trade days, seed %d, %d workers into %s", sc.Customers, sc.TradeDays, o.Seed, o.Workers, t.Shown())
 	tr := loader.NewTracker(sc)

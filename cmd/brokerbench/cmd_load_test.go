@@ -1,0 +1,143 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/brokerbench/brokerbench/internal/testdb"
+	"github.com/brokerbench/brokerbench/internal/testpg"
+	"github.com/brokerbench/brokerbench/loader"
+	"github.com/brokerbench/brokerbench/schema/dialect"
+)
+
+// runCLI runs the command line as a user types it and returns exit code and output.
+func runCLI(t *testing.T, args ...string) (int, string, string) {
+	t.Helper()
+	var out, errb bytes.Buffer
+	code := Main(args, &out, &errb)
+	return code, out.String(), errb.String()
+}
+
+// oneErrorLine asserts stderr is exactly one line that contains every word.
+func oneErrorLine(t *testing.T, stderr string, words ...string) {
+	t.Helper()
+	lines := strings.Split(strings.TrimSpace(stderr), "\n")
+	if len(lines) != 1 {
+		t.Errorf("want one error line, got %d:\n%s", len(lines), stderr)
+	}
+	for _, w := range words {
+		if !strings.Contains(stderr, w) {
+			t.Errorf("error line lacks %q: %s", w, stderr)
+		}
+	}
+}
+
+func TestLoadCommandEndToEnd(t *testing.T) {
+	t.Parallel()
+	dsn := testpg.NewDB(t)
+	code, out, errb := runCLI(t, "--db", dsn, "load", "--customers", "1000", "--trade-days", "5", "--seed", "7", "--quiet")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errb)
+	}
+	if errb != "" {
+		t.Errorf("--quiet wrote to stderr: %s", errb)
+	}
+	for _, w := range []string{"trade ", "daily_market", "288000", "phase generate and copy", "phase indexes and keys", "phase analyze", "rows/s", "MB/s", "seed 7"} {
+		if !strings.Contains(out, w) {
+			t.Errorf("summary lacks %q:\n%s", w, out)
+		}
+	}
+	if strings.Contains(strings.ToLower(out), "tpc-e result") {
+		t.Error("the summary claims TPC-E results")
+	}
+	db, err := dialect.Open(context.Background(), dsn, dialect.Options{MaxConns: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	m, err := loader.ReadMarker(context.Background(), db)
+	if err != nil || m.Seed != 7 || m.Scale.Customers != 1000 || m.Scale.TradeDays != 5 || m.Workers < 1 {
+		t.Fatalf("marker %+v, %v", m, err)
+	}
+
+	// A second load without --drop refuses, naming --drop, and changes nothing.
+	code, _, errb = runCLI(t, "--db", dsn, "load", "--customers", "1000", "--trade-days", "5")
+	if code != 1 {
+		t.Errorf("load over a schema: exit %d", code)
+	}
+	oneErrorLine(t, errb, "--drop", "already present")
+}
+
+func TestLoadRefusesUnfinishedLoad(t *testing.T) {
+	t.Parallel()
+	dsn := testdb.Loaded(t)
+	db, err := dialect.Open(context.Background(), dsn, dialect.Options{MaxConns: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	if _, err := db.Exec(context.Background(), "UPDATE bb_load SET completed_at = NULL"); err != nil {
+		t.Fatal(err)
+	}
+	code, _, errb := runCLI(t, "--db", dsn, "load", "--customers", "1000", "--trade-days", "5")
+	if code != 1 {
+		t.Errorf("exit %d", code)
+	}
+	oneErrorLine(t, errb, "did not finish", "brokerbench load --drop")
+
+	// schema drop removes everything; a later check of the marker says to load.
+	if code, _, errb := runCLI(t, "--db", dsn, "schema", "drop"); code != 0 {
+		t.Fatalf("schema drop: exit %d: %s", code, errb)
+	}
+	left, err := loader.ExistingTables(context.Background(), db)
+	if err != nil || len(left) != 0 {
+		t.Errorf("after schema drop: %v %v", left, err)
+	}
+}
+
+// A missing database and an unreachable server are one line naming host and database,
+// exit 1, and never show the password.
+func TestLoadConnectionErrors(t *testing.T) {
+	t.Parallel()
+	const secret = "S3cretLoadPw"
+	admin := testpg.AdminDSN(t)
+	missing := strings.Replace(testpg.WithDatabase(admin, "no_such_db_for_load"), "postgres@", "postgres:"+secret+"@", 1)
+	for _, tc := range []struct {
+		dsn   string
+		words []string
+	}{
+		{missing, []string{"no_such_db_for_load", "127.0.0.1"}},
+		{"postgres://bench:" + secret + "@127.0.0.1:1/benchdb?connect_timeout=2", []string{"127.0.0.1:1", "benchdb"}},
+	} {
+		code, out, errb := runCLI(t, "--db", tc.dsn, "load", "--customers", "1000", "--trade-days", "5")
+		if code != 1 {
+			t.Errorf("%s: exit %d", dialect.Redact(tc.dsn), code)
+		}
+		oneErrorLine(t, errb, tc.words...)
+		if strings.Contains(out+errb, secret) {
+			t.Errorf("the password leaked: %s", errb)
+		}
+	}
+}
+
+func TestSchemaCommandPrintsDDL(t *testing.T) {
+	code, out, errb := runCLI(t, "schema", "--dialect", "postgres")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errb)
+	}
+	for _, w := range []string{"CREATE TABLE trade (", "CONSTRAINT pk_trade PRIMARY KEY (t_id)", "CREATE INDEX i_t_ca_id_dts",
+		"FOREIGN KEY (th_t_id) REFERENCES trade (t_id)", "CREATE TABLE bb_load", "CREATE TABLE bb_opening_balance", "CREATE SEQUENCE seq_trade_id"} {
+		if !strings.Contains(out, w) {
+			t.Errorf("DDL lacks %q", w)
+		}
+	}
+	if strings.Index(out, "CREATE INDEX") < strings.LastIndex(out, "CREATE TABLE") ||
+		strings.Index(out, "FOREIGN KEY") < strings.LastIndex(out, "CREATE INDEX") {
+		t.Error("DDL is not tables, then indexes, then foreign keys")
+	}
+	if code, _, _ := runCLI(t, "schema", "--dialect", "sqlserver"); code != 0 {
+		t.Errorf("sqlserver DDL: exit %d", code)
+	}
+}
