@@ -139,6 +139,10 @@ type IOFigures struct {
 type DeviceIO struct {
 	Name string `json:"name"`
 	Role string `json:"role"` // "data", "wal", "log", "data+wal"
+	// Layer is empty for a device the totals count (what the filesystems use) and
+	// "member" for a whole disk under a partition or a stacked device (dm, md): its
+	// I/O is already in the device above it, so it is shown but never added.
+	Layer string `json:"layer,omitempty"`
 	IOFigures
 }
 

@@ -314,7 +314,11 @@ func (s *Sampler) Window(a, b Mark, txns, commits int64) *results.StepIO {
 					}
 					continue
 				}
-				io.Devices = append(io.Devices, results.DeviceIO{Name: dv.Name, Role: dv.Role, IOFigures: Figures(d, secs)})
+				dio := results.DeviceIO{Name: dv.Name, Role: dv.Role, IOFigures: Figures(d, secs)}
+				if !dv.InTotals {
+					dio.Layer = LayerMember
+				}
+				io.Devices = append(io.Devices, dio)
 				if dv.InTotals && d.ReadOps+d.WriteOps == 0 && commits > 0 && src.Name() != SourceNone {
 					// Commits that write WAL must reach the disk; none counted usually
 					// means the device's accounting is off (iops.md §1.3, §6.6).

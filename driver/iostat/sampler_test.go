@@ -88,7 +88,8 @@ func TestWindowRatioOfSumsAndSeries(t *testing.T) {
 	if !near(io.IOPerTxn, 470.0/50) || !near(io.WALBytesPerCommit, 8000.0/40) {
 		t.Fatalf("derived: io/txn %v, wal/commit %v", io.IOPerTxn, io.WALBytesPerCommit)
 	}
-	if len(io.Devices) != 3 || io.Devices[1].Role != RoleWAL || !near(io.Devices[1].WriteIOPS, 75) || io.Devices[2].Name != "sdx" {
+	if len(io.Devices) != 3 || io.Devices[1].Role != RoleWAL || !near(io.Devices[1].WriteIOPS, 75) || io.Devices[2].Name != "sdx" ||
+		io.Devices[0].Layer != "" || io.Devices[2].Layer != LayerMember {
 		t.Fatalf("devices = %+v", io.Devices)
 	}
 	if len(io.Series) != 2 || !near(io.Series[0].ReadIOPS, 100) || !near(io.Series[1].ReadIOPS, 200) {

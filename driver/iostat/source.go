@@ -24,6 +24,9 @@ const (
 	RoleUnknown = "unknown"
 )
 
+// LayerMember is results.DeviceIO.Layer of a device the totals do not count.
+const LayerMember = "member"
+
 // Device is one series a source reports.
 type Device struct {
 	Name string
