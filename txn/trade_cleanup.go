@@ -2,6 +2,7 @@ package txn
 
 import (
 	"context"
+	"time"
 
 	"github.com/brokerbench/brokerbench/schema"
 	"github.com/brokerbench/brokerbench/schema/dialect"
@@ -28,59 +29,69 @@ func (e *executor) tradeCleanupRun(ctx context.Context) (Outcome, TradeCleanupOu
 	err := e.inTx(ctx, &out, dialect.ReadCommitted, func(tx dialect.Tx) error {
 		res = TradeCleanupOutput{}
 		now := e.now()
-		// Pending limit orders: submitted, then canceled, then their requests go.
-		var pending []int64
-		rows, err := tx.Query(ctx, e.sql.TradeCleanupRequests)
-		err = scanRows(rows, err, func(r dialect.Rows) error {
-			var id int64
-			if err := r.Scan(&id); err != nil {
-				return err
-			}
-			pending = append(pending, id)
-			return nil
-		})
-		if err != nil {
-			return frameErr(TradeCleanup, 1, "trade requests", err)
+		if err := e.tcPending(ctx, tx, now, &res); err != nil {
+			return err
 		}
-		for _, id := range pending {
-			if err := execOne(ctx, tx, TradeCleanup, 1, "insert history", e.sql.TradeCleanupInsertHistory, id, now, schema.StatusSubmitted); err != nil {
-				return err
-			}
-			if err := execOne(ctx, tx, TradeCleanup, 1, "cancel trade", e.sql.TradeCleanupCancelTrade, now, schema.StatusCanceled, id); err != nil {
-				return err
-			}
-			if err := execOne(ctx, tx, TradeCleanup, 1, "insert history", e.sql.TradeCleanupInsertHistory, id, now, schema.StatusCanceled); err != nil {
-				return err
-			}
-		}
-		if _, err := tx.Exec(ctx, e.sql.TradeCleanupDeleteRequests); err != nil {
-			return frameErr(TradeCleanup, 1, "delete requests", err)
-		}
-		res.Pending = len(pending)
-		// Submitted run-time trades that never got their Trade-Result.
-		var submitted []int64
-		rows, err = tx.Query(ctx, e.sql.TradeCleanupSubmitted, e.sc.FirstRunTradeID(), schema.StatusSubmitted)
-		err = scanRows(rows, err, func(r dialect.Rows) error {
-			var id int64
-			if err := r.Scan(&id); err != nil {
-				return err
-			}
-			submitted = append(submitted, id)
-			return nil
-		})
-		if err != nil {
-			return frameErr(TradeCleanup, 1, "submitted trades", err)
-		}
-		for _, id := range submitted {
-			if err := execOne(ctx, tx, TradeCleanup, 1, "cancel trade", e.sql.TradeCleanupCancelTrade, now, schema.StatusCanceled, id); err != nil {
-				return err
-			}
-			if err := execOne(ctx, tx, TradeCleanup, 1, "insert history", e.sql.TradeCleanupInsertHistory, id, now, schema.StatusCanceled); err != nil {
-				return err
-			}
-		}
-		res.Submitted = len(submitted)
-		return nil
+		return e.tcSubmitted(ctx, tx, now, &res)
 	})
 	return out, res, err
+}
+
+// tradeIDList reads a list of trade ids.
+func tradeIDList(ctx context.Context, tx dialect.Tx, sql string, args ...any) ([]int64, error) {
+	var ids []int64
+	rows, err := tx.Query(ctx, sql, args...)
+	err = scanRows(rows, err, func(r dialect.Rows) error {
+		var id int64
+		if err := r.Scan(&id); err != nil {
+			return err
+		}
+		ids = append(ids, id)
+		return nil
+	})
+	return ids, err
+}
+
+// tcPending cancels every pending limit order: history SBMT then CNCL, the trade
+// CNCL, and finally all requests deleted.
+func (e *executor) tcPending(ctx context.Context, tx dialect.Tx, now time.Time, res *TradeCleanupOutput) error {
+	pending, err := tradeIDList(ctx, tx, e.sql.TradeCleanupRequests)
+	if err != nil {
+		return frameErr(TradeCleanup, 1, "trade requests", err)
+	}
+	for _, id := range pending {
+		if err := execOne(ctx, tx, TradeCleanup, 1, "insert history", e.sql.TradeCleanupInsertHistory, id, now, schema.StatusSubmitted); err != nil {
+			return err
+		}
+		if err := execOne(ctx, tx, TradeCleanup, 1, "cancel trade", e.sql.TradeCleanupCancelTrade, now, schema.StatusCanceled, id); err != nil {
+			return err
+		}
+		if err := execOne(ctx, tx, TradeCleanup, 1, "insert history", e.sql.TradeCleanupInsertHistory, id, now, schema.StatusCanceled); err != nil {
+			return err
+		}
+	}
+	if _, err := tx.Exec(ctx, e.sql.TradeCleanupDeleteRequests); err != nil {
+		return frameErr(TradeCleanup, 1, "delete requests", err)
+	}
+	res.Pending = len(pending)
+	return nil
+}
+
+// tcSubmitted cancels the run-time trades still submitted: their Trade-Result never
+// came.
+func (e *executor) tcSubmitted(ctx context.Context, tx dialect.Tx, now time.Time, res *TradeCleanupOutput) error {
+	submitted, err := tradeIDList(ctx, tx, e.sql.TradeCleanupSubmitted, e.sc.FirstRunTradeID(), schema.StatusSubmitted)
+	if err != nil {
+		return frameErr(TradeCleanup, 1, "submitted trades", err)
+	}
+	for _, id := range submitted {
+		if err := execOne(ctx, tx, TradeCleanup, 1, "cancel trade", e.sql.TradeCleanupCancelTrade, now, schema.StatusCanceled, id); err != nil {
+			return err
+		}
+		if err := execOne(ctx, tx, TradeCleanup, 1, "insert history", e.sql.TradeCleanupInsertHistory, id, now, schema.StatusCanceled); err != nil {
+			return err
+		}
+	}
+	res.Submitted = len(submitted)
+	return nil
 }
