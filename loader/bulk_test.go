@@ -87,7 +87,7 @@ func TestGenericPathMatchesBinaryPath(t *testing.T) {
 				t.Fatal(err)
 			}
 		}
-		if err := generate(ctx, db, jobs, Options{Scale: sc, Workers: 2, Generic: generic}, NewTracker(sc)); err != nil {
+		if err := generate(ctx, db, jobs, Options{Scale: sc, Workers: 2, Generic: generic}, NewTracker(sc), nil); err != nil {
 			t.Fatalf("generic=%v: %v", generic, err)
 		}
 		sums[generic] = map[string]string{}

@@ -106,10 +106,11 @@ func Load(ctx context.Context, db dialect.DB, o Options, tr *Tracker) (Stats, er
 		return st, err
 	}
 	ks := newKeyspace(o.Scale, o.Seed)
-	if err := phase(PhaseGenerate, func() error { return generate(ctx, db, plan(ks), o, tr) }); err != nil {
+	post := newPostLoader(ctx, db, ddl, o)
+	if err := phase(PhaseGenerate, func() error { return generate(ctx, db, plan(ks), o, tr, post.tableLoaded) }); err != nil {
 		return st, fmt.Errorf("generate and copy: %w", err)
 	}
-	if err := phase(PhaseIndex, func() error { return postLoad(ctx, db, ddl, o) }); err != nil {
+	if err := phase(PhaseIndex, post.finish); err != nil {
 		return st, fmt.Errorf("indexes and keys: %w", err)
 	}
 	if err := phase(PhaseAnalyze, func() error { return analyze(ctx, db, o.Workers) }); err != nil {
@@ -151,8 +152,12 @@ func create(ctx context.Context, db dialect.DB, ddl dialect.DDL, o Options) erro
 }
 
 // generate runs the jobs on o.Workers goroutines and streams each table through its
-// sink.
-func generate(ctx context.Context, db dialect.DB, jobs []job, o Options, tr *Tracker) error {
+// sink; loaded (may be nil) hears of every table as its stream commits, and of the
+// tables no job writes once all streams are done.
+func generate(ctx context.Context, db dialect.DB, jobs []job, o Options, tr *Tracker, loaded func(schema.Table)) error {
+	if loaded == nil {
+		loaded = func(schema.Table) {}
+	}
 	_, binary := db.(dialect.BinaryCopier)
 	binary = binary && !o.Generic
 	sinks := map[string]*sink{}
@@ -165,15 +170,18 @@ func generate(ctx context.Context, db dialect.DB, jobs []job, o Options, tr *Tra
 		}
 	}
 	g, gctx := errgroup.WithContext(ctx)
+	var empty []schema.Table
 	for _, s := range sinks {
 		if s.writers.Load() == 0 {
-			continue // trade_request: empty after load
+			empty = append(empty, s.table) // trade_request: empty after load
+			continue
 		}
 		g.Go(func() error {
 			if _, err := s.run(gctx, db); err != nil {
 				return fmt.Errorf("load %s: %w", s.table.Name, err)
 			}
 			s.prog.done.Store(true)
+			loaded(s.table)
 			return nil
 		})
 	}
@@ -203,7 +211,13 @@ func generate(ctx context.Context, db dialect.DB, jobs []job, o Options, tr *Tra
 			}
 		})
 	}
-	return g.Wait()
+	if err := g.Wait(); err != nil {
+		return err
+	}
+	for _, t := range empty {
+		loaded(t)
+	}
+	return nil
 }
 
 // Preflight reports whether brokerbench tables exist in db, and refuses (ErrSchemaExists

@@ -15,44 +15,91 @@ import (
 // the scales a 2-core machine loads, times the builds running at once.
 const indexMemMB = 512
 
-// postLoad makes the keys and indexes, then the trade-id sequence:
-//   - generic: secondary indexes in parallel, then each table's foreign keys (tables
-//     in parallel);
-//   - where the dialect can defer keys (PostgreSQL): primary keys in parallel, then
-//     all foreign keys unchecked (instant), then the secondary indexes and the key
-//     checks together in parallel. The end state is the same.
+// postLoader makes the keys and indexes. Each table's primary key (where the dialect
+// defers it) and secondary indexes are built as soon as the table's stream commits,
+// overlapping with the streams still running; finish then adds the foreign keys and
+// the trade-id sequence:
+//   - where the dialect can add keys unchecked (PostgreSQL), all keys are added
+//     unchecked (instant) and checked in parallel, one goroutine per table, so the
+//     checks do not queue behind each other's share-row-exclusive locks;
+//   - otherwise each table's keys are added in turn, tables in parallel.
 //
-// Largest tables go first so the longest builds start earliest.
-func postLoad(ctx context.Context, db dialect.DB, ddl dialect.DDL, o Options) error {
+// The end state is the same either way.
+type postLoader struct {
+	ctx   context.Context
+	db    dialect.DB
+	ddl   dialect.DDL
+	o     Options
+	mt    dialect.Maintainer
+	kd    dialect.KeyDeferrer
+	fv    dialect.FKValidator
+	g     *errgroup.Group
+	gctx  context.Context
+	slots chan struct{}
+}
+
+func newPostLoader(ctx context.Context, db dialect.DB, ddl dialect.DDL, o Options) *postLoader {
+	p := &postLoader{ctx: ctx, db: db, ddl: ddl, o: o, slots: make(chan struct{}, o.Workers)}
+	p.g, p.gctx = errgroup.WithContext(ctx)
+	if !o.Generic {
+		p.mt, _ = db.(dialect.Maintainer)
+		p.kd, _ = ddl.(dialect.KeyDeferrer)
+		p.fv, _ = ddl.(dialect.FKValidator)
+	}
+	return p
+}
+
+// tableLoaded starts the table's key and index builds; it never blocks the caller
+// (a sink), the builds wait for one of o.Workers slots.
+func (p *postLoader) tableLoaded(t schema.Table) {
+	var stmts []string
+	if p.kd != nil && t.Name != schema.LoadMarkerTable {
+		stmts = append(stmts, p.kd.AddPrimaryKey(t))
+	}
+	stmts = append(stmts, p.ddl.Indexes(t)...)
+	for _, stmt := range stmts {
+		p.g.Go(func() error {
+			select {
+			case p.slots <- struct{}{}:
+			case <-p.gctx.Done():
+				return context.Cause(p.gctx)
+			}
+			defer func() { <-p.slots }()
+			return p.build(p.gctx, stmt)
+		})
+	}
+}
+
+func (p *postLoader) build(ctx context.Context, stmt string) error {
+	if p.mt != nil {
+		return wrapStmt(stmt, p.mt.Maintenance(ctx, stmt, indexMemMB))
+	}
+	_, err := p.db.Exec(ctx, stmt)
+	return wrapStmt(stmt, err)
+}
+
+// finish waits for the builds, then adds the foreign keys and the sequence.
+func (p *postLoader) finish() error {
+	if err := p.g.Wait(); err != nil {
+		return err
+	}
 	tables := schema.Tables()
 	sort.SliceStable(tables, func(a, b int) bool {
-		return ExpectedRows(o.Scale, tables[a].Name) > ExpectedRows(o.Scale, tables[b].Name)
+		return ExpectedRows(p.o.Scale, tables[a].Name) > ExpectedRows(p.o.Scale, tables[b].Name)
 	})
-	mt, _ := db.(dialect.Maintainer)
-	kd, deferKeys := ddl.(dialect.KeyDeferrer)
-	fv, validate := ddl.(dialect.FKValidator)
-	if o.Generic {
-		mt, deferKeys, validate = nil, false, false
-	}
-	build := func(ctx context.Context, stmt string) error {
-		if mt != nil {
-			return wrapStmt(stmt, mt.Maintenance(ctx, stmt, indexMemMB))
-		}
-		_, err := db.Exec(ctx, stmt)
+	ctx := p.ctx
+	exec := func(ctx context.Context, stmt string) error {
+		_, err := p.db.Exec(ctx, stmt)
 		return wrapStmt(stmt, err)
 	}
-	// each runs groups of statements on o.Workers goroutines; a group's statements
-	// run in order.
-	each := func(groups [][]string, run func(context.Context, string) error) error {
+	// each runs groups of statements on o.Workers goroutines; a group runs in order.
+	each := func(groups [][]string) error {
 		g, gctx := errgroup.WithContext(ctx)
-		g.SetLimit(o.Workers)
+		g.SetLimit(p.o.Workers)
 		for _, grp := range groups {
-			if len(grp) == 0 {
-				continue
-			}
 			g.Go(func() error {
 				for _, stmt := range grp {
-					if err := run(gctx, stmt); err != nil {
+					if err := exec(gctx, stmt); err != nil {
 						return err
 					}
 				}
@@ -61,70 +108,26 @@ func postLoad(ctx context.Context, db dialect.DB, ddl dialect.DDL, o Options) er
 		}
 		return g.Wait()
 	}
-	exec := func(ctx context.Context, stmt string) error {
-		_, err := db.Exec(ctx, stmt)
-		return wrapStmt(stmt, err)
-	}
-
-	var indexes, fks [][]string
-	for _, t := range tables {
-		for _, s := range ddl.Indexes(t) {
-			indexes = append(indexes, []string{s})
-		}
-	}
-	if deferKeys {
-		var pks [][]string
-		for _, t := range append(tables, schema.MetaTables()...) {
-			if t.Name != schema.LoadMarkerTable {
-				pks = append(pks, []string{kd.AddPrimaryKey(t)})
-			}
-		}
-		if err := each(pks, build); err != nil {
-			return err
-		}
-	}
-	if validate {
-		var add []string
+	var fks [][]string
+	if p.fv != nil {
 		for _, t := range tables {
-			add = append(add, fv.ForeignKeysNotValid(t)...)
-			fks = append(fks, fv.ValidateForeignKeys(t))
-		}
-		if err := each([][]string{add}, exec); err != nil {
-			return err
-		}
-		// Index builds and key checks share one pool; statements on the same table
-		// queue on its lock, others run at once.
-		var tasks [][]string
-		for i := 0; i < max(len(indexes), len(fks)); i++ {
-			if i < len(indexes) {
-				tasks = append(tasks, indexes[i])
+			for _, stmt := range p.fv.ForeignKeysNotValid(t) {
+				if err := exec(ctx, stmt); err != nil {
+					return err
+				}
 			}
-			if i < len(fks) {
-				tasks = append(tasks, fks[i])
-			}
-		}
-		if err := each(tasks, func(ctx context.Context, stmt string) error {
-			if isIndex(stmt) {
-				return build(ctx, stmt)
-			}
-			return exec(ctx, stmt)
-		}); err != nil {
-			return err
+			fks = append(fks, p.fv.ValidateForeignKeys(t))
 		}
 	} else {
-		if err := each(indexes, build); err != nil {
-			return err
-		}
 		for _, t := range tables {
-			fks = append(fks, ddl.ForeignKeys(t))
-		}
-		if err := each(fks, exec); err != nil {
-			return err
+			fks = append(fks, p.ddl.ForeignKeys(t))
 		}
 	}
-	stmt := fmt.Sprintf("CREATE SEQUENCE %s START WITH %d", schema.TradeIDSequence, o.Scale.FirstRunTradeID())
-	_, err := db.Exec(ctx, stmt)
-	return wrapStmt(stmt, err)
+	if err := each(fks); err != nil {
+		return err
+	}
+	stmt := fmt.Sprintf("CREATE SEQUENCE %s START WITH %d", schema.TradeIDSequence, p.o.Scale.FirstRunTradeID())
+	return exec(ctx, stmt)
 }
 
 func isIndex(stmt string) bool { return len(stmt) > 6 && stmt[:6] == "CREATE" }

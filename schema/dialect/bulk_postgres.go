@@ -96,8 +96,18 @@ func (p *PG) Maintenance(ctx context.Context, stmt string, memMB int) error {
 }
 
 func (p *PG) Analyze(ctx context.Context, table string) error {
-	// VACUUM cannot run inside a transaction block; the pool runs it on its own.
-	_, err := p.Pool.Exec(ctx, "VACUUM (ANALYZE) "+pgx.Identifier{table}.Sanitize())
+	// Since PostgreSQL 14, COPY FREEZE sets the visibility map itself, so statistics are
+	// all that is missing; older servers need VACUUM for it. VACUUM cannot run inside a
+	// transaction block; the pool runs each statement on its own.
+	var num int
+	if err := p.Pool.QueryRow(ctx, "SELECT current_setting('server_version_num')::int").Scan(&num); err != nil {
+		return err
+	}
+	stmt := "ANALYZE "
+	if num < 140000 {
+		stmt = "VACUUM (ANALYZE) "
+	}
+	_, err := p.Pool.Exec(ctx, stmt+pgx.Identifier{table}.Sanitize())
 	return err
 }
 
