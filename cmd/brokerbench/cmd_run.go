@@ -59,7 +59,7 @@ func (o *runOptions) AddFlags(c *cobra.Command) {
 	f.DurationVar(&o.Warmup, "warmup", time.Minute, "the first part of each step, excluded from its figures")
 	f.DurationVar(&o.Think, "think", 0, "each user's mean think time between transactions (exponential, truncated at 10x); 0: none")
 	f.Float64Var(&o.Rate, "rate", 0, "target customer transaction starts per second for all users together (open loop; late starts count in the response times); 0: as fast as the users go")
-	f.IntVar(&o.Connections, "connections", 0, "connection pool size; 0: one per user at the highest level plus the market emulator's and 2")
+	f.IntVar(&o.Connections, "connections", 0, "the users' connection pool size; 0: one per user at the highest level (the market emulator and the timer have their own --mee-workers + 1 connections)")
 	f.IntVar(&o.MEEWorkers, "mee-workers", driver.DefaultMEEWorkers, "market-exchange emulator workers (each with its own connection) for Trade-Result and Market-Feed")
 	f.Uint64Var(&o.Seed, "seed", 0, "seed of the transaction inputs; 0: the load's seed (same inputs for the same database)")
 	f.StringVar(&o.Label, "label", "", "the run's name in reports and comparisons, e.g. \"H810 RAID10\"")
@@ -356,13 +356,20 @@ func runOnTarget(ctx context.Context, g *globalOptions, o *runOptions, c *cobra.
 	}
 	conns := o.Connections
 	if conns == 0 {
-		conns = plan.MaxUsers() + o.MEEWorkers + 2
+		conns = plan.MaxUsers()
 	}
 	db, err := dialect.Open(ctx, tgt.DSN, dialect.Options{MaxConns: conns, AppName: "brokerbench run"})
 	if err != nil {
 		return nil, err
 	}
 	defer db.Close()
+	// The emulator and the timer get their own pool: queued users must never starve
+	// the Trade-Results (with 10,000 users on 100 connections they would).
+	marketDB, err := dialect.Open(ctx, tgt.DSN, dialect.Options{MaxConns: o.MEEWorkers + 1, AppName: "brokerbench market"})
+	if err != nil {
+		return nil, err
+	}
+	defer marketDB.Close()
 	marker, err := loader.ReadMarker(ctx, db)
 	if err != nil {
 		return nil, err
@@ -387,7 +394,7 @@ func runOnTarget(ctx context.Context, g *globalOptions, o *runOptions, c *cobra.
 		Seed:     seed, Options: runOptionsMap(c, tgt.Shown()), Tool: toolVersion(),
 		StartedAt: time.Now().UTC(), Steps: []results.Step{},
 	}
-	run.Options["connections_used"] = conns
+	run.Options["connections_used"] = conns + o.MEEWorkers + 1
 	// Write the file once before the first step: a bad --out fails now, not after
 	// the first step's minutes.
 	if err := results.Write(out, run); err != nil {
@@ -407,8 +414,11 @@ func runOnTarget(ctx context.Context, g *globalOptions, o *runOptions, c *cobra.
 		ioView = ioAdapter{sampler}
 	}
 
-	metrics := driver.NewMetrics()
+	var metrics *driver.Metrics
+	var observe func(results.Interval)
 	if o.MetricsAddr != "" {
+		metrics = driver.NewMetrics()
+		observe = metrics.Observe
 		stop, err := serveMetrics(o.MetricsAddr, metrics, lw)
 		if err != nil {
 			return nil, err
@@ -423,13 +433,20 @@ func runOnTarget(ctx context.Context, g *globalOptions, o *runOptions, c *cobra.
 		Plan: plan, Think: o.Think, Rate: o.Rate,
 		Market: driver.DefaultMarket(o.MEEWorkers),
 		Scale:  marker.Scale, Seed: seed,
-		NewExecutor: func(w int) txn.Executor { return txn.NewExecutor(db, sqlStmts, marker.Scale, seed, w) },
-		NewDeck:     func(w int) driver.Deck { return txn.NewDeck(rnd.New(seed, 0xdec, uint64(w))) },
-		Pool:        driver.PoolStatsOf(db),
-		IO:          ioView,
-		OnInterval:  metrics.Observe,
+		NewExecutor: func(w int) txn.Executor {
+			if w >= driver.MEEWorkerBase {
+				return txn.NewExecutor(marketDB, sqlStmts, marker.Scale, seed, w)
+			}
+			return txn.NewExecutor(db, sqlStmts, marker.Scale, seed, w)
+		},
+		NewDeck:    func(w int) driver.Deck { return txn.NewDeck(rnd.New(seed, 0xdec, uint64(w))) },
+		Pool:       driver.PoolStatsOf(db),
+		IO:         ioView,
+		OnInterval: observe,
 		OnTick: func(l driver.Live) {
-			metrics.SetLive(l)
+			if metrics != nil {
+				metrics.SetLive(l)
+			}
 			lw.line(l.String())
 		},
 		OnStep: func(st *results.Step) {
@@ -451,8 +468,8 @@ func runOnTarget(ctx context.Context, g *globalOptions, o *runOptions, c *cobra.
 	if err != nil {
 		return nil, usageError{err}
 	}
-	lw.logf("run: %s at %d customers (seed %d), users %v, %s steps after %s warm-up, %d connections; results to %s",
-		tgt.Shown(), marker.Scale.Customers, seed, plan.Users, plan.Step, plan.Warmup, conns, out)
+	lw.logf("run: %s at %d customers (seed %d), users %v, %s steps after %s warm-up, %d + %d connections; results to %s",
+		tgt.Shown(), marker.Scale.Customers, seed, plan.Users, plan.Step, plan.Warmup, conns, o.MEEWorkers+1, out)
 	_, runErr := d.Run(ctx)
 	lw.clear()
 	run.FinishedAt = time.Now().UTC()
