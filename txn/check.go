@@ -42,8 +42,10 @@ func StatementsFor(n dialect.Name) (*Statements, error) {
 	switch n {
 	case dialect.Postgres:
 		return PostgresSQL(), nil
+	case dialect.SQLServer:
+		return SQLServerSQL(), nil
 	}
-	return nil, fmt.Errorf("no transaction SQL for dialect %q yet", n)
+	return nil, fmt.Errorf("no transaction SQL for dialect %q", n)
 }
 
 // Check verifies the invariants on db at scale sc and returns every violation found;

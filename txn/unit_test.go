@@ -270,7 +270,7 @@ func TestInputsAreDeterministic(t *testing.T) {
 
 // TestStatementsComplete fails when a dialect leaves a statement empty.
 func TestStatementsComplete(t *testing.T) {
-	for name, st := range map[string]*Statements{"postgres": PostgresSQL()} {
+	for name, st := range map[string]*Statements{"postgres": PostgresSQL(), "sqlserver": SQLServerSQL()} {
 		eachStatement(st, func(field, sql string) {
 			if strings.TrimSpace(sql) == "" {
 				t.Errorf("%s: %s is empty", name, field)
