@@ -234,3 +234,41 @@ func mergedP(t *testing.T, enc []string) func(q float64) float64 {
 	m, _ := results.MergeHistograms(hs...)
 	return func(q float64) float64 { return float64(m.ValueAtQuantile(q)) / 1000 }
 }
+
+// TestRealRestart: the server restarts in the middle of a step. The transactions it
+// cut count as connection faults, the pool reconnects, and the run keeps going.
+func TestRealRestart(t *testing.T) {
+	c := testpg.Cluster(t)
+	if c == nil {
+		t.Skip("the tests use " + testpg.EnvDSN + ": not restarting a server they do not own")
+	}
+	cfg, _ := realConfig(t, []int{4}, 9*time.Second, time.Second)
+	d, err := New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	restarted := make(chan error, 1)
+	time.AfterFunc(3*time.Second, func() { restarted <- c.Restart(context.Background()) })
+	steps, err := d.Run(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := <-restarted; err != nil {
+		t.Fatal(err)
+	}
+	st := steps[0]
+	t.Logf("tps %.1f, faults %+v", st.TPS, st.Faults)
+	if st.Faults == nil || st.Faults.ConnectionsLost == 0 || st.Faults.ByClass["connection"] == 0 {
+		t.Errorf("faults %+v: the restart's cut transactions were not counted", st.Faults)
+	}
+	var errs int64
+	for _, tx := range st.Transactions {
+		errs += tx.Errors
+	}
+	if errs != st.Faults.ConnectionsLost {
+		t.Errorf("%d errors, %d connection faults", errs, st.Faults.ConnectionsLost)
+	}
+	if st.TPS*st.MeasuredS < 100 {
+		t.Errorf("only %.0f transactions: the run did not keep going after the restart", st.TPS*st.MeasuredS)
+	}
+}
