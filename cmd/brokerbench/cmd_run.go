@@ -275,6 +275,13 @@ func (l *liveWriter) line(s string) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	if l.tty {
+		// A line wider than the terminal wraps, and \r would then leave its
+		// first part behind on every redraw.
+		if f, ok := l.w.(*os.File); ok {
+			if w, _, err := term.GetSize(int(f.Fd())); err == nil && w > 1 && len(s) >= w {
+				s = s[:w-1]
+			}
+		}
 		fmt.Fprintf(l.w, "\r\033[K%s", s)
 		l.shown = true
 		return
