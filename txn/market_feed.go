@@ -22,7 +22,10 @@ type marketFeedEntryState struct {
 }
 
 // MarketFeed applies entries in order, one transaction each. Attempts is 1 plus the
-// retries of all entries; ServiceStart is that of the first entry.
+// retries of all entries; ServiceStart is that of the first entry. It stops at the
+// first entry that fails; the entries before it are committed, so even with an error
+// ToMarket holds the limit orders they released (already SBMT, their requests gone),
+// and the caller must still send those to Trade-Result.
 func (e *executor) MarketFeed(ctx context.Context, entries []TickerEntry) (Outcome, error) {
 	out := Outcome{Kind: MarketFeed}
 	var first = true
