@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"math"
+	"strings"
 	"testing"
 	"time"
 
@@ -180,5 +181,44 @@ func TestRunInterrupt(t *testing.T) {
 	}
 	if s := steps[1]; s.MeasuredS < 0.3 || s.MeasuredS > 0.8 || s.TPS <= 0 {
 		t.Errorf("partial step measured %.2f s, tps %.1f", s.MeasuredS, s.TPS)
+	}
+}
+
+// failingExec fails every transaction, as a database without the schema would.
+type failingExec struct{}
+
+func (failingExec) Run(context.Context, txn.Kind) (txn.Outcome, error) {
+	return txn.Outcome{Attempts: 1}, errors.New(`relation "trade" does not exist`)
+}
+func (failingExec) TradeResult(context.Context, int64, int64) (txn.Outcome, error) {
+	return txn.Outcome{}, errors.New("no")
+}
+func (failingExec) MarketFeed(context.Context, []txn.TickerEntry) (txn.Outcome, error) {
+	return txn.Outcome{}, errors.New("no")
+}
+
+// TestRunAllFailing: a run where nothing succeeds stops with the first error instead
+// of measuring failures for the whole plan.
+func TestRunAllFailing(t *testing.T) {
+	m := newFakeMarket()
+	cfg := fakeConfig(m, []int{2}, time.Minute, time.Second)
+	inner := cfg.NewExecutor
+	cfg.NewExecutor = func(w int) txn.Executor {
+		if w == TimerWorker {
+			return inner(w) // Trade-Cleanup passes; the users' transactions fail
+		}
+		return failingExec{}
+	}
+	d, err := New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	start := time.Now()
+	_, err = d.Run(context.Background())
+	if !errors.Is(err, ErrAllFailing) || !strings.Contains(err.Error(), `relation "trade" does not exist`) {
+		t.Fatalf("Run = %v", err)
+	}
+	if time.Since(start) > 10*time.Second {
+		t.Errorf("took %s to give up", time.Since(start))
 	}
 }
