@@ -1,6 +1,9 @@
 package main
 
 import (
+	"io"
+	"net"
+	"net/http"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -133,6 +136,41 @@ func TestRunFlow(t *testing.T) {
 		}
 		if !strings.Contains(out, "results of 2 finished step(s) written to") {
 			t.Errorf("stdout:\n%s", out)
+		}
+	})
+
+	t.Run("metrics endpoint during a run", func(t *testing.T) {
+		ln, err := net.Listen("tcp", "127.0.0.1:0")
+		if err != nil {
+			t.Fatal(err)
+		}
+		addr := ln.Addr().String()
+		ln.Close()
+		done := make(chan int, 1)
+		go func() {
+			code, _, _ := runMain("run", "--db", dsn, "--users", "2", "--step", "5s", "--warmup", "1s", "--no-check",
+				"--metrics-addr", addr, "--out", filepath.Join(dir, "metrics.json"))
+			done <- code
+		}()
+		var body string
+		for deadline := time.Now().Add(5 * time.Second); time.Now().Before(deadline); time.Sleep(300 * time.Millisecond) {
+			resp, err := http.Get("http://" + addr + "/metrics")
+			if err != nil {
+				continue
+			}
+			b, _ := io.ReadAll(resp.Body)
+			resp.Body.Close()
+			if body = string(b); strings.Contains(body, `brokerbench_transactions_total{txn="Trade-Order"}`) {
+				break
+			}
+		}
+		if code := <-done; code != 0 {
+			t.Fatalf("run exit %d", code)
+		}
+		for _, want := range []string{`brokerbench_response_seconds_bucket{txn="Trade-Status",le="0.005"}`, "brokerbench_users 2", "go_goroutines"} {
+			if !strings.Contains(body, want) {
+				t.Errorf("/metrics lacks %s:\n%s", want, body)
+			}
 		}
 	})
 
