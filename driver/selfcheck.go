@@ -1,6 +1,7 @@
 package driver
 
 import (
+	"fmt"
 	"runtime"
 	"runtime/metrics"
 	"sync"
@@ -143,9 +144,11 @@ func (s *selfCheck) window(a, b checkMark, missed, due int64) results.DriverChec
 	cores := float64(runtime.GOMAXPROCS(0))
 	switch {
 	case c.CPUPercent >= bottleneckCPUShare*cores*100:
-		c.Bottleneck, c.BottleneckOn = true, "driver CPU"
+		c.Bottleneck, c.BottleneckOn = true, fmt.Sprintf("driver CPU %.0f %% of %.0f cores", c.CPUPercent, cores)
 	case lag > bottleneckSchedLag:
-		c.Bottleneck, c.BottleneckOn = true, "scheduler lag"
+		// Also what a machine shared with the database shows when the database
+		// takes its CPUs: the driver's timers then fire late.
+		c.Bottleneck, c.BottleneckOn = true, fmt.Sprintf("scheduler lag p99 %.0f ms (is the machine's CPU saturated?)", c.SchedLagMS)
 	case due > 0 && float64(missed) > bottleneckMissShare*float64(due):
 		c.Bottleneck, c.BottleneckOn = true, "the rate pacer missed most starts (too few users for --rate)"
 	}
