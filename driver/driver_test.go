@@ -38,6 +38,7 @@ func TestRunFake(t *testing.T) {
 	var seen []int
 	cfg.OnTick = func(l Live) { ticks++ }
 	cfg.OnStep = func(st *results.Step) { seen = append(seen, st.Users) }
+	cfg.DataMaintenanceEvery = 250 * time.Millisecond
 	d, err := New(cfg)
 	if err != nil {
 		t.Fatal(err)
@@ -92,6 +93,15 @@ func TestRunFake(t *testing.T) {
 		want := float64(s.Weight) / 890
 		if math.Abs(shares[s.Name]-want) > 0.015 {
 			t.Errorf("%s share %.3f, want %.3f ± 0.015 (of %d)", s.Name, shares[s.Name], want, n)
+		}
+	}
+	if n := m.cleanups.Load(); n != 1 {
+		t.Errorf("Trade-Cleanup ran %d times, want once before the first step", n)
+	}
+	for i, st := range steps {
+		// Every 250 ms on the schedule: 4 in each 1 s window (3 to 5 at the edges).
+		if n := st.Transactions["Data-Maintenance"].Count; n < 3 || n > 5 {
+			t.Errorf("step %d: %d Data-Maintenance in %.2f s", i, n, st.MeasuredS)
 		}
 	}
 	if m.feeds.Load() == 0 || m.results.Load() < 10 {

@@ -22,6 +22,7 @@ type fakeMarket struct {
 	stallUntil atomic.Int64
 	results    atomic.Int64
 	feeds      atomic.Int64
+	cleanups   atomic.Int64
 }
 
 func newFakeMarket() *fakeMarket { return &fakeMarket{waiting: map[string][]txn.MarketRequest{}} }
@@ -62,6 +63,9 @@ func (f *fakeExec) serve(ctx context.Context, k txn.Kind) (txn.Outcome, error) {
 
 func (f *fakeExec) Run(ctx context.Context, k txn.Kind) (txn.Outcome, error) {
 	out, err := f.serve(ctx, k)
+	if k == txn.TradeCleanup {
+		f.m.cleanups.Add(1)
+	}
 	if err != nil || k != txn.TradeOrder {
 		return out, err
 	}
