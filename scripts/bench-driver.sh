@@ -85,6 +85,10 @@ awk -v bc="$BB_CPU" -v bs="$BB_STMTS" -v bt="$BB_TPS" -v pc="$PG_CPU" -v ps="$PG
 	printf "  ratio brokerbench / pgbench: %.2fx (goal <= 1.2x)\n", bu / pu
 }'
 
+echo
+echo "the driver's own cost per transaction (pacing, dealing, timing, recording; no database):"
+(cd "$ROOT" && go test -run '^$' -bench UserLoopOverhead -benchtime 200000x ./driver | grep '^Benchmark')
+
 if [ "$SKIP_RSS" = 1 ]; then exit 0; fi
 
 rss() { # users think connections
