@@ -24,8 +24,9 @@ const (
 )
 
 // GeneratorVersion names the generated data: it changes whenever any generator's
-// output changes, so templates and markers built by an older generator are not reused.
-const GeneratorVersion = 2
+// output (or the way the loader stores it) changes, so templates and markers built by
+// an older loader are not reused.
+const GeneratorVersion = 3
 
 // job is one batch: it writes rows of one or more tables, and depends only on the
 // seed, the scale and its own (kind, lu, part).

@@ -3,6 +3,19 @@
 // batches on workers and streams each table through one bulk operation, and the
 // post-load steps (indexes, foreign keys, the trade-id sequence, statistics). Policy
 // lives here; the mechanism (COPY, bulk copy, DDL) in schema/dialect.
+//
+// Besides the 33 workload tables a load writes two of brokerbench's own:
+//   - bb_load (schema.LoadMarkerTable): one row with customers, trade days, seed,
+//     generator version, start and completion time (NULL until the load finished),
+//     tool version and workers. ReadMarker reads it; run and check take scale and
+//     seed from it and refuse an unfinished load.
+//   - bb_opening_balance (schema.OpeningBalanceTable): each account's balance before
+//     the generated trades. CUSTOMER_ACCOUNT.ca_bal is that balance plus the sum of
+//     the account's CASH_TRANSACTION.ct_amt, after the load and (because run-time
+//     Trade-Results add both) after any run; check verifies it.
+//
+// and the sequence seq_trade_id (schema.TradeIDSequence), which starts at
+// Scale.FirstRunTradeID for run-time Trade-Orders.
 package loader
 
 import (
@@ -110,6 +123,9 @@ func Load(ctx context.Context, db dialect.DB, o Options, tr *Tracker) (Stats, er
 	if err := phase(PhaseGenerate, func() error { return generate(ctx, db, plan(ks), o, tr, post.tableLoaded) }); err != nil {
 		return st, fmt.Errorf("generate and copy: %w", err)
 	}
+	if err := verifyCounts(o.Scale, tr); err != nil {
+		return st, err
+	}
 	if err := phase(PhaseIndex, post.finish); err != nil {
 		return st, fmt.Errorf("indexes and keys: %w", err)
 	}
@@ -177,8 +193,12 @@ func generate(ctx context.Context, db dialect.DB, jobs []job, o Options, tr *Tra
 			continue
 		}
 		g.Go(func() error {
-			if _, err := s.run(gctx, db); err != nil {
+			n, err := s.run(gctx, db)
+			if err != nil {
 				return fmt.Errorf("load %s: %w", s.table.Name, err)
+			}
+			if n != s.prog.Rows() {
+				return fmt.Errorf("load %s: the database took %d rows of the %d sent", s.table.Name, n, s.prog.Rows())
 			}
 			s.prog.done.Store(true)
 			loaded(s.table)
@@ -216,6 +236,18 @@ func generate(ctx context.Context, db dialect.DB, jobs []job, o Options, tr *Tra
 	}
 	for _, t := range empty {
 		loaded(t)
+	}
+	return nil
+}
+
+// verifyCounts checks the tables whose cardinality the scale fixes (tpce.md §3)
+// against what was streamed: a mismatch is a generator bug, caught before any index
+// is built on wrong data.
+func verifyCounts(sc schema.Scale, tr *Tracker) error {
+	for _, p := range tr.Tables {
+		if ExactRows(p.Name) && p.Rows() != p.Expected {
+			return fmt.Errorf("verify row counts: %s has %d rows, the scale requires %d", p.Name, p.Rows(), p.Expected)
+		}
 	}
 	return nil
 }

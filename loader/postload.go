@@ -99,7 +99,7 @@ func (p *postLoader) finish() error {
 		for _, grp := range groups {
 			g.Go(func() error {
 				for _, stmt := range grp {
-					if err := exec(gctx, stmt); err != nil {
+					if err := p.build(gctx, stmt); err != nil {
 						return err
 					}
 				}

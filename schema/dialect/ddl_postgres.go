@@ -66,6 +66,16 @@ func (postgresDDL) createTable(t schema.Table, key bool) string {
 	if t.FillFactor > 0 {
 		fmt.Fprintf(&b, " WITH (fillfactor = %d)", t.FillFactor)
 	}
+	// LOBs (news items, ~100 KB each) are stored out of line and uncompressed, as SQL
+	// Server stores VARCHAR(MAX): the database then has the size the reference intends
+	// on both dialects, Security-Detail reads ~100 KB per item, and the load does not
+	// spend a fifth of its server time in pglz. One string, two statements: Exec
+	// without arguments runs it through the simple protocol.
+	for _, c := range t.Columns {
+		if c.Type.Kind == schema.LOB {
+			fmt.Fprintf(&b, ";\nALTER TABLE %s ALTER COLUMN %s SET STORAGE EXTERNAL", t.Name, c.Name)
+		}
+	}
 	return b.String()
 }
 

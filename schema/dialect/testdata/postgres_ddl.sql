@@ -165,6 +165,7 @@ CREATE TABLE news_item (
     ni_author VARCHAR(30),
     CONSTRAINT pk_news_item PRIMARY KEY (ni_id)
 );
+ALTER TABLE news_item ALTER COLUMN ni_item SET STORAGE EXTERNAL;
 
 CREATE TABLE news_xref (
     nx_ni_id BIGINT NOT NULL,
@@ -508,6 +509,7 @@ CREATE TABLE news_item (
     ni_source VARCHAR(30) NOT NULL,
     ni_author VARCHAR(30)
 );
+ALTER TABLE news_item ALTER COLUMN ni_item SET STORAGE EXTERNAL;
 ALTER TABLE news_item ADD CONSTRAINT pk_news_item PRIMARY KEY (ni_id);
 
 CREATE TABLE news_xref (
