@@ -123,7 +123,7 @@ func startProgress(g *globalOptions, tr *loader.Tracker) func() {
 	}
 	done := make(chan struct{})
 	finished := make(chan struct{})
-	if f, ok := g.Stderr.(*os.File); ok && term.IsTerminal(int(f.Fd())) {
+	if f, ok := g.Stderr.(*os.File); ok && isSizedTerminal(f) {
 		go func() {
 			defer close(finished)
 			barsProgress(f, tr, done)
@@ -138,6 +138,16 @@ func startProgress(g *globalOptions, tr *loader.Tracker) func() {
 		close(done)
 		<-finished
 	}
+}
+
+// isSizedTerminal: bars need a terminal with a width (a pty without a size, as some
+// CI runners give, renders nothing; lines work there).
+func isSizedTerminal(f *os.File) bool {
+	if !term.IsTerminal(int(f.Fd())) {
+		return false
+	}
+	w, _, err := term.GetSize(int(f.Fd()))
+	return err == nil && w > 0
 }
 
 func barsProgress(w io.Writer, tr *loader.Tracker, done <-chan struct{}) {
@@ -158,8 +168,8 @@ func barsProgress(w io.Writer, tr *loader.Tracker, done <-chan struct{}) {
 				bars[i].SetTotal(max(n, 1), true)
 				continue
 			}
-			if n >= t.Expected {
-				bars[i].SetTotal(n+1, false)
+			if n >= t.Expected && !loader.ExactRows(t.Name) {
+				bars[i].SetTotal(n+1, false) // an estimate was low; the bar is not done yet
 			}
 			bars[i].SetCurrent(n)
 		}
