@@ -194,9 +194,10 @@ func (m *mee) run(w *worker, it meeItem) {
 	case doMarketFeed:
 		out, err := w.exec.MarketFeed(m.rec.txCtx, it.feed)
 		end := m.clock.Now()
-		if !m.rec.finish(w, txn.MarketFeed, it.due, start, end, &out, err) || err != nil {
-			return
-		}
+		m.rec.finish(w, txn.MarketFeed, it.due, start, end, &out, err)
+		// Even a failed (or cut) Market-Feed committed the entries before the one
+		// that failed: the orders they released are submitted and owed a
+		// Trade-Result, or they would stay half done.
 		if len(out.ToMarket) > 0 {
 			m.mu.Lock()
 			for _, r := range out.ToMarket {
