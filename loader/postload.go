@@ -32,6 +32,7 @@ type postLoader struct {
 	o     Options
 	mt    dialect.Maintainer
 	kd    dialect.KeyDeferrer
+	ki    dialect.KeyIndexer // only with kd
 	fv    dialect.FKValidator
 	g     *errgroup.Group
 	gctx  context.Context
@@ -44,6 +45,9 @@ func newPostLoader(ctx context.Context, db dialect.DB, ddl dialect.DDL, o Option
 	if !o.Generic {
 		p.mt, _ = db.(dialect.Maintainer)
 		p.kd, _ = ddl.(dialect.KeyDeferrer)
+		if p.kd != nil {
+			p.ki, _ = ddl.(dialect.KeyIndexer)
+		}
 		p.fv, _ = ddl.(dialect.FKValidator)
 	}
 	return p
@@ -52,12 +56,23 @@ func newPostLoader(ctx context.Context, db dialect.DB, ddl dialect.DDL, o Option
 // tableLoaded starts the table's key and index builds; it never blocks the caller
 // (a sink), the builds wait for one of o.Workers slots.
 func (p *postLoader) tableLoaded(t schema.Table) {
-	var stmts []string
-	if p.kd != nil && t.Name != schema.LoadMarkerTable {
-		stmts = append(stmts, p.kd.AddPrimaryKey(t))
+	// Statements of one group run in turn; groups run at once. Builds that would lock
+	// each other out share a group, so no build holds a slot waiting for a lock.
+	var groups [][]string
+	switch {
+	case p.ki != nil:
+		groups = append(groups, []string{p.ki.PrimaryKeyIndex(t)})
+		for _, s := range p.ddl.Indexes(t) {
+			groups = append(groups, []string{s})
+		}
+	case p.kd != nil:
+		groups = append(groups, append([]string{p.kd.AddPrimaryKey(t)}, p.ddl.Indexes(t)...))
+	default:
+		for _, s := range p.ddl.Indexes(t) {
+			groups = append(groups, []string{s})
+		}
 	}
-	stmts = append(stmts, p.ddl.Indexes(t)...)
-	for _, stmt := range stmts {
+	for _, grp := range groups {
 		p.g.Go(func() error {
 			select {
 			case p.slots <- struct{}{}:
@@ -65,7 +80,12 @@ func (p *postLoader) tableLoaded(t schema.Table) {
 				return context.Cause(p.gctx)
 			}
 			defer func() { <-p.slots }()
-			return p.build(p.gctx, stmt)
+			for _, stmt := range grp {
+				if err := p.build(p.gctx, stmt); err != nil {
+					return err
+				}
+			}
+			return nil
 		})
 	}
 }
@@ -107,6 +127,16 @@ func (p *postLoader) finish() error {
 			})
 		}
 		return g.Wait()
+	}
+	if p.ki != nil {
+		for _, t := range append(tables, schema.MetaTables()...) {
+			if t.Name == schema.LoadMarkerTable {
+				continue
+			}
+			if err := exec(ctx, p.ki.AttachPrimaryKey(t)); err != nil {
+				return err
+			}
+		}
 	}
 	var fks [][]string
 	if p.fv != nil {

@@ -137,7 +137,19 @@ type KeyDeferrer interface {
 	AddPrimaryKey(t schema.Table) string
 }
 
-var _ KeyDeferrer = postgresDDL{}
+// KeyIndexer is implemented by deferring renderers that can build the primary key as
+// an ordinary unique index, at the same time as the table's other indexes, and attach
+// it as the key afterwards (instant). Without it the loader runs AddPrimaryKey and
+// then the table's indexes in turn.
+type KeyIndexer interface {
+	PrimaryKeyIndex(t schema.Table) string
+	AttachPrimaryKey(t schema.Table) string
+}
+
+var (
+	_ KeyDeferrer = postgresDDL{}
+	_ KeyIndexer  = postgresDDL{}
+)
 
 // FKValidator is implemented by DDL renderers that can add foreign keys unchecked and
 // check them later, which lets the checks run in parallel.

@@ -45,6 +45,19 @@ func (postgresDDL) AddPrimaryKey(t schema.Table) string {
 	return fmt.Sprintf("ALTER TABLE %s ADD CONSTRAINT pk_%s PRIMARY KEY (%s)", t.Name, t.Name, strings.Join(t.PrimaryKey, ", "))
 }
 
+// PrimaryKeyIndex builds the index of the key CreateTableWithoutKey left out. It is a
+// plain CREATE UNIQUE INDEX, which takes a share lock, so it builds at the same time
+// as the table's other indexes (ALTER TABLE ... ADD PRIMARY KEY would lock them out).
+func (postgresDDL) PrimaryKeyIndex(t schema.Table) string {
+	return fmt.Sprintf("CREATE UNIQUE INDEX pk_%s ON %s (%s)", t.Name, t.Name, strings.Join(t.PrimaryKey, ", "))
+}
+
+// AttachPrimaryKey turns that index into the primary key, under the name CreateTable
+// gives it; instant, as the key columns are already NOT NULL.
+func (postgresDDL) AttachPrimaryKey(t schema.Table) string {
+	return fmt.Sprintf("ALTER TABLE %s ADD CONSTRAINT pk_%s PRIMARY KEY USING INDEX pk_%s", t.Name, t.Name, t.Name)
+}
+
 func (postgresDDL) createTable(t schema.Table, key bool) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "CREATE TABLE %s (\n", t.Name)

@@ -35,7 +35,9 @@ func postgresSchemaScript() string {
 	b.WriteString("-- bulk-load variants: tables without keys, keys added after the data\n\n")
 	for _, t := range tables {
 		b.WriteString(d.CreateTableWithoutKey(t) + ";\n")
-		b.WriteString(d.AddPrimaryKey(t) + ";\n\n")
+		b.WriteString(d.AddPrimaryKey(t) + ";\n")
+		b.WriteString(d.PrimaryKeyIndex(t) + ";\n")
+		b.WriteString(d.AttachPrimaryKey(t) + ";\n\n")
 	}
 	for _, t := range tables {
 		for _, s := range d.Indexes(t) {

@@ -350,6 +350,8 @@ CREATE TABLE status_type (
     st_name VARCHAR(10) NOT NULL
 );
 ALTER TABLE status_type ADD CONSTRAINT pk_status_type PRIMARY KEY (st_id);
+CREATE UNIQUE INDEX pk_status_type ON status_type (st_id);
+ALTER TABLE status_type ADD CONSTRAINT pk_status_type PRIMARY KEY USING INDEX pk_status_type;
 
 CREATE TABLE trade_type (
     tt_id VARCHAR(3) NOT NULL,
@@ -358,6 +360,8 @@ CREATE TABLE trade_type (
     tt_is_mrkt BOOLEAN NOT NULL
 );
 ALTER TABLE trade_type ADD CONSTRAINT pk_trade_type PRIMARY KEY (tt_id);
+CREATE UNIQUE INDEX pk_trade_type ON trade_type (tt_id);
+ALTER TABLE trade_type ADD CONSTRAINT pk_trade_type PRIMARY KEY USING INDEX pk_trade_type;
 
 CREATE TABLE taxrate (
     tx_id VARCHAR(4) NOT NULL,
@@ -365,6 +369,8 @@ CREATE TABLE taxrate (
     tx_rate NUMERIC(6,5) NOT NULL
 );
 ALTER TABLE taxrate ADD CONSTRAINT pk_taxrate PRIMARY KEY (tx_id);
+CREATE UNIQUE INDEX pk_taxrate ON taxrate (tx_id);
+ALTER TABLE taxrate ADD CONSTRAINT pk_taxrate PRIMARY KEY USING INDEX pk_taxrate;
 
 CREATE TABLE zip_code (
     zc_code VARCHAR(12) NOT NULL,
@@ -372,12 +378,16 @@ CREATE TABLE zip_code (
     zc_div VARCHAR(80) NOT NULL
 );
 ALTER TABLE zip_code ADD CONSTRAINT pk_zip_code PRIMARY KEY (zc_code);
+CREATE UNIQUE INDEX pk_zip_code ON zip_code (zc_code);
+ALTER TABLE zip_code ADD CONSTRAINT pk_zip_code PRIMARY KEY USING INDEX pk_zip_code;
 
 CREATE TABLE sector (
     sc_id VARCHAR(2) NOT NULL,
     sc_name VARCHAR(30) NOT NULL
 );
 ALTER TABLE sector ADD CONSTRAINT pk_sector PRIMARY KEY (sc_id);
+CREATE UNIQUE INDEX pk_sector ON sector (sc_id);
+ALTER TABLE sector ADD CONSTRAINT pk_sector PRIMARY KEY USING INDEX pk_sector;
 
 CREATE TABLE industry (
     in_id VARCHAR(2) NOT NULL,
@@ -385,6 +395,8 @@ CREATE TABLE industry (
     in_sc_id VARCHAR(2) NOT NULL
 );
 ALTER TABLE industry ADD CONSTRAINT pk_industry PRIMARY KEY (in_id);
+CREATE UNIQUE INDEX pk_industry ON industry (in_id);
+ALTER TABLE industry ADD CONSTRAINT pk_industry PRIMARY KEY USING INDEX pk_industry;
 
 CREATE TABLE address (
     ad_id BIGINT NOT NULL,
@@ -394,6 +406,8 @@ CREATE TABLE address (
     ad_ctry VARCHAR(80)
 );
 ALTER TABLE address ADD CONSTRAINT pk_address PRIMARY KEY (ad_id);
+CREATE UNIQUE INDEX pk_address ON address (ad_id);
+ALTER TABLE address ADD CONSTRAINT pk_address PRIMARY KEY USING INDEX pk_address;
 
 CREATE TABLE exchange (
     ex_id VARCHAR(6) NOT NULL,
@@ -405,6 +419,8 @@ CREATE TABLE exchange (
     ex_ad_id BIGINT NOT NULL
 );
 ALTER TABLE exchange ADD CONSTRAINT pk_exchange PRIMARY KEY (ex_id);
+CREATE UNIQUE INDEX pk_exchange ON exchange (ex_id);
+ALTER TABLE exchange ADD CONSTRAINT pk_exchange PRIMARY KEY USING INDEX pk_exchange;
 
 CREATE TABLE charge (
     ch_tt_id VARCHAR(3) NOT NULL,
@@ -412,6 +428,8 @@ CREATE TABLE charge (
     ch_chrg NUMERIC(10,2)
 );
 ALTER TABLE charge ADD CONSTRAINT pk_charge PRIMARY KEY (ch_tt_id, ch_c_tier);
+CREATE UNIQUE INDEX pk_charge ON charge (ch_tt_id, ch_c_tier);
+ALTER TABLE charge ADD CONSTRAINT pk_charge PRIMARY KEY USING INDEX pk_charge;
 
 CREATE TABLE commission_rate (
     cr_c_tier SMALLINT NOT NULL,
@@ -422,6 +440,8 @@ CREATE TABLE commission_rate (
     cr_rate NUMERIC(5,2) NOT NULL
 );
 ALTER TABLE commission_rate ADD CONSTRAINT pk_commission_rate PRIMARY KEY (cr_c_tier, cr_tt_id, cr_ex_id, cr_from_qty);
+CREATE UNIQUE INDEX pk_commission_rate ON commission_rate (cr_c_tier, cr_tt_id, cr_ex_id, cr_from_qty);
+ALTER TABLE commission_rate ADD CONSTRAINT pk_commission_rate PRIMARY KEY USING INDEX pk_commission_rate;
 
 CREATE TABLE company (
     co_id BIGINT NOT NULL,
@@ -435,6 +455,8 @@ CREATE TABLE company (
     co_open_date DATE NOT NULL
 );
 ALTER TABLE company ADD CONSTRAINT pk_company PRIMARY KEY (co_id);
+CREATE UNIQUE INDEX pk_company ON company (co_id);
+ALTER TABLE company ADD CONSTRAINT pk_company PRIMARY KEY USING INDEX pk_company;
 
 CREATE TABLE company_competitor (
     cp_co_id BIGINT NOT NULL,
@@ -442,6 +464,8 @@ CREATE TABLE company_competitor (
     cp_in_id VARCHAR(2) NOT NULL
 );
 ALTER TABLE company_competitor ADD CONSTRAINT pk_company_competitor PRIMARY KEY (cp_co_id, cp_comp_co_id, cp_in_id);
+CREATE UNIQUE INDEX pk_company_competitor ON company_competitor (cp_co_id, cp_comp_co_id, cp_in_id);
+ALTER TABLE company_competitor ADD CONSTRAINT pk_company_competitor PRIMARY KEY USING INDEX pk_company_competitor;
 
 CREATE TABLE security (
     s_symb VARCHAR(15) NOT NULL,
@@ -462,6 +486,8 @@ CREATE TABLE security (
     s_yield NUMERIC(5,2) NOT NULL
 );
 ALTER TABLE security ADD CONSTRAINT pk_security PRIMARY KEY (s_symb);
+CREATE UNIQUE INDEX pk_security ON security (s_symb);
+ALTER TABLE security ADD CONSTRAINT pk_security PRIMARY KEY USING INDEX pk_security;
 
 CREATE TABLE daily_market (
     dm_date DATE NOT NULL,
@@ -472,6 +498,8 @@ CREATE TABLE daily_market (
     dm_vol BIGINT NOT NULL
 );
 ALTER TABLE daily_market ADD CONSTRAINT pk_daily_market PRIMARY KEY (dm_date, dm_s_symb);
+CREATE UNIQUE INDEX pk_daily_market ON daily_market (dm_date, dm_s_symb);
+ALTER TABLE daily_market ADD CONSTRAINT pk_daily_market PRIMARY KEY USING INDEX pk_daily_market;
 
 CREATE TABLE financial (
     fi_co_id BIGINT NOT NULL,
@@ -490,6 +518,8 @@ CREATE TABLE financial (
     fi_out_dilut BIGINT NOT NULL
 );
 ALTER TABLE financial ADD CONSTRAINT pk_financial PRIMARY KEY (fi_co_id, fi_year, fi_qtr);
+CREATE UNIQUE INDEX pk_financial ON financial (fi_co_id, fi_year, fi_qtr);
+ALTER TABLE financial ADD CONSTRAINT pk_financial PRIMARY KEY USING INDEX pk_financial;
 
 CREATE TABLE last_trade (
     lt_s_symb VARCHAR(15) NOT NULL,
@@ -499,6 +529,8 @@ CREATE TABLE last_trade (
     lt_vol BIGINT NOT NULL
 );
 ALTER TABLE last_trade ADD CONSTRAINT pk_last_trade PRIMARY KEY (lt_s_symb);
+CREATE UNIQUE INDEX pk_last_trade ON last_trade (lt_s_symb);
+ALTER TABLE last_trade ADD CONSTRAINT pk_last_trade PRIMARY KEY USING INDEX pk_last_trade;
 
 CREATE TABLE news_item (
     ni_id BIGINT NOT NULL,
@@ -511,12 +543,16 @@ CREATE TABLE news_item (
 );
 ALTER TABLE news_item ALTER COLUMN ni_item SET STORAGE EXTERNAL;
 ALTER TABLE news_item ADD CONSTRAINT pk_news_item PRIMARY KEY (ni_id);
+CREATE UNIQUE INDEX pk_news_item ON news_item (ni_id);
+ALTER TABLE news_item ADD CONSTRAINT pk_news_item PRIMARY KEY USING INDEX pk_news_item;
 
 CREATE TABLE news_xref (
     nx_ni_id BIGINT NOT NULL,
     nx_co_id BIGINT NOT NULL
 );
 ALTER TABLE news_xref ADD CONSTRAINT pk_news_xref PRIMARY KEY (nx_ni_id, nx_co_id);
+CREATE UNIQUE INDEX pk_news_xref ON news_xref (nx_ni_id, nx_co_id);
+ALTER TABLE news_xref ADD CONSTRAINT pk_news_xref PRIMARY KEY USING INDEX pk_news_xref;
 
 CREATE TABLE customer (
     c_id BIGINT NOT NULL,
@@ -545,12 +581,16 @@ CREATE TABLE customer (
     c_email_2 VARCHAR(50)
 );
 ALTER TABLE customer ADD CONSTRAINT pk_customer PRIMARY KEY (c_id);
+CREATE UNIQUE INDEX pk_customer ON customer (c_id);
+ALTER TABLE customer ADD CONSTRAINT pk_customer PRIMARY KEY USING INDEX pk_customer;
 
 CREATE TABLE customer_taxrate (
     cx_tx_id VARCHAR(4) NOT NULL,
     cx_c_id BIGINT NOT NULL
 );
 ALTER TABLE customer_taxrate ADD CONSTRAINT pk_customer_taxrate PRIMARY KEY (cx_c_id, cx_tx_id);
+CREATE UNIQUE INDEX pk_customer_taxrate ON customer_taxrate (cx_c_id, cx_tx_id);
+ALTER TABLE customer_taxrate ADD CONSTRAINT pk_customer_taxrate PRIMARY KEY USING INDEX pk_customer_taxrate;
 
 CREATE TABLE broker (
     b_id BIGINT NOT NULL,
@@ -560,6 +600,8 @@ CREATE TABLE broker (
     b_comm_total NUMERIC(12,2) NOT NULL
 ) WITH (fillfactor = 10);
 ALTER TABLE broker ADD CONSTRAINT pk_broker PRIMARY KEY (b_id);
+CREATE UNIQUE INDEX pk_broker ON broker (b_id);
+ALTER TABLE broker ADD CONSTRAINT pk_broker PRIMARY KEY USING INDEX pk_broker;
 
 CREATE TABLE customer_account (
     ca_id BIGINT NOT NULL,
@@ -570,6 +612,8 @@ CREATE TABLE customer_account (
     ca_bal NUMERIC(12,2) NOT NULL
 );
 ALTER TABLE customer_account ADD CONSTRAINT pk_customer_account PRIMARY KEY (ca_id);
+CREATE UNIQUE INDEX pk_customer_account ON customer_account (ca_id);
+ALTER TABLE customer_account ADD CONSTRAINT pk_customer_account PRIMARY KEY USING INDEX pk_customer_account;
 
 CREATE TABLE account_permission (
     ap_ca_id BIGINT NOT NULL,
@@ -579,18 +623,24 @@ CREATE TABLE account_permission (
     ap_f_name VARCHAR(20) NOT NULL
 );
 ALTER TABLE account_permission ADD CONSTRAINT pk_account_permission PRIMARY KEY (ap_ca_id, ap_tax_id);
+CREATE UNIQUE INDEX pk_account_permission ON account_permission (ap_ca_id, ap_tax_id);
+ALTER TABLE account_permission ADD CONSTRAINT pk_account_permission PRIMARY KEY USING INDEX pk_account_permission;
 
 CREATE TABLE watch_list (
     wl_id BIGINT NOT NULL,
     wl_c_id BIGINT NOT NULL
 );
 ALTER TABLE watch_list ADD CONSTRAINT pk_watch_list PRIMARY KEY (wl_id);
+CREATE UNIQUE INDEX pk_watch_list ON watch_list (wl_id);
+ALTER TABLE watch_list ADD CONSTRAINT pk_watch_list PRIMARY KEY USING INDEX pk_watch_list;
 
 CREATE TABLE watch_item (
     wi_wl_id BIGINT NOT NULL,
     wi_s_symb VARCHAR(15) NOT NULL
 );
 ALTER TABLE watch_item ADD CONSTRAINT pk_watch_item PRIMARY KEY (wi_wl_id, wi_s_symb);
+CREATE UNIQUE INDEX pk_watch_item ON watch_item (wi_wl_id, wi_s_symb);
+ALTER TABLE watch_item ADD CONSTRAINT pk_watch_item PRIMARY KEY USING INDEX pk_watch_item;
 
 CREATE TABLE trade (
     t_id BIGINT NOT NULL,
@@ -610,6 +660,8 @@ CREATE TABLE trade (
     t_lifo BOOLEAN NOT NULL
 );
 ALTER TABLE trade ADD CONSTRAINT pk_trade PRIMARY KEY (t_id);
+CREATE UNIQUE INDEX pk_trade ON trade (t_id);
+ALTER TABLE trade ADD CONSTRAINT pk_trade PRIMARY KEY USING INDEX pk_trade;
 
 CREATE TABLE trade_history (
     th_t_id BIGINT NOT NULL,
@@ -617,6 +669,8 @@ CREATE TABLE trade_history (
     th_st_id VARCHAR(4) NOT NULL
 );
 ALTER TABLE trade_history ADD CONSTRAINT pk_trade_history PRIMARY KEY (th_t_id, th_st_id);
+CREATE UNIQUE INDEX pk_trade_history ON trade_history (th_t_id, th_st_id);
+ALTER TABLE trade_history ADD CONSTRAINT pk_trade_history PRIMARY KEY USING INDEX pk_trade_history;
 
 CREATE TABLE trade_request (
     tr_t_id BIGINT NOT NULL,
@@ -627,6 +681,8 @@ CREATE TABLE trade_request (
     tr_b_id BIGINT NOT NULL
 );
 ALTER TABLE trade_request ADD CONSTRAINT pk_trade_request PRIMARY KEY (tr_t_id);
+CREATE UNIQUE INDEX pk_trade_request ON trade_request (tr_t_id);
+ALTER TABLE trade_request ADD CONSTRAINT pk_trade_request PRIMARY KEY USING INDEX pk_trade_request;
 
 CREATE TABLE settlement (
     se_t_id BIGINT NOT NULL,
@@ -635,6 +691,8 @@ CREATE TABLE settlement (
     se_amt NUMERIC(10,2) NOT NULL
 );
 ALTER TABLE settlement ADD CONSTRAINT pk_settlement PRIMARY KEY (se_t_id);
+CREATE UNIQUE INDEX pk_settlement ON settlement (se_t_id);
+ALTER TABLE settlement ADD CONSTRAINT pk_settlement PRIMARY KEY USING INDEX pk_settlement;
 
 CREATE TABLE cash_transaction (
     ct_t_id BIGINT NOT NULL,
@@ -643,6 +701,8 @@ CREATE TABLE cash_transaction (
     ct_name VARCHAR(100)
 );
 ALTER TABLE cash_transaction ADD CONSTRAINT pk_cash_transaction PRIMARY KEY (ct_t_id);
+CREATE UNIQUE INDEX pk_cash_transaction ON cash_transaction (ct_t_id);
+ALTER TABLE cash_transaction ADD CONSTRAINT pk_cash_transaction PRIMARY KEY USING INDEX pk_cash_transaction;
 
 CREATE TABLE holding_summary (
     hs_ca_id BIGINT NOT NULL,
@@ -650,6 +710,8 @@ CREATE TABLE holding_summary (
     hs_qty INTEGER NOT NULL
 );
 ALTER TABLE holding_summary ADD CONSTRAINT pk_holding_summary PRIMARY KEY (hs_ca_id, hs_s_symb);
+CREATE UNIQUE INDEX pk_holding_summary ON holding_summary (hs_ca_id, hs_s_symb);
+ALTER TABLE holding_summary ADD CONSTRAINT pk_holding_summary PRIMARY KEY USING INDEX pk_holding_summary;
 
 CREATE TABLE holding (
     h_t_id BIGINT NOT NULL,
@@ -660,6 +722,8 @@ CREATE TABLE holding (
     h_qty INTEGER NOT NULL
 );
 ALTER TABLE holding ADD CONSTRAINT pk_holding PRIMARY KEY (h_t_id);
+CREATE UNIQUE INDEX pk_holding ON holding (h_t_id);
+ALTER TABLE holding ADD CONSTRAINT pk_holding PRIMARY KEY USING INDEX pk_holding;
 
 CREATE TABLE holding_history (
     hh_h_t_id BIGINT NOT NULL,
@@ -668,6 +732,8 @@ CREATE TABLE holding_history (
     hh_after_qty INTEGER NOT NULL
 );
 ALTER TABLE holding_history ADD CONSTRAINT pk_holding_history PRIMARY KEY (hh_h_t_id, hh_t_id);
+CREATE UNIQUE INDEX pk_holding_history ON holding_history (hh_h_t_id, hh_t_id);
+ALTER TABLE holding_history ADD CONSTRAINT pk_holding_history PRIMARY KEY USING INDEX pk_holding_history;
 
 CREATE TABLE bb_load (
     load_id SMALLINT NOT NULL,
@@ -681,12 +747,16 @@ CREATE TABLE bb_load (
     workers INTEGER NOT NULL
 );
 ALTER TABLE bb_load ADD CONSTRAINT pk_bb_load PRIMARY KEY (load_id);
+CREATE UNIQUE INDEX pk_bb_load ON bb_load (load_id);
+ALTER TABLE bb_load ADD CONSTRAINT pk_bb_load PRIMARY KEY USING INDEX pk_bb_load;
 
 CREATE TABLE bb_opening_balance (
     ca_id BIGINT NOT NULL,
     bal NUMERIC(12,2) NOT NULL
 );
 ALTER TABLE bb_opening_balance ADD CONSTRAINT pk_bb_opening_balance PRIMARY KEY (ca_id);
+CREATE UNIQUE INDEX pk_bb_opening_balance ON bb_opening_balance (ca_id);
+ALTER TABLE bb_opening_balance ADD CONSTRAINT pk_bb_opening_balance PRIMARY KEY USING INDEX pk_bb_opening_balance;
 
 CREATE INDEX i_sc_name ON sector (sc_name);
 CREATE INDEX i_in_name ON industry (in_name);
