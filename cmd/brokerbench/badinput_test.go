@@ -1,0 +1,100 @@
+package main
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestBadInputEveryFlag runs the invalid forms of every command's flags through the
+// real command line: each ends in one clear line and exit 2 (usage) or 1 (runtime),
+// never a panic or a stack trace, and never echoes a password.
+func TestBadInputEveryFlag(t *testing.T) {
+	dir := t.TempDir()
+	corrupt := filepath.Join(dir, "corrupt.json")
+	if err := os.WriteFile(corrupt, []byte(`{"format": 1, "steps": [`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	wrongFormat := filepath.Join(dir, "format9.json")
+	if err := os.WriteFile(wrongFormat, []byte(`{"format": 9, "steps": []}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	const secret = "Hunter2SecretPw"
+	unreachable := "postgres://bench:" + secret + "@127.0.0.1:1/bench?connect_timeout=2"
+	for _, tc := range []struct {
+		args []string
+		code int
+		say  string // a word the one line must contain
+	}{
+		{[]string{"nosuchcommand"}, 2, "unknown command"},
+		{[]string{"load", "--customers", "1500"}, 2, "1000"},
+		{[]string{"load", "--customers", "0"}, 2, "customers"},
+		{[]string{"load", "--customers", "-1000"}, 2, "customers"},
+		{[]string{"load", "--customers", "many"}, 2, "customers"},
+		{[]string{"load", "--trade-days", "4"}, 2, "trade"},
+		{[]string{"load", "--trade-days", "x"}, 2, "trade-days"},
+		{[]string{"load", "--workers", "0"}, 2, "workers"},
+		{[]string{"load", "--workers", "-3"}, 2, "workers"},
+		{[]string{"load", "--seed", "-1"}, 2, "seed"},
+		{[]string{"load", "--bogus"}, 2, "bogus"},
+		{[]string{"load", "extra-arg"}, 2, ""},
+		{[]string{"run", "--users", ""}, 2, "users"},
+		{[]string{"run", "--users", "0"}, 2, "users"},
+		{[]string{"run", "--users", "-5"}, 2, "users"},
+		{[]string{"run", "--users", "300:50:50"}, 2, "users"},
+		{[]string{"run", "--users", "50:300:0"}, 2, "users"},
+		{[]string{"run", "--users", "a,b"}, 2, "users"},
+		{[]string{"run", "--users", "10,,20"}, 2, "users"},
+		{[]string{"run", "--step", "0s"}, 2, "step"},
+		{[]string{"run", "--step", "fast"}, 2, "step"},
+		{[]string{"run", "--warmup", "-1s"}, 2, "warmup"},
+		{[]string{"run", "--step", "10s", "--warmup", "10s"}, 2, "warmup"},
+		{[]string{"run", "--think", "-1s"}, 2, "think"},
+		{[]string{"run", "--rate", "-5"}, 2, "rate"},
+		{[]string{"run", "--connections", "-1"}, 2, "connections"},
+		{[]string{"run", "--tag", "novalue"}, 2, "tag"},
+		{[]string{"run", "--io-interval", "0s"}, 2, "interval"},
+		{[]string{"run", "--config", filepath.Join(dir, "missing.yaml")}, 2, "missing.yaml"},
+		{[]string{"report"}, 2, ""},
+		{[]string{"report", filepath.Join(dir, "missing.json")}, 1, "missing.json"},
+		{[]string{"report", corrupt}, 1, "corrupt.json"},
+		{[]string{"report", wrongFormat}, 1, "format"},
+		{[]string{"compare", corrupt}, 2, ""},
+		{[]string{"compare", corrupt, corrupt}, 1, "corrupt.json"},
+		{[]string{"compare", "--fail-if", "tps<<3", corrupt, corrupt}, 2, "tps<<3"},
+		{[]string{"compare", "--fail-if", "nosuchmetric>1", corrupt, corrupt}, 2, "nosuchmetric"},
+		{[]string{"schema", "--dialect", "oracle"}, 2, "oracle"},
+		{[]string{"pg", "start"}, 2, "pgdata"},
+		{[]string{"pg", "status", "--pgdata", filepath.Join(dir, "nocluster")}, 1, "no managed PostgreSQL"},
+		{[]string{"--db", unreachable, "check"}, 1, "127.0.0.1:1"},
+		{[]string{"--db", unreachable, "load", "--customers", "1000", "--trade-days", "5"}, 1, "127.0.0.1:1"},
+		{[]string{"--db", unreachable, "run", "--users", "1", "--step", "2s", "--warmup", "1s", "--out", filepath.Join(dir, "r.json")}, 1, "127.0.0.1:1"},
+		{[]string{"--db", "postgres://bench:" + secret + "@[::1", "check"}, 1, ""},
+		{[]string{"--db", "sqlserver://sa:" + secret + "@127.0.0.1:1?database=x&dial+timeout=2&connection+timeout=2", "check"}, 1, "127.0.0.1"},
+	} {
+		t.Run(strings.Join(tc.args, " "), func(t *testing.T) {
+			var out, errb bytes.Buffer
+			code := Main(tc.args, &out, &errb)
+			all := out.String() + errb.String()
+			if code != tc.code {
+				t.Errorf("exit %d, want %d; output: %q", code, tc.code, all)
+			}
+			msg := strings.TrimSpace(errb.String())
+			lines := strings.Split(msg, "\n")
+			last := lines[len(lines)-1]
+			if !strings.HasPrefix(last, "brokerbench: ") {
+				t.Errorf("last line %q is not the one-line error", last)
+			}
+			if tc.say != "" && !strings.Contains(strings.ToLower(last), strings.ToLower(tc.say)) {
+				t.Errorf("error line %q does not mention %q", last, tc.say)
+			}
+			for _, bad := range []string{"panic", "goroutine ", ".go:", secret} {
+				if strings.Contains(all, bad) {
+					t.Errorf("output contains %q: %q", bad, all)
+				}
+			}
+		})
+	}
+}
