@@ -1,0 +1,185 @@
+package driver
+
+import (
+	"context"
+	"runtime"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/brokerbench/brokerbench/internal/testdb"
+	"github.com/brokerbench/brokerbench/internal/testpg"
+	"github.com/brokerbench/brokerbench/schema/dialect"
+	"github.com/brokerbench/brokerbench/schema/rnd"
+	"github.com/brokerbench/brokerbench/txn"
+)
+
+// faultApp names the fault test's connections, so pg_stat_activity shows whether
+// the run left any behind.
+const faultApp = "brokerbench fault test"
+
+// countOurBackends counts the sessions of dsn's database opened by the test's pools.
+func countOurBackends(t *testing.T, dsn string) int {
+	t.Helper()
+	db, err := dialect.Open(context.Background(), dsn, dialect.Options{MaxConns: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	var n int
+	if err := db.QueryRow(context.Background(), `SELECT count(*) FROM pg_stat_activity
+		WHERE datname = current_database() AND application_name LIKE $1`, faultApp+"%").Scan(&n); err != nil {
+		t.Fatal(err)
+	}
+	return n
+}
+
+// settle polls cond for a few seconds: goroutines and backends take a moment to go.
+func settle(cond func() bool) bool {
+	for deadline := time.Now().Add(5 * time.Second); time.Now().Before(deadline); time.Sleep(50 * time.Millisecond) {
+		if cond() {
+			return true
+		}
+	}
+	return cond()
+}
+
+// TestRealServerFaults runs three steps against the real server while it suffers a
+// fault in each: every backend killed (pg_terminate_backend), the server stalled
+// (SIGSTOP of its processes), the server restarted. The users' pool and the
+// emulator's own pool (as `run` opens them) both recover, the failures are counted
+// by class in the step that saw them, the plan completes, no goroutine and no
+// connection is left behind, and the database keeps every invariant: a transaction
+// the fault cut is fully there or not at all.
+func TestRealServerFaults(t *testing.T) {
+	if testpg.Cluster(t) == nil {
+		t.Skip("the tests use " + testpg.EnvDSN + ": not stalling or restarting a server they do not own")
+	}
+	dsn := testdb.Loaded(t)
+	before := runtime.NumGoroutine()
+
+	const users = 4
+	open := func(app string, conns int) dialect.DB {
+		db, err := dialect.Open(context.Background(), dsn, dialect.Options{MaxConns: conns, AppName: app})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return db
+	}
+	db := open(faultApp+" users", users)
+	market := open(faultApp+" market", 4+1)
+	closed := false
+	closeAll := func() {
+		if !closed {
+			db.Close()
+			market.Close()
+			closed = true
+		}
+	}
+	t.Cleanup(closeAll)
+	sql, err := txn.StatementsFor(db.Name())
+	if err != nil {
+		t.Fatal(err)
+	}
+	sc, seed := testdb.Scale, testdb.Seed
+	d, err := New(Config{
+		Plan:   Plan{Users: []int{users, users, users}, Step: 4 * time.Second, Warmup: 500 * time.Millisecond},
+		Market: DefaultMarket(4), Scale: sc, Seed: seed,
+		DataMaintenanceEvery: 2 * time.Second,
+		NewExecutor: func(w int) txn.Executor {
+			if w >= MEEWorkerBase {
+				return txn.NewExecutor(market, sql, sc, seed, w)
+			}
+			return txn.NewExecutor(db, sql, sc, seed, w)
+		},
+		NewDeck: func(w int) Deck { return txn.NewDeck(rnd.New(seed, 0xdec, uint64(w))) },
+		Pool:    PoolStatsOf(db),
+		Logf:    t.Logf,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+
+	// The faults fall in the measured part of steps 1, 2 and 3.
+	var faults sync.WaitGroup
+	faults.Add(3)
+	var killed int
+	go func() {
+		defer faults.Done()
+		time.Sleep(2 * time.Second)
+		killed = testpg.TerminateBackends(t, dsn)
+	}()
+	go func() {
+		defer faults.Done()
+		time.Sleep(5500 * time.Millisecond)
+		testpg.Pause(t, 1500*time.Millisecond)
+	}()
+	go func() {
+		defer faults.Done()
+		time.Sleep(9500 * time.Millisecond)
+		testpg.Restart(t)
+	}()
+	steps, err := d.Run(context.Background())
+	faults.Wait()
+	if err != nil {
+		t.Fatalf("the run stopped: %v", err)
+	}
+	if killed == 0 {
+		t.Error("pg_terminate_backend ended no backend: the first fault did not happen")
+	}
+	if len(steps) != 3 {
+		t.Fatalf("%d steps, want the whole plan of 3", len(steps))
+	}
+	for i, st := range steps {
+		var n, errs int64
+		for _, tx := range st.Transactions {
+			n += tx.Count
+			errs += tx.Errors
+		}
+		t.Logf("step %d: %d transactions, %d errors, tps %.1f, faults %+v", i+1, n, errs, st.TPS, st.Faults)
+		if st.Partial || n == 0 {
+			t.Errorf("step %d: partial %v, %d transactions", i+1, st.Partial, n)
+		}
+		if st.Faults == nil {
+			if errs > 0 {
+				t.Errorf("step %d: %d errors but no faults marked", i+1, errs)
+			}
+			continue
+		}
+		var byClass int64
+		for _, c := range st.Faults.ByClass {
+			byClass += c
+		}
+		if byClass != errs {
+			t.Errorf("step %d: faults by class %v sum to %d, transactions' errors to %d", i+1, st.Faults.ByClass, byClass, errs)
+		}
+	}
+	for _, i := range []int{0, 2} { // killed backends, restart
+		f := steps[i].Faults
+		if f == nil || f.ByClass["connection"] == 0 || f.ConnectionsLost == 0 {
+			t.Errorf("step %d: faults %+v: the cut connections were not counted", i+1, f)
+		}
+	}
+	// Both pools came back: each served transactions after the last fault.
+	last := steps[2].Transactions
+	if last["Trade-Order"].Count-last["Trade-Order"].Errors == 0 || last["Trade-Result"].Count-last["Trade-Result"].Errors == 0 {
+		t.Errorf("after the restart: Trade-Order %+v, Trade-Result %+v", last["Trade-Order"], last["Trade-Result"])
+	}
+
+	if n := countOurBackends(t, dsn); n > users+4+1 {
+		t.Errorf("%d sessions open for %d pool slots: connections leaked", n, users+5)
+	}
+	v, err := txn.Check(context.Background(), db, sc)
+	if err != nil || len(v) > 0 {
+		t.Errorf("check after the faults: %v %v", v, err)
+	}
+	closeAll()
+	if !settle(func() bool { return countOurBackends(t, dsn) == 0 }) {
+		t.Errorf("%d sessions still open after the pools closed", countOurBackends(t, dsn))
+	}
+	if !settle(func() bool { return runtime.NumGoroutine() <= before }) {
+		buf := make([]byte, 1<<20)
+		buf = buf[:runtime.Stack(buf, true)]
+		t.Errorf("%d goroutines after the run, %d before:\n%s", runtime.NumGoroutine(), before, buf)
+	}
+}
