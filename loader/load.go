@@ -120,6 +120,7 @@ func Load(ctx context.Context, db dialect.DB, o Options, tr *Tracker) (Stats, er
 	}
 	ks := newKeyspace(o.Scale, o.Seed)
 	post := newPostLoader(ctx, db, ddl, o)
+	defer post.abort()
 	if err := phase(PhaseGenerate, func() error { return generate(ctx, db, plan(ks), o, tr, post.tableLoaded) }); err != nil {
 		return st, fmt.Errorf("generate and copy: %w", err)
 	}

@@ -26,22 +26,32 @@ const indexMemMB = 512
 //
 // The end state is the same either way.
 type postLoader struct {
-	ctx   context.Context
-	db    dialect.DB
-	ddl   dialect.DDL
-	o     Options
-	mt    dialect.Maintainer
-	kd    dialect.KeyDeferrer
-	ki    dialect.KeyIndexer // only with kd
-	fv    dialect.FKValidator
-	g     *errgroup.Group
-	gctx  context.Context
-	slots chan struct{}
+	ctx    context.Context
+	db     dialect.DB
+	ddl    dialect.DDL
+	o      Options
+	mt     dialect.Maintainer
+	kd     dialect.KeyDeferrer
+	ki     dialect.KeyIndexer // only with kd
+	fv     dialect.FKValidator
+	g      *errgroup.Group
+	gctx   context.Context
+	cancel context.CancelFunc
+	slots  chan struct{}
+}
+
+// abort stops builds still running (the load failed) and waits for them, so none
+// outlives Load and its pool.
+func (p *postLoader) abort() {
+	p.cancel()
+	_ = p.g.Wait()
 }
 
 func newPostLoader(ctx context.Context, db dialect.DB, ddl dialect.DDL, o Options) *postLoader {
 	p := &postLoader{ctx: ctx, db: db, ddl: ddl, o: o, slots: make(chan struct{}, o.Workers)}
-	p.g, p.gctx = errgroup.WithContext(ctx)
+	var cctx context.Context
+	cctx, p.cancel = context.WithCancel(ctx)
+	p.g, p.gctx = errgroup.WithContext(cctx)
 	if !o.Generic {
 		p.mt, _ = db.(dialect.Maintainer)
 		p.kd, _ = ddl.(dialect.KeyDeferrer)
