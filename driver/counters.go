@@ -45,6 +45,11 @@ type workerStats struct {
 	lateMax atomic.Int64
 	fails   [numClasses]atomic.Int64
 	ok      atomic.Int64
+	// edge is held while a finished transaction is counted here and recorded in its
+	// histogram handle, and by the step loop across a window edge: a transaction
+	// lands on the same side of the edge in both, so a step's faults by class add
+	// up to its transactions' errors. Uncontended but at the edges.
+	edge sync.Mutex
 }
 
 // lateThreshold: a start later than this counts as late. Below it is the ordinary
@@ -80,6 +85,22 @@ func (r *statsRegistry) add() *workerStats {
 	r.workers = append(r.workers, w)
 	r.mu.Unlock()
 	return w
+}
+
+// atEdge runs f with every worker's counting held still (workerStats.edge).
+func (r *statsRegistry) atEdge(f func()) {
+	r.mu.Lock()
+	ws := append([]*workerStats(nil), r.workers...)
+	r.mu.Unlock()
+	for _, w := range ws {
+		w.edge.Lock()
+	}
+	defer func() {
+		for _, w := range ws {
+			w.edge.Unlock()
+		}
+	}()
+	f()
 }
 
 // statsSum is the registry's totals at one instant.

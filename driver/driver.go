@@ -298,8 +298,11 @@ type window struct {
 
 func (d *Driver) openWindow() *window {
 	now := d.clock.Now()
-	d.rec.rec.StartWindow(now)
-	w := &window{from: now, stats: d.rec.stats.sum(true), check: d.check.mark(now, true)}
+	w := &window{from: now, check: d.check.mark(now, true)}
+	d.rec.stats.atEdge(func() {
+		d.rec.rec.StartWindow(now)
+		w.stats = d.rec.stats.sum(true)
+	})
 	if d.sched != nil {
 		w.missed, w.due = d.sched.Missed(now), d.sched.Due(now)
 	}
@@ -310,8 +313,13 @@ func (d *Driver) openWindow() *window {
 }
 
 func (d *Driver) closeWindow(w *window, sp StepPlan, stepStart, end time.Time) *results.Step {
-	txns, from := d.rec.rec.Window()
-	s := d.rec.stats.sum(false).minus(w.stats)
+	var txns map[string]results.TxnStats
+	var from time.Time
+	var s statsSum
+	d.rec.stats.atEdge(func() {
+		txns, from = d.rec.rec.Window()
+		s = d.rec.stats.sum(false).minus(w.stats)
+	})
 	mark := d.check.mark(end, false)
 	measured := end.Sub(from).Seconds()
 	st := &results.Step{

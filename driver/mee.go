@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/brokerbench/brokerbench/schema"
+	"github.com/brokerbench/brokerbench/schema/dialect"
 	"github.com/brokerbench/brokerbench/schema/rnd"
 	"github.com/brokerbench/brokerbench/txn"
 )
@@ -25,7 +26,14 @@ type meeItem struct {
 	action meeAction
 	req    txn.MarketRequest
 	feed   []txn.TickerEntry
+	tries  int // Trade-Results cut by a lost connection so far
 }
+
+// meeRetries bounds how often a Trade-Result cut by a lost connection is tried
+// again. The cut transaction rolled back, so the trade still waits for it; if the
+// commit went through unacknowledged, the retry fails Trade-Result's own status
+// check instead of completing the trade twice.
+const meeRetries = 3
 
 type meeHeap []meeItem
 
@@ -187,14 +195,20 @@ func (m *mee) run(w *worker, it meeItem) {
 		price := FillPrice(it.req, schema.PriceAt(it.req.SecIndex, m.wave(start)))
 		out, err := w.exec.TradeResult(m.rec.txCtx, it.req.TradeID, price)
 		end := m.clock.Now()
-		if !m.rec.finish(w, txn.TradeResult, it.due, start, end, &out, err) || err != nil {
+		if !m.rec.finish(w, txn.TradeResult, it.due, start, end, &out, err) {
+			return
+		}
+		if err != nil {
+			m.afterConnectionLoss(it, end, err)
 			return
 		}
 		m.afterTradeResult(it.req, price, end)
 	case doMarketFeed:
 		out, err := w.exec.MarketFeed(m.rec.txCtx, it.feed)
 		end := m.clock.Now()
-		m.rec.finish(w, txn.MarketFeed, it.due, start, end, &out, err)
+		if m.rec.finish(w, txn.MarketFeed, it.due, start, end, &out, err) && err != nil {
+			m.afterConnectionLoss(it, end, err)
+		}
 		// Even a failed (or cut) Market-Feed committed the entries before the one
 		// that failed: the orders they released are submitted and owed a
 		// Trade-Result, or they would stay half done.
@@ -206,6 +220,24 @@ func (m *mee) run(w *worker, it meeItem) {
 			m.mu.Unlock()
 		}
 	}
+}
+
+// afterConnectionLoss gives a server that went away time to come back: the worker
+// pauses (a pool of workers retrying at once against a restarting server would be
+// a reconnect storm), and a cut Trade-Result is due again later, with a growing
+// delay, up to meeRetries times. Other failures are final.
+func (m *mee) afterConnectionLoss(it meeItem, now time.Time, err error) {
+	if dialect.Classify(err) != dialect.Connection {
+		return
+	}
+	if it.action == doTradeResult && it.tries < meeRetries {
+		it.tries++
+		it.due = now.Add(failureBackoff << it.tries)
+		m.mu.Lock()
+		heap.Push(&m.pending, it)
+		m.mu.Unlock()
+	}
+	_ = m.clock.Sleep(m.rec.txCtx, failureBackoff)
 }
 
 // afterTradeResult feeds the ticker (tpce.md §5.4): the trade's own entry plus one

@@ -62,6 +62,8 @@ func (r *recording) finish(w *worker, k txn.Kind, intended, start, end time.Time
 		}
 	}
 	retries := max(0, out.Attempts-1)
+	w.stats.edge.Lock()
+	defer w.stats.edge.Unlock()
 	if err != nil {
 		c := failureClass(err)
 		w.stats.fails[c].Add(1)
