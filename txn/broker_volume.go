@@ -23,7 +23,7 @@ func (e *executor) brokerVolume(ctx context.Context, in BrokerVolumeInput) (Outc
 func (e *executor) brokerVolumeRun(ctx context.Context, in BrokerVolumeInput) (Outcome, []BrokerVolumeRow, error) {
 	out := Outcome{Kind: BrokerVolume}
 	var res []BrokerVolumeRow
-	err := e.inTx(ctx, &out, dialect.ReadCommitted, func(tx dialect.Tx) error {
+	err := e.inTx(ctx, &out, dialect.ReadOnlyCommitted, func(tx dialect.Tx) error {
 		res = nil
 		return e.bvFrame1(ctx, tx, in, &res)
 	})

@@ -42,7 +42,7 @@ type CustomerPositionOutput struct {
 func (e *executor) customerPosition(ctx context.Context, in CustomerPositionInput) (Outcome, CustomerPositionOutput, error) {
 	out := Outcome{Kind: CustomerPosition}
 	var res CustomerPositionOutput
-	err := e.inTx(ctx, &out, dialect.ReadCommitted, func(tx dialect.Tx) error {
+	err := e.inTx(ctx, &out, dialect.ReadOnlyCommitted, func(tx dialect.Tx) error {
 		res = CustomerPositionOutput{}
 		if err := e.cpFrame1(ctx, tx, in, &res); err != nil {
 			return err

@@ -127,6 +127,13 @@ func (c countingTx) QueryRow(ctx context.Context, sql string, args ...any) diale
 	return c.tx.QueryRow(ctx, sql, args...)
 }
 
+// Pipeline counts every queued statement and sends them together where the dialect
+// can (dialect.Pipeline).
+func (c countingTx) Pipeline(ctx context.Context, qs []dialect.Queued) error {
+	*c.n += len(qs)
+	return dialect.Pipeline(ctx, c.tx, qs)
+}
+
 // execOne runs a statement that must change exactly one row.
 func execOne(ctx context.Context, tx dialect.Tx, k Kind, frame int, what, sql string, args ...any) error {
 	n, err := tx.Exec(ctx, sql, args...)

@@ -24,7 +24,7 @@ type MarketWatchOutput struct {
 func (e *executor) marketWatch(ctx context.Context, in MarketWatchInput) (Outcome, MarketWatchOutput, error) {
 	out := Outcome{Kind: MarketWatch}
 	var res MarketWatchOutput
-	err := e.inTx(ctx, &out, dialect.ReadCommitted, func(tx dialect.Tx) error {
+	err := e.inTx(ctx, &out, dialect.ReadOnlyCommitted, func(tx dialect.Tx) error {
 		res = MarketWatchOutput{}
 		return e.mwFrame1(ctx, tx, in, &res)
 	})

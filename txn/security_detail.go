@@ -33,7 +33,7 @@ type SecurityDetailOutput struct {
 func (e *executor) securityDetail(ctx context.Context, in SecurityDetailInput) (Outcome, SecurityDetailOutput, error) {
 	out := Outcome{Kind: SecurityDetail}
 	var res SecurityDetailOutput
-	err := e.inTx(ctx, &out, dialect.ReadCommitted, func(tx dialect.Tx) error {
+	err := e.inTx(ctx, &out, dialect.ReadOnlyCommitted, func(tx dialect.Tx) error {
 		res = SecurityDetailOutput{}
 		return e.sdFrame1(ctx, tx, in, &res)
 	})

@@ -3,6 +3,7 @@ package txn
 import (
 	"context"
 	"errors"
+	"fmt"
 	"time"
 
 	"github.com/brokerbench/brokerbench/schema/dialect"
@@ -56,7 +57,7 @@ type TradeLookupOutput struct {
 func (e *executor) tradeLookup(ctx context.Context, in TradeLookupInput) (Outcome, TradeLookupOutput, error) {
 	out := Outcome{Kind: TradeLookup}
 	var res TradeLookupOutput
-	err := e.inTx(ctx, &out, dialect.ReadCommitted, func(tx dialect.Tx) error {
+	err := e.inTx(ctx, &out, dialect.ReadOnlyCommitted, func(tx dialect.Tx) error {
 		res = TradeLookupOutput{Frame: in.Frame}
 		switch in.Frame {
 		case 1:
@@ -71,26 +72,54 @@ func (e *executor) tradeLookup(ctx context.Context, in TradeLookupInput) (Outcom
 	return out, res, err
 }
 
-// tlFrame1 reads each of the given trades with its details; all must be found.
+// tlFrame1 reads each of the given trades with its details; all must be found. The
+// twenty trade reads go out as one pipeline, then their child rows as another.
 func (e *executor) tlFrame1(ctx context.Context, tx dialect.Tx, in TradeLookupInput, res *TradeLookupOutput) error {
-	for _, id := range in.TradeIDs {
-		d := TradeDetail{TradeID: id}
-		var tp *Money
-		if err := tx.QueryRow(ctx, e.sql.TradeLookupTradeByID, id).Scan(&d.BidPrice, &d.ExecName, &d.IsCash, &d.IsMarket, &tp); err != nil {
-			return frameErr(TradeLookup, 1, "trade", err)
-		}
-		if tp != nil {
-			d.TradePrice = *tp
-		}
-		if err := e.tradeChildren(ctx, tx, TradeLookup, 1, &d); err != nil {
-			return err
-		}
-		res.Trades = append(res.Trades, d)
+	list, err := e.tradesByID(ctx, tx, TradeLookup, 1, in.TradeIDs)
+	if err != nil {
+		return err
 	}
+	if err := e.tradeChildrenAll(ctx, tx, TradeLookup, 1, list); err != nil {
+		return err
+	}
+	res.Trades = append(res.Trades, list...)
 	if len(res.Trades) != len(in.TradeIDs) {
 		return checkf(TradeLookup, 1, "found %d of %d trades", len(res.Trades), len(in.TradeIDs))
 	}
 	return nil
+}
+
+// tradesByID reads the given trades (bid price, executor, cash and market flags,
+// trade price) in one pipeline; a missing trade is an error of the frame.
+func (e *executor) tradesByID(ctx context.Context, tx dialect.Tx, k Kind, frame int, ids []int64) ([]TradeDetail, error) {
+	list := make([]TradeDetail, len(ids))
+	found := make([]bool, len(ids))
+	qs := make([]dialect.Queued, len(ids))
+	for i, id := range ids {
+		i := i
+		list[i].TradeID = id
+		qs[i] = dialect.Queued{SQL: e.sql.TradeLookupTradeByID, Args: []any{id}, Scan: func(r dialect.Rows) error {
+			d := &list[i]
+			var tp *Money
+			if err := r.Scan(&d.BidPrice, &d.ExecName, &d.IsCash, &d.IsMarket, &tp); err != nil {
+				return err
+			}
+			if tp != nil {
+				d.TradePrice = *tp
+			}
+			found[i] = true
+			return nil
+		}}
+	}
+	if err := dialect.Pipeline(ctx, tx, qs); err != nil {
+		return nil, frameErr(k, frame, "trade", err)
+	}
+	for i, ok := range found {
+		if !ok {
+			return nil, frameErr(k, frame, "trade", fmt.Errorf("trade %d: %w", ids[i], dialect.ErrNoRows))
+		}
+	}
+	return list, nil
 }
 
 // tlFrame2 reads an account's trades in a time window.
@@ -191,47 +220,64 @@ func (e *executor) detailList(ctx context.Context, tx dialect.Tx, k Kind, frame 
 	if len(list) > in.MaxTrades {
 		return checkf(k, frame, "%d trades, want at most %d", len(list), in.MaxTrades)
 	}
-	for i := range list {
-		if err := e.tradeChildren(ctx, tx, k, frame, &list[i]); err != nil {
-			return err
-		}
+	if err := e.tradeChildrenAll(ctx, tx, k, frame, list); err != nil {
+		return err
 	}
 	res.Trades = list
 	return nil
 }
 
-// tradeChildren reads a trade's settlement, cash transaction (cash trades) and up to
-// three history rows, and checks that a completed trade has them.
-func (e *executor) tradeChildren(ctx context.Context, tx dialect.Tx, k Kind, frame int, d *TradeDetail) error {
-	if err := tx.QueryRow(ctx, e.sql.TradeLookupSettlement, d.TradeID).Scan(&d.Settlement, &d.DueDate, &d.CashType); err != nil {
-		return frameErr(k, frame, "settlement", err)
-	}
-	if d.IsCash {
-		var name *string
-		if err := tx.QueryRow(ctx, e.sql.TradeLookupCash, d.TradeID).Scan(&d.CashAmount, &d.CashWhen, &name); err != nil {
-			return frameErr(k, frame, "cash transaction", err)
+// tradeChildrenAll reads every listed trade's settlement, cash transaction (cash
+// trades) and up to three history rows, all in one pipeline: sixty statements, one
+// round trip.
+func (e *executor) tradeChildrenAll(ctx context.Context, tx dialect.Tx, k Kind, frame int, list []TradeDetail) error {
+	qs := make([]dialect.Queued, 0, 3*len(list))
+	settled := make([]bool, len(list))
+	for i := range list {
+		d := &list[i]
+		i := i
+		qs = append(qs, dialect.Queued{SQL: e.sql.TradeLookupSettlement, Args: []any{d.TradeID}, Scan: func(r dialect.Rows) error {
+			settled[i] = true
+			return r.Scan(&d.Settlement, &d.DueDate, &d.CashType)
+		}})
+		if d.IsCash {
+			qs = append(qs, dialect.Queued{SQL: e.sql.TradeLookupCash, Args: []any{d.TradeID}, Scan: func(r dialect.Rows) error {
+				var name *string
+				if err := r.Scan(&d.CashAmount, &d.CashWhen, &name); err != nil {
+					return err
+				}
+				d.HasCash = true
+				if name != nil {
+					d.CashName = *name
+				}
+				return nil
+			}})
 		}
-		d.HasCash = true
-		if name != nil {
-			d.CashName = *name
-		}
+		qs = append(qs, dialect.Queued{SQL: e.sql.TradeLookupHistory, Args: []any{d.TradeID}, Scan: func(r dialect.Rows) error {
+			var t time.Time
+			var s string
+			if err := r.Scan(&t, &s); err != nil {
+				return err
+			}
+			d.HistoryDTS = append(d.HistoryDTS, t)
+			d.HistoryStat = append(d.HistoryStat, s)
+			return nil
+		}})
 	}
-	rows, err := tx.Query(ctx, e.sql.TradeLookupHistory, d.TradeID)
-	err = scanRows(rows, err, func(r dialect.Rows) error {
-		var t time.Time
-		var s string
-		if err := r.Scan(&t, &s); err != nil {
-			return err
-		}
-		d.HistoryDTS = append(d.HistoryDTS, t)
-		d.HistoryStat = append(d.HistoryStat, s)
-		return nil
-	})
-	if err != nil {
-		return frameErr(k, frame, "trade history", err)
+	if err := dialect.Pipeline(ctx, tx, qs); err != nil {
+		return frameErr(k, frame, "trade details", err)
 	}
-	if n := len(d.HistoryDTS); n < 1 || n > 3 {
-		return checkf(k, frame, "trade %d has %d history rows, want 1-3", d.TradeID, n)
+	for i := range list {
+		d := &list[i]
+		if !settled[i] {
+			return frameErr(k, frame, "settlement", fmt.Errorf("trade %d: %w", d.TradeID, dialect.ErrNoRows))
+		}
+		if d.IsCash && !d.HasCash {
+			return frameErr(k, frame, "cash transaction", fmt.Errorf("trade %d: %w", d.TradeID, dialect.ErrNoRows))
+		}
+		if n := len(d.HistoryDTS); n < 1 || n > 3 {
+			return checkf(k, frame, "trade %d has %d history rows, want 1-3", d.TradeID, n)
+		}
 	}
 	return nil
 }

@@ -36,7 +36,7 @@ type TradeStatusOutput struct {
 func (e *executor) tradeStatus(ctx context.Context, in TradeStatusInput) (Outcome, TradeStatusOutput, error) {
 	out := Outcome{Kind: TradeStatus}
 	var res TradeStatusOutput
-	err := e.inTx(ctx, &out, dialect.ReadCommitted, func(tx dialect.Tx) error {
+	err := e.inTx(ctx, &out, dialect.ReadOnlyCommitted, func(tx dialect.Tx) error {
 		res = TradeStatusOutput{}
 		return e.tsFrame1(ctx, tx, in, &res)
 	})

@@ -60,33 +60,31 @@ func toggleShares(s string) string {
 	return strings.Replace(s, " Shares ", " shares ", 1)
 }
 
-// tuFrame1 toggles the executor name of each given trade, then reads its details.
+// tuFrame1 toggles the executor name of each given trade, then reads the trades and
+// their details (two pipelines: the reads do not depend on each other).
 func (e *executor) tuFrame1(ctx context.Context, tx dialect.Tx, in TradeLookupInput, res *TradeLookupOutput) error {
 	for _, id := range in.TradeIDs {
-		d := TradeDetail{TradeID: id}
-		if res.Updated < in.MaxTrades {
-			var name string
-			if err := tx.QueryRow(ctx, e.sql.TradeUpdateExecName, id).Scan(&name); err != nil {
-				return frameErr(TradeUpdate, 1, "executor name", err)
-			}
-			if err := execOne(ctx, tx, TradeUpdate, 1, "update executor name", e.sql.TradeUpdateSetExecName,
-				truncate(toggleExecName(name), 49), id); err != nil {
-				return err
-			}
-			res.Updated++
+		if res.Updated >= in.MaxTrades {
+			break
 		}
-		var tp *Money
-		if err := tx.QueryRow(ctx, e.sql.TradeLookupTradeByID, id).Scan(&d.BidPrice, &d.ExecName, &d.IsCash, &d.IsMarket, &tp); err != nil {
-			return frameErr(TradeUpdate, 1, "trade", err)
+		var name string
+		if err := tx.QueryRow(ctx, e.sql.TradeUpdateExecName, id).Scan(&name); err != nil {
+			return frameErr(TradeUpdate, 1, "executor name", err)
 		}
-		if tp != nil {
-			d.TradePrice = *tp
-		}
-		if err := e.tradeChildren(ctx, tx, TradeUpdate, 1, &d); err != nil {
+		if err := execOne(ctx, tx, TradeUpdate, 1, "update executor name", e.sql.TradeUpdateSetExecName,
+			truncate(toggleExecName(name), 49), id); err != nil {
 			return err
 		}
-		res.Trades = append(res.Trades, d)
+		res.Updated++
 	}
+	list, err := e.tradesByID(ctx, tx, TradeUpdate, 1, in.TradeIDs)
+	if err != nil {
+		return err
+	}
+	if err := e.tradeChildrenAll(ctx, tx, TradeUpdate, 1, list); err != nil {
+		return err
+	}
+	res.Trades = append(res.Trades, list...)
 	if len(res.Trades) != len(in.TradeIDs) || res.Updated != len(in.TradeIDs) {
 		return checkf(TradeUpdate, 1, "found %d and updated %d of %d trades", len(res.Trades), res.Updated, len(in.TradeIDs))
 	}

@@ -101,6 +101,9 @@ func pgIso(iso Isolation) pgx.TxIsoLevel {
 }
 
 func (p *PG) InTx(ctx context.Context, iso Isolation, fn func(Tx) error) error {
+	if iso == ReadOnlyCommitted {
+		return p.autocommit(ctx, fn)
+	}
 	tx, err := p.Pool.BeginTx(ctx, pgx.TxOptions{IsoLevel: pgIso(iso)})
 	if err != nil {
 		return err
@@ -165,6 +168,38 @@ func (p *PG) Server(ctx context.Context) (ServerInfo, error) {
 		info.WALDir = dir + "/pg_wal"
 	}
 	return info, rows.Err()
+}
+
+// autocommit runs read-only read-committed work on one connection without BEGIN and
+// COMMIT: each statement is its own implicit transaction with its own snapshot, which
+// is exactly what read committed gives inside an explicit one.
+func (p *PG) autocommit(ctx context.Context, fn func(Tx) error) error {
+	conn, err := p.Pool.Acquire(ctx)
+	if err != nil {
+		return err
+	}
+	defer conn.Release()
+	return fn(pgConnTx{conn.Conn()})
+}
+
+// pgConnTx runs statements on one connection outside an explicit transaction.
+type pgConnTx struct{ c *pgx.Conn }
+
+func (t pgConnTx) Exec(ctx context.Context, sql string, args ...any) (int64, error) {
+	tag, err := t.c.Exec(ctx, sql, args...)
+	return tag.RowsAffected(), err
+}
+
+func (t pgConnTx) Query(ctx context.Context, sql string, args ...any) (Rows, error) {
+	r, err := t.c.Query(ctx, sql, args...)
+	if err != nil {
+		return nil, err
+	}
+	return pgRows{r}, nil
+}
+
+func (t pgConnTx) QueryRow(ctx context.Context, sql string, args ...any) Row {
+	return pgRow{t.c.QueryRow(ctx, sql, args...)}
 }
 
 type pgTx struct{ tx pgx.Tx }

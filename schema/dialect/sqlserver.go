@@ -251,7 +251,9 @@ func (m *MSSQL) sqlIso(iso Isolation) sql.IsolationLevel {
 	case Serializable:
 		return sql.LevelSerializable
 	}
-	if m.rc == RCSnapshot {
+	// Snapshot isolation is offered to readers only: a writer under it would meet
+	// update conflicts (3960) that read committed never raises.
+	if iso == ReadOnlyCommitted && m.rc == RCSnapshot {
 		return sql.LevelSnapshot
 	}
 	return sql.LevelReadCommitted

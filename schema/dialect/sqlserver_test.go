@@ -193,8 +193,9 @@ func TestSQLServerIsolation(t *testing.T) {
 		t.Error("lock-based levels not mapped")
 	}
 	m.rc = RCSnapshot
-	if m.sqlIso(ReadCommitted).String() != "Snapshot" || m.sqlIso(Serializable).String() != "Serializable" {
-		t.Error("snapshot mode must change read committed only")
+	if m.sqlIso(ReadOnlyCommitted).String() != "Snapshot" || m.sqlIso(ReadCommitted).String() != "Read Committed" ||
+		m.sqlIso(Serializable).String() != "Serializable" {
+		t.Error("snapshot mode must change read-only read committed only: writers keep read committed")
 	}
 	if m.readCommittedMode() != "snapshot" {
 		t.Error(m.readCommittedMode())
