@@ -17,13 +17,10 @@ func (p pgPool) PoolStat() PoolStat {
 	}
 }
 
-// PoolStatsOf returns the pool view of db, or nil when its dialect has none.
-func PoolStatsOf(db dialect.DB) PoolStatser {
+// pgPoolOf returns pgxpool's view of a PostgreSQL database, or nil.
+func pgPoolOf(db dialect.DB) PoolStatser {
 	if pg, ok := db.(*dialect.PG); ok {
 		return pgPool{pg}
-	}
-	if p, ok := db.(PoolStatser); ok {
-		return p
 	}
 	return nil
 }
