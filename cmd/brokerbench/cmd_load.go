@@ -109,6 +109,11 @@ func runLoad(ctx context.Context, g *globalOptions, o *loadOptions) error {
 		if ctx.Err() != nil {
 			return fmt.Errorf("%w: the load was stopped and is unfinished; run `brokerbench load --drop` to start over", errInterrupted)
 		}
+		// A server that went away (restart, crash, a killed session) leaves the
+		// marker saying unfinished: the user is told what the next load needs.
+		if dialect.Classify(err) == dialect.Connection {
+			return fmt.Errorf("lost the connection to the server; the load is unfinished, run `brokerbench load --drop` to start over: %w", err)
+		}
 		return err
 	}
 	printLoadSummary(g.Stdout, st, o.Seed)

@@ -1,0 +1,301 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/brokerbench/brokerbench/internal/testdb"
+	"github.com/brokerbench/brokerbench/internal/testpg"
+	"github.com/brokerbench/brokerbench/results"
+	"github.com/brokerbench/brokerbench/schema/dialect"
+)
+
+// childArgsEnv carries the command line of a brokerbench the tests start as a child
+// process (the test binary run again): signals and SIGKILL need a process of their own.
+const childArgsEnv = "BROKERBENCH_FAULT_CHILD_ARGS"
+
+// TestFaultChild is the child's body; it does nothing in a normal test run.
+func TestFaultChild(t *testing.T) {
+	enc := os.Getenv(childArgsEnv)
+	if enc == "" {
+		t.Skip("only the child process of the fault tests runs this")
+	}
+	var args []string
+	if err := json.Unmarshal([]byte(enc), &args); err != nil {
+		t.Fatal(err)
+	}
+	os.Exit(Main(args, os.Stdout, os.Stderr))
+}
+
+// child is a running brokerbench process with its output captured.
+type child struct {
+	cmd         *exec.Cmd
+	mu          sync.Mutex
+	stdout, err bytes.Buffer
+	lines       chan string // stderr, line by line
+	done        chan struct{}
+	code        int
+}
+
+func startChild(t *testing.T, args ...string) *child {
+	t.Helper()
+	enc, _ := json.Marshal(args)
+	cmd := exec.Command(os.Args[0], "-test.run=^TestFaultChild$", "-test.count=1")
+	cmd.Env = append(os.Environ(), childArgsEnv+"="+string(enc))
+	c := &child{cmd: cmd, lines: make(chan string, 1000), done: make(chan struct{})}
+	cmd.Stdout = &lockedWriter{mu: &c.mu, w: &c.stdout}
+	pr, pw := io.Pipe()
+	cmd.Stderr = io.MultiWriter(&lockedWriter{mu: &c.mu, w: &c.err}, pw)
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	go func() {
+		sc := bufio.NewScanner(pr)
+		for sc.Scan() {
+			select {
+			case c.lines <- sc.Text():
+			default:
+			}
+		}
+	}()
+	go func() {
+		_ = cmd.Wait()
+		pw.Close()
+		c.code = cmd.ProcessState.ExitCode()
+		if ws, ok := cmd.ProcessState.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
+			c.code = 128 + int(ws.Signal())
+		}
+		close(c.done)
+	}()
+	t.Cleanup(func() {
+		_ = cmd.Process.Kill()
+		<-c.done
+	})
+	return c
+}
+
+type lockedWriter struct {
+	mu *sync.Mutex
+	w  io.Writer
+}
+
+func (l *lockedWriter) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.w.Write(p)
+}
+
+// waitLine waits for a stderr line containing s; the child failing first ends the test.
+func (c *child) waitLine(t *testing.T, s string) {
+	t.Helper()
+	timeout := time.After(2 * time.Minute)
+	for {
+		select {
+		case l := <-c.lines:
+			if strings.Contains(l, s) {
+				return
+			}
+		case <-c.done:
+			t.Fatalf("the child ended (exit %d) before printing %q:\n%s", c.code, s, c.output())
+		case <-timeout:
+			t.Fatalf("no %q from the child:\n%s", s, c.output())
+		}
+	}
+}
+
+// wait waits for the child to end and returns its exit code (128+n for signal n).
+func (c *child) wait(t *testing.T) int {
+	t.Helper()
+	select {
+	case <-c.done:
+		return c.code
+	case <-time.After(2 * time.Minute):
+		t.Fatalf("the child did not end:\n%s", c.output())
+		return -1
+	}
+}
+
+func (c *child) output() string {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return "stdout:\n" + c.stdout.String() + "\nstderr:\n" + c.err.String()
+}
+
+func (c *child) signal(t *testing.T, s syscall.Signal) {
+	t.Helper()
+	if err := c.cmd.Process.Signal(s); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// runArgs is a short run of the loaded database into out.
+func runArgs(dsn, out string, users string) []string {
+	return []string{"run", "--db", dsn, "--users", users, "--step", "3s", "--warmup", "1s", "--io-device", "none", "--no-check", "--out", out}
+}
+
+// TestFaultSIGTERM: SIGTERM (as a service manager or `timeout` sends it) during the
+// second step keeps the first, marks the second partial, and exits 130.
+func TestFaultSIGTERM(t *testing.T) {
+	t.Parallel()
+	dsn := testdb.Loaded(t)
+	out := filepath.Join(t.TempDir(), "term.json")
+	c := startChild(t, runArgs(dsn, out, "2,3,4")...)
+	c.waitLine(t, "step 2/3")
+	time.Sleep(1500 * time.Millisecond) // into step 2's measured window
+	c.signal(t, syscall.SIGTERM)
+	if code := c.wait(t); code != exitInterrupted {
+		t.Fatalf("exit %d, want %d\n%s", code, exitInterrupted, c.output())
+	}
+	r, err := results.Read(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !r.Interrupted || len(r.Steps) != 2 || r.Steps[0].Partial || !r.Steps[1].Partial || r.Steps[0].TPS <= 0 {
+		t.Errorf("interrupted %v, steps %+v", r.Interrupted, r.Steps)
+	}
+}
+
+// TestFaultSecondSignal: with the server stalled, the first Ctrl-C waits for the
+// in-flight transactions (their grace period); the second exits at once with 130,
+// and the result file written after the last finished step is intact.
+func TestFaultSecondSignal(t *testing.T) {
+	t.Parallel()
+	if testpg.Cluster(t) == nil {
+		t.Skip("stalling the server needs the tests' own managed cluster")
+	}
+	dsn := testdb.Loaded(t)
+	out := filepath.Join(t.TempDir(), "twice.json")
+	c := startChild(t, runArgs(dsn, out, "2,2,2")...)
+	c.waitLine(t, "step 2/3")
+	// The server stops answering: the users' transactions hang in flight.
+	stalled := testpg.PauseAsync(t, 0, 4*time.Second)
+	time.Sleep(500 * time.Millisecond)
+	c.signal(t, syscall.SIGINT)
+	c.waitLine(t, "finishing in-flight work")
+	c.signal(t, syscall.SIGINT)
+	code := c.wait(t)
+	<-stalled
+	if code != exitInterrupted {
+		t.Fatalf("exit %d, want %d\n%s", code, exitInterrupted, c.output())
+	}
+	o := c.output()
+	if !strings.Contains(o, "second interrupt; exiting now") || strings.Contains(o, "finished step(s) written") {
+		t.Errorf("the second signal did not end the process at once:\n%s", o)
+	}
+	r, err := results.Read(out)
+	if err != nil {
+		t.Fatalf("the result file after the second signal: %v", err)
+	}
+	if len(r.Steps) != 1 || r.Steps[0].Partial {
+		t.Errorf("steps %+v: want the first, finished one", r.Steps)
+	}
+}
+
+// TestFaultKilled: SIGKILL (no chance to clean up) during a run leaves the result
+// file as written after the last finished step: complete and readable, never
+// truncated, because every write replaces the file atomically.
+func TestFaultKilled(t *testing.T) {
+	t.Parallel()
+	dsn := testdb.Loaded(t)
+	dir := t.TempDir()
+	out := filepath.Join(dir, "killed.json")
+	c := startChild(t, runArgs(dsn, out, "2,2,2,2")...)
+	// Killed right as step 3 starts: step 2's rewrite of the file has just happened.
+	c.waitLine(t, "step 3/4")
+	c.signal(t, syscall.SIGKILL)
+	if code := c.wait(t); code != 128+int(syscall.SIGKILL) {
+		t.Fatalf("exit %d\n%s", code, c.output())
+	}
+	r, err := results.Read(out)
+	if err != nil {
+		t.Fatalf("the result file after SIGKILL: %v", err)
+	}
+	if len(r.Steps) != 2 || r.Interrupted || !r.FinishedAt.IsZero() {
+		t.Errorf("%d steps, interrupted %v, finished %v: want the two finished steps of an unfinished run", len(r.Steps), r.Interrupted, r.FinishedAt)
+	}
+	for i, st := range r.Steps {
+		if st.Partial || st.TPS <= 0 {
+			t.Errorf("step %d: %+v", i+1, st)
+		}
+	}
+	ents, _ := os.ReadDir(dir)
+	for _, e := range ents {
+		if e.Name() != "killed.json" {
+			t.Logf("left beside the result file: %s", e.Name())
+		}
+	}
+}
+
+// TestFaultLoadCut: the server drops the loader's connections in the middle of the
+// COPY phase. The load ends with one clear line and exit 1; the next load finds the
+// unfinished one and names --drop; `load --drop` starts over and completes.
+func TestFaultLoadCut(t *testing.T) {
+	t.Parallel()
+	dsn := testpg.NewDB(t)
+	load := []string{"--db", dsn, "load", "--customers", "1000", "--trade-days", "5", "--quiet"}
+
+	type res struct {
+		code     int
+		out, err string
+	}
+	done := make(chan res, 1)
+	go func() {
+		code, out, errb := runMain(load...)
+		done <- res{code, out, errb}
+	}()
+	admin, err := dialect.Open(context.Background(), dsn, dialect.Options{MaxConns: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer admin.Close()
+	// Cut once rows are being copied: the loader's sessions are in COPY.
+	var cut int
+	for deadline := time.Now().Add(time.Minute); cut == 0 && time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
+		var copying int
+		if err := admin.QueryRow(context.Background(), `SELECT count(*) FROM pg_stat_activity
+			WHERE datname = current_database() AND application_name = 'brokerbench load' AND query ILIKE 'COPY%'`).Scan(&copying); err != nil {
+			t.Fatal(err)
+		}
+		if copying > 0 {
+			cut = testpg.TerminateBackends(t, dsn)
+		}
+	}
+	r := <-done
+	if cut == 0 {
+		t.Fatalf("never saw the loader copy rows; load exit %d: %s", r.code, r.err)
+	}
+	if r.code != exitRuntime {
+		t.Fatalf("load cut mid-COPY: exit %d, want 1\n%s\n%s", r.code, r.out, r.err)
+	}
+	oneErrorLine(t, r.err, "brokerbench: ", "lost the connection", "unfinished", "--drop")
+	if strings.Contains(r.err, ".go:") || strings.Contains(r.err, "goroutine ") {
+		t.Errorf("a stack trace: %s", r.err)
+	}
+	t.Logf("cut load: %s", strings.TrimSpace(r.err))
+
+	code, _, errb := runMain(load...)
+	if code == 0 {
+		t.Fatal("a load over the unfinished one succeeded without --drop")
+	}
+	oneErrorLine(t, errb, "unfinished", "--drop")
+
+	code, out, errb := runMain(append(load, "--drop")...)
+	if code != 0 {
+		t.Fatalf("load --drop after the cut: exit %d\n%s\n%s", code, out, errb)
+	}
+	code, out, errb = runMain("--db", dsn, "check")
+	if code != 0 || !strings.HasPrefix(out, "OK: ") {
+		t.Errorf("check after load --drop: exit %d\n%s\n%s", code, out, errb)
+	}
+}
