@@ -49,6 +49,12 @@ func TestGitHubActions(t *testing.T) {
 	if !ok || len(jobs) == 0 {
 		t.Fatal("no jobs")
 	}
+	sqlserver, ok := jobs["sqlserver"]
+	if !ok {
+		t.Fatal("no sqlserver job")
+	}
+	checkSQLServerJob(t, sqlserver)
+	delete(jobs, "sqlserver")
 	for name, job := range jobs {
 		img, _ := get(t, job, "services", "postgres", "image").(string)
 		if !strings.HasPrefix(img, "postgres:") {
@@ -83,6 +89,30 @@ func TestGitHubActions(t *testing.T) {
 			t.Errorf("job %s: report.html is not uploaded", name)
 		}
 		checkGates(t, all)
+	}
+}
+
+// checkSQLServerJob: SQL Server as a service container, the DSN the suites read, and
+// a step that runs them.
+func checkSQLServerJob(t *testing.T, job any) {
+	t.Helper()
+	img, _ := get(t, job, "services", "mssql", "image").(string)
+	if !strings.HasPrefix(img, "mcr.microsoft.com/mssql/server:") {
+		t.Errorf("sqlserver job: services.mssql.image = %q", img)
+	}
+	dsn, _ := get(t, job, "env", "BROKERBENCH_SQLSERVER_DSN").(string)
+	if !strings.HasPrefix(dsn, "sqlserver://") || strings.Contains(dsn, "sa:bench") {
+		t.Errorf("sqlserver job: BROKERBENCH_SQLSERVER_DSN = %q (want sqlserver:// with the password from a secret)", dsn)
+	}
+	steps, _ := get(t, job, "steps").([]any)
+	var runs []string
+	for _, s := range steps {
+		if r, ok := s.(map[string]any)["run"].(string); ok {
+			runs = append(runs, r)
+		}
+	}
+	if all := strings.Join(runs, "\n"); !strings.Contains(all, "go test") || !strings.Contains(all, "./txn/") {
+		t.Errorf("sqlserver job runs no integration suite: %q", all)
 	}
 }
 
