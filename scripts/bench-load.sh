@@ -7,8 +7,9 @@
 #
 # With BROKERBENCH_DB set (a URL of any database on the server; the user must be able
 # to create databases), it uses that server; otherwise it starts a managed cluster in
-# a temporary folder and removes it at the end. Set BENCH_TIME=1 to also report peak
-# RSS of the brokerbench load (needs /usr/bin/time).
+# a temporary folder and removes it at the end, and then also reports CPU seconds
+# (server and client) per MB, which neighbours on a shared machine do not skew. It
+# prints the peak RSS of the brokerbench load. Needs /usr/bin/time (package time).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -62,21 +63,40 @@ heap_bytes() {
 }
 now() { date +%s.%N; }
 
+# server_ticks: CPU clock ticks used so far by the managed cluster (postmaster, live
+# backends, and exited backends through the postmaster's children counters). Wall time
+# on a shared machine swings with the neighbours; CPU per MB does not, so the script
+# reports both when it runs the cluster itself.
+server_ticks() {
+  [ -n "${PGDATA_DIR:-}" ] || { echo 0; return; }
+  local pm tot=0 p f
+  pm=$(head -1 "$PGDATA_DIR/postmaster.pid" 2>/dev/null || head -1 "$PGDATA_DIR/data/postmaster.pid")
+  for p in $pm $(pgrep -P "$pm"); do
+    read -r -a f < "/proc/$p/stat" 2>/dev/null || continue
+    tot=$((tot + f[13] + f[14] + f[15] + f[16]))
+  done
+  echo "$tot"
+}
+HZ=$(getconf CLK_TCK)
+
 echo "server: $("$PSQL" -X -At -d "$ADMIN" -c 'SELECT version()' | cut -d, -f1); $(nproc) cores"
 
 sql "$ADMIN" "CHECKPOINT"
+s0=$(server_ticks)
 t0=$(now)
-"$PGBENCH" -i -s "$SCALE" -q "$PGB_URL" >"$WORK/pgbench.log" 2>&1 || { cat "$WORK/pgbench.log"; exit 1; }
+/usr/bin/time -f "%U %S" -o "$WORK/pgbench.cpu" "$PGBENCH" -i -s "$SCALE" -q "$PGB_URL" >"$WORK/pgbench.log" 2>&1 || { cat "$WORK/pgbench.log"; exit 1; }
 t1=$(now)
+s1=$(server_ticks)
 PGB_BYTES=$(heap_bytes "$PGB_URL")
 
 sql "$ADMIN" "CHECKPOINT"
-TIMECMD=()
-if [ -n "${BENCH_TIME:-}" ] && [ -x /usr/bin/time ]; then TIMECMD=(/usr/bin/time -v -o "$WORK/time.txt"); fi
+s2=$(server_ticks)
 t2=$(now)
-"${TIMECMD[@]}" "$BB" --db "$BB_URL" load --customers "$CUSTOMERS" --trade-days "$DAYS" --workers "$WORKERS" --quiet >"$WORK/load.txt"
+/usr/bin/time -v -o "$WORK/time.txt" "$BB" --db "$BB_URL" load --customers "$CUSTOMERS" --trade-days "$DAYS" --workers "$WORKERS" --quiet >"$WORK/load.txt"
 t3=$(now)
+s3=$(server_ticks)
 BB_BYTES=$(heap_bytes "$BB_URL")
+BB_CPU=$(awk -F': ' '/User time|System time/ {s += $2} END {print s}' "$WORK/time.txt")
 
 awk -v pb="$PGB_BYTES" -v pt="$(echo "$t1 - $t0" | bc)" -v bb="$BB_BYTES" -v bt="$(echo "$t3 - $t2" | bc)" \
     -v s="$SCALE" -v c="$CUSTOMERS" -v d="$DAYS" 'BEGIN {
@@ -85,5 +105,13 @@ awk -v pb="$PGB_BYTES" -v pt="$(echo "$t1 - $t0" | bc)" -v bb="$BB_BYTES" -v bt=
   printf "brokerbench load %d customers x %d days: %8.1f MB heap in %6.1f s = %6.1f MB/s\n", c, d, bb / 1048576, bt, br
   printf "ratio brokerbench / pgbench: %.2f\n", br / pr
 }'
+if [ -n "${PGDATA_DIR:-}" ]; then
+  awk -v pb="$PGB_BYTES" -v bb="$BB_BYTES" -v ps="$(( s1 - s0 ))" -v bs="$(( s3 - s2 ))" -v hz="$HZ" \
+      -v pc="$(awk '{print $1 + $2}' "$WORK/pgbench.cpu")" -v bc="$BB_CPU" 'BEGIN {
+    pcpu = ps / hz + pc; bcpu = bs / hz + bc
+    printf "CPU (server + client): pgbench %.1f s = %.1f MB per CPU-s; brokerbench %.1f s = %.1f MB per CPU-s; ratio %.2f\n",
+      pcpu, pb / 1048576 / pcpu, bcpu, bb / 1048576 / bcpu, (bb / bcpu) / (pb / pcpu)
+  }'
+fi
 grep -E '^(phase|loaded)' "$WORK/load.txt" | sed 's/^/  /'
-if [ -f "$WORK/time.txt" ]; then grep -E 'Maximum resident|Elapsed' "$WORK/time.txt" | sed 's/^\s*/  /'; fi
+grep -E 'Maximum resident' "$WORK/time.txt" | sed 's/^\s*/  brokerbench /'
