@@ -252,23 +252,27 @@ func (s *Sampler) entryAt(seq int64) *entry {
 // window shrinks, and the note says so; iops.md §6.2).
 func (s *Sampler) edges(i int, a, b Mark) (*Snapshot, *Snapshot, string) {
 	var sa, sb *Snapshot
+	var qa, qb int64
 	for q := a.seq; q <= b.seq; q++ {
 		if e := s.entryAt(q); e != nil && e.snaps[i] != nil {
-			sa = e.snaps[i]
+			sa, qa = e.snaps[i], q
 			break
 		}
 	}
 	for q := b.seq; q >= a.seq; q-- {
 		if e := s.entryAt(q); e != nil && e.snaps[i] != nil {
-			sb = e.snaps[i]
+			sb, qb = e.snaps[i], q
 			break
 		}
 	}
 	if sa == nil || sb == nil || sa == sb {
 		return nil, nil, "no two successful reads in the window"
 	}
+	// Whether an edge moved is decided by which read served it, not by how much time
+	// was lost: the next read can follow a failed one within a millisecond.
 	var note string
-	if lost := sa.At.Sub(a.At) + b.At.Sub(sb.At); lost > time.Millisecond {
+	if qa != a.seq || qb != b.seq {
+		lost := sa.At.Sub(a.At) + b.At.Sub(sb.At)
 		note = fmt.Sprintf("window shrunk by %.1f s: a read at its edge failed", lost.Seconds())
 	}
 	return sa, sb, note

@@ -48,7 +48,9 @@ func dev(r, w, rt, wt, q uint64) Counters {
 }
 
 func newScripted(src *scripted, walIdx int) *Sampler {
-	src.t0 = time.Date(2026, 11, 30, 1, 0, 0, 0, time.UTC)
+	// Scripted reads are stamped from now on: a failed read is stamped with the wall
+	// clock, so a fixed date here made the order of edges depend on the day's time.
+	src.t0 = time.Now().UTC()
 	s := &Sampler{interval: time.Second, log: func(string, ...any) {}, sources: []Source{src}, walIdx: walIdx}
 	return s
 }
