@@ -109,10 +109,12 @@ func TestRealMix(t *testing.T) {
 	}
 }
 
-// TestRealRate: --rate below capacity is achieved within 2 %.
+// TestRealRate: --rate below capacity is achieved within 2 %. The rate sits far below
+// what six users manage even on a loaded 2-core machine (about 50/s seen at worst),
+// so the test measures the pacer, not the machine.
 func TestRealRate(t *testing.T) {
-	cfg, _ := realConfig(t, []int{6}, 5*time.Second, time.Second)
-	cfg.Rate = 60
+	cfg, _ := realConfig(t, []int{6}, 6*time.Second, time.Second)
+	cfg.Rate = 25
 	d, err := New(cfg)
 	if err != nil {
 		t.Fatal(err)
