@@ -299,3 +299,58 @@ func TestFaultLoadCut(t *testing.T) {
 		t.Errorf("check after load --drop: exit %d\n%s\n%s", code, out, errb)
 	}
 }
+
+// TestFaultRunBackendsKilled: an operator kills every session of the database in
+// the middle of a run's step. The run goes on and completes with exit 0, the
+// result file reads back with the faults in the step that saw them, the report
+// shows them, and the consistency check after the run passes.
+func TestFaultRunBackendsKilled(t *testing.T) {
+	t.Parallel()
+	dsn := testdb.Loaded(t)
+	out := filepath.Join(t.TempDir(), "killed-backends.json")
+	args := []string{"run", "--db", dsn, "--users", "3,3", "--step", "4s", "--warmup", "1s", "--io-device", "none", "--out", out}
+	admin, err := dialect.Open(context.Background(), dsn, dialect.Options{MaxConns: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer admin.Close()
+	killed := make(chan int, 1)
+	go func() {
+		// The users' pool grows to its three sessions once the step's users run;
+		// 1.5 s later the step is past its 1 s warm-up and measuring.
+		for deadline := time.Now().Add(time.Minute); time.Now().Before(deadline); time.Sleep(50 * time.Millisecond) {
+			var n int
+			if err := admin.QueryRow(context.Background(), `SELECT count(*) FROM pg_stat_activity
+				WHERE datname = current_database() AND application_name = 'brokerbench run'`).Scan(&n); err != nil || n >= 3 {
+				break
+			}
+		}
+		time.Sleep(1500 * time.Millisecond)
+		killed <- testpg.TerminateBackends(t, dsn)
+	}()
+	code, stdout, stderr := runMain(args...)
+	if n := <-killed; n == 0 {
+		t.Fatal("no backend was terminated")
+	}
+	if code != 0 {
+		t.Fatalf("exit %d\n%s\n%s", code, stdout, stderr)
+	}
+	if !strings.Contains(stdout, "check: OK") {
+		t.Errorf("no passing check after the run:\n%s", stdout)
+	}
+	r, err := results.Read(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(r.Steps) != 2 || r.Interrupted {
+		t.Fatalf("%d steps, interrupted %v", len(r.Steps), r.Interrupted)
+	}
+	f := r.Steps[0].Faults
+	if f == nil || f.ByClass["connection"] == 0 {
+		t.Errorf("step 1 faults %+v: the killed sessions were not counted", f)
+	}
+	if r.Steps[1].TPS <= 0 {
+		t.Errorf("step 2: %+v", r.Steps[1])
+	}
+	t.Logf("step 1 faults %+v; step 2 faults %+v", f, r.Steps[1].Faults)
+}
