@@ -193,7 +193,8 @@ func childrenOf(pid int) []int {
 // by about the stall while service-time percentiles do not.
 func TestRealStall(t *testing.T) {
 	cfg, db := realConfig(t, []int{8}, 7*time.Second, time.Second)
-	cfg.Rate = 60
+	// Well below capacity on a loaded machine, so only the stall delays starts.
+	cfg.Rate = 30
 	d, err := New(cfg)
 	if err != nil {
 		t.Fatal(err)
@@ -216,7 +217,8 @@ func TestRealStall(t *testing.T) {
 	if s(90) > 300 {
 		t.Errorf("service p90 %.0f ms: service time should not carry the stall", s(90))
 	}
-	if st.Lag.Late < 60 || st.Lag.MaxMS < 1500 {
+	// A 2 s stall at 30 starts/s delays about 60 starts; ask for half of them.
+	if st.Lag.Late < 30 || st.Lag.MaxMS < 1500 {
 		t.Errorf("lag %+v: the starts delayed by the stall were not counted", st.Lag)
 	}
 }
