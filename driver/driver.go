@@ -26,6 +26,14 @@ const (
 // single connection became the bottleneck; 16 fixed it there (tpce.md §5.4).
 const DefaultMEEWorkers = 8
 
+// MEEWorkersFor sizes the emulator for a plan: about one worker per three users, at
+// least DefaultMEEWorkers and at most 64. Every Trade-Order owes a Trade-Result and a
+// Market-Feed commits 20 entries one by one, so a fixed small pool queues them at a
+// few dozen users and tpsE then measures the emulator, not the database.
+func MEEWorkersFor(maxUsers int) int {
+	return min(max((maxUsers+2)/3, DefaultMEEWorkers), 64)
+}
+
 // Deck deals the customer mix (txn.Deck).
 type Deck interface{ Next() txn.Kind }
 

@@ -61,7 +61,7 @@ and an HTML report. It takes a few minutes. The figures are TPC-E-like, not TPC-
 func runQuickstart(ctx context.Context, g *globalOptions, o *quickstartOptions, c *cobra.Command) error {
 	ro := &runOptions{
 		Users: o.Users, Step: o.Step, Warmup: o.Warmup, Out: o.Out,
-		MEEWorkers: 4, Label: "quickstart", IOInterval: 2 * time.Second,
+		MEEWorkers: 0, Label: "quickstart", IOInterval: 2 * time.Second,
 	}
 	if ro.Out == "" {
 		ro.Out = "quickstart-" + time.Now().Format("20060102-150405") + ".json"

@@ -60,7 +60,7 @@ func (o *runOptions) AddFlags(c *cobra.Command) {
 	f.DurationVar(&o.Think, "think", 0, "each user's mean think time between transactions (exponential, truncated at 10x); 0: none")
 	f.Float64Var(&o.Rate, "rate", 0, "target customer transaction starts per second for all users together (open loop; late starts count in the response times); 0: as fast as the users go")
 	f.IntVar(&o.Connections, "connections", 0, "the users' connection pool size; 0: one per user at the highest level (the market emulator and the timer have their own --mee-workers + 1 connections)")
-	f.IntVar(&o.MEEWorkers, "mee-workers", driver.DefaultMEEWorkers, "market-exchange emulator workers (each with its own connection) for Trade-Result and Market-Feed")
+	f.IntVar(&o.MEEWorkers, "mee-workers", 0, "market-exchange emulator workers (each with its own connection) for Trade-Result and Market-Feed; 0: one per three users at the highest level, 8 to 64")
 	f.Uint64Var(&o.Seed, "seed", 0, "seed of the transaction inputs; 0: the load's seed (same inputs for the same database)")
 	f.StringVar(&o.Label, "label", "", "the run's name in reports and comparisons, e.g. \"H810 RAID10\"")
 	f.StringArrayVar(&o.Tags, "tag", nil, "a `key=value` stored with the run (controller, raid, cache, disks); repeatable")
@@ -119,8 +119,8 @@ func (o *runOptions) plan() (driver.Plan, error) {
 		return p, usagef("--think must not be negative, got %s", o.Think)
 	case o.Connections < 0:
 		return p, usagef("--connections must not be negative, got %d", o.Connections)
-	case o.MEEWorkers < 1:
-		return p, usagef("--mee-workers must be at least 1, got %d", o.MEEWorkers)
+	case o.MEEWorkers < 0:
+		return p, usagef("--mee-workers must not be negative, got %d", o.MEEWorkers)
 	case o.IOInterval <= 0:
 		return p, usagef("--io-interval must be positive, got %s", o.IOInterval)
 	}
@@ -364,6 +364,9 @@ func runOnTarget(ctx context.Context, g *globalOptions, o *runOptions, c *cobra.
 	conns := o.Connections
 	if conns == 0 {
 		conns = plan.MaxUsers()
+	}
+	if o.MEEWorkers == 0 {
+		o.MEEWorkers = driver.MEEWorkersFor(plan.MaxUsers())
 	}
 	db, err := dialect.Open(ctx, tgt.DSN, dialect.Options{MaxConns: conns, AppName: "brokerbench run"})
 	if err != nil {
