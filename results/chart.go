@@ -75,6 +75,18 @@ func lineChartSVG(title, xLabel, yLabel string, lines []line) (string, error) {
 	if drawn == 0 {
 		return "", nil
 	}
+	// Room around the data, so the end points and the top of the curve are not cut
+	// by the frame, and the legend (top left) does not sit on the first points.
+	xspan := p.X.Max - p.X.Min
+	if xspan == 0 {
+		xspan = 1
+	}
+	p.X.Min -= 0.06 * xspan
+	p.X.Max += 0.06 * xspan
+	p.Y.Max *= 1.25
+	if p.Y.Max == 0 {
+		p.Y.Max = 1
+	}
 	canvas := vgsvg.New(chartWidth, chartHeight)
 	p.Draw(draw.New(canvas))
 	var buf bytes.Buffer

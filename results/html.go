@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"html/template"
 	"io"
+	"sort"
 	"strings"
 	"time"
 )
@@ -117,9 +118,13 @@ func (c *Comparison) metricLines(m metric, dashed bool, suffix string) []line {
 	var ls []line
 	for r, in := range c.Inputs {
 		l := line{name: in.Name() + suffix, dashed: dashed, color: r}
-		for i, u := range c.Users {
-			if v, ok := c.value(i, r, m); ok {
-				l.xs = append(l.xs, float64(u))
+		// Every step of the run, matched or not: a curve against users is what the
+		// reader compares, and a run measured at other user counts still belongs on it.
+		steps := append([]Step(nil), in.Run.Steps...)
+		sort.SliceStable(steps, func(a, b int) bool { return steps[a].Users < steps[b].Users })
+		for i := range steps {
+			if v, ok := m.value(newStepView(&steps[i])); ok {
+				l.xs = append(l.xs, float64(steps[i].Users))
 				l.ys = append(l.ys, v)
 			}
 		}
