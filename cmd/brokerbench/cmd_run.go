@@ -10,6 +10,7 @@ import (
 	"os"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -124,7 +125,26 @@ func (o *runOptions) plan() (driver.Plan, error) {
 	case o.IOInterval <= 0:
 		return p, usagef("--io-interval must be positive, got %s", o.IOInterval)
 	}
+	if err := checkListenAddr(o.MetricsAddr); err != nil {
+		return p, err
+	}
 	return p, nil
+}
+
+// checkListenAddr refuses a --metrics-addr that can never be bound before anything
+// starts: a typo must not cost a connection or a managed server's start first.
+func checkListenAddr(addr string) error {
+	if addr == "" {
+		return nil
+	}
+	_, port, err := net.SplitHostPort(metricsListenAddr(addr))
+	if err != nil {
+		return usagef("--metrics-addr %q: want HOST:PORT or :PORT", addr)
+	}
+	if _, err := strconv.ParseUint(port, 10, 16); err != nil {
+		return usagef("--metrics-addr %q: port %q is not a number from 0 to 65535", addr, port)
+	}
+	return nil
 }
 
 func parseTags(tags []string) (map[string]string, error) {
