@@ -6,6 +6,7 @@ import (
 	"os"
 	"strconv"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -131,9 +132,9 @@ func TestRealRate(t *testing.T) {
 	}
 }
 
-// pauseServer stops (SIGSTOP) every process of the test cluster but the postmaster
-// for d, or holds the hot tables' locks for d on a server the tests do not own.
-// Either way the server answers nothing for d.
+// pauseServer stops (SIGSTOP) every process of the test cluster for d, or holds the
+// hot tables' locks for d on a server the tests do not own. Either way the server
+// answers nothing for d.
 func pauseServer(t *testing.T, db dialect.DB, d time.Duration) {
 	if c := testpg.Cluster(t); c != nil {
 		pm, err := c.PostmasterPID()
@@ -141,7 +142,9 @@ func pauseServer(t *testing.T, db dialect.DB, d time.Duration) {
 			t.Error(err)
 			return
 		}
-		kids := childrenOf(pm)
+		// The postmaster too: else it forks fresh backends for the pool's new
+		// connections, and a run that needs few connections never stalls.
+		kids := append(childrenOf(pm), pm)
 		for _, p := range kids {
 			_ = syscall.Kill(p, syscall.SIGSTOP)
 		}
@@ -199,7 +202,18 @@ func TestRealStall(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	time.AfterFunc(3*time.Second, func() { pauseServer(t, db, 2*time.Second) })
+	// Timed from the step, not the test: Trade-Cleanup on a cold clone can take
+	// seconds before the step starts.
+	var once sync.Once
+	cfg.OnTick = func(l Live) {
+		if l.InStep >= 3*time.Second {
+			once.Do(func() { pauseServer(t, db, 2*time.Second) })
+		}
+	}
+	d, err = New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
 	steps, err := d.Run(context.Background())
 	if err != nil {
 		t.Fatal(err)

@@ -82,7 +82,7 @@ func TestRealServerFaults(t *testing.T) {
 		t.Fatal(err)
 	}
 	sc, seed := testdb.Scale, testdb.Seed
-	d, err := New(Config{
+	cfg := Config{
 		Plan:   Plan{Users: []int{users, users, users}, Step: 4 * time.Second, Warmup: 500 * time.Millisecond},
 		Market: DefaultMarket(4), Scale: sc, Seed: seed,
 		DataMaintenanceEvery: 2 * time.Second,
@@ -95,30 +95,30 @@ func TestRealServerFaults(t *testing.T) {
 		NewDeck: func(w int) Deck { return txn.NewDeck(rnd.New(seed, 0xdec, uint64(w))) },
 		Pool:    PoolStatsOf(db),
 		Logf:    t.Logf,
-	})
+	}
+
+	// The faults fall in the measured part of steps 1, 2 and 3, timed from each
+	// step's start (Trade-Cleanup on a cold clone may take seconds before step 1).
+	var faults sync.WaitGroup
+	var killed int
+	fault := [3]func(){
+		func() { killed = testpg.TerminateBackends(t, dsn) },
+		func() { testpg.Pause(t, 1500*time.Millisecond) },
+		func() { testpg.Restart(t) },
+	}
+	var fired [3]sync.Once
+	cfg.OnTick = func(l Live) {
+		if l.Step >= 1 && l.Step <= 3 && l.InStep >= 1500*time.Millisecond {
+			fired[l.Step-1].Do(func() {
+				faults.Add(1)
+				go func() { defer faults.Done(); fault[l.Step-1]() }()
+			})
+		}
+	}
+	d, err := New(cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
-
-	// The faults fall in the measured part of steps 1, 2 and 3.
-	var faults sync.WaitGroup
-	faults.Add(3)
-	var killed int
-	go func() {
-		defer faults.Done()
-		time.Sleep(2 * time.Second)
-		killed = testpg.TerminateBackends(t, dsn)
-	}()
-	go func() {
-		defer faults.Done()
-		time.Sleep(5500 * time.Millisecond)
-		testpg.Pause(t, 1500*time.Millisecond)
-	}()
-	go func() {
-		defer faults.Done()
-		time.Sleep(9500 * time.Millisecond)
-		testpg.Restart(t)
-	}()
 	steps, err := d.Run(context.Background())
 	faults.Wait()
 	if err != nil {
@@ -153,6 +153,14 @@ func TestRealServerFaults(t *testing.T) {
 		if byClass != errs {
 			t.Errorf("step %d: faults by class %v sum to %d, transactions' errors to %d", i+1, st.Faults.ByClass, byClass, errs)
 		}
+	}
+	// The stall held transactions in flight: the step's slowest took about as long.
+	var slowest float64
+	for _, tx := range steps[1].Transactions {
+		slowest = max(slowest, tx.MaxMS)
+	}
+	if slowest < 1000 {
+		t.Errorf("step 2: slowest transaction %.0f ms: the server did not stall", slowest)
 	}
 	for _, i := range []int{0, 2} { // killed backends, restart
 		f := steps[i].Faults
@@ -198,5 +206,22 @@ func TestRealServerFaults(t *testing.T) {
 		buf := make([]byte, 1<<20)
 		buf = buf[:runtime.Stack(buf, true)]
 		t.Errorf("%d goroutines after the run, %d before:\n%s", runtime.NumGoroutine(), before, buf)
+	}
+}
+
+// TestBackoffGrows: lost connections in a row double a user's pause up to the cap,
+// spread a little by user so they do not come back in step.
+func TestBackoffGrows(t *testing.T) {
+	var b time.Duration
+	var seen []time.Duration
+	for range 8 {
+		b = nextBackoff(b, 0)
+		seen = append(seen, b)
+	}
+	if seen[0] != failureBackoff || seen[1] != 2*failureBackoff || seen[len(seen)-1] != maxFailureBackoff {
+		t.Errorf("pauses %v: want %v doubling to %v", seen, failureBackoff, maxFailureBackoff)
+	}
+	if a, b := nextBackoff(0, 1), nextBackoff(0, 2); a == b || a <= failureBackoff || b > failureBackoff*5/4 {
+		t.Errorf("users 1 and 2 pause %v and %v: want distinct, within a quarter above %v", a, b, failureBackoff)
 	}
 }

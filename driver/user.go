@@ -9,8 +9,24 @@ import (
 )
 
 // failureBackoff is how long a user pauses after a lost connection, so a server
-// that is down is not hammered while the pool reconnects.
-const failureBackoff = 250 * time.Millisecond
+// that is down is not hammered while the pool reconnects. Each further lost
+// connection in a row doubles the pause, up to maxFailureBackoff: thousands of users
+// retrying every 250 ms against a restarting server would be a reconnect storm.
+const (
+	failureBackoff    = 250 * time.Millisecond
+	maxFailureBackoff = 4 * time.Second
+)
+
+// nextBackoff is the pause after a lost connection that followed prev (0: the first
+// in a row). A user-dependent spread of up to a quarter keeps users that lost their
+// connections together from coming back together.
+func nextBackoff(prev time.Duration, id int) time.Duration {
+	b := failureBackoff
+	if prev > 0 {
+		b = min(2*prev, maxFailureBackoff)
+	}
+	return b + b/4*time.Duration(id%8)/8
+}
 
 // user is one emulated customer: its own executor, deck and think-time stream.
 type user struct {
@@ -76,6 +92,7 @@ func (d *Driver) waitUsers(cancelTx context.CancelFunc) {
 func (d *Driver) runUser(ctx context.Context, u *user) {
 	defer close(u.done)
 	last := d.clock.Now()
+	var backoff time.Duration // after the last lost connection in a row; 0 after a success
 	for {
 		intended := last.Add(ThinkTime(d.cfg.Think, u.r.Float64()))
 		if sleepUntil(ctx, d.clock, intended) != nil {
@@ -100,10 +117,13 @@ func (d *Driver) runUser(ctx context.Context, u *user) {
 			d.mee.submit(out.ToMarket, end)
 		}
 		if err != nil && dialect.Classify(err) == dialect.Connection {
-			if d.clock.Sleep(ctx, failureBackoff) != nil {
+			backoff = nextBackoff(backoff, u.w.id)
+			if d.clock.Sleep(ctx, backoff) != nil {
 				return
 			}
 			last = d.clock.Now()
+		} else {
+			backoff = 0
 		}
 	}
 }
