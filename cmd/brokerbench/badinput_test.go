@@ -81,6 +81,8 @@ func TestBadInputEveryFlag(t *testing.T) {
 		{[]string{"compare", "--fail-if", "nosuchmetric>1", corrupt, corrupt}, 2, "nosuchmetric"},
 		{[]string{"schema", "--dialect", "oracle"}, 2, "oracle"},
 		{[]string{"pg", "start"}, 2, "pgdata"},
+		{[]string{"pg"}, 2, "subcommand"},
+		{[]string{"pg", "bogus"}, 2, "bogus"},
 		{[]string{"pg", "status", "--pgdata", filepath.Join(dir, "nocluster")}, 1, "no managed PostgreSQL"},
 		{[]string{"--db", unreachable, "check"}, 1, "127.0.0.1:1"},
 		{[]string{"--db", unreachable, "load", "--customers", "1000", "--trade-days", "5"}, 1, "127.0.0.1:1"},

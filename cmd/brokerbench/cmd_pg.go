@@ -14,6 +14,11 @@ func newPGCommand(g *globalOptions) *cobra.Command {
 		Long: `pg start runs a local PostgreSQL cluster in --pgdata (created with initdb when empty) and
 leaves it running, so load, run and check can use it: pass the same --pgdata to them, or the
 URL it prints as --db. pg stop stops it; the data stays in the folder.`,
+		// A bare or unknown subcommand is a usage mistake, not a request for help.
+		Args: cobra.NoArgs,
+		RunE: func(c *cobra.Command, args []string) error {
+			return usagef("pg needs a subcommand: start, stop or status (see 'brokerbench pg --help')")
+		},
 	}
 	need := func() error {
 		if g.PGData == "" {
