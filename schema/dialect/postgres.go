@@ -57,6 +57,10 @@ func openPostgres(ctx context.Context, dsn string, o Options) (*PG, error) {
 
 func pgTarget(c *pgx.ConnConfig) string {
 	host := c.Host
+	if c.Database == "" {
+		c = c.Copy()
+		c.Database = "(the user's default)"
+	}
 	if strings.HasPrefix(host, "/") {
 		return fmt.Sprintf("%s (socket) port %d, database %s, user %s", host, c.Port, c.Database, c.User)
 	}
@@ -83,8 +87,31 @@ func safeConnErr(err error) error {
 	if errors.As(err, &ce) && ce.Unwrap() != nil {
 		return safeConnErr(ce.Unwrap())
 	}
+	// pgx joins one error per attempt (TLS then plain text, each address of a
+	// host): say each distinct cause once.
+	if lines := strings.Split(err.Error(), "\n"); len(lines) > 1 {
+		seen := map[string]bool{}
+		var keep []string
+		for _, l := range lines {
+			if l = strings.TrimSpace(l); l != "" && !seen[l] {
+				seen[l] = true
+				keep = append(keep, l)
+			}
+		}
+		return &joinedConnErr{msg: strings.Join(keep, "; "), err: err}
+	}
 	return err
 }
+
+// joinedConnErr keeps the original error for errors.Is/As (classification) while
+// saying each cause once.
+type joinedConnErr struct {
+	msg string
+	err error
+}
+
+func (e *joinedConnErr) Error() string { return e.msg }
+func (e *joinedConnErr) Unwrap() error { return e.err }
 
 func (p *PG) Name() Name     { return Postgres }
 func (p *PG) Target() string { return p.target }
