@@ -158,13 +158,22 @@ func pauseServer(t *testing.T, db dialect.DB, d time.Duration) {
 		return
 	}
 	go func() {
-		_ = db.InTx(context.Background(), dialect.ReadCommitted, func(tx dialect.Tx) error {
-			if _, err := tx.Exec(context.Background(), "LOCK TABLE trade, last_trade, security, customer_account, broker IN ACCESS EXCLUSIVE MODE"); err != nil {
-				return err
+		// Taking five exclusive locks while users hold row locks can deadlock, and the
+		// deadlock detector may pick us: try again until the locks are held, or the
+		// stall never happens and the test measures nothing.
+		for attempt := 0; attempt < 20; attempt++ {
+			err := db.InTx(context.Background(), dialect.ReadCommitted, func(tx dialect.Tx) error {
+				if _, err := tx.Exec(context.Background(), "LOCK TABLE trade, last_trade, security, customer_account, broker IN ACCESS EXCLUSIVE MODE"); err != nil {
+					return err
+				}
+				time.Sleep(d)
+				return nil
+			})
+			if err == nil {
+				return
 			}
-			time.Sleep(d)
-			return nil
-		})
+			t.Logf("stall by locks, attempt %d: %v", attempt+1, err)
+		}
 	}()
 }
 
