@@ -150,9 +150,17 @@ func TestFaultSIGTERM(t *testing.T) {
 	t.Parallel()
 	dsn := testdb.Loaded(t)
 	out := filepath.Join(t.TempDir(), "term.json")
-	c := startChild(t, runArgs(dsn, out, "2,3,4")...)
+	// Long steps: the signal must land inside step 2 even when a busy machine is slow
+	// to print its first line.
+	args := runArgs(dsn, out, "2,3,4")
+	for i, a := range args {
+		if a == "--step" {
+			args[i+1] = "10s"
+		}
+	}
+	c := startChild(t, args...)
 	c.waitLine(t, "step 2/3")
-	time.Sleep(1500 * time.Millisecond) // into step 2's measured window
+	time.Sleep(2500 * time.Millisecond) // into step 2's measured window
 	c.signal(t, syscall.SIGTERM)
 	if code := c.wait(t); code != exitInterrupted {
 		t.Fatalf("exit %d, want %d\n%s", code, exitInterrupted, c.output())
