@@ -1,5 +1,5 @@
 // Package testpg is the test harness's PostgreSQL: one real server per test process
-// (or the one named by BROKERBENCH_TEST_DSN, which .ci/run starts), fresh databases
+// (or an existing one named by BROKERBENCH_TEST_DSN), fresh databases
 // per test, and templates that are built once and cloned per test.
 //
 // Use it from a package's tests:
