@@ -33,7 +33,10 @@ type meeItem struct {
 // again. The cut transaction rolled back, so the trade still waits for it; if the
 // commit went through unacknowledged, the retry fails Trade-Result's own status
 // check instead of completing the trade twice.
-const meeRetries = 3
+// Eight tries with the delay doubling from 0.5 s to at most 4 s span about 25 s: a
+// restart of a loaded server (shutdown checkpoint, recovery) fits in it, where three
+// tries (3.5 s) left trades submitted for ever in CI.
+const meeRetries = 8
 
 type meeHeap []meeItem
 
@@ -232,7 +235,7 @@ func (m *mee) afterConnectionLoss(it meeItem, now time.Time, err error) {
 	}
 	if it.action == doTradeResult && it.tries < meeRetries {
 		it.tries++
-		it.due = now.Add(failureBackoff << it.tries)
+		it.due = now.Add(min(failureBackoff<<it.tries, maxFailureBackoff))
 		m.mu.Lock()
 		heap.Push(&m.pending, it)
 		m.mu.Unlock()

@@ -89,6 +89,29 @@ func (e *executor) tlFrame1(ctx context.Context, tx dialect.Tx, in TradeLookupIn
 	return nil
 }
 
+// accountTrades reads up to MaxTrades of an account's trades in the input's window,
+// oldest first (frame 2 of Trade-Lookup and Trade-Update).
+func (e *executor) accountTrades(ctx context.Context, tx dialect.Tx, k Kind, in TradeLookupInput) ([]TradeDetail, error) {
+	var list []TradeDetail
+	rows, err := tx.Query(ctx, e.sql.TradeLookupTradesByAccount, in.AcctID, in.Start, in.End, in.MaxTrades)
+	err = scanRows(rows, err, func(r dialect.Rows) error {
+		d := TradeDetail{AcctID: in.AcctID}
+		var tp *Money
+		if err := r.Scan(&d.BidPrice, &d.ExecName, &d.IsCash, &d.TradeID, &tp, &d.When); err != nil {
+			return err
+		}
+		if tp != nil {
+			d.TradePrice = *tp
+		}
+		list = append(list, d)
+		return nil
+	})
+	if err != nil {
+		return nil, frameErr(k, 2, "trades", err)
+	}
+	return list, nil
+}
+
 // tradesByID reads the given trades (bid price, executor, cash and market flags,
 // trade price) in one pipeline; a missing trade is an error of the frame.
 func (e *executor) tradesByID(ctx context.Context, tx dialect.Tx, k Kind, frame int, ids []int64) ([]TradeDetail, error) {
@@ -124,22 +147,9 @@ func (e *executor) tradesByID(ctx context.Context, tx dialect.Tx, k Kind, frame 
 
 // tlFrame2 reads an account's trades in a time window.
 func (e *executor) tlFrame2(ctx context.Context, tx dialect.Tx, in TradeLookupInput, res *TradeLookupOutput) error {
-	var list []TradeDetail
-	rows, err := tx.Query(ctx, e.sql.TradeLookupTradesByAccount, in.AcctID, in.Start, in.End, in.MaxTrades)
-	err = scanRows(rows, err, func(r dialect.Rows) error {
-		d := TradeDetail{AcctID: in.AcctID}
-		var tp *Money
-		if err := r.Scan(&d.BidPrice, &d.ExecName, &d.IsCash, &d.TradeID, &tp, &d.When); err != nil {
-			return err
-		}
-		if tp != nil {
-			d.TradePrice = *tp
-		}
-		list = append(list, d)
-		return nil
-	})
+	list, err := e.accountTrades(ctx, tx, TradeLookup, in)
 	if err != nil {
-		return frameErr(TradeLookup, 2, "trades", err)
+		return err
 	}
 	return e.detailList(ctx, tx, TradeLookup, 2, in, list, res)
 }

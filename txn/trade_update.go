@@ -93,22 +93,9 @@ func (e *executor) tuFrame1(ctx context.Context, tx dialect.Tx, in TradeLookupIn
 
 // tuFrame2 toggles the settlement cash type of an account's trades in a window.
 func (e *executor) tuFrame2(ctx context.Context, tx dialect.Tx, in TradeLookupInput, res *TradeLookupOutput) error {
-	var list []TradeDetail
-	rows, err := tx.Query(ctx, e.sql.TradeLookupTradesByAccount, in.AcctID, in.Start, in.End, in.MaxTrades)
-	err = scanRows(rows, err, func(r dialect.Rows) error {
-		d := TradeDetail{AcctID: in.AcctID}
-		var tp *Money
-		if err := r.Scan(&d.BidPrice, &d.ExecName, &d.IsCash, &d.TradeID, &tp, &d.When); err != nil {
-			return err
-		}
-		if tp != nil {
-			d.TradePrice = *tp
-		}
-		list = append(list, d)
-		return nil
-	})
+	list, err := e.accountTrades(ctx, tx, TradeUpdate, in)
 	if err != nil {
-		return frameErr(TradeUpdate, 2, "trades", err)
+		return err
 	}
 	for _, d := range list {
 		if res.Updated >= in.MaxTrades {
