@@ -118,7 +118,7 @@ func TestDeterministicFingerprint(t *testing.T) {
 		"security", "last_trade", "financial", "news_item", "news_xref", "daily_market", "address", "watch_list",
 		"status_type", "trade_type", "taxrate", "zip_code", "sector", "industry", "exchange", "charge", "commission_rate",
 		"trade", "settlement", schema.OpeningBalanceTable} {
-		if want := ExpectedRows(fingerprintScale, n); rows[n] != want {
+		if want := fingerprintScale.Rows(n); rows[n] != want {
 			t.Errorf("%s: generated %d rows, want %d", n, rows[n], want)
 		}
 	}

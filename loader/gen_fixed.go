@@ -10,8 +10,6 @@ import (
 // Fixed tables (tpce.md §3.1): the same rows at every scale and seed, from our own
 // look-alike lists (never EGen's files). EXCHANGE's symbol counts depend on the scale.
 
-const zipCodes = 14_741
-
 // zipCode returns the i-th zip code: unique, increasing, five digits.
 func zipCode(i int64) string {
 	return fmt.Sprintf("%05d", 10000+6*i+int64(schema.Mix2(uint64(i), 12)%6))
@@ -62,7 +60,7 @@ var fixedTables = []string{"status_type", "trade_type", "taxrate", "zip_code", "
 	"exchange", "charge", "commission_rate", "address"}
 
 func fixedJob(ks *keyspace) job {
-	return job{kind: kindFixed, tables: fixedTables, estimate: zipCodes,
+	return job{kind: kindFixed, tables: fixedTables, estimate: schema.ZipCodes,
 		run: func(ctx context.Context, e *emitter) error { return runFixed(ctx, ks, e) }}
 }
 
@@ -94,12 +92,12 @@ func runFixed(ctx context.Context, ks *keyspace, e *emitter) error {
 		w.Decimal(r.rate, 5)
 		end(2)
 	}
-	for i := int64(0); i < zipCodes; i++ {
+	for i := int64(0); i < schema.ZipCodes; i++ {
 		h := schema.Mix2(uint64(i), 15)
 		w := e.row(3)
 		w.Text(zipCode(i))
 		w.Text(towns[h%uint64(len(towns))])
-		w.Text(divisions[i*int64(len(divisions))/zipCodes])
+		w.Text(divisions[i*int64(len(divisions))/schema.ZipCodes])
 		end(3)
 	}
 	for i, name := range schema.Sectors {

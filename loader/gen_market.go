@@ -33,9 +33,9 @@ func writeAddress(w RowWriter, r *rnd.Rand, adID int64) {
 	} else {
 		w.Null()
 	}
-	z := r.Int64N(zipCodes)
+	z := r.Int64N(schema.ZipCodes)
 	w.Text(zipCode(z))
-	if z*int64(len(divisions))/zipCodes >= 50 { // the last divisions are Canadian
+	if z*int64(len(divisions))/schema.ZipCodes >= 50 { // the last divisions are Canadian
 		w.Text("CANADA")
 	} else {
 		w.Text("USA")

@@ -246,7 +246,7 @@ func generate(ctx context.Context, db dialect.DB, jobs []job, o Options, tr *Tra
 // is built on wrong data.
 func verifyCounts(sc schema.Scale, tr *Tracker) error {
 	for _, p := range tr.Tables {
-		if ExactRows(p.Name) && p.Rows() != p.Expected {
+		if schema.RowsExact(p.Name) && p.Rows() != p.Expected {
 			return fmt.Errorf("verify row counts: %s has %d rows, the scale requires %d", p.Name, p.Rows(), p.Expected)
 		}
 	}

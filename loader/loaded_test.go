@@ -52,8 +52,8 @@ func TestLoadedCardinalities(t *testing.T) {
 		if got := queryInt(t, db, "SELECT count(*) FROM "+tb); got != want {
 			t.Errorf("%s: %d rows, want %d", tb, got, want)
 		}
-		if want != loader.ExpectedRows(sc, tb) {
-			t.Errorf("ExpectedRows(%s) = %d, want %d", tb, loader.ExpectedRows(sc, tb), want)
+		if want != sc.Rows(tb) {
+			t.Errorf("Rows(%s) = %d, want %d", tb, sc.Rows(tb), want)
 		}
 	}
 	ratio := func(num, den string) float64 {

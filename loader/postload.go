@@ -115,7 +115,7 @@ func (p *postLoader) finish() error {
 	}
 	tables := schema.Tables()
 	sort.SliceStable(tables, func(a, b int) bool {
-		return ExpectedRows(p.o.Scale, tables[a].Name) > ExpectedRows(p.o.Scale, tables[b].Name)
+		return p.o.Scale.Rows(tables[a].Name) > p.o.Scale.Rows(tables[b].Name)
 	})
 	ctx := p.ctx
 	exec := func(ctx context.Context, stmt string) error {

@@ -158,7 +158,7 @@ func Check(ctx context.Context, db dialect.DB, sc schema.Scale) ([]Violation, er
 		return out, err
 	}
 	for _, tbl := range countedTables {
-		if want := expectedRows(sc, tbl); counts[tbl] != want {
+		if want := sc.Rows(tbl); counts[tbl] != want {
 			out = append(out, Violation{"row count", fmt.Sprintf("%s has %d rows, want %d", tbl, counts[tbl], want)})
 		}
 	}
@@ -179,50 +179,6 @@ var countedTables = [...]string{
 	"address", "company", "company_competitor", "security", "daily_market", "financial", "last_trade",
 	"news_item", "news_xref", "customer", "customer_taxrate", "broker", "customer_account",
 	"watch_list",
-}
-
-// expectedRows is the reference's cardinality of a table at scale sc (tpce.md §3.1).
-func expectedRows(sc schema.Scale, table string) int64 {
-	co, sec, cu := sc.Companies(), sc.Securities(), sc.Customers
-	switch table {
-	case "status_type", "trade_type":
-		return 5
-	case "taxrate":
-		return int64(len(schema.CountryTaxIDs) + schema.DivisionTaxRates)
-	case "sector":
-		return int64(len(schema.Sectors))
-	case "industry":
-		return int64(len(schema.Industries()))
-	case "exchange":
-		return schema.Exchanges
-	case "charge":
-		return 15
-	case "commission_rate":
-		return 240
-	case "address":
-		return schema.Exchanges + co + cu
-	case "company", "news_xref":
-		return co * map[string]int64{"company": 1, "news_xref": schema.NewsPerCompany}[table]
-	case "company_competitor":
-		return co * schema.CompetitorsPerCo
-	case "security", "last_trade":
-		return sec
-	case "daily_market":
-		return sec * schema.DailyMarketDays
-	case "financial":
-		return co * schema.FinancialsPerCo
-	case "news_item":
-		return co * schema.NewsPerCompany
-	case "customer", "watch_list":
-		return cu
-	case "customer_taxrate":
-		return 2 * cu
-	case "broker":
-		return sc.Brokers()
-	case "customer_account":
-		return sc.Accounts()
-	}
-	return -1
 }
 
 func rowCounts(ctx context.Context, db dialect.DB, q CheckSQL) (map[string]int64, error) {

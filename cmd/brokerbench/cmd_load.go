@@ -173,7 +173,7 @@ func barsProgress(w io.Writer, tr *loader.Tracker, done <-chan struct{}) {
 				bars[i].SetTotal(max(n, 1), true)
 				continue
 			}
-			if n >= t.Expected && !loader.ExactRows(t.Name) {
+			if n >= t.Expected && !schema.RowsExact(t.Name) {
 				bars[i].SetTotal(n+1, false) // an estimate was low; the bar is not done yet
 			}
 			bars[i].SetCurrent(n)
