@@ -36,11 +36,7 @@ func (e violationsError) Error() string {
 }
 
 func runCheck(ctx context.Context, g *globalOptions) error {
-	logf := func(f string, a ...any) {
-		if !g.Quiet {
-			fmt.Fprintf(g.Stderr, f+"\n", a...)
-		}
-	}
+	logf := g.logf
 	tgt, err := openTarget(ctx, g, logf)
 	if err != nil {
 		return err

@@ -75,11 +75,7 @@ gathers statistics. It refuses to touch an existing brokerbench schema unless --
 }
 
 func runLoad(ctx context.Context, g *globalOptions, o *loadOptions) error {
-	logf := func(f string, a ...any) {
-		if !g.Quiet {
-			fmt.Fprintf(g.Stderr, f+"\n", a...)
-		}
-	}
+	logf := g.logf
 	t, err := openTarget(ctx, g, logf)
 	if err != nil {
 		return err

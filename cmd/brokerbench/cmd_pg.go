@@ -36,11 +36,7 @@ URL it prints as --db. pg stop stops it; the data stays in the folder.`,
 				fmt.Fprintf(g.Stdout, "already running: %s\n", cl.URL("brokerbench"))
 				return nil
 			}
-			logf := func(f string, a ...any) {
-				if !g.Quiet {
-					fmt.Fprintf(g.Stderr, f+"\n", a...)
-				}
-			}
+			logf := g.logf
 			cl, err := pgmanaged.Start(c.Context(), pgmanaged.Options{DataDir: g.PGData, Log: logf})
 			if err != nil {
 				return err

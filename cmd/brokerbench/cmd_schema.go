@@ -69,11 +69,7 @@ func printDDL(w io.Writer, ddl dialect.DDL) error {
 }
 
 func runSchemaDrop(ctx context.Context, g *globalOptions) error {
-	logf := func(f string, a ...any) {
-		if !g.Quiet {
-			fmt.Fprintf(g.Stderr, f+"\n", a...)
-		}
-	}
+	logf := g.logf
 	t, err := openTarget(ctx, g, logf)
 	if err != nil {
 		return err

@@ -21,6 +21,14 @@ type globalOptions struct {
 	Stderr io.Writer
 }
 
+// logf reports progress on stderr unless --quiet: the logger every command hands to
+// the managed PostgreSQL and the loader.
+func (g *globalOptions) logf(format string, args ...any) {
+	if !g.Quiet {
+		fmt.Fprintf(g.Stderr, format+"\n", args...)
+	}
+}
+
 // envOr returns the environment variable's value, or def.
 func envOr(name, def string) string {
 	if v, ok := os.LookupEnv(name); ok {
