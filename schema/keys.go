@@ -22,48 +22,35 @@ func Mix2(a, b uint64) uint64 { return Mix(a ^ Mix(b)) }
 // of the customer ordinal. perm < 200 is tier 1, < 800 tier 2, else tier 3, giving
 // 20/60/20 % per load unit.
 const (
-	permMul = 577 // coprime with 1000
-	permAdd = 181
+	permMul    = 577 // coprime with 1000
+	permAdd    = 181
+	permMulInv = 513 // permMul x permMulInv ≡ 1 (mod 1000)
 )
 
 func permute(low int64) int64 { return (low*permMul + permAdd) % LoadUnit }
 
-// permInverse undoes permute; computed once by search (1000 values) at init of the
-// caller would be wasteful, so it uses the modular inverse of permMul.
+// permInverse undoes permute with permMul's inverse modulo 1000
+// (577 x 513 = 296,001).
 func permInverse(v int64) int64 {
-	return ((v - permAdd + LoadUnit) % LoadUnit) * mulInv % LoadUnit
-}
-
-// mulInv is permMul's inverse modulo 1000.
-var mulInv = modInverse(permMul, LoadUnit)
-
-func modInverse(a, m int64) int64 {
-	for x := int64(1); x < m; x++ {
-		if a*x%m == 1 {
-			return x
-		}
-	}
-	panic("no modular inverse") // constants above are coprime; a test pins it
+	return ((v - permAdd + LoadUnit) % LoadUnit) * permMulInv % LoadUnit
 }
 
 // Tier returns the customer's tier (1, 2 or 3).
 func Tier(cID int64) int {
-	_, rank, tier := tierRank(cID)
-	_ = rank
+	_, tier := tierRank(cID)
 	return tier
 }
 
-// tierRank returns the permuted value, the rank within the tier and the tier.
-func tierRank(cID int64) (perm, rank int64, tier int) {
-	low := (CustomerOrdinal(cID) - 1) % LoadUnit
-	perm = permute(low)
+// tierRank returns the customer's rank within its tier and the tier.
+func tierRank(cID int64) (rank int64, tier int) {
+	perm := permute((CustomerOrdinal(cID) - 1) % LoadUnit)
 	switch {
 	case perm < 200:
-		return perm, perm, 1
+		return perm, 1
 	case perm < 800:
-		return perm, perm - 200, 2
+		return perm - 200, 2
 	}
-	return perm, perm - 800, 3
+	return perm - 800, 3
 }
 
 // CustomerFromTier returns the customer with the given tier and rank within the tier in
@@ -92,7 +79,7 @@ var (
 
 // AccountCount returns how many accounts the customer has.
 func AccountCount(cID int64) int {
-	_, rank, tier := tierRank(cID)
+	rank, tier := tierRank(cID)
 	switch tier {
 	case 1:
 		return tier1Accounts[rank%int64(len(tier1Accounts))]

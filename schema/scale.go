@@ -85,9 +85,6 @@ func TradeID(ordinal int64) int64 { return TradeShift + ordinal }
 // mimics a rolled-back Trade-Order (tpce.md §3.1).
 func TradeOrdinalSkipped(ordinal int64) bool { return ordinal%101 == 0 }
 
-// TradeLU returns the 0-based load unit whose id block holds the ordinal.
-func (s Scale) TradeLU(ordinal int64) int64 { return (ordinal - 1) / s.TradeIDsPerLU() }
-
 // TradeSeconds is the business time (seconds since TradeBase, counting only the
 // 8-hour days) at which the ordinal's trade was initiated: the LU's id block is
 // spread evenly over its trade days, about one trade every 0.495 s.
@@ -117,7 +114,6 @@ func (s Scale) HistoryEnd() time.Time {
 func CustomerID(ordinal int64) int64                 { return IdentShift + ordinal }
 func CustomerOrdinal(cID int64) int64                { return cID - IdentShift }
 func CompanyID(index int64) int64                    { return IdentShift + 1 + index } // index 0-based
-func CompanyIndex(coID int64) int64                  { return coID - IdentShift - 1 }
 func BrokerID(index int64) int64                     { return IdentShift + 1 + index } // index 0-based
 func BrokerIndex(bID int64) int64                    { return bID - IdentShift - 1 }
 func WatchListID(cID int64) int64                    { return cID } // one list per customer

@@ -81,16 +81,3 @@ func CustomerInLU(lu int64, u float64) int64 {
 func (r *Rand) Account(cID int64) int64 {
 	return schema.AccountID(cID, r.IntN(schema.AccountCount(cID)))
 }
-
-// Pick returns a uniform element index of a slice length n.
-func (r *Rand) Pick(n int) int { return r.IntN(n) }
-
-// AlphaNum returns n random letters and digits.
-func (r *Rand) AlphaNum(n int) string {
-	const chars = "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
-	b := make([]byte, n)
-	for i := range b {
-		b[i] = chars[r.IntN(len(chars))]
-	}
-	return string(b)
-}
