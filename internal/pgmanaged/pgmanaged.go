@@ -195,7 +195,13 @@ func (c *Cluster) chownForServer(dir string) error {
 	}
 	uid, _ := strconv.Atoi(c.runAs.Uid)
 	gid, _ := strconv.Atoi(c.runAs.Gid)
-	if err := filepath.Walk(dir, func(p string, _ os.FileInfo, err error) error {
+	// An existing cluster already belongs to the server's user: only a new folder's
+	// contents are handed over, so restarting a kept multi-gigabyte cluster stays cheap.
+	if _, err := os.Stat(filepath.Join(c.DataDir, "PG_VERSION")); err == nil {
+		if err := c.giveToServer(dir); err != nil {
+			return err
+		}
+	} else if err := filepath.Walk(dir, func(p string, _ os.FileInfo, err error) error {
 		if err != nil {
 			return err
 		}
@@ -347,7 +353,24 @@ func (c *Cluster) writeConf(settings map[string]string) error {
 			return err
 		}
 	}
-	return c.chownForServer(c.DataDir)
+	// Only the two files written here change owner: walking a kept cluster of many
+	// gigabytes at every start would be wasted work.
+	return c.giveToServer(inc, main)
+}
+
+// giveToServer hands files we wrote as root to the server's user.
+func (c *Cluster) giveToServer(paths ...string) error {
+	if c.runAs == nil {
+		return nil
+	}
+	uid, _ := strconv.Atoi(c.runAs.Uid)
+	gid, _ := strconv.Atoi(c.runAs.Gid)
+	for _, p := range paths {
+		if err := os.Lchown(p, uid, gid); err != nil {
+			return fmt.Errorf("give %s to the postgres user: %w", p, err)
+		}
+	}
+	return nil
 }
 
 func (c *Cluster) writeState() error {
