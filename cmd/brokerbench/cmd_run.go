@@ -463,11 +463,11 @@ func runOnTarget(ctx context.Context, g *globalOptions, o *runOptions, c *cobra.
 		Plan: plan, Think: o.Think, Rate: o.Rate,
 		Market: driver.DefaultMarket(o.MEEWorkers),
 		Scale:  marker.Scale, Seed: seed,
-		NewExecutor: func(w int) txn.Executor {
-			if w >= driver.MEEWorkerBase {
-				return txn.NewExecutor(marketDB, sqlStmts, marker.Scale, seed, w)
-			}
+		NewUserExecutor: func(w int) txn.Executor {
 			return txn.NewExecutor(db, sqlStmts, marker.Scale, seed, w)
+		},
+		NewMarketExecutor: func(w int) txn.Executor {
+			return txn.NewExecutor(marketDB, sqlStmts, marker.Scale, seed, w)
 		},
 		NewDeck:    func(w int) driver.Deck { return txn.NewDeck(rnd.New(seed, 0xdec, uint64(w))) },
 		Pool:       driver.PoolStatsOf(db),
