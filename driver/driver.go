@@ -49,7 +49,7 @@ type IOSampler interface {
 
 // Live is the driver's state once a second, for the live line and metrics.
 type Live struct {
-	Step, Steps int // 1-based step number, of Steps
+	Step, Steps int // 1-based step number, of Steps (0: the StepSource does not know)
 	Users       int
 	Measuring   bool          // past the step's warm-up
 	InStep      time.Duration // time since the step started
@@ -137,7 +137,7 @@ var ErrAllFailing = errors.New("every transaction is failing")
 // abortAfterFailures: with this many failures and no success, the run stops.
 const abortAfterFailures = 100
 
-// Driver runs one plan.
+// Driver runs one run's steps.
 type Driver struct {
 	cfg   Config
 	clock Clock
@@ -221,35 +221,7 @@ func (d *Driver) Run(ctx context.Context) ([]results.Step, error) {
 	bg.Add(1)
 	go func() { defer bg.Done(); d.tick(tickCtx, abort, timer.stats) }()
 
-	var steps []results.Step
-	var runErr error
-	var last *results.Step
-	var at time.Duration // the next step's start, from the run's start
-	for i := 0; ; i++ {
-		lv, more := cfg.Steps.Next(last)
-		if !more {
-			break
-		}
-		if err := lv.Validate(); err != nil {
-			runErr = fmt.Errorf("step %d: %w", i+1, err)
-			abort(runErr)
-			break
-		}
-		sp := StepPlan{Index: i, Users: lv.Users, Start: at, MeasureFrom: at + lv.Warmup, End: at + lv.Step}
-		at = sp.End
-		st, err := d.runStep(stepCtx, sp, start, stopRun, cancelTx)
-		if st != nil {
-			steps = append(steps, *st)
-			if cfg.OnStep != nil {
-				cfg.OnStep(st)
-			}
-		}
-		if err != nil {
-			runErr = err
-			break
-		}
-		last = st
-	}
+	steps, runErr := d.runSteps(stepCtx, abort, start, stopRun, cancelTx)
 	stopRun()
 	d.waitUsers(cancelTx)
 	if runErr == nil {
@@ -270,6 +242,40 @@ func (d *Driver) Run(ctx context.Context) ([]results.Step, error) {
 		return steps, ctx.Err()
 	}
 	return steps, nil
+}
+
+// runSteps runs the steps the source chooses until it has no more or one is cut
+// short (an interrupt, an abort). A level the source gets wrong aborts the run with
+// its error.
+func (d *Driver) runSteps(ctx context.Context, abort context.CancelCauseFunc, start time.Time, stopRun, cancelTx context.CancelFunc) ([]results.Step, error) {
+	cfg := &d.cfg
+	var steps []results.Step
+	var last *results.Step
+	var at time.Duration // the next step's start, from the run's start
+	for i := 0; ; i++ {
+		lv, more := cfg.Steps.Next(last)
+		if !more {
+			return steps, nil
+		}
+		if err := lv.Validate(); err != nil {
+			err = fmt.Errorf("step %d: %w", i+1, err)
+			abort(err)
+			return steps, err
+		}
+		sp := StepPlan{Index: i, Users: lv.Users, Start: at, MeasureFrom: at + lv.Warmup, End: at + lv.Step}
+		at = sp.End
+		st, err := d.runStep(ctx, sp, start, stopRun, cancelTx)
+		if st != nil {
+			steps = append(steps, *st)
+			if cfg.OnStep != nil {
+				cfg.OnStep(st)
+			}
+		}
+		if err != nil {
+			return steps, err
+		}
+		last = st
+	}
 }
 
 // runStep holds sp's user level and measures its window. Interrupted, it stops the
