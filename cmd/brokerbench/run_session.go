@@ -34,11 +34,14 @@ type runSession struct {
 	plan       driver.Plan
 	tags       map[string]string
 	conns      int // the users' pool
-	meeWorkers int // the emulator's workers; with the timer, the market's pool less one
+	meeWorkers int // the emulator's workers; the market's pool has one more, for the timer
 	// steps chooses the steps one at a time; nil: the plan's staircase. Set it
-	// before drive to choose each step from the last one's figures.
+	// before drive to choose each step from the last one's figures (the source sees
+	// each step after recordStep has written and printed it).
 	steps driver.StepSource
-	// probes add their own per-step figures, measured over each step's window.
+	// probes add their own figures to every step, measured over its window; append
+	// them in instrument or later (the pools are open by then). They run before
+	// recordStep, so the file and the step source see what they add.
 	probes []driver.WindowProbe
 
 	tgt      *target
