@@ -3,10 +3,13 @@ package driver
 import (
 	"context"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/brokerbench/brokerbench/results"
+	"github.com/brokerbench/brokerbench/txn"
 )
 
 // doublingSource runs 2 users, then doubles them while the last step committed
@@ -82,5 +85,79 @@ func TestStepSource(t *testing.T) {
 	steps, err = d.Run(context.Background())
 	if err == nil || !strings.Contains(err.Error(), "step 2: --users: 0 users") || len(steps) != 1 {
 		t.Fatalf("bad second level: %d steps, %v", len(steps), err)
+	}
+}
+
+// roleExec counts the transactions an executor of the wrong factory runs: users
+// run the customer mix, the market's executors the emulator's and the timer's.
+type roleExec struct {
+	txn.Executor
+	market bool
+	wrong  *atomic.Int64
+}
+
+func (e roleExec) Run(ctx context.Context, k txn.Kind) (txn.Outcome, error) {
+	if timer := k == txn.TradeCleanup || k == txn.DataMaintenance; timer != e.market {
+		e.wrong.Add(1)
+	}
+	return e.Executor.Run(ctx, k)
+}
+
+func (e roleExec) TradeResult(ctx context.Context, id, price int64) (txn.Outcome, error) {
+	if !e.market {
+		e.wrong.Add(1)
+	}
+	return e.Executor.TradeResult(ctx, id, price)
+}
+
+func (e roleExec) MarketFeed(ctx context.Context, entries []txn.TickerEntry) (txn.Outcome, error) {
+	if !e.market {
+		e.wrong.Add(1)
+	}
+	return e.Executor.MarketFeed(ctx, entries)
+}
+
+// TestExecutorFactories: each user gets a user executor on its own stream; the
+// emulator's workers and the timer get the market's, on streams no user has.
+func TestExecutorFactories(t *testing.T) {
+	m := newFakeMarket()
+	cfg := fakeConfig(m, []int{3, 5}, 800*time.Millisecond, 200*time.Millisecond)
+	cfg.DataMaintenanceEvery = 200 * time.Millisecond
+	var wrong atomic.Int64
+	var mu sync.Mutex
+	users, market := map[int]bool{}, map[int]bool{}
+	inner := cfg.NewUserExecutor
+	cfg.NewUserExecutor = func(stream int) txn.Executor {
+		mu.Lock()
+		users[stream] = true
+		mu.Unlock()
+		return roleExec{inner(stream), false, &wrong}
+	}
+	cfg.NewMarketExecutor = func(stream int) txn.Executor {
+		mu.Lock()
+		market[stream] = true
+		mu.Unlock()
+		return roleExec{inner(stream), true, &wrong}
+	}
+	d, err := New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := d.Run(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if len(users) != 5 || !users[0] || !users[4] {
+		t.Errorf("user streams %v, want 0 to 4", users)
+	}
+	if len(market) != cfg.Market.Workers+1 {
+		t.Errorf("%d market streams, want %d workers and the timer", len(market), cfg.Market.Workers)
+	}
+	for s := range market {
+		if s < MaxUsers {
+			t.Errorf("market stream %d could be a user's", s)
+		}
+	}
+	if n := wrong.Load(); n > 0 || m.results.Load() == 0 {
+		t.Errorf("%d transactions on the wrong factory's executor; %d Trade-Results", n, m.results.Load())
 	}
 }
