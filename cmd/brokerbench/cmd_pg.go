@@ -90,8 +90,8 @@ stops it; the data stays in the folder.`,
 
 // connectHint tells a person how to connect with psql: the password stays in its file.
 func connectHint(cl *pgmanaged.Cluster) string {
-	return fmt.Sprintf("connect with psql: %s (the password is in %s, readable by its owner only)",
-		cl.PsqlCommand("brokerbench"), cl.PassFile())
+	return fmt.Sprintf("connect with psql: %s (that file holds the password; only its owner can read it)",
+		cl.PsqlCommand("brokerbench"))
 }
 
 // unprotectedWarning says that a cluster an earlier brokerbench started lets every
