@@ -420,7 +420,9 @@ func (c *Cluster) writeConf(settings map[string]string) error {
 		fmt.Fprintf(&b, "%s = %s\n", k, settings[k])
 	}
 	inc := filepath.Join(c.DataDir, "brokerbench.conf")
-	if err := os.WriteFile(inc, []byte(b.String()), 0o600); err != nil {
+	// replaceFile, not WriteFile: the folder belongs to the server's user, and root
+	// must not write through a link planted there.
+	if err := replaceFile(inc, []byte(b.String()), 0o600); err != nil {
 		return err
 	}
 	main := filepath.Join(c.DataDir, "postgresql.conf")
@@ -430,7 +432,7 @@ func (c *Cluster) writeConf(settings map[string]string) error {
 	}
 	if !bytes.Contains(conf, []byte("include_if_exists = 'brokerbench.conf'")) {
 		conf = append(conf, []byte("\ninclude_if_exists = 'brokerbench.conf'\n")...)
-		if err := os.WriteFile(main, conf, 0o600); err != nil {
+		if err := replaceFile(main, conf, 0o600); err != nil {
 			return err
 		}
 	}
@@ -456,7 +458,7 @@ func (c *Cluster) giveToServer(paths ...string) error {
 
 func (c *Cluster) writeState() error {
 	b, _ := json.Marshal(state{Port: c.Port, BinDir: c.BinDir})
-	return os.WriteFile(filepath.Join(c.Dir, stateFile), b, 0o644)
+	return replaceFile(filepath.Join(c.Dir, stateFile), b, 0o644)
 }
 
 // status reads the state file and checks that the server answers pg_ctl status.
