@@ -160,8 +160,12 @@ func Start(ctx context.Context, o Options) (*Cluster, error) {
 		if len(abs)+len("/.s.PGSQL.65535") > 107 {
 			return nil, fmt.Errorf("--pgdata %s is too long a path for a unix socket (limit about 90 characters)", abs)
 		}
-		if running, err := c.attachRunning(); running || err != nil {
-			return c, err
+		running, err := c.attachRunning()
+		if err != nil {
+			return nil, err
+		}
+		if running {
+			return c, nil
 		}
 	}
 	if err := c.prepare(ctx); err != nil {
