@@ -13,7 +13,10 @@ func newPGCommand(g *globalOptions) *cobra.Command {
 		Short: "Start, stop or show a managed local PostgreSQL kept between commands",
 		Long: `pg start runs a local PostgreSQL cluster in --pgdata (created with initdb when empty) and
 leaves it running, so load, run and check can use it: pass the same --pgdata to them, or the
-URL it prints as --db. pg stop stops it; the data stays in the folder.`,
+URL it prints as --db. The cluster requires a password, kept in brokerbench.pgpass in
+--pgdata (readable by you only); the URL names that file, and psql and pgbench accept the
+URL too. A cluster an earlier brokerbench made without a password is converted. pg stop
+stops it; the data stays in the folder.`,
 		// A bare or unknown subcommand is a usage mistake, not a request for help.
 		Args: cobra.NoArgs,
 		RunE: func(c *cobra.Command, args []string) error {
@@ -32,19 +35,23 @@ URL it prints as --db. pg stop stops it; the data stays in the folder.`,
 			if err := need(); err != nil {
 				return err
 			}
-			if cl, err := pgmanaged.Attach(g.PGData); err == nil {
-				fmt.Fprintf(g.Stdout, "already running: %s\n", cl.URL("brokerbench"))
+			// One an earlier brokerbench started without a password is not attached
+			// to: Start converts it.
+			if cl, err := pgmanaged.Attach(g.PGData); err == nil && !cl.Unprotected() {
+				fmt.Fprintf(g.Stdout, "already running: %s\n", cl.PassfileURL("brokerbench"))
+				g.logf("%s", connectHint(cl))
 				return nil
 			}
-			logf := g.logf
-			cl, err := pgmanaged.Start(c.Context(), pgmanaged.Options{DataDir: g.PGData, Log: logf})
+			cl, err := pgmanaged.Start(c.Context(), pgmanaged.Options{DataDir: g.PGData, Log: g.logf})
 			if err != nil {
 				return err
 			}
 			if err := ensureDatabase(c.Context(), cl, "brokerbench"); err != nil {
 				return err
 			}
-			fmt.Fprintf(g.Stdout, "%s\n", cl.URL("brokerbench"))
+			// Scripts read the URL from standard output: it stays one line.
+			fmt.Fprintf(g.Stdout, "%s\n", cl.PassfileURL("brokerbench"))
+			g.logf("%s", connectHint(cl))
 			return nil
 		},
 	}, &cobra.Command{
@@ -69,9 +76,27 @@ URL it prints as --db. pg stop stops it; the data stays in the folder.`,
 			if err != nil {
 				return err
 			}
-			fmt.Fprintf(g.Stdout, "running: %s\n", cl.URL("brokerbench"))
+			if cl.Unprotected() {
+				fmt.Fprintf(g.Stdout, "running without a password: %s\n", cl.PassfileURL("brokerbench"))
+				g.logf("%s", unprotectedWarning(cl))
+				return nil
+			}
+			fmt.Fprintf(g.Stdout, "running: %s\n", cl.PassfileURL("brokerbench"))
 			return nil
 		},
 	})
 	return pg
+}
+
+// connectHint tells a person how to connect with psql: the password stays in its file.
+func connectHint(cl *pgmanaged.Cluster) string {
+	return fmt.Sprintf("connect with psql: %s (that file holds the password; only its owner can read it)",
+		cl.PsqlCommand("brokerbench"))
+}
+
+// unprotectedWarning says that a cluster an earlier brokerbench started lets every
+// local user in, and how to close it.
+func unprotectedWarning(cl *pgmanaged.Cluster) string {
+	return fmt.Sprintf("warning: the managed PostgreSQL in %s lets every local user in without a password "+
+		"(started by an earlier brokerbench); `brokerbench pg start --pgdata %s` converts it", cl.DataDir, cl.DataDir)
 }

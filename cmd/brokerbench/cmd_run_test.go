@@ -4,7 +4,6 @@ import (
 	"io"
 	"net"
 	"net/http"
-	"net/url"
 	"os"
 	"path/filepath"
 	"strings"
@@ -16,15 +15,14 @@ import (
 	"github.com/brokerbench/brokerbench/results"
 )
 
-// withPassword puts a password into a test DSN; the test server trusts local
-// connections, so it is ignored there, and must never show up anywhere.
-func withPassword(dsn, pw string) string {
-	u, err := url.Parse(dsn)
-	if err != nil {
+// withPassword returns a test DSN as a role whose password is pw (the tests' cluster
+// checks passwords), which must never show up anywhere. On a server the tests do not
+// own, dsn is returned as it is.
+func withPassword(t *testing.T, dsn, pw string) string {
+	if testpg.Cluster(t) == nil {
 		return dsn
 	}
-	u.User = url.UserPassword(u.User.Username(), pw)
-	return u.String()
+	return loginRole(t, dsn, "bbrunflow", pw).String()
 }
 
 const runTestSecret = "S3cretRunPw"
@@ -33,7 +31,7 @@ const runTestSecret = "S3cretRunPw"
 // scale: load, run a two-step ramp with a label and tags, then report and compare
 // the result file. The same database then serves the run command's other paths.
 func TestRunFlow(t *testing.T) {
-	dsn := withPassword(testpg.NewDB(t), runTestSecret)
+	dsn := withPassword(t, testpg.NewDB(t), runTestSecret)
 	dir := t.TempDir()
 	noSecret := func(t *testing.T, texts ...string) {
 		t.Helper()

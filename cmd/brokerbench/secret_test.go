@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/brokerbench/brokerbench/database"
+	"github.com/brokerbench/brokerbench/internal/pgmanaged"
 	"github.com/brokerbench/brokerbench/internal/testpg"
 )
 
@@ -26,13 +27,24 @@ const (
 
 // secretRole creates (or re-keys) a login role with a known password on the tests'
 // own cluster and returns the URL of dsn's database as that role, over TCP to
-// 127.0.0.1. The cluster trusts local connections, so the password is never
-// checked, but it travels in every DSN the commands see, which is what matters here.
+// 127.0.0.1. The cluster checks passwords, so the DSN the commands see carries one
+// that really opens the door, as in the field.
 func secretRole(t *testing.T, dsn string) string {
 	t.Helper()
 	if testpg.Cluster(t) == nil {
 		t.Skip("the secret test creates a superuser role: only on the tests' own managed cluster")
 	}
+	u := loginRole(t, dsn, "bbsecret", secretPW)
+	if !strings.HasPrefix(u.Host, "127.0.0.1:") {
+		t.Fatalf("test DSN host %q: want TCP to 127.0.0.1", u.Host)
+	}
+	return u.String()
+}
+
+// loginRole creates (or re-keys) a superuser login role with password pw on the
+// tests' own cluster and returns dsn as that role.
+func loginRole(t *testing.T, dsn, role, pw string) *url.URL {
+	t.Helper()
 	admin, err := database.Open(context.Background(), testpg.AdminDSN(t), database.Options{MaxConns: 1})
 	if err != nil {
 		t.Fatal(err)
@@ -40,21 +52,18 @@ func secretRole(t *testing.T, dsn string) string {
 	defer admin.Close()
 	ctx := context.Background()
 	if _, err := admin.Exec(ctx, `DO $$ BEGIN
-		IF NOT EXISTS (SELECT FROM pg_roles WHERE rolname = 'bbsecret') THEN CREATE ROLE bbsecret LOGIN SUPERUSER; END IF; END $$`); err != nil {
+		IF NOT EXISTS (SELECT FROM pg_roles WHERE rolname = '`+role+`') THEN CREATE ROLE `+role+` LOGIN SUPERUSER; END IF; END $$`); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := admin.Exec(ctx, "ALTER ROLE bbsecret PASSWORD '"+strings.ReplaceAll(secretPW, "'", "''")+"'"); err != nil {
+	if _, err := admin.Exec(ctx, "ALTER ROLE "+role+" PASSWORD '"+strings.ReplaceAll(pw, "'", "''")+"'"); err != nil {
 		t.Fatal(err)
 	}
 	u, err := url.Parse(dsn)
 	if err != nil {
 		t.Fatal(err)
 	}
-	u.User = url.UserPassword("bbsecret", secretPW)
-	if !strings.HasPrefix(u.Host, "127.0.0.1:") {
-		t.Fatalf("test DSN host %q: want TCP to 127.0.0.1", u.Host)
-	}
-	return u.String()
+	u.User = url.UserPassword(role, pw)
+	return u
 }
 
 // TestSecretNeverShown runs load, run (with the Prometheus endpoint), report (with
@@ -173,4 +182,110 @@ func TestSecretNeverShown(t *testing.T) {
 		}
 	}
 	t.Logf("searched %d outputs", searched)
+}
+
+// TestSecretManagedNeverShown: a managed cluster kept in --pgdata requires the
+// password brokerbench keeps in its password file, and every command finds it there -
+// pg start and status, load, check, run, quickstart, the URL pg start prints, and
+// commands that start the cluster themselves or a temporary one - while the password
+// shows in no output, log line or result file.
+func TestSecretManagedNeverShown(t *testing.T) {
+	t.Parallel()
+	if _, err := pgmanaged.FindBinaries(); err != nil {
+		t.Skip("no PostgreSQL server binaries: ", err)
+	}
+	// The server's OS user (postgres, when the tests run as root) must reach --pgdata.
+	top, err := os.MkdirTemp("", "brokerbench-secret-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = os.RemoveAll(top) })
+	if err := os.Chmod(top, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	pgdata, dir := filepath.Join(top, "pgdata"), t.TempDir()
+	t.Cleanup(func() { runMain("pg", "stop", "--pgdata", pgdata) })
+
+	var outputs []string
+	cli := func(want int, args ...string) (string, string) {
+		t.Helper()
+		code, out, errb := runMain(args...)
+		outputs = append(outputs, strings.Join(args, " ")+" stdout:\n"+out, strings.Join(args, " ")+" stderr:\n"+errb)
+		if want >= 0 && code != want {
+			t.Fatalf("%s: exit %d, want %d\n%s\n%s", strings.Join(args, " "), code, want, out, errb)
+		}
+		return out, errb
+	}
+
+	printed, errb := cli(0, "pg", "start", "--pgdata", pgdata)
+	shown := strings.TrimSpace(printed)
+	c, err := pgmanaged.Attach(pgdata)
+	if err != nil {
+		t.Fatal(err)
+	}
+	u, err := url.Parse(c.URL(""))
+	if err != nil {
+		t.Fatal(err)
+	}
+	password, ok := u.User.Password()
+	if !ok || len(password) < 16 {
+		t.Fatalf("the managed cluster's URL carries no real password")
+	}
+	if !strings.HasPrefix(shown, "postgres://postgres@127.0.0.1:") || !strings.Contains(shown, "passfile="+c.PassFile()) {
+		t.Errorf("pg start prints %q: want a URL naming the password file", shown)
+	}
+	if !strings.Contains(errb, "connect with psql: PGPASSFILE="+c.PassFile()+" psql -h 127.0.0.1") {
+		t.Errorf("pg start does not say how to connect with psql:\n%s", errb)
+	}
+	if out, _ := cli(0, "pg", "status", "--pgdata", pgdata); !strings.Contains(out, "running: "+shown) {
+		t.Errorf("pg status: %q, want the URL pg start printed", out)
+	}
+	if out, _ := cli(0, "pg", "start", "--pgdata", pgdata); !strings.Contains(out, "already running: "+shown) {
+		t.Errorf("pg start on a running cluster: %q", out)
+	}
+
+	cli(0, "load", "--pgdata", pgdata, "--customers", "1000", "--trade-days", "5")
+	cli(0, "check", "--pgdata", pgdata)
+	cli(0, "check", "--db", shown)
+	run := filepath.Join(dir, "managed.json")
+	if out, _ := cli(0, "run", "--pgdata", pgdata, "--users", "2", "--step", "3s", "--warmup", "1s", "--out", run); !strings.Contains(out, "check: OK") {
+		t.Errorf("run did not complete:\n%s", out)
+	}
+	cli(0, "quickstart", "--pgdata", pgdata, "--users", "2", "--step", "3s", "--warmup", "1s", "--out", filepath.Join(dir, "qs.json"))
+	cli(0, "pg", "stop", "--pgdata", pgdata)
+	// Stopped: the command starts the cluster itself, with the same password, and
+	// stops it again.
+	cli(0, "check", "--pgdata", pgdata)
+	if _, err := pgmanaged.Attach(pgdata); err == nil {
+		t.Error("check left the cluster it started running")
+	}
+	// No --pgdata: a temporary cluster, with a password of its own. Its database is
+	// empty, so check fails, but after connecting.
+	_, errb = cli(exitRuntime, "check")
+	if low := strings.ToLower(errb); strings.Contains(low, "password") || strings.Contains(low, "connect") {
+		t.Errorf("check on a temporary managed cluster did not get in: %s", errb)
+	}
+
+	ents, err := os.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range ents {
+		b, err := os.ReadFile(filepath.Join(dir, e.Name()))
+		if err != nil {
+			t.Fatal(err)
+		}
+		outputs = append(outputs, e.Name()+":\n"+string(b))
+	}
+	for _, name := range []string{"brokerbench-managed.json", "brokerbench.conf", "postgresql.auto.conf", "server.log"} {
+		if b, err := os.ReadFile(filepath.Join(pgdata, name)); err == nil {
+			outputs = append(outputs, name+":\n"+string(b))
+		}
+	}
+	for _, o := range outputs {
+		if strings.Contains(o, password) {
+			t.Errorf("the managed cluster's password shows in %s", o)
+		}
+	}
+	t.Logf("searched %d outputs and files", len(outputs))
 }

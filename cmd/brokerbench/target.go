@@ -12,6 +12,8 @@ import (
 // target is the database a command works on: the one --db names, or a managed local
 // PostgreSQL started for the command (and stopped by Close).
 type target struct {
+	// DSN is what the command connects with. A managed cluster's carries its
+	// password: show Shown, never DSN.
 	DSN     string
 	Managed *pgmanaged.Cluster
 	// keep: the managed cluster was already running (pg start) and must stay up.
@@ -48,6 +50,9 @@ func openTarget(ctx context.Context, g *globalOptions, logf func(string, ...any)
 	}
 	if g.PGData != "" {
 		if c, err := pgmanaged.Attach(g.PGData); err == nil {
+			if c.Unprotected() && logf != nil {
+				logf("%s", unprotectedWarning(c))
+			}
 			return &target{DSN: c.URL("brokerbench"), Managed: c, keep: true}, nil
 		}
 	}

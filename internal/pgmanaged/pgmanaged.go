@@ -2,7 +2,8 @@
 // default every command uses when no --db is given, and the test harness's server.
 // It finds the server binaries, runs initdb, starts the server on a free port with
 // its own unix socket, and stops it. As root it runs the server as the postgres OS
-// user, because initdb and postgres refuse to run as root.
+// user, because initdb and postgres refuse to run as root. Every cluster requires a
+// password, kept in a file only the invoking user can read (auth.go).
 package pgmanaged
 
 import (
@@ -11,7 +12,9 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io/fs"
 	"net"
+	"net/url"
 	"os"
 	"os/exec"
 	"os/user"
@@ -48,7 +51,10 @@ type Cluster struct {
 	Port      int
 	temporary bool
 	runAs     *user.User // nil: run as ourselves
-	log       func(string, ...any)
+	// password is the superuser's; "" only for a cluster an earlier brokerbench
+	// started with trust authentication, until its next Start converts it.
+	password string
+	log      func(string, ...any)
 }
 
 // state is what `pg status` reads back in a later process.
@@ -130,21 +136,9 @@ func versionOf(dir string) int {
 // Start initialises the cluster when needed and starts it. With a DataDir that already
 // holds a running managed cluster it attaches to it instead.
 func Start(ctx context.Context, o Options) (*Cluster, error) {
-	bin, err := FindBinaries()
+	c, err := newCluster(o.Log)
 	if err != nil {
 		return nil, err
-	}
-	c := &Cluster{BinDir: bin, log: o.Log}
-	if c.log == nil {
-		c.log = func(string, ...any) {}
-	}
-	if os.Geteuid() == 0 {
-		u, err := user.Lookup("postgres")
-		if err != nil {
-			return nil, errors.New("running as root, but there is no `postgres` OS user to run the server as " +
-				"(PostgreSQL refuses to run as root); create one (`useradd -r postgres`) or run as another user")
-		}
-		c.runAs = u
 	}
 	if o.DataDir == "" {
 		dir, err := os.MkdirTemp("", "brokerbench-pg-")
@@ -166,25 +160,87 @@ func Start(ctx context.Context, o Options) (*Cluster, error) {
 		if len(abs)+len("/.s.PGSQL.65535") > 107 {
 			return nil, fmt.Errorf("--pgdata %s is too long a path for a unix socket (limit about 90 characters)", abs)
 		}
-		if st, err := c.status(); err == nil && st.Port > 0 {
-			c.Port = st.Port
-			c.log("managed PostgreSQL already running in %s on port %d", abs, c.Port)
+		running, err := c.attachRunning()
+		if err != nil {
+			return nil, err
+		}
+		if running {
 			return c, nil
 		}
 	}
-	if err := c.chownForServer(c.Dir); err != nil {
+	if err := c.prepare(ctx); err != nil {
 		c.cleanup()
 		return nil, err
-	}
-	if _, err := os.Stat(filepath.Join(c.DataDir, "PG_VERSION")); err != nil {
-		if err := c.initdb(ctx); err != nil {
-			c.cleanup()
-			return nil, err
-		}
 	}
 	if err := c.start(ctx, o.Settings); err != nil {
 		c.cleanup()
 		return nil, err
+	}
+	return c, nil
+}
+
+// attachRunning attaches to the server already running in the cluster. One an earlier
+// brokerbench started without a password is stopped instead (running false), for
+// Start to convert it.
+func (c *Cluster) attachRunning() (running bool, err error) {
+	st, err := c.status()
+	if err != nil || st.Port == 0 {
+		return false, nil
+	}
+	c.Port = st.Port
+	pw, err := readPassFile(c.PassFile())
+	switch {
+	case err == nil:
+		c.password = pw
+		c.log("managed PostgreSQL already running in %s on port %d", c.DataDir, c.Port)
+		return true, nil
+	case !errors.Is(err, fs.ErrNotExist):
+		return false, err
+	}
+	c.log("managed PostgreSQL in %s runs without a password (started by an earlier brokerbench): restarting it to convert it", c.DataDir)
+	if err := c.stopServer(); err != nil {
+		return false, err
+	}
+	return false, nil
+}
+
+// prepare makes the cluster ready to start: its folder handed to the server's user,
+// initdb (with a new password) or the existing password, pg_hba.conf, and a socket
+// directory closed to others.
+func (c *Cluster) prepare(ctx context.Context) error {
+	if err := c.chownForServer(c.Dir); err != nil {
+		return err
+	}
+	if _, err := os.Stat(filepath.Join(c.DataDir, "PG_VERSION")); err != nil {
+		if err := c.initdb(ctx); err != nil {
+			return err
+		}
+	} else if err := c.usePassword(ctx); err != nil {
+		return err
+	}
+	if err := c.writeHBA(); err != nil {
+		return err
+	}
+	return c.closeSocketDir()
+}
+
+// newCluster finds the binaries and the OS user the server runs as.
+func newCluster(log func(string, ...any)) (*Cluster, error) {
+	bin, err := FindBinaries()
+	if err != nil {
+		return nil, err
+	}
+	c := &Cluster{BinDir: bin, log: log}
+	if c.log == nil {
+		c.log = func(string, ...any) {}
+	}
+	if os.Geteuid() == 0 {
+		u, err := user.Lookup("postgres")
+		if err != nil {
+			return nil, errors.New("running as root, but there is no `postgres` OS user to run the server as " +
+				"(PostgreSQL refuses to run as root); create one (`useradd -r postgres`) or run as another user")
+		}
+		c.runAs = u
 	}
 	return c, nil
 }
@@ -249,13 +305,25 @@ func (c *Cluster) command(ctx context.Context, name string, args ...string) *exe
 }
 
 func (c *Cluster) run(ctx context.Context, name string, args ...string) error {
+	_, err := c.runSecret(ctx, "", "", name, args...)
+	return err
+}
+
+// runSecret runs a server program with stdin as its input and returns its output;
+// secret (which stdin may carry) is scrubbed from the output and the error.
+func (c *Cluster) runSecret(ctx context.Context, stdin, secret, name string, args ...string) (string, error) {
 	cmd := c.command(ctx, name, args...)
 	var out bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &out
-	if err := cmd.Run(); err != nil {
-		return fmt.Errorf("%s failed: %w: %s", name, err, lastLines(out.String(), 5))
+	if stdin != "" {
+		cmd.Stdin = strings.NewReader(stdin)
 	}
-	return nil
+	err := cmd.Run()
+	text := scrub(out.String(), secret)
+	if err != nil {
+		return text, fmt.Errorf("%s failed: %w: %s", name, err, lastLines(text, 5))
+	}
+	return text, nil
 }
 
 func lastLines(s string, n int) string {
@@ -268,10 +336,23 @@ func lastLines(s string, n int) string {
 
 func (c *Cluster) initdb(ctx context.Context) error {
 	c.log("initdb %s", c.DataDir)
+	pw, err := newPassword()
+	if err != nil {
+		return err
+	}
+	pwfile, remove, err := c.privateFile(pw + "\n")
+	if err != nil {
+		return err
+	}
+	defer remove()
 	// --no-sync: the cluster's own files are made fresh; the benchmark's durability
 	// comes from the server's settings, not from initdb.
-	return c.run(ctx, "initdb", "-D", c.DataDir, "-U", "postgres", "-A", "trust", "-E", "UTF8",
-		"--locale=C", "--no-sync")
+	if err := c.run(ctx, "initdb", "-D", c.DataDir, "-U", superuser, "--auth=scram-sha-256", "--pwfile="+pwfile,
+		"-E", "UTF8", "--locale=C", "--no-sync"); err != nil {
+		return err
+	}
+	c.password = pw
+	return nil
 }
 
 // FreePort asks the kernel for a free TCP port on loopback.
@@ -298,8 +379,12 @@ func (c *Cluster) start(ctx context.Context, settings map[string]string) error {
 		}
 		all["listen_addresses"] = "'127.0.0.1'"
 		all["port"] = strconv.Itoa(port)
-		all["unix_socket_directories"] = "'" + c.Dir + "'"
+		all["unix_socket_directories"] = "'" + c.SocketDir() + "'"
+		all["password_encryption"] = "'scram-sha-256'"
 		if err := c.writeConf(all); err != nil {
+			return err
+		}
+		if err := c.writePassFile(port); err != nil {
 			return err
 		}
 		logPath := filepath.Join(c.Dir, "server.log")
@@ -339,7 +424,9 @@ func (c *Cluster) writeConf(settings map[string]string) error {
 		fmt.Fprintf(&b, "%s = %s\n", k, settings[k])
 	}
 	inc := filepath.Join(c.DataDir, "brokerbench.conf")
-	if err := os.WriteFile(inc, []byte(b.String()), 0o600); err != nil {
+	// replaceFile, not WriteFile: the folder belongs to the server's user, and root
+	// must not write through a link planted there.
+	if err := replaceFile(inc, []byte(b.String()), 0o600); err != nil {
 		return err
 	}
 	main := filepath.Join(c.DataDir, "postgresql.conf")
@@ -349,7 +436,7 @@ func (c *Cluster) writeConf(settings map[string]string) error {
 	}
 	if !bytes.Contains(conf, []byte("include_if_exists = 'brokerbench.conf'")) {
 		conf = append(conf, []byte("\ninclude_if_exists = 'brokerbench.conf'\n")...)
-		if err := os.WriteFile(main, conf, 0o600); err != nil {
+		if err := replaceFile(main, conf, 0o600); err != nil {
 			return err
 		}
 	}
@@ -375,7 +462,7 @@ func (c *Cluster) giveToServer(paths ...string) error {
 
 func (c *Cluster) writeState() error {
 	b, _ := json.Marshal(state{Port: c.Port, BinDir: c.BinDir})
-	return os.WriteFile(filepath.Join(c.Dir, stateFile), b, 0o644)
+	return replaceFile(filepath.Join(c.Dir, stateFile), b, 0o644)
 }
 
 // status reads the state file and checks that the server answers pg_ctl status.
@@ -414,19 +501,44 @@ func Attach(dataDir string) (*Cluster, error) {
 		return nil, fmt.Errorf("no managed PostgreSQL is running in %s (start one with `brokerbench pg start --pgdata %s`)", abs, dataDir)
 	}
 	c.Port = st.Port
+	// No password file: an earlier brokerbench started it with trust (Unprotected).
+	if pw, err := readPassFile(c.PassFile()); err == nil {
+		c.password = pw
+	} else if !errors.Is(err, fs.ErrNotExist) {
+		return nil, err
+	}
 	return c, nil
 }
 
-// URL is the cluster's connection URL over TCP loopback (no password: trust auth).
-func (c *Cluster) URL(database string) string {
+// URL is the cluster's connection URL over TCP loopback, for brokerbench's own
+// connections. It carries the password: never show it (show PassfileURL).
+func (c *Cluster) URL(database string) string { return c.url(database, true) }
+
+func (c *Cluster) url(database string, withPassword bool) string {
 	if database == "" {
 		database = "postgres"
 	}
-	return fmt.Sprintf("postgres://postgres@127.0.0.1:%d/%s?sslmode=disable", c.Port, database)
+	u := url.URL{Scheme: "postgres", User: url.User(superuser), Host: "127.0.0.1:" + strconv.Itoa(c.Port),
+		Path: "/" + database, RawQuery: "sslmode=disable"}
+	if withPassword && c.password != "" {
+		u.User = url.UserPassword(superuser, c.password)
+	}
+	return u.String()
 }
 
 // Stop stops the server; a temporary cluster is also removed.
 func (c *Cluster) Stop() error {
+	err := c.stopServer()
+	if c.temporary {
+		if rmErr := os.RemoveAll(c.Dir); rmErr != nil && err == nil {
+			err = rmErr
+		}
+	}
+	return err
+}
+
+// stopServer stops the server (fast: open transactions are rolled back).
+func (c *Cluster) stopServer() error {
 	// Stopping must work even after the caller's context was canceled by Ctrl-C.
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
@@ -434,11 +546,6 @@ func (c *Cluster) Stop() error {
 	if err == nil {
 		c.log("managed PostgreSQL stopped")
 		_ = os.Remove(filepath.Join(c.Dir, stateFile))
-	}
-	if c.temporary {
-		if rmErr := os.RemoveAll(c.Dir); rmErr != nil && err == nil {
-			err = rmErr
-		}
 	}
 	return err
 }

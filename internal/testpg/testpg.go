@@ -1,6 +1,8 @@
 // Package testpg is the test harness's PostgreSQL: one real server per test process
 // (or an existing one named by BROKERBENCH_TEST_DSN), fresh databases
-// per test, and templates that are built once and cloned per test.
+// per test, and templates that are built once and cloned per test. Its own server is a
+// managed cluster like any user's: it requires a password, which the URLs handed out
+// here carry (test output may show them; the password dies with the cluster).
 //
 // Use it from a package's tests:
 //

@@ -2,10 +2,13 @@ package testpg
 
 import (
 	"context"
+	"net/url"
 	"os"
+	"strings"
 	"testing"
 
 	"github.com/brokerbench/brokerbench/database"
+	"github.com/brokerbench/brokerbench/database/postgres"
 )
 
 func TestMain(m *testing.M) { os.Exit(Main(m)) }
@@ -40,5 +43,34 @@ func TestTemplateBuiltOnceAndCloned(t *testing.T) {
 	}
 	if builds != 1 {
 		t.Fatalf("template built %d times, want 1", builds)
+	}
+}
+
+// TestHarnessRequiresPassword: the tests' own cluster is a managed cluster like any
+// other, so the tests exercise the real path: the harness's URL carries the password,
+// and without it the server refuses.
+func TestHarnessRequiresPassword(t *testing.T) {
+	c := Cluster(t)
+	if c == nil {
+		t.Skip("the tests use " + EnvDSN + ": a server they do not own")
+	}
+	if c.Unprotected() {
+		t.Fatal("the harness's cluster has no password")
+	}
+	u, err := url.Parse(AdminDSN(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := u.User.Password(); !ok {
+		t.Fatalf("the harness's URL carries no password: %s", database.Redact(u.String()))
+	}
+	u.User = url.User(u.User.Username())
+	db, err := database.Open(context.Background(), u.String(), database.Options{MaxConns: 1})
+	if err == nil {
+		db.Close()
+		t.Fatal("the harness's cluster let a connection in without a password")
+	}
+	if code := postgres.SQLState(err); code != "28P01" && !strings.Contains(err.Error(), "password") {
+		t.Fatalf("refused, but not for the password: %v", err)
 	}
 }
