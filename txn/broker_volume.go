@@ -2,6 +2,8 @@ package txn
 
 import (
 	"context"
+	"fmt"
+	"strings"
 
 	"github.com/brokerbench/brokerbench/schema/dialect"
 )
@@ -43,7 +45,7 @@ func (e *executor) bvFrame1(ctx context.Context, tx dialect.Tx, in BrokerVolumeI
 	for i := 0; i < MaxBrokerList; i++ {
 		args = append(args, in.BrokerNames[min(i, len(in.BrokerNames)-1)])
 	}
-	rows, err := tx.Query(ctx, e.sql.BrokerVolume, args...)
+	rows, err := tx.Query(ctx, e.sql.of(brokerVolumeSQL), args...)
 	err = scanRows(rows, err, func(r dialect.Rows) error {
 		var b BrokerVolumeRow
 		if err := r.Scan(&b.Broker, &b.Volume); err != nil {
@@ -64,4 +66,23 @@ func (e *executor) bvFrame1(ctx context.Context, tx dialect.Tx, in BrokerVolumeI
 		}
 	}
 	return nil
+}
+
+// Broker-Volume's statements, in the order its frames run them.
+var (
+	brokerVolumeSQL = BrokerVolume.statement("BrokerVolume", `SELECT b_name, SUM(tr_qty * tr_bid_price) AS volume
+FROM trade_request, sector, industry, company, broker, security
+WHERE tr_b_id = b_id AND tr_s_symb = s_symb AND s_co_id = co_id AND co_in_id = in_id
+  AND sc_id = in_sc_id AND sc_name = $1 AND b_name IN (`+placeholders(2, MaxBrokerList)+`)
+GROUP BY b_name
+ORDER BY volume DESC`)
+)
+
+// placeholders returns "$from, ..., $(from+n-1)".
+func placeholders(from, n int) string {
+	p := make([]string, n)
+	for i := range p {
+		p[i] = fmt.Sprintf("$%d", from+i)
+	}
+	return strings.Join(p, ", ")
 }

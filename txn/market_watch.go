@@ -38,11 +38,11 @@ func (e *executor) mwFrame1(ctx context.Context, tx dialect.Tx, in MarketWatchIn
 	)
 	switch in.By {
 	case WatchByWatchList:
-		rows, err = tx.Query(ctx, e.sql.MarketWatchByWatchList, in.CustID, in.StartDay)
+		rows, err = tx.Query(ctx, e.sql.of(marketWatchByWatchList), in.CustID, in.StartDay)
 	case WatchByAccount:
-		rows, err = tx.Query(ctx, e.sql.MarketWatchByAccount, in.AcctID, in.StartDay)
+		rows, err = tx.Query(ctx, e.sql.of(marketWatchByAccount), in.AcctID, in.StartDay)
 	default:
-		rows, err = tx.Query(ctx, e.sql.MarketWatchByIndustry, in.IndustryName, in.StartCoID, in.EndCoID, in.StartDay)
+		rows, err = tx.Query(ctx, e.sql.of(marketWatchByIndustry), in.IndustryName, in.StartCoID, in.EndCoID, in.StartDay)
 	}
 	var oldCap, newCap float64
 	err = scanRows(rows, err, func(r dialect.Rows) error {
@@ -69,3 +69,19 @@ func (e *executor) mwFrame1(ctx context.Context, tx dialect.Tx, in MarketWatchIn
 	}
 	return nil
 }
+
+// Market-Watch's statements, in the order its frames run them.
+var (
+	marketWatchByWatchList = MarketWatch.statement("MarketWatchByWatchList", `SELECT s_num_out, lt_price, dm_close
+FROM watch_list, watch_item, security, last_trade, daily_market
+WHERE wl_c_id = $1 AND wi_wl_id = wl_id AND s_symb = wi_s_symb AND lt_s_symb = s_symb
+  AND dm_s_symb = s_symb AND dm_date = $2`)
+	marketWatchByAccount = MarketWatch.statement("MarketWatchByAccount", `SELECT s_num_out, lt_price, dm_close
+FROM holding_summary, security, last_trade, daily_market
+WHERE hs_ca_id = $1 AND s_symb = hs_s_symb AND lt_s_symb = s_symb
+  AND dm_s_symb = s_symb AND dm_date = $2`)
+	marketWatchByIndustry = MarketWatch.statement("MarketWatchByIndustry", `SELECT s_num_out, lt_price, dm_close
+FROM industry, company, security, last_trade, daily_market
+WHERE in_name = $1 AND co_in_id = in_id AND co_id BETWEEN $2 AND $3 AND s_co_id = co_id
+  AND lt_s_symb = s_symb AND dm_s_symb = s_symb AND dm_date = $4`)
+)

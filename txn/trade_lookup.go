@@ -93,7 +93,7 @@ func (e *executor) tlFrame1(ctx context.Context, tx dialect.Tx, in TradeLookupIn
 // oldest first (frame 2 of Trade-Lookup and Trade-Update).
 func (e *executor) accountTrades(ctx context.Context, tx dialect.Tx, k Kind, in TradeLookupInput) ([]TradeDetail, error) {
 	var list []TradeDetail
-	rows, err := tx.Query(ctx, e.sql.TradeLookupTradesByAccount, in.AcctID, in.Start, in.End, in.MaxTrades)
+	rows, err := tx.Query(ctx, e.sql.of(tradeLookupTradesByAccount), in.AcctID, in.Start, in.End, in.MaxTrades)
 	err = scanRows(rows, err, func(r dialect.Rows) error {
 		d := TradeDetail{AcctID: in.AcctID}
 		var tp *Money
@@ -121,7 +121,7 @@ func (e *executor) tradesByID(ctx context.Context, tx dialect.Tx, k Kind, frame 
 	for i, id := range ids {
 		i := i
 		list[i].TradeID = id
-		qs[i] = dialect.Queued{SQL: e.sql.TradeLookupTradeByID, Args: []any{id}, Scan: func(r dialect.Rows) error {
+		qs[i] = dialect.Queued{SQL: e.sql.of(tradeLookupTradeByID), Args: []any{id}, Scan: func(r dialect.Rows) error {
 			d := &list[i]
 			var tp *Money
 			if err := r.Scan(&d.BidPrice, &d.ExecName, &d.IsCash, &d.IsMarket, &tp); err != nil {
@@ -167,7 +167,7 @@ func (e *executor) tlFrame3(ctx context.Context, tx dialect.Tx, in TradeLookupIn
 // history of every lot that trade touched.
 func (e *executor) tlFrame4(ctx context.Context, tx dialect.Tx, in TradeLookupInput, res *TradeLookupOutput) error {
 	var id int64
-	err := tx.QueryRow(ctx, e.sql.TradeLookupFirstTrade, in.AcctID, in.Start).Scan(&id)
+	err := tx.QueryRow(ctx, e.sql.of(tradeLookupFirstTrade), in.AcctID, in.Start).Scan(&id)
 	if errors.Is(err, dialect.ErrNoRows) {
 		return nil // no trade after the start: a legal, empty answer
 	}
@@ -175,7 +175,7 @@ func (e *executor) tlFrame4(ctx context.Context, tx dialect.Tx, in TradeLookupIn
 		return frameErr(TradeLookup, 4, "first trade", err)
 	}
 	res.Trades = append(res.Trades, TradeDetail{TradeID: id, AcctID: in.AcctID})
-	rows, err := tx.Query(ctx, e.sql.TradeLookupHoldingHistory, id, in.MaxTrades)
+	rows, err := tx.Query(ctx, e.sql.of(tradeLookupHoldingHistory), id, in.MaxTrades)
 	err = scanRows(rows, err, func(r dialect.Rows) error {
 		var h HoldingHistoryRow
 		if err := r.Scan(&h.HoldingTradeID, &h.TradeID, &h.Before, &h.After); err != nil {
@@ -198,9 +198,9 @@ func (e *executor) tlFrame4(ctx context.Context, tx dialect.Tx, in TradeLookupIn
 func (e *executor) tradesBySymbol(ctx context.Context, tx dialect.Tx, k Kind, in TradeLookupInput) ([]TradeDetail, error) {
 	var list []TradeDetail
 	// Trade-Update's list also joins TRADE_TYPE and SECURITY for the names it rewrites.
-	q := e.sql.TradeLookupTradesBySymbol
+	q := e.sql.of(tradeLookupTradesBySymbol)
 	if k == TradeUpdate {
-		q = e.sql.TradeUpdateTradesBySymbol
+		q = e.sql.of(tradeUpdateTradesBySymbol)
 	}
 	rows, err := tx.Query(ctx, q, in.Symbol, in.Start, in.End, in.MaxTrades)
 	err = scanRows(rows, err, func(r dialect.Rows) error {
@@ -246,12 +246,12 @@ func (e *executor) tradeChildrenAll(ctx context.Context, tx dialect.Tx, k Kind, 
 	for i := range list {
 		d := &list[i]
 		i := i
-		qs = append(qs, dialect.Queued{SQL: e.sql.TradeLookupSettlement, Args: []any{d.TradeID}, Scan: func(r dialect.Rows) error {
+		qs = append(qs, dialect.Queued{SQL: e.sql.of(tradeLookupSettlement), Args: []any{d.TradeID}, Scan: func(r dialect.Rows) error {
 			settled[i] = true
 			return r.Scan(&d.Settlement, &d.DueDate, &d.CashType)
 		}})
 		if d.IsCash {
-			qs = append(qs, dialect.Queued{SQL: e.sql.TradeLookupCash, Args: []any{d.TradeID}, Scan: func(r dialect.Rows) error {
+			qs = append(qs, dialect.Queued{SQL: e.sql.of(tradeLookupCash), Args: []any{d.TradeID}, Scan: func(r dialect.Rows) error {
 				var name *string
 				if err := r.Scan(&d.CashAmount, &d.CashWhen, &name); err != nil {
 					return err
@@ -263,7 +263,7 @@ func (e *executor) tradeChildrenAll(ctx context.Context, tx dialect.Tx, k Kind, 
 				return nil
 			}})
 		}
-		qs = append(qs, dialect.Queued{SQL: e.sql.TradeLookupHistory, Args: []any{d.TradeID}, Scan: func(r dialect.Rows) error {
+		qs = append(qs, dialect.Queued{SQL: e.sql.of(tradeLookupHistory), Args: []any{d.TradeID}, Scan: func(r dialect.Rows) error {
 			var t time.Time
 			var s string
 			if err := r.Scan(&t, &s); err != nil {
@@ -291,3 +291,49 @@ func (e *executor) tradeChildrenAll(ctx context.Context, tx dialect.Tx, k Kind, 
 	}
 	return nil
 }
+
+// Trade-Lookup's statements, in the order its frames run them.
+var (
+	tradeLookupTradeByID = TradeLookup.statement("TradeLookupTradeByID", `SELECT t_bid_price, t_exec_name, t_is_cash, tt_is_mrkt, t_trade_price
+FROM trade, trade_type
+WHERE t_id = $1 AND tt_id = t_tt_id`)
+	tradeLookupSettlement = TradeLookup.statement("TradeLookupSettlement", `SELECT se_amt, se_cash_due_date, se_cash_type FROM settlement WHERE se_t_id = $1`)
+	tradeLookupCash       = TradeLookup.statement("TradeLookupCash", `SELECT ct_amt, ct_dts, ct_name FROM cash_transaction WHERE ct_t_id = $1`)
+	tradeLookupHistory    = TradeLookup.statement("TradeLookupHistory", `SELECT th_dts, th_st_id FROM trade_history WHERE th_t_id = $1
+ORDER BY th_dts
+LIMIT 3`,
+		override{dialect.SQLServer, `SELECT TOP 3 th_dts, th_st_id FROM trade_history WHERE th_t_id = $1
+ORDER BY th_dts`})
+	tradeLookupTradesByAccount = TradeLookup.statement("TradeLookupTradesByAccount", `SELECT t_bid_price, t_exec_name, t_is_cash, t_id, t_trade_price, t_dts
+FROM trade
+WHERE t_ca_id = $1 AND t_dts >= $2 AND t_dts <= $3
+ORDER BY t_dts
+LIMIT $4`,
+		override{dialect.SQLServer, `SELECT TOP ($4) t_bid_price, t_exec_name, t_is_cash, t_id, t_trade_price, t_dts
+FROM trade
+WHERE t_ca_id = $1 AND t_dts >= $2 AND t_dts <= $3
+ORDER BY t_dts`})
+	tradeLookupTradesBySymbol = TradeLookup.statement("TradeLookupTradesBySymbol", `SELECT t_ca_id, t_exec_name, t_is_cash, t_trade_price, t_qty, t_dts, t_id, t_tt_id
+FROM trade
+WHERE t_s_symb = $1 AND t_dts >= $2 AND t_dts <= $3
+ORDER BY t_dts
+LIMIT $4`,
+		override{dialect.SQLServer, `SELECT TOP ($4) t_ca_id, t_exec_name, t_is_cash, t_trade_price, t_qty, t_dts, t_id, t_tt_id
+FROM trade
+WHERE t_s_symb = $1 AND t_dts >= $2 AND t_dts <= $3
+ORDER BY t_dts`})
+	tradeLookupFirstTrade = TradeLookup.statement("TradeLookupFirstTrade", `SELECT t_id FROM trade WHERE t_ca_id = $1 AND t_dts >= $2
+ORDER BY t_dts
+LIMIT 1`,
+		override{dialect.SQLServer, `SELECT TOP 1 t_id FROM trade WHERE t_ca_id = $1 AND t_dts >= $2
+ORDER BY t_dts`})
+	tradeLookupHoldingHistory = TradeLookup.statement("TradeLookupHoldingHistory", `SELECT hh_h_t_id, hh_t_id, hh_before_qty, hh_after_qty
+FROM holding_history
+WHERE hh_h_t_id IN (SELECT hh_h_t_id FROM holding_history WHERE hh_t_id = $1)
+ORDER BY hh_h_t_id, hh_t_id
+LIMIT $2`,
+		override{dialect.SQLServer, `SELECT TOP ($2) hh_h_t_id, hh_t_id, hh_before_qty, hh_after_qty
+FROM holding_history
+WHERE hh_h_t_id IN (SELECT hh_h_t_id FROM holding_history WHERE hh_t_id = $1)
+ORDER BY hh_h_t_id, hh_t_id`})
+)

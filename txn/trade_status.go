@@ -44,7 +44,7 @@ func (e *executor) tradeStatus(ctx context.Context, in TradeStatusInput) (Outcom
 }
 
 func (e *executor) tsFrame1(ctx context.Context, tx dialect.Tx, in TradeStatusInput, res *TradeStatusOutput) error {
-	rows, err := tx.Query(ctx, e.sql.TradeStatusTrades, in.AcctID, tradeStatusMax)
+	rows, err := tx.Query(ctx, e.sql.of(tradeStatusTrades), in.AcctID, tradeStatusMax)
 	err = scanRows(rows, err, func(r dialect.Rows) error {
 		var t TradeStatusRow
 		if err := r.Scan(&t.TradeID, &t.When, &t.Status, &t.TypeName, &t.Symbol, &t.Qty, &t.ExecName,
@@ -57,7 +57,7 @@ func (e *executor) tsFrame1(ctx context.Context, tx dialect.Tx, in TradeStatusIn
 	if err != nil {
 		return frameErr(TradeStatus, 1, "trades", err)
 	}
-	if err := tx.QueryRow(ctx, e.sql.TradeStatusNames, in.AcctID).Scan(&res.CustLast, &res.CustFirst, &res.BrokerName); err != nil {
+	if err := tx.QueryRow(ctx, e.sql.of(tradeStatusNames), in.AcctID).Scan(&res.CustLast, &res.CustFirst, &res.BrokerName); err != nil {
 		return frameErr(TradeStatus, 1, "customer and broker", err)
 	}
 	// The reference expects 50 trades; at small trade-day counts an account can have
@@ -72,3 +72,19 @@ func (e *executor) tsFrame1(ctx context.Context, tx dialect.Tx, in TradeStatusIn
 	}
 	return nil
 }
+
+// Trade-Status's statements, in the order its frames run them.
+var (
+	tradeStatusTrades = TradeStatus.statement("TradeStatusTrades", `SELECT t_id, t_dts, st_name, tt_name, t_s_symb, t_qty, t_exec_name, t_chrg, s_name, ex_name
+FROM trade, status_type, trade_type, security, exchange
+WHERE t_ca_id = $1 AND st_id = t_st_id AND tt_id = t_tt_id AND s_symb = t_s_symb AND ex_id = s_ex_id
+ORDER BY t_dts DESC
+LIMIT $2`,
+		override{dialect.SQLServer, `SELECT TOP ($2) t_id, t_dts, st_name, tt_name, t_s_symb, t_qty, t_exec_name, t_chrg, s_name, ex_name
+FROM trade, status_type, trade_type, security, exchange
+WHERE t_ca_id = $1 AND st_id = t_st_id AND tt_id = t_tt_id AND s_symb = t_s_symb AND ex_id = s_ex_id
+ORDER BY t_dts DESC`})
+	tradeStatusNames = TradeStatus.statement("TradeStatusNames", `SELECT c_l_name, c_f_name, b_name
+FROM customer_account, customer, broker
+WHERE ca_id = $1 AND c_id = ca_c_id AND b_id = ca_b_id`)
+)
