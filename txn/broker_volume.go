@@ -5,11 +5,43 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/brokerbench/brokerbench/schema"
 	"github.com/brokerbench/brokerbench/schema/dialect"
 )
 
 // Broker-Volume (tpce.md §6.1): the value of pending limit orders per broker, for a
 // list of brokers, in one sector. Read-only, read committed.
+
+// BrokerVolumeInput: tpce.md §6.1.
+type BrokerVolumeInput struct {
+	BrokerNames []string
+	SectorName  string
+}
+
+// MaxBrokerList is the most broker names Broker-Volume passes; the statement binds
+// exactly this many (unused slots repeat a name) so the SQL stays one fixed text.
+const MaxBrokerList = 40
+
+// BrokerVolume draws Broker-Volume's inputs.
+func (g *Gen) BrokerVolume() BrokerVolumeInput {
+	n := int(g.r.Between(20, MaxBrokerList))
+	if b := int(g.sc.Brokers()); n > b {
+		n = b // below 4 load units there are fewer than 20 brokers
+	}
+	// Partial shuffle of broker indexes: n distinct brokers, uniform.
+	total := g.sc.Brokers()
+	picked := make(map[int64]bool, n)
+	in := BrokerVolumeInput{SectorName: schema.Sectors[g.r.IntN(len(schema.Sectors))]}
+	for len(in.BrokerNames) < n {
+		b := g.r.Int64N(total)
+		if picked[b] {
+			continue
+		}
+		picked[b] = true
+		in.BrokerNames = append(in.BrokerNames, schema.BrokerName(schema.BrokerID(b)))
+	}
+	return in
+}
 
 // BrokerVolumeRow is one broker's pending volume.
 type BrokerVolumeRow struct {
@@ -17,8 +49,9 @@ type BrokerVolumeRow struct {
 	Volume Money
 }
 
-func (e *executor) brokerVolume(ctx context.Context, in BrokerVolumeInput) (Outcome, error) {
-	o, _, err := e.brokerVolumeRun(ctx, in)
+// runBrokerVolume runs Broker-Volume on the worker's next inputs (its catalogue row).
+func (e *executor) runBrokerVolume(ctx context.Context) (Outcome, error) {
+	o, _, err := e.brokerVolumeRun(ctx, e.gen.BrokerVolume())
 	return o, err
 }
 

@@ -4,11 +4,36 @@ import (
 	"context"
 	"time"
 
+	"github.com/brokerbench/brokerbench/schema"
 	"github.com/brokerbench/brokerbench/schema/dialect"
 )
 
 // Customer-Position (tpce.md §6.2): a customer's accounts with their cash and market
 // value, and optionally the recent trade history of one of them. Read committed.
+
+// CustomerPositionInput: tpce.md §6.2.
+type CustomerPositionInput struct {
+	CustID     int64  // 0 when identified by tax id
+	TaxID      string // "" when identified by id
+	GetHistory bool
+	AcctIdx    int // index among the customer's accounts, when GetHistory
+}
+
+// CustomerPosition draws Customer-Position's inputs.
+func (g *Gen) CustomerPosition() CustomerPositionInput {
+	c := g.r.Customer(g.sc)
+	var in CustomerPositionInput
+	if g.r.Chance(50) {
+		in.TaxID = schema.CustomerTaxID(c)
+	} else {
+		in.CustID = c
+	}
+	if g.r.Chance(50) {
+		in.GetHistory = true
+		in.AcctIdx = g.r.IntN(schema.AccountCount(c))
+	}
+	return in
+}
 
 const (
 	cpMaxAccounts = 10 // not knobs: the reference's list lengths
@@ -37,6 +62,12 @@ type CustomerPositionOutput struct {
 	CustID   int64
 	Accounts []CustomerPositionAccount
 	History  []CustomerPositionHistory
+}
+
+// runCustomerPosition runs Customer-Position on the worker's next inputs (its catalogue row).
+func (e *executor) runCustomerPosition(ctx context.Context) (Outcome, error) {
+	o, _, err := e.customerPosition(ctx, e.gen.CustomerPosition())
+	return o, err
 }
 
 func (e *executor) customerPosition(ctx context.Context, in CustomerPositionInput) (Outcome, CustomerPositionOutput, error) {

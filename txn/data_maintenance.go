@@ -14,14 +14,52 @@ import (
 // in round-robin order. Each change toggles or shifts a value so the table stays
 // realistic however long the run. Read committed.
 
+// DMTables is Data-Maintenance's round-robin of target tables (tpce.md §5.5).
+var DMTables = [...]string{
+	"account_permission", "address", "company", "customer", "customer_taxrate", "daily_market",
+	"exchange", "financial", "news_item", "security", "taxrate", "watch_item",
+}
+
+// DataMaintenanceInput: tpce.md §6.11.
+type DataMaintenanceInput struct {
+	Table      string
+	AcctID     int64
+	CustID     int64
+	CoID       int64
+	AddrOfCust bool // address: a customer's (67 %) or a company's
+	Symbol     string
+	DayOfMonth int
+	VolIncr    int
+	TaxID      string
+}
+
+// DataMaintenance draws Data-Maintenance's inputs, the next table of the round-robin.
+func (g *Gen) DataMaintenance() DataMaintenanceInput {
+	in := DataMaintenanceInput{Table: DMTables[g.dmNext]}
+	g.dmNext = (g.dmNext + 1) % len(DMTables)
+	in.AcctID = g.r.Account(g.r.Customer(g.sc))
+	in.CustID = g.r.Customer(g.sc)
+	in.CoID = schema.CompanyID(g.r.Int64N(g.sc.Companies()))
+	in.AddrOfCust = g.r.Chance(67)
+	in.Symbol = schema.Symbol(g.r.Int64N(g.sc.Securities()))
+	in.DayOfMonth = int(g.r.Between(1, 31))
+	for in.VolIncr == 0 {
+		in.VolIncr = int(g.r.Between(-3, 3))
+	}
+	in.TaxID = schema.DivisionTaxID(g.r.IntN(schema.DivisionTaxRates))
+	return in
+}
+
 // DataMaintenanceOutput names the table changed and the rows it changed.
 type DataMaintenanceOutput struct {
 	Table   string
 	Changed int64
 }
 
-func (e *executor) dataMaintenance(ctx context.Context, in DataMaintenanceInput) (Outcome, error) {
-	o, _, err := e.dataMaintenanceRun(ctx, in)
+// runDataMaintenance runs Data-Maintenance on the worker's next inputs (its
+// catalogue row).
+func (e *executor) runDataMaintenance(ctx context.Context) (Outcome, error) {
+	o, _, err := e.dataMaintenanceRun(ctx, e.gen.DataMaintenance())
 	return o, err
 }
 

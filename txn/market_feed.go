@@ -1,9 +1,8 @@
 package txn
 
 import (
-	"time"
-
 	"context"
+	"time"
 
 	"github.com/brokerbench/brokerbench/schema"
 	"github.com/brokerbench/brokerbench/schema/dialect"

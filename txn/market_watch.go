@@ -2,7 +2,9 @@ package txn
 
 import (
 	"context"
+	"time"
 
+	"github.com/brokerbench/brokerbench/schema"
 	"github.com/brokerbench/brokerbench/schema/dialect"
 )
 
@@ -15,10 +17,78 @@ import (
 // statement per list variant joins the same rows for every symbol of the list (the
 // same reads, without 150 round trips per call).
 
+// Market-Watch's three ways to build its symbol list.
+const (
+	WatchByWatchList = iota + 1
+	WatchByAccount
+	WatchByIndustry
+)
+
+// MarketWatchInput: tpce.md §6.4.
+type MarketWatchInput struct {
+	By           int
+	CustID       int64 // WatchByWatchList
+	AcctID       int64 // WatchByAccount
+	IndustryName string
+	StartCoID    int64 // WatchByIndustry: company id window
+	EndCoID      int64
+	StartDay     time.Time
+}
+
+// marketWatchWindow is the widest company-id window of the industry variant.
+const marketWatchWindow = 5000
+
+// MarketWatch draws Market-Watch's inputs.
+func (g *Gen) MarketWatch() MarketWatchInput {
+	var in MarketWatchInput
+	switch v := g.r.IntN(100); {
+	case v < 60:
+		in.By, in.CustID = WatchByWatchList, g.r.Customer(g.sc)
+	case v < 95:
+		in.By = WatchByAccount
+		_, in.AcctID = g.customerAccount()
+	default:
+		in.By = WatchByIndustry
+		inds := schema.Industries()
+		in.IndustryName = inds[g.r.IntN(len(inds))].Name
+		w := min(int64(marketWatchWindow), g.sc.Companies())
+		start := g.r.Between(0, g.sc.Companies()-w)
+		in.StartCoID, in.EndCoID = schema.CompanyID(start), schema.CompanyID(start+w-1)
+	}
+	in.StartDay = g.marketWatchDay()
+	return in
+}
+
+// marketWatchDay: a skewed week 5..260 after the daily-market base, then Friday 60 %,
+// Monday 20 %, Tuesday 7 %, Wednesday 6 %, Thursday 7 %.
+func (g *Gen) marketWatchDay() time.Time {
+	week := g.r.Skewed(5, 260, 255, 0)
+	var dow int
+	switch v := g.r.IntN(100); {
+	case v < 60:
+		dow = 4
+	case v < 80:
+		dow = 0
+	case v < 87:
+		dow = 1
+	case v < 93:
+		dow = 2
+	default:
+		dow = 3
+	}
+	return schema.DailyMarketBase.AddDate(0, 0, int(week)*7+dow)
+}
+
 // MarketWatchOutput is the transaction's result.
 type MarketWatchOutput struct {
 	Symbols   int
 	PctChange float64
+}
+
+// runMarketWatch runs Market-Watch on the worker's next inputs (its catalogue row).
+func (e *executor) runMarketWatch(ctx context.Context) (Outcome, error) {
+	o, _, err := e.marketWatch(ctx, e.gen.MarketWatch())
+	return o, err
 }
 
 func (e *executor) marketWatch(ctx context.Context, in MarketWatchInput) (Outcome, MarketWatchOutput, error) {

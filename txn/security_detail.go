@@ -4,6 +4,7 @@ import (
 	"context"
 	"time"
 
+	"github.com/brokerbench/brokerbench/schema"
 	"github.com/brokerbench/brokerbench/schema/dialect"
 )
 
@@ -11,6 +12,25 @@ import (
 // addresses, exchange, competitors, 20 quarters of financials, a run of daily market
 // rows, the last trade and two news items (with the large item text 1 % of the time).
 // Read-only, read committed.
+
+// SecurityDetailInput: tpce.md §6.5.
+type SecurityDetailInput struct {
+	Symbol    string
+	AccessLOB bool
+	MaxRows   int
+	StartDay  time.Time
+}
+
+// SecurityDetail draws Security-Detail's inputs.
+func (g *Gen) SecurityDetail() SecurityDetailInput {
+	in := SecurityDetailInput{
+		Symbol:    schema.Symbol(g.r.Int64N(g.sc.Securities())),
+		AccessLOB: g.r.Chance(1),
+		MaxRows:   int(g.r.Between(5, 20)),
+	}
+	in.StartDay = schema.DailyMarketBase.AddDate(0, 0, int(g.r.Between(0, int64(schema.DailyMarketDays-in.MaxRows))))
+	return in
+}
 
 const (
 	sdFinancialRows = 20 // not knobs: the reference's output checks
@@ -28,6 +48,12 @@ type SecurityDetailOutput struct {
 	LastPrice   Money
 	News        int
 	NewsBytes   int
+}
+
+// runSecurityDetail runs Security-Detail on the worker's next inputs (its catalogue row).
+func (e *executor) runSecurityDetail(ctx context.Context) (Outcome, error) {
+	o, _, err := e.securityDetail(ctx, e.gen.SecurityDetail())
+	return o, err
 }
 
 func (e *executor) securityDetail(ctx context.Context, in SecurityDetailInput) (Outcome, SecurityDetailOutput, error) {

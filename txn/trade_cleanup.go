@@ -18,7 +18,8 @@ type TradeCleanupOutput struct {
 	Pending, Submitted int
 }
 
-func (e *executor) tradeCleanup(ctx context.Context) (Outcome, error) {
+// runTradeCleanup runs Trade-Cleanup (its catalogue row); it takes no inputs.
+func (e *executor) runTradeCleanup(ctx context.Context) (Outcome, error) {
 	o, _, err := e.tradeCleanupRun(ctx)
 	return o, err
 }

@@ -6,12 +6,50 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/brokerbench/brokerbench/schema"
 	"github.com/brokerbench/brokerbench/schema/dialect"
 )
 
 // Trade-Lookup (tpce.md §6.6): inspect historical trades by id, by account, by symbol,
 // or through the holding history one trade touched. Every window falls inside the
 // initial trades, so it reads load-time data. Read-only, read committed.
+
+// TradeLookupInput serves Trade-Lookup (tpce.md §6.6) and Trade-Update (§6.10),
+// whose inputs have the same shape.
+type TradeLookupInput struct {
+	Frame      int
+	TradeIDs   []int64 // frame 1
+	AcctID     int64   // frames 2 and 4
+	Symbol     string  // frame 3
+	Start, End time.Time
+	MaxTrades  int
+}
+
+// maxTrades is the reference's max_trades for both transactions; Trade-Update's
+// max_updates equals it.
+const maxTrades = 20
+
+// TradeLookup draws Trade-Lookup's inputs.
+func (g *Gen) TradeLookup() TradeLookupInput {
+	in := TradeLookupInput{MaxTrades: maxTrades}
+	switch v := g.r.IntN(100); {
+	case v < 30:
+		in.Frame, in.TradeIDs = 1, g.tradeIDs(maxTrades)
+	case v < 60:
+		in.Frame = 2
+		_, in.AcctID = g.customerAccount()
+		in.Start, in.End = g.window(32 * 3600)
+	case v < 90:
+		in.Frame = 3
+		in.Symbol = schema.Symbol(g.r.Int64N(g.sc.Securities()))
+		in.Start, in.End = g.window(200 * 60)
+	default:
+		in.Frame = 4
+		_, in.AcctID = g.customerAccount()
+		in.Start, _ = g.window(500 * 60)
+	}
+	return in
+}
 
 // TradeDetail is one trade with its child rows, as frames 1-3 return it.
 type TradeDetail struct {
@@ -52,6 +90,12 @@ type TradeLookupOutput struct {
 	HoldingHistory []HoldingHistoryRow
 	// Updated counts Trade-Update's changed rows.
 	Updated int
+}
+
+// runTradeLookup runs Trade-Lookup on the worker's next inputs (its catalogue row).
+func (e *executor) runTradeLookup(ctx context.Context) (Outcome, error) {
+	o, _, err := e.tradeLookup(ctx, e.gen.TradeLookup())
+	return o, err
 }
 
 func (e *executor) tradeLookup(ctx context.Context, in TradeLookupInput) (Outcome, TradeLookupOutput, error) {

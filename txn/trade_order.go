@@ -13,6 +13,67 @@ import (
 // read: it reads the account's position to estimate tax and must see one snapshot;
 // its writes are new rows only, so it rarely conflicts.
 
+// TradeOrderInput: tpce.md §6.7.
+type TradeOrderInput struct {
+	AcctID                          int64
+	ExecFirst, ExecLast, ExecTaxID  string
+	ByCompany                       bool // security given as company name + issue
+	Symbol                          string
+	CoName, Issue                   string
+	SecIndex                        int64
+	TradeType                       string
+	IsLimit, IsSell, IsMargin, LIFO bool
+	Qty                             int
+	RequestedPrice                  Money
+	Rollback                        bool
+}
+
+var tradeQtys = [...]int{100, 200, 400, 800}
+
+// TradeOrder draws Trade-Order's inputs.
+func (g *Gen) TradeOrder() TradeOrderInput {
+	_, ca := g.customerAccount()
+	in := TradeOrderInput{AcctID: ca}
+	// Executor: the owner unless the account has extra holders; then the owner 75 %
+	// of the time, so the owner places 90 % of all orders.
+	holders := schema.AccountHolders(ca)
+	ex := holders[0]
+	if len(holders) > 1 && !g.r.Chance(75) {
+		ex = holders[1+g.r.IntN(len(holders)-1)]
+	}
+	in.ExecFirst, in.ExecLast, in.ExecTaxID = ex.First, ex.Last, ex.TaxID
+	basket := g.sc.AccountBasket(ca)
+	in.SecIndex = basket[g.r.IntN(len(basket))]
+	in.Symbol = schema.Symbol(in.SecIndex)
+	if g.r.Chance(40) {
+		in.ByCompany = true
+		in.CoName = schema.CompanyName(schema.SecurityCompany(in.SecIndex))
+		in.Issue = schema.SecurityIssue(in.SecIndex)
+	}
+	in.Qty = tradeQtys[g.r.IntN(len(tradeQtys))]
+	in.RequestedPrice = Money(g.r.Between(2000, 3000))
+	in.IsLimit = g.r.Chance(40)
+	in.IsSell = g.r.Chance(50)
+	switch {
+	case !in.IsLimit && in.IsSell:
+		in.TradeType = schema.MarketSell
+	case !in.IsLimit:
+		in.TradeType = schema.MarketBuy
+	case !in.IsSell:
+		in.TradeType = schema.LimitBuy
+	case g.r.Chance(50):
+		in.TradeType = schema.StopLoss
+	default:
+		in.TradeType = schema.LimitSell
+	}
+	if !in.IsSell {
+		in.IsMargin = g.r.Chance(16) // sells are always cash
+	}
+	in.LIFO = g.r.Chance(35)
+	in.Rollback = g.r.IntN(101) == 0
+	return in
+}
+
 // tradeOrderState carries values from frame to frame.
 type tradeOrderState struct {
 	in TradeOrderInput
@@ -43,6 +104,11 @@ type tradeOrderState struct {
 	// frame 4
 	tradeID int64
 	comm    Money
+}
+
+// runTradeOrder runs Trade-Order on the worker's next inputs (its catalogue row).
+func (e *executor) runTradeOrder(ctx context.Context) (Outcome, error) {
+	return e.tradeOrder(ctx, e.gen.TradeOrder())
 }
 
 func (e *executor) tradeOrder(ctx context.Context, in TradeOrderInput) (Outcome, error) {

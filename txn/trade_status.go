@@ -10,6 +10,15 @@ import (
 // Trade-Status (tpce.md §6.9): the 50 most recent trades of an account, with the
 // customer's and broker's names. Read-only, read committed.
 
+// TradeStatusInput: tpce.md §6.9.
+type TradeStatusInput struct{ AcctID int64 }
+
+// TradeStatus draws Trade-Status's inputs.
+func (g *Gen) TradeStatus() TradeStatusInput {
+	_, ca := g.customerAccount()
+	return TradeStatusInput{AcctID: ca}
+}
+
 // tradeStatusMax is the reference's list length; not a knob.
 const tradeStatusMax = 50
 
@@ -31,6 +40,12 @@ type TradeStatusRow struct {
 type TradeStatusOutput struct {
 	Trades                          []TradeStatusRow
 	CustFirst, CustLast, BrokerName string
+}
+
+// runTradeStatus runs Trade-Status on the worker's next inputs (its catalogue row).
+func (e *executor) runTradeStatus(ctx context.Context) (Outcome, error) {
+	o, _, err := e.tradeStatus(ctx, e.gen.TradeStatus())
+	return o, err
 }
 
 func (e *executor) tradeStatus(ctx context.Context, in TradeStatusInput) (Outcome, TradeStatusOutput, error) {

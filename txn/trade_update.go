@@ -4,6 +4,7 @@ import (
 	"context"
 	"strings"
 
+	"github.com/brokerbench/brokerbench/schema"
 	"github.com/brokerbench/brokerbench/schema/dialect"
 )
 
@@ -12,6 +13,30 @@ import (
 // type (frame 2) or the cash transaction's description (frame 3). Repeatable read:
 // two Trade-Updates toggling the same row must not both succeed from one snapshot
 // (the second gets a serialization failure and is retried).
+
+// TradeUpdate draws Trade-Update's inputs.
+func (g *Gen) TradeUpdate() TradeLookupInput {
+	in := TradeLookupInput{MaxTrades: maxTrades}
+	switch v := g.r.IntN(100); {
+	case v < 33:
+		in.Frame, in.TradeIDs = 1, g.tradeIDs(maxTrades)
+	case v < 66:
+		in.Frame = 2
+		_, in.AcctID = g.customerAccount()
+		in.Start, in.End = g.window(32 * 3600)
+	default:
+		in.Frame = 3
+		in.Symbol = schema.Symbol(g.r.Int64N(g.sc.Securities()))
+		in.Start, in.End = g.window(200 * 60)
+	}
+	return in
+}
+
+// runTradeUpdate runs Trade-Update on the worker's next inputs (its catalogue row).
+func (e *executor) runTradeUpdate(ctx context.Context) (Outcome, error) {
+	o, _, err := e.tradeUpdate(ctx, e.gen.TradeUpdate())
+	return o, err
+}
 
 func (e *executor) tradeUpdate(ctx context.Context, in TradeLookupInput) (Outcome, TradeLookupOutput, error) {
 	out := Outcome{Kind: TradeUpdate}

@@ -46,6 +46,19 @@ func TestDeckDealsExactWeightsPerDeck(t *testing.T) {
 	}
 }
 
+// TestCatalogueRows: row k describes kind k, and Run can run exactly the customer
+// and timer transactions.
+func TestCatalogueRows(t *testing.T) {
+	for k, s := range Catalogue {
+		if s.Kind != Kind(k) {
+			t.Errorf("row %d describes %s", k, s.Kind)
+		}
+		if (s.run != nil) != (s.Origin != Market) {
+			t.Errorf("%s: origin %d, run set %v", s.Name, s.Origin, s.run != nil)
+		}
+	}
+}
+
 func TestMoneyRoundTrip(t *testing.T) {
 	for _, c := range []struct {
 		in   string
