@@ -317,7 +317,10 @@ func (e *executor) trFrame6(ctx context.Context, tx dialect.Tx, st *tradeResultS
 	return nil
 }
 
-// Trade-Result's statements, in the order its frames run them.
+// Trade-Result's statements, in the order its frames run them. SQL Server takes the
+// row locks of FOR UPDATE as WITH (UPDLOCK, ROWLOCK): update locks at read time, in
+// the same order as PostgreSQL's. No MERGE: the upserts are a read, then an insert or
+// an update, on both databases.
 var (
 	tradeResultTrade = TradeResult.statement("TradeResultTrade", `SELECT t_ca_id, t_tt_id, t_s_symb, t_qty, t_chrg, t_lifo, t_is_cash, t_st_id
 FROM trade WHERE t_id = $1 FOR UPDATE`,
