@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/brokerbench/brokerbench/schema/dialect"
+	"github.com/brokerbench/brokerbench/database"
 )
 
 // The statements of `brokerbench check`. Each lists violating rows only, at most
@@ -22,7 +22,7 @@ FROM broker LEFT JOIN (
   GROUP BY ca_b_id) done ON done.ca_b_id = b_id
 WHERE b_num_trades <> COALESCE(n, 0) OR b_comm_total <> COALESCE(comm, 0)
 ORDER BY b_id`+checkLimit,
-		override{dialect.SQLServer, checkTop + `b_id, b_num_trades, b_comm_total, COALESCE(n, 0), COALESCE(comm, 0)
+		override{database.SQLServer, checkTop + `b_id, b_num_trades, b_comm_total, COALESCE(n, 0), COALESCE(comm, 0)
 FROM broker LEFT JOIN (
   SELECT ca_b_id, COUNT_BIG(*) AS n, SUM(t_comm) AS comm
   FROM trade, customer_account
@@ -36,7 +36,7 @@ FROM holding_summary LEFT JOIN (
   ON h.h_ca_id = hs_ca_id AND h.h_s_symb = hs_s_symb
 WHERE hs_qty <> COALESCE(lots, 0)
 ORDER BY hs_ca_id, hs_s_symb`+checkLimit,
-		override{dialect.SQLServer, checkTop + `hs_ca_id, hs_s_symb, hs_qty, COALESCE(lots, 0)
+		override{database.SQLServer, checkTop + `hs_ca_id, hs_s_symb, hs_qty, COALESCE(lots, 0)
 FROM holding_summary LEFT JOIN (
   SELECT h_ca_id, h_s_symb, SUM(h_qty) AS lots FROM holding GROUP BY h_ca_id, h_s_symb) h
   ON h.h_ca_id = hs_ca_id AND h.h_s_symb = hs_s_symb
@@ -45,7 +45,7 @@ ORDER BY hs_ca_id, hs_s_symb`})
 	checkOrphanLots = checkStatements.statement("Check.OrphanLots", `SELECT h_t_id, h_ca_id, h_s_symb FROM holding
 WHERE NOT EXISTS (SELECT 1 FROM holding_summary WHERE hs_ca_id = h_ca_id AND hs_s_symb = h_s_symb)
 ORDER BY h_t_id`+checkLimit,
-		override{dialect.SQLServer, checkTop + `h_t_id, h_ca_id, h_s_symb FROM holding
+		override{database.SQLServer, checkTop + `h_t_id, h_ca_id, h_s_symb FROM holding
 WHERE NOT EXISTS (SELECT 1 FROM holding_summary WHERE hs_ca_id = h_ca_id AND hs_s_symb = h_s_symb)
 ORDER BY h_t_id`})
 	checkCompletedTrades = checkStatements.statement("Check.CompletedTrades", `SELECT t_id, COALESCE(se, 0), COALESCE(th, 0), t_is_cash, COALESCE(ct, 0)
@@ -56,7 +56,7 @@ FROM trade
 WHERE t_st_id = 'CMPT'
   AND (COALESCE(se, 0) <> 1 OR COALESCE(th, 0) <> 1 OR (t_is_cash AND COALESCE(ct, 0) <> 1) OR (NOT t_is_cash AND COALESCE(ct, 0) <> 0))
 ORDER BY t_id`+checkLimit,
-		override{dialect.SQLServer, checkTop + `t_id, COALESCE(se, 0), COALESCE(th, 0), t_is_cash, COALESCE(ct, 0)
+		override{database.SQLServer, checkTop + `t_id, COALESCE(se, 0), COALESCE(th, 0), t_is_cash, COALESCE(ct, 0)
 FROM trade
   LEFT JOIN (SELECT se_t_id, COUNT_BIG(*) AS se FROM settlement GROUP BY se_t_id) s ON s.se_t_id = t_id
   LEFT JOIN (SELECT th_t_id, COUNT_BIG(*) AS th FROM trade_history WHERE th_st_id = 'CMPT' GROUP BY th_t_id) h ON h.th_t_id = t_id
@@ -71,7 +71,7 @@ FROM customer_account a
     ON c.t_ca_id = a.ca_id
 WHERE o.ca_id IS NULL OR a.ca_bal <> o.bal + COALESCE(cash, 0)
 ORDER BY a.ca_id`+checkLimit,
-		override{dialect.SQLServer, checkTop + `a.ca_id, a.ca_bal, o.bal + COALESCE(cash, 0)
+		override{database.SQLServer, checkTop + `a.ca_id, a.ca_bal, o.bal + COALESCE(cash, 0)
 FROM customer_account a
   LEFT JOIN bb_opening_balance o ON o.ca_id = a.ca_id
   LEFT JOIN (SELECT t_ca_id, SUM(ct_amt) AS cash FROM cash_transaction, trade WHERE t_id = ct_t_id GROUP BY t_ca_id) c
@@ -82,24 +82,24 @@ ORDER BY a.ca_id`})
 WHERE t_id >= $1 AND t_st_id NOT IN ('CMPT', 'SBMT', 'CNCL')
   AND NOT (t_st_id = 'PNDG' AND EXISTS (SELECT 1 FROM trade_request WHERE tr_t_id = t_id))
 ORDER BY t_id`+checkLimit,
-		override{dialect.SQLServer, checkTop + `t_id, t_st_id FROM trade
+		override{database.SQLServer, checkTop + `t_id, t_st_id FROM trade
 WHERE t_id >= $1 AND t_st_id NOT IN ('CMPT', 'SBMT', 'CNCL')
   AND NOT (t_st_id = 'PNDG' AND EXISTS (SELECT 1 FROM trade_request WHERE tr_t_id = t_id))
 ORDER BY t_id`})
 	checkLoadedTrades = checkStatements.statement("Check.LoadedTrades", `SELECT t_id, t_st_id FROM trade WHERE t_id < $1 AND t_st_id <> 'CMPT'
 ORDER BY t_id`+checkLimit,
-		override{dialect.SQLServer, checkTop + `t_id, t_st_id FROM trade WHERE t_id < $1 AND t_st_id <> 'CMPT'
+		override{database.SQLServer, checkTop + `t_id, t_st_id FROM trade WHERE t_id < $1 AND t_st_id <> 'CMPT'
 ORDER BY t_id`})
 	checkRequests = checkStatements.statement("Check.Requests", `SELECT tr_t_id, t_st_id FROM trade_request LEFT JOIN trade ON t_id = tr_t_id
 WHERE t_st_id IS NULL OR t_st_id <> 'PNDG'
 ORDER BY tr_t_id`+checkLimit,
-		override{dialect.SQLServer, checkTop + `tr_t_id, t_st_id FROM trade_request LEFT JOIN trade ON t_id = tr_t_id
+		override{database.SQLServer, checkTop + `tr_t_id, t_st_id FROM trade_request LEFT JOIN trade ON t_id = tr_t_id
 WHERE t_st_id IS NULL OR t_st_id <> 'PNDG'
 ORDER BY tr_t_id`})
 	checkRowCounts = checkStatements.statement("Check.RowCounts", rowCountsSQL("COUNT(*)"),
-		override{dialect.SQLServer, rowCountsSQL("COUNT_BIG(*)")})
+		override{database.SQLServer, rowCountsSQL("COUNT_BIG(*)")})
 	checkLoadedTradeCount = checkStatements.statement("Check.LoadedTradeCount", `SELECT COUNT(*) FROM trade WHERE t_id <= $1`,
-		override{dialect.SQLServer, `SELECT COUNT_BIG(*) FROM trade WHERE t_id <= $1`})
+		override{database.SQLServer, `SELECT COUNT_BIG(*) FROM trade WHERE t_id <= $1`})
 )
 
 // rowCountsSQL counts the rows of every counted table in one statement.

@@ -4,8 +4,8 @@ import (
 	"context"
 	"time"
 
+	"github.com/brokerbench/brokerbench/database"
 	"github.com/brokerbench/brokerbench/schema"
-	"github.com/brokerbench/brokerbench/schema/dialect"
 )
 
 // Customer-Position (tpce.md §6.2): a customer's accounts with their cash and market
@@ -73,7 +73,7 @@ func (e *executor) runCustomerPosition(ctx context.Context) (Outcome, error) {
 func (e *executor) customerPosition(ctx context.Context, in CustomerPositionInput) (Outcome, CustomerPositionOutput, error) {
 	out := Outcome{Kind: CustomerPosition}
 	var res CustomerPositionOutput
-	err := e.inTx(ctx, &out, dialect.ReadOnlyCommitted, func(tx dialect.Tx) error {
+	err := e.inTx(ctx, &out, database.ReadOnlyCommitted, func(tx database.Tx) error {
 		res = CustomerPositionOutput{}
 		if err := e.cpFrame1(ctx, tx, in, &res); err != nil {
 			return err
@@ -87,7 +87,7 @@ func (e *executor) customerPosition(ctx context.Context, in CustomerPositionInpu
 }
 
 // cpFrame1 resolves the customer, reads its row and lists its accounts by assets.
-func (e *executor) cpFrame1(ctx context.Context, tx dialect.Tx, in CustomerPositionInput, res *CustomerPositionOutput) error {
+func (e *executor) cpFrame1(ctx context.Context, tx database.Tx, in CustomerPositionInput, res *CustomerPositionOutput) error {
 	res.CustID = in.CustID
 	if in.TaxID != "" {
 		if err := tx.QueryRow(ctx, e.sql.of(customerPositionByTaxID), in.TaxID).Scan(&res.CustID); err != nil {
@@ -112,7 +112,7 @@ func (e *executor) cpFrame1(ctx context.Context, tx dialect.Tx, in CustomerPosit
 		return frameErr(CustomerPosition, 1, "customer", err)
 	}
 	rows, err := tx.Query(ctx, e.sql.of(customerPositionAccounts), res.CustID, cpMaxAccounts)
-	err = scanRows(rows, err, func(r dialect.Rows) error {
+	err = scanRows(rows, err, func(r database.Rows) error {
 		var a CustomerPositionAccount
 		if err := r.Scan(&a.AcctID, &a.Cash, &a.Assets); err != nil {
 			return err
@@ -130,12 +130,12 @@ func (e *executor) cpFrame1(ctx context.Context, tx dialect.Tx, in CustomerPosit
 }
 
 // cpFrame2 returns the history of the account's 10 most recent trades.
-func (e *executor) cpFrame2(ctx context.Context, tx dialect.Tx, in CustomerPositionInput, res *CustomerPositionOutput) error {
+func (e *executor) cpFrame2(ctx context.Context, tx database.Tx, in CustomerPositionInput, res *CustomerPositionOutput) error {
 	idx := min(in.AcctIdx, len(res.Accounts)-1)
 	acct := res.Accounts[idx].AcctID
 	rows, err := tx.Query(ctx, e.sql.of(customerPositionHistory), acct, cpMaxTrades, cpMaxHistory)
 	trades := map[int64]bool{}
-	err = scanRows(rows, err, func(r dialect.Rows) error {
+	err = scanRows(rows, err, func(r database.Rows) error {
 		var h CustomerPositionHistory
 		if err := r.Scan(&h.TradeID, &h.Symbol, &h.Qty, &h.Status, &h.When); err != nil {
 			return err
@@ -173,7 +173,7 @@ WHERE ca_c_id = $1
 GROUP BY ca_id, ca_bal
 ORDER BY assets ASC, ca_id
 LIMIT $2`,
-		override{dialect.SQLServer, `SELECT TOP ($2) ca_id, ca_bal, COALESCE(SUM(hs_qty * lt_price), 0) AS assets
+		override{database.SQLServer, `SELECT TOP ($2) ca_id, ca_bal, COALESCE(SUM(hs_qty * lt_price), 0) AS assets
 FROM customer_account
 LEFT JOIN (holding_summary JOIN last_trade ON lt_s_symb = hs_s_symb) ON hs_ca_id = ca_id
 WHERE ca_c_id = $1
@@ -185,7 +185,7 @@ FROM (SELECT t_id AS id FROM trade WHERE t_ca_id = $1 ORDER BY t_dts DESC LIMIT 
 WHERE t_id = recent.id AND th_t_id = t_id AND st_id = th_st_id
 ORDER BY th_dts DESC, t_id
 LIMIT $3`,
-		override{dialect.SQLServer, `SELECT TOP ($3) t_id, t_s_symb, t_qty, st_name, th_dts
+		override{database.SQLServer, `SELECT TOP ($3) t_id, t_s_symb, t_qty, st_name, th_dts
 FROM (SELECT TOP ($2) t_id AS id FROM trade WHERE t_ca_id = $1 ORDER BY t_dts DESC) AS recent,
   trade, trade_history, status_type
 WHERE t_id = recent.id AND th_t_id = t_id AND st_id = th_st_id

@@ -6,8 +6,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/brokerbench/brokerbench/database"
 	"github.com/brokerbench/brokerbench/schema"
-	"github.com/brokerbench/brokerbench/schema/dialect"
 )
 
 // Data-Maintenance (tpce.md §6.11): once a minute, a small change to one of 12 tables
@@ -66,7 +66,7 @@ func (e *executor) runDataMaintenance(ctx context.Context) (Outcome, error) {
 func (e *executor) dataMaintenanceRun(ctx context.Context, in DataMaintenanceInput) (Outcome, DataMaintenanceOutput, error) {
 	out := Outcome{Kind: DataMaintenance}
 	res := DataMaintenanceOutput{Table: in.Table}
-	err := e.inTx(ctx, &out, dialect.ReadCommitted, func(tx dialect.Tx) error {
+	err := e.inTx(ctx, &out, database.ReadCommitted, func(tx database.Tx) error {
 		n, err := e.dmFrame1(ctx, tx, in)
 		res.Changed = n
 		if err == nil && n == 0 {
@@ -78,7 +78,7 @@ func (e *executor) dataMaintenanceRun(ctx context.Context, in DataMaintenanceInp
 }
 
 // dmFrame1 applies the change for the input's table.
-func (e *executor) dmFrame1(ctx context.Context, tx dialect.Tx, in DataMaintenanceInput) (int64, error) {
+func (e *executor) dmFrame1(ctx context.Context, tx database.Tx, in DataMaintenanceInput) (int64, error) {
 	s := e.sql
 	var cur string
 	read := func(q string, args ...any) error {
@@ -208,11 +208,11 @@ func nextCountryRate(id string) string {
 const exchangeMarker = " LAST UPDATED "
 
 // dmExchange appends or refreshes "LAST UPDATED <time>" on all four exchanges.
-func (e *executor) dmExchange(ctx context.Context, tx dialect.Tx) (int64, error) {
+func (e *executor) dmExchange(ctx context.Context, tx database.Tx) (int64, error) {
 	type ex struct{ id, desc string }
 	var all []ex
 	rows, err := tx.Query(ctx, e.sql.of(dmExchangeDescs))
-	err = scanRows(rows, err, func(r dialect.Rows) error {
+	err = scanRows(rows, err, func(r database.Rows) error {
 		var x ex
 		var d *string
 		if err := r.Scan(&x.id, &d); err != nil {
@@ -243,11 +243,11 @@ func (e *executor) dmExchange(ctx context.Context, tx dialect.Tx) (int64, error)
 
 // dmWatchItem replaces the middle symbol of the customer's watch list by the next
 // symbol, alphabetically, that is not on the list yet.
-func (e *executor) dmWatchItem(ctx context.Context, tx dialect.Tx, in DataMaintenanceInput) (int64, error) {
+func (e *executor) dmWatchItem(ctx context.Context, tx database.Tx, in DataMaintenanceInput) (int64, error) {
 	var syms []string
 	var wlID int64
 	rows, err := tx.Query(ctx, e.sql.of(dmWatchItems), in.CustID)
-	err = scanRows(rows, err, func(r dialect.Rows) error {
+	err = scanRows(rows, err, func(r database.Rows) error {
 		var s string
 		if err := r.Scan(&wlID, &s); err != nil {
 			return err
@@ -256,7 +256,7 @@ func (e *executor) dmWatchItem(ctx context.Context, tx dialect.Tx, in DataMainte
 		return nil
 	})
 	if err == nil && len(syms) == 0 {
-		err = dialect.ErrNoRows
+		err = database.ErrNoRows
 	}
 	if err != nil {
 		return 0, frameErr(DataMaintenance, 1, "watch items", err)
@@ -283,7 +283,7 @@ var (
 	dmAccountPermissionACL = DataMaintenance.statement("DMAccountPermissionACL", `SELECT ap_acl FROM account_permission WHERE ap_ca_id = $1
 ORDER BY ap_acl DESC
 LIMIT 1`,
-		override{dialect.SQLServer, `SELECT TOP 1 ap_acl FROM account_permission WHERE ap_ca_id = $1
+		override{database.SQLServer, `SELECT TOP 1 ap_acl FROM account_permission WHERE ap_ca_id = $1
 ORDER BY ap_acl DESC`})
 	dmAccountPermissionSetACL = DataMaintenance.statement("DMAccountPermissionSetACL", `UPDATE account_permission SET ap_acl = $1 WHERE ap_ca_id = $2 AND ap_acl = $3`)
 	dmAddressOfCustomer       = DataMaintenance.statement("DMAddressOfCustomer", `SELECT c_ad_id FROM customer WHERE c_id = $1`)
@@ -299,20 +299,20 @@ WHERE cx_c_id = $1 AND (cx_tx_id LIKE 'US%' OR cx_tx_id LIKE 'CN%')`)
 	dmCustomerSetTaxRate = DataMaintenance.statement("DMCustomerSetTaxRate", `UPDATE customer_taxrate SET cx_tx_id = $1 WHERE cx_c_id = $2 AND cx_tx_id = $3`)
 	dmDailyMarketVolume  = DataMaintenance.statement("DMDailyMarketVolume", `UPDATE daily_market SET dm_vol = dm_vol + $1
 WHERE dm_s_symb = $2 AND EXTRACT(DAY FROM dm_date) = $3`,
-		override{dialect.SQLServer, `UPDATE daily_market SET dm_vol = dm_vol + $1
+		override{database.SQLServer, `UPDATE daily_market SET dm_vol = dm_vol + $1
 WHERE dm_s_symb = $2 AND DAY(dm_date) = $3`})
 	dmExchangeDescs     = DataMaintenance.statement("DMExchangeDescs", `SELECT ex_id, ex_desc FROM exchange ORDER BY ex_id`)
 	dmExchangeSetDesc   = DataMaintenance.statement("DMExchangeSetDesc", `UPDATE exchange SET ex_desc = $1 WHERE ex_id = $2`)
 	dmFinancialFirstDay = DataMaintenance.statement("DMFinancialFirstDay", `SELECT CAST(EXTRACT(DAY FROM MIN(fi_qtr_start_date)) AS INTEGER) FROM financial WHERE fi_co_id = $1`,
-		override{dialect.SQLServer, `SELECT DAY(MIN(fi_qtr_start_date)) FROM financial WHERE fi_co_id = $1`})
+		override{database.SQLServer, `SELECT DAY(MIN(fi_qtr_start_date)) FROM financial WHERE fi_co_id = $1`})
 	dmFinancialShift = DataMaintenance.statement("DMFinancialShift", `UPDATE financial SET fi_qtr_start_date = fi_qtr_start_date + CAST($1 AS INTEGER) WHERE fi_co_id = $2`,
-		override{dialect.SQLServer, `UPDATE financial SET fi_qtr_start_date = DATEADD(day, CAST($1 AS INT), fi_qtr_start_date) WHERE fi_co_id = $2`})
+		override{database.SQLServer, `UPDATE financial SET fi_qtr_start_date = DATEADD(day, CAST($1 AS INT), fi_qtr_start_date) WHERE fi_co_id = $2`})
 	dmNewsItemDate = DataMaintenance.statement("DMNewsItemDate", `UPDATE news_item SET ni_dts = ni_dts + INTERVAL '1 day'
 WHERE ni_id IN (SELECT nx_ni_id FROM news_xref WHERE nx_co_id = $1)`,
-		override{dialect.SQLServer, `UPDATE news_item SET ni_dts = DATEADD(day, 1, ni_dts)
+		override{database.SQLServer, `UPDATE news_item SET ni_dts = DATEADD(day, 1, ni_dts)
 WHERE ni_id IN (SELECT nx_ni_id FROM news_xref WHERE nx_co_id = $1)`})
 	dmSecurityExchDate = DataMaintenance.statement("DMSecurityExchDate", `UPDATE security SET s_exch_date = s_exch_date + 1 WHERE s_symb = $1`,
-		override{dialect.SQLServer, `UPDATE security SET s_exch_date = DATEADD(day, 1, s_exch_date) WHERE s_symb = $1`})
+		override{database.SQLServer, `UPDATE security SET s_exch_date = DATEADD(day, 1, s_exch_date) WHERE s_symb = $1`})
 	dmTaxRateName    = DataMaintenance.statement("DMTaxRateName", `SELECT tx_name FROM taxrate WHERE tx_id = $1`)
 	dmTaxRateSetName = DataMaintenance.statement("DMTaxRateSetName", `UPDATE taxrate SET tx_name = $1 WHERE tx_id = $2`)
 	dmWatchItems     = DataMaintenance.statement("DMWatchItems", `SELECT wi_wl_id, wi_s_symb FROM watch_list, watch_item

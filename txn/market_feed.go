@@ -4,8 +4,8 @@ import (
 	"context"
 	"time"
 
+	"github.com/brokerbench/brokerbench/database"
 	"github.com/brokerbench/brokerbench/schema"
-	"github.com/brokerbench/brokerbench/schema/dialect"
 )
 
 // Market-Feed (tpce.md §6.3): the market emulator applies a batch of ticker entries
@@ -31,7 +31,7 @@ func (e *executor) MarketFeed(ctx context.Context, entries []TickerEntry) (Outco
 	for _, en := range entries {
 		eo := Outcome{Kind: MarketFeed}
 		var st *marketFeedEntryState
-		err := e.inTx(ctx, &eo, dialect.RepeatableRead, func(tx dialect.Tx) error {
+		err := e.inTx(ctx, &eo, database.RepeatableRead, func(tx database.Tx) error {
 			st = &marketFeedEntryState{entry: en, now: e.now()}
 			if err := e.mfUpdateLastTrade(ctx, tx, st); err != nil {
 				return err
@@ -54,7 +54,7 @@ func (e *executor) MarketFeed(ctx context.Context, entries []TickerEntry) (Outco
 }
 
 // mfUpdateLastTrade moves the security's last trade to the entry.
-func (e *executor) mfUpdateLastTrade(ctx context.Context, tx dialect.Tx, st *marketFeedEntryState) error {
+func (e *executor) mfUpdateLastTrade(ctx context.Context, tx database.Tx, st *marketFeedEntryState) error {
 	return execOne(ctx, tx, MarketFeed, 1, "update last trade", e.sql.of(marketFeedUpdateLastTrade),
 		Money(st.entry.Price), st.entry.Qty, st.now, st.entry.Symbol)
 }
@@ -62,12 +62,12 @@ func (e *executor) mfUpdateLastTrade(ctx context.Context, tx dialect.Tx, st *mar
 // mfRelease finds the symbol's pending limit orders the price triggers (a stop-loss at
 // or above the quote, a limit sell at or below it, a limit buy at or above it), marks
 // each trade submitted, deletes its request and records the history.
-func (e *executor) mfRelease(ctx context.Context, tx dialect.Tx, st *marketFeedEntryState) error {
+func (e *executor) mfRelease(ctx context.Context, tx database.Tx, st *marketFeedEntryState) error {
 	price := Money(st.entry.Price)
 	rows, err := tx.Query(ctx, e.sql.of(marketFeedTriggered), st.entry.Symbol,
 		schema.StopLoss, price, schema.LimitSell, schema.LimitBuy)
 	var reqs []MarketRequest
-	err = scanRows(rows, err, func(r dialect.Rows) error {
+	err = scanRows(rows, err, func(r database.Rows) error {
 		var m MarketRequest
 		var bid Money
 		if err := r.Scan(&m.TradeID, &m.TradeType, &m.Symbol, &m.Qty, &bid); err != nil {
@@ -106,7 +106,7 @@ FROM trade_request
 WHERE tr_s_symb = $1
   AND ((tr_tt_id = $2 AND tr_bid_price >= $3) OR (tr_tt_id = $4 AND tr_bid_price <= $3) OR (tr_tt_id = $5 AND tr_bid_price >= $3))
 ORDER BY tr_t_id`,
-		override{dialect.SQLServer, `SELECT tr_t_id, tr_tt_id, tr_s_symb, tr_qty, tr_bid_price
+		override{database.SQLServer, `SELECT tr_t_id, tr_tt_id, tr_s_symb, tr_qty, tr_bid_price
 FROM trade_request
 WHERE tr_s_symb = $1
   AND ((tr_tt_id = $2 AND tr_bid_price >= $3)

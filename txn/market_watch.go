@@ -4,8 +4,8 @@ import (
 	"context"
 	"time"
 
+	"github.com/brokerbench/brokerbench/database"
 	"github.com/brokerbench/brokerbench/schema"
-	"github.com/brokerbench/brokerbench/schema/dialect"
 )
 
 // Market-Watch (tpce.md §6.4): the percentage change in market capitalisation of a
@@ -94,16 +94,16 @@ func (e *executor) runMarketWatch(ctx context.Context) (Outcome, error) {
 func (e *executor) marketWatch(ctx context.Context, in MarketWatchInput) (Outcome, MarketWatchOutput, error) {
 	out := Outcome{Kind: MarketWatch}
 	var res MarketWatchOutput
-	err := e.inTx(ctx, &out, dialect.ReadOnlyCommitted, func(tx dialect.Tx) error {
+	err := e.inTx(ctx, &out, database.ReadOnlyCommitted, func(tx database.Tx) error {
 		res = MarketWatchOutput{}
 		return e.mwFrame1(ctx, tx, in, &res)
 	})
 	return out, res, err
 }
 
-func (e *executor) mwFrame1(ctx context.Context, tx dialect.Tx, in MarketWatchInput, res *MarketWatchOutput) error {
+func (e *executor) mwFrame1(ctx context.Context, tx database.Tx, in MarketWatchInput, res *MarketWatchOutput) error {
 	var (
-		rows dialect.Rows
+		rows database.Rows
 		err  error
 	)
 	switch in.By {
@@ -115,7 +115,7 @@ func (e *executor) mwFrame1(ctx context.Context, tx dialect.Tx, in MarketWatchIn
 		rows, err = tx.Query(ctx, e.sql.of(marketWatchByIndustry), in.IndustryName, in.StartCoID, in.EndCoID, in.StartDay)
 	}
 	var oldCap, newCap float64
-	err = scanRows(rows, err, func(r dialect.Rows) error {
+	err = scanRows(rows, err, func(r database.Rows) error {
 		var numOut int64
 		var price, close Money
 		if err := r.Scan(&numOut, &price, &close); err != nil {

@@ -4,8 +4,8 @@ import (
 	"context"
 	"time"
 
+	"github.com/brokerbench/brokerbench/database"
 	"github.com/brokerbench/brokerbench/schema"
-	"github.com/brokerbench/brokerbench/schema/dialect"
 )
 
 // Security-Detail (tpce.md §6.5): the full profile of one security: company, its two
@@ -59,14 +59,14 @@ func (e *executor) runSecurityDetail(ctx context.Context) (Outcome, error) {
 func (e *executor) securityDetail(ctx context.Context, in SecurityDetailInput) (Outcome, SecurityDetailOutput, error) {
 	out := Outcome{Kind: SecurityDetail}
 	var res SecurityDetailOutput
-	err := e.inTx(ctx, &out, dialect.ReadOnlyCommitted, func(tx dialect.Tx) error {
+	err := e.inTx(ctx, &out, database.ReadOnlyCommitted, func(tx database.Tx) error {
 		res = SecurityDetailOutput{}
 		return e.sdFrame1(ctx, tx, in, &res)
 	})
 	return out, res, err
 }
 
-func (e *executor) sdFrame1(ctx context.Context, tx dialect.Tx, in SecurityDetailInput, res *SecurityDetailOutput) error {
+func (e *executor) sdFrame1(ctx context.Context, tx database.Tx, in SecurityDetailInput, res *SecurityDetailOutput) error {
 	var (
 		coID                            int64
 		ceo, desc, exName, exDesc       string
@@ -89,7 +89,7 @@ func (e *executor) sdFrame1(ctx context.Context, tx dialect.Tx, in SecurityDetai
 		return frameErr(SecurityDetail, 1, "security", err)
 	}
 	rows, err := tx.Query(ctx, e.sql.of(securityDetailCompetitors), coID, sdCompetitors)
-	err = scanRows(rows, err, func(r dialect.Rows) error {
+	err = scanRows(rows, err, func(r database.Rows) error {
 		var name, industry string
 		res.Competitors++
 		return r.Scan(&name, &industry)
@@ -98,7 +98,7 @@ func (e *executor) sdFrame1(ctx context.Context, tx dialect.Tx, in SecurityDetai
 		return frameErr(SecurityDetail, 1, "competitors", err)
 	}
 	rows, err = tx.Query(ctx, e.sql.of(securityDetailFinancials), coID, sdFinancialRows)
-	err = scanRows(rows, err, func(r dialect.Rows) error {
+	err = scanRows(rows, err, func(r database.Rows) error {
 		var year, qtr int
 		var start time.Time
 		var rev, earn, beps, deps, margin, inv, assets, liab Money
@@ -110,7 +110,7 @@ func (e *executor) sdFrame1(ctx context.Context, tx dialect.Tx, in SecurityDetai
 		return frameErr(SecurityDetail, 1, "financials", err)
 	}
 	rows, err = tx.Query(ctx, e.sql.of(securityDetailDays), in.Symbol, in.StartDay, in.MaxRows)
-	err = scanRows(rows, err, func(r dialect.Rows) error {
+	err = scanRows(rows, err, func(r database.Rows) error {
 		var d time.Time
 		var cl, hi, lo Money
 		var vol int64
@@ -130,7 +130,7 @@ func (e *executor) sdFrame1(ctx context.Context, tx dialect.Tx, in SecurityDetai
 		q = e.sql.of(securityDetailNewsWithItem)
 	}
 	rows, err = tx.Query(ctx, q, coID, sdNewsRows)
-	err = scanRows(rows, err, func(r dialect.Rows) error {
+	err = scanRows(rows, err, func(r database.Rows) error {
 		var item, headline, summary, source string
 		var author *string
 		var dts time.Time
@@ -166,7 +166,7 @@ FROM company_competitor, company, industry
 WHERE cp_co_id = $1 AND co_id = cp_comp_co_id AND in_id = cp_in_id
 ORDER BY co_name
 LIMIT $2`,
-		override{dialect.SQLServer, `SELECT TOP ($2) co_name, in_name
+		override{database.SQLServer, `SELECT TOP ($2) co_name, in_name
 FROM company_competitor, company, industry
 WHERE cp_co_id = $1 AND co_id = cp_comp_co_id AND in_id = cp_in_id
 ORDER BY co_name`})
@@ -176,7 +176,7 @@ FROM financial
 WHERE fi_co_id = $1
 ORDER BY fi_year, fi_qtr
 LIMIT $2`,
-		override{dialect.SQLServer, `SELECT TOP ($2) fi_year, fi_qtr, fi_qtr_start_date, fi_revenue, fi_net_earn, fi_basic_eps, fi_dilut_eps,
+		override{database.SQLServer, `SELECT TOP ($2) fi_year, fi_qtr, fi_qtr_start_date, fi_revenue, fi_net_earn, fi_basic_eps, fi_dilut_eps,
   fi_margin, fi_inventory, fi_assets, fi_liability, fi_out_basic, fi_out_dilut
 FROM financial
 WHERE fi_co_id = $1
@@ -186,7 +186,7 @@ FROM daily_market
 WHERE dm_s_symb = $1 AND dm_date >= $2
 ORDER BY dm_date
 LIMIT $3`,
-		override{dialect.SQLServer, `SELECT TOP ($3) dm_date, dm_close, dm_high, dm_low, dm_vol
+		override{database.SQLServer, `SELECT TOP ($3) dm_date, dm_close, dm_high, dm_low, dm_vol
 FROM daily_market
 WHERE dm_s_symb = $1 AND dm_date >= $2
 ORDER BY dm_date`})
@@ -196,7 +196,7 @@ FROM news_xref, news_item
 WHERE nx_co_id = $1 AND ni_id = nx_ni_id
 ORDER BY ni_id
 LIMIT $2`,
-		override{dialect.SQLServer, `SELECT TOP ($2) ni_item, ni_dts, ni_source, ni_author, ni_headline, ni_summary
+		override{database.SQLServer, `SELECT TOP ($2) ni_item, ni_dts, ni_source, ni_author, ni_headline, ni_summary
 FROM news_xref, news_item
 WHERE nx_co_id = $1 AND ni_id = nx_ni_id
 ORDER BY ni_id`})
@@ -205,7 +205,7 @@ FROM news_xref, news_item
 WHERE nx_co_id = $1 AND ni_id = nx_ni_id
 ORDER BY ni_id
 LIMIT $2`,
-		override{dialect.SQLServer, `SELECT TOP ($2) '' AS ni_item, ni_dts, ni_source, ni_author, ni_headline, ni_summary
+		override{database.SQLServer, `SELECT TOP ($2) '' AS ni_item, ni_dts, ni_source, ni_author, ni_headline, ni_summary
 FROM news_xref, news_item
 WHERE nx_co_id = $1 AND ni_id = nx_ni_id
 ORDER BY ni_id`})

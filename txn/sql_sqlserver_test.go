@@ -9,9 +9,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/brokerbench/brokerbench/database"
 	"github.com/brokerbench/brokerbench/internal/testdb"
 	"github.com/brokerbench/brokerbench/schema"
-	"github.com/brokerbench/brokerbench/schema/dialect"
 )
 
 // sqlserverTexts lists every rendered T-SQL statement by name.
@@ -66,27 +66,7 @@ func TestSQLServerStatementsAreTSQL(t *testing.T) {
 	}
 }
 
-// TestSQLServerCastRule pins the rendering rule on small texts: which parameters
-// are cast, to what, and which are only renamed.
-func TestSQLServerCastRule(t *testing.T) {
-	for in, want := range map[string]string{
-		"SELECT c_id FROM customer WHERE c_id = $1":                                   "SELECT c_id FROM customer WHERE c_id = @p1",
-		"SELECT 1 FROM trade WHERE t_dts >= $2 AND t_dts <= $3":                       "SELECT 1 FROM trade WHERE t_dts >= CAST(@p2 AS DATETIME2(3)) AND t_dts <= CAST(@p3 AS DATETIME2(3))",
-		"SELECT 1 FROM broker WHERE b_name IN ($1, $2)":                               "SELECT 1 FROM broker WHERE b_name IN (CAST(@p1 AS VARCHAR(49)), CAST(@p2 AS VARCHAR(49)))",
-		"SELECT 1 FROM company WHERE co_id BETWEEN $1 AND $2":                         "SELECT 1 FROM company WHERE co_id BETWEEN @p1 AND @p2",
-		"SELECT TOP ($1) t_id FROM trade":                                             "SELECT TOP (@p1) t_id FROM trade",
-		"UPDATE trade SET t_exec_name = $1, t_tax = $2 WHERE t_s_symb = $3":           "UPDATE trade SET t_exec_name = @p1, t_tax = CAST(@p2 AS DECIMAL(10,2)) WHERE t_s_symb = CAST(@p3 AS VARCHAR(15))",
-		"UPDATE broker SET b_comm_total = b_comm_total + $1 WHERE b_id = $2":          "UPDATE broker SET b_comm_total = b_comm_total + CAST(@p1 AS DECIMAL(12,2)) WHERE b_id = @p2",
-		"INSERT INTO cash_transaction (ct_t_id, ct_amt, ct_name) VALUES ($1, $2, $3)": "INSERT INTO cash_transaction (ct_t_id, ct_amt, ct_name) VALUES (@p1, CAST(@p2 AS DECIMAL(10,2)), @p3)",
-		"SELECT 1 FROM x WHERE unknown_col = $1":                                      "SELECT 1 FROM x WHERE unknown_col = @p1",
-	} {
-		if got := sqlserverSQL(in); got != want {
-			t.Errorf("%s\n got %s\nwant %s", in, got, want)
-		}
-	}
-}
-
-// TestSQLServerStringParamsCast: the dialect binds strings as VARCHAR(MAX), which
+// TestSQLServerStringParamsCast: the pool binds strings as VARCHAR(MAX), which
 // SQL Server will not use for an index seek unless cast; every comparison of a text
 // column with a parameter must therefore go through CAST.
 func TestSQLServerStringParamsCast(t *testing.T) {
@@ -120,12 +100,12 @@ func TestSQLServerStringParamsCast(t *testing.T) {
 // load, each transaction's effects, a short concurrent run, then `check`. Without the
 // variable every test below is skipped with one line.
 
-func sqlserverLoaded(t *testing.T, conns int) dialect.DB {
+func sqlserverLoaded(t *testing.T, conns int) database.DB {
 	t.Helper()
 	dsn := testdb.SQLServerLoaded(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	db, err := dialect.Open(ctx, dsn, dialect.Options{MaxConns: conns, AppName: "brokerbench-test"})
+	db, err := database.Open(ctx, dsn, database.Options{MaxConns: conns, AppName: "brokerbench-test"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -133,7 +113,7 @@ func sqlserverLoaded(t *testing.T, conns int) dialect.DB {
 	return db
 }
 
-func msQ1[T any](t testing.TB, db dialect.DB, sql string, args ...any) T {
+func msQ1[T any](t testing.TB, db database.DB, sql string, args ...any) T {
 	t.Helper()
 	var v T
 	if err := db.QueryRow(context.Background(), sql, args...).Scan(&v); err != nil {
@@ -142,11 +122,11 @@ func msQ1[T any](t testing.TB, db dialect.DB, sql string, args ...any) T {
 	return v
 }
 
-func sqlserverNoViolations(t *testing.T, db dialect.DB) {
+func sqlserverNoViolations(t *testing.T, db database.DB) {
 	t.Helper()
 	v, err := Check(context.Background(), db, testdb.Scale)
 	if err != nil {
-		t.Fatalf("check on SQL Server: %v (StatementsFor must return SQLServerSQL for dialect.SQLServer)", err)
+		t.Fatalf("check on SQL Server: %v (StatementsFor must return SQLServerSQL for database.SQLServer)", err)
 	}
 	for _, x := range v {
 		t.Errorf("violation: %s", x)

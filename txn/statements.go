@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"sort"
 
-	"github.com/brokerbench/brokerbench/schema/dialect"
+	"github.com/brokerbench/brokerbench/database"
 )
 
 // Statement is one SQL statement of a transaction, declared in that transaction's
@@ -13,8 +13,9 @@ import (
 // SQL for this statement (TOP for LIMIT, NEXT VALUE FOR for nextval, lock hints for
 // FOR UPDATE, its own date functions) an override replaces the text for that
 // database, written in the same portable conventions. Either text then goes through
-// the database's statement hook, which does what every statement needs on that
-// database (SQL Server: @pN placeholders and parameter casts).
+// the database's statement hook (database.Engine.SQL), which does what every
+// statement needs on that database (SQL Server: @pN placeholders and parameter
+// casts).
 type Statement struct {
 	Name      string // stable: the goldens key each text by it
 	owner     Kind   // whose file declares it; checkStatements for `check`
@@ -23,9 +24,10 @@ type Statement struct {
 	id        int // index of the rendered text in a Statements
 }
 
-// override is a statement's own text on one database, keyed by the database's name.
+// override is a statement's own text on one database, keyed by the database's name:
+// data, not a switch (the dependency test lets txn name databases only here).
 type override struct {
-	db  dialect.Name
+	db  database.Name
 	sql string
 }
 
@@ -47,7 +49,7 @@ func (k Kind) statement(name, portable string, overrides ...override) *Statement
 
 // text returns the statement's source for database db: its override there, else
 // the portable text.
-func (s *Statement) text(db dialect.Name) string {
+func (s *Statement) text(db database.Name) string {
 	for _, o := range s.overrides {
 		if o.db == db {
 			return o.sql
@@ -60,7 +62,7 @@ func (s *Statement) text(db dialect.Name) string {
 // them once per run and every executor of the run shares the result, so a frame's
 // lookup (of) is an index into a slice: no rendering or allocation per transaction.
 type Statements struct {
-	db   dialect.Name
+	db   database.Name
 	text []string // by Statement.id
 }
 
@@ -69,7 +71,7 @@ func (st *Statements) of(s *Statement) string { return st.text[s.id] }
 
 // render renders every statement for database db through the database's statement
 // hook.
-func render(db dialect.Name, hook func(portable string) string) *Statements {
+func render(db database.Name, hook func(portable string) string) *Statements {
 	st := &Statements{db: db, text: make([]string, len(registry))}
 	for _, s := range registry {
 		st.text[s.id] = hook(s.text(db))
@@ -77,13 +79,13 @@ func render(db dialect.Name, hook func(portable string) string) *Statements {
 	return st
 }
 
-// StatementsFor returns the statements of a database, rendered.
-func StatementsFor(n dialect.Name) (*Statements, error) {
-	hook, ok := statementHook(n)
-	if !ok {
-		return nil, fmt.Errorf("no transaction SQL for dialect %q", n)
+// StatementsFor returns the statements rendered for the registered database n.
+func StatementsFor(n database.Name) (*Statements, error) {
+	e, err := database.Lookup(n)
+	if err != nil {
+		return nil, fmt.Errorf("no transaction SQL: %w", err)
 	}
-	return render(n, hook), nil
+	return render(n, e.SQL), nil
 }
 
 // ordered lists every statement grouped by owner in catalogue order, then in
@@ -92,15 +94,4 @@ func ordered() []*Statement {
 	out := append([]*Statement(nil), registry...)
 	sort.SliceStable(out, func(i, j int) bool { return out[i].owner < out[j].owner })
 	return out
-}
-
-// statementHook returns database n's statement hook.
-func statementHook(n dialect.Name) (func(portable string) string, bool) {
-	switch n {
-	case dialect.Postgres:
-		return func(s string) string { return s }, true
-	case dialect.SQLServer:
-		return sqlserverSQL, true
-	}
-	return nil, false
 }

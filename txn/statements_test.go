@@ -9,13 +9,21 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/brokerbench/brokerbench/schema/dialect"
+	"github.com/brokerbench/brokerbench/database"
+	_ "github.com/brokerbench/brokerbench/database/postgres"  // renders the goldens
+	_ "github.com/brokerbench/brokerbench/database/sqlserver" // renders the goldens
 )
 
-// databases are the databases whose statements the tests render.
-var databases = []dialect.Name{dialect.Postgres, dialect.SQLServer}
+// databases lists the registered databases (both are linked into the tests).
+func databases() []database.Name {
+	var out []database.Name
+	for _, e := range database.Engines() {
+		out = append(out, e.Name)
+	}
+	return out
+}
 
-func mustStatements(t testing.TB, n dialect.Name) *Statements {
+func mustStatements(t testing.TB, n database.Name) *Statements {
 	t.Helper()
 	st, err := StatementsFor(n)
 	if err != nil {
@@ -25,15 +33,23 @@ func mustStatements(t testing.TB, n dialect.Name) *Statements {
 }
 
 // PostgresSQL and SQLServerSQL are the rendered sets the database tests run with.
-func PostgresSQL() *Statements  { return render(dialect.Postgres, mustHook(dialect.Postgres)) }
-func SQLServerSQL() *Statements { return render(dialect.SQLServer, mustHook(dialect.SQLServer)) }
+func PostgresSQL() *Statements  { return mustRender(database.Postgres) }
+func SQLServerSQL() *Statements { return mustRender(database.SQLServer) }
 
-func mustHook(n dialect.Name) func(string) string {
-	h, ok := statementHook(n)
-	if !ok {
-		panic("no statement hook for " + string(n))
+func mustRender(n database.Name) *Statements {
+	st, err := StatementsFor(n)
+	if err != nil {
+		panic(err)
 	}
-	return h
+	return st
+}
+
+func mustHook(n database.Name) func(string) string {
+	e, err := database.Lookup(n)
+	if err != nil {
+		panic(err)
+	}
+	return e.SQL
 }
 
 // goldenText lists every rendered statement in the goldens' order and format.
@@ -48,7 +64,7 @@ func goldenText(st *Statements) string {
 // TestStatementGoldens pins every statement's text on every database; run with
 // -update to rewrite, and review the diff.
 func TestStatementGoldens(t *testing.T) {
-	for _, db := range databases {
+	for _, db := range databases() {
 		got := goldenText(mustStatements(t, db))
 		path := filepath.Join("testdata", string(db)+".sql.golden")
 		if *update {
@@ -69,11 +85,14 @@ func TestStatementGoldens(t *testing.T) {
 // TestStatementsComplete: every statement has a unique name and renders to text on
 // every database, and every override names a database that exists.
 func TestStatementsComplete(t *testing.T) {
+	if len(databases()) < 2 {
+		t.Fatalf("databases linked into the test: %v", databases())
+	}
 	if len(registry) < 100 {
 		t.Fatalf("only %d statements registered", len(registry))
 	}
-	known := map[dialect.Name]bool{}
-	for _, db := range databases {
+	known := map[database.Name]bool{}
+	for _, db := range databases() {
 		known[db] = true
 	}
 	names := map[string]bool{}
@@ -91,7 +110,7 @@ func TestStatementsComplete(t *testing.T) {
 			}
 		}
 	}
-	for _, db := range databases {
+	for _, db := range databases() {
 		st := mustStatements(t, db)
 		for _, s := range registry {
 			if strings.TrimSpace(st.of(s)) == "" {
@@ -136,7 +155,7 @@ func paramSet(s string) string {
 // database, so every statement must use exactly the same parameter numbers as its
 // portable text.
 func TestParametersMatchAcrossDatabases(t *testing.T) {
-	for _, db := range databases {
+	for _, db := range databases() {
 		st := mustStatements(t, db)
 		for _, s := range registry {
 			if a, b := paramSet(s.portable), paramSet(st.of(s)); a != b {
@@ -148,7 +167,7 @@ func TestParametersMatchAcrossDatabases(t *testing.T) {
 
 // TestStatementLookupAllocatesNothing: a frame's lookup is an index.
 func TestStatementLookupAllocatesNothing(t *testing.T) {
-	st := mustStatements(t, dialect.SQLServer)
+	st := mustStatements(t, database.SQLServer)
 	var sink string
 	if n := testing.AllocsPerRun(100, func() { sink = st.of(tradeResultTrade) }); n != 0 {
 		t.Fatalf("%v allocations per lookup", n)

@@ -6,8 +6,8 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/brokerbench/brokerbench/database"
 	"github.com/brokerbench/brokerbench/schema"
-	"github.com/brokerbench/brokerbench/schema/dialect"
 )
 
 // Trade-Lookup (tpce.md §6.6): inspect historical trades by id, by account, by symbol,
@@ -101,7 +101,7 @@ func (e *executor) runTradeLookup(ctx context.Context) (Outcome, error) {
 func (e *executor) tradeLookup(ctx context.Context, in TradeLookupInput) (Outcome, TradeLookupOutput, error) {
 	out := Outcome{Kind: TradeLookup}
 	var res TradeLookupOutput
-	err := e.inTx(ctx, &out, dialect.ReadOnlyCommitted, func(tx dialect.Tx) error {
+	err := e.inTx(ctx, &out, database.ReadOnlyCommitted, func(tx database.Tx) error {
 		res = TradeLookupOutput{Frame: in.Frame}
 		switch in.Frame {
 		case 1:
@@ -118,7 +118,7 @@ func (e *executor) tradeLookup(ctx context.Context, in TradeLookupInput) (Outcom
 
 // tlFrame1 reads each of the given trades with its details; all must be found. The
 // twenty trade reads go out as one pipeline, then their child rows as another.
-func (e *executor) tlFrame1(ctx context.Context, tx dialect.Tx, in TradeLookupInput, res *TradeLookupOutput) error {
+func (e *executor) tlFrame1(ctx context.Context, tx database.Tx, in TradeLookupInput, res *TradeLookupOutput) error {
 	list, err := e.tradesByID(ctx, tx, TradeLookup, 1, in.TradeIDs)
 	if err != nil {
 		return err
@@ -135,10 +135,10 @@ func (e *executor) tlFrame1(ctx context.Context, tx dialect.Tx, in TradeLookupIn
 
 // accountTrades reads up to MaxTrades of an account's trades in the input's window,
 // oldest first (frame 2 of Trade-Lookup and Trade-Update).
-func (e *executor) accountTrades(ctx context.Context, tx dialect.Tx, k Kind, in TradeLookupInput) ([]TradeDetail, error) {
+func (e *executor) accountTrades(ctx context.Context, tx database.Tx, k Kind, in TradeLookupInput) ([]TradeDetail, error) {
 	var list []TradeDetail
 	rows, err := tx.Query(ctx, e.sql.of(tradeLookupTradesByAccount), in.AcctID, in.Start, in.End, in.MaxTrades)
-	err = scanRows(rows, err, func(r dialect.Rows) error {
+	err = scanRows(rows, err, func(r database.Rows) error {
 		d := TradeDetail{AcctID: in.AcctID}
 		var tp *Money
 		if err := r.Scan(&d.BidPrice, &d.ExecName, &d.IsCash, &d.TradeID, &tp, &d.When); err != nil {
@@ -158,14 +158,14 @@ func (e *executor) accountTrades(ctx context.Context, tx dialect.Tx, k Kind, in 
 
 // tradesByID reads the given trades (bid price, executor, cash and market flags,
 // trade price) in one pipeline; a missing trade is an error of the frame.
-func (e *executor) tradesByID(ctx context.Context, tx dialect.Tx, k Kind, frame int, ids []int64) ([]TradeDetail, error) {
+func (e *executor) tradesByID(ctx context.Context, tx database.Tx, k Kind, frame int, ids []int64) ([]TradeDetail, error) {
 	list := make([]TradeDetail, len(ids))
 	found := make([]bool, len(ids))
-	qs := make([]dialect.Queued, len(ids))
+	qs := make([]database.Queued, len(ids))
 	for i, id := range ids {
 		i := i
 		list[i].TradeID = id
-		qs[i] = dialect.Queued{SQL: e.sql.of(tradeLookupTradeByID), Args: []any{id}, Scan: func(r dialect.Rows) error {
+		qs[i] = database.Queued{SQL: e.sql.of(tradeLookupTradeByID), Args: []any{id}, Scan: func(r database.Rows) error {
 			d := &list[i]
 			var tp *Money
 			if err := r.Scan(&d.BidPrice, &d.ExecName, &d.IsCash, &d.IsMarket, &tp); err != nil {
@@ -178,19 +178,19 @@ func (e *executor) tradesByID(ctx context.Context, tx dialect.Tx, k Kind, frame 
 			return nil
 		}}
 	}
-	if err := dialect.Pipeline(ctx, tx, qs); err != nil {
+	if err := database.Pipeline(ctx, tx, qs); err != nil {
 		return nil, frameErr(k, frame, "trade", err)
 	}
 	for i, ok := range found {
 		if !ok {
-			return nil, frameErr(k, frame, "trade", fmt.Errorf("trade %d: %w", ids[i], dialect.ErrNoRows))
+			return nil, frameErr(k, frame, "trade", fmt.Errorf("trade %d: %w", ids[i], database.ErrNoRows))
 		}
 	}
 	return list, nil
 }
 
 // tlFrame2 reads an account's trades in a time window.
-func (e *executor) tlFrame2(ctx context.Context, tx dialect.Tx, in TradeLookupInput, res *TradeLookupOutput) error {
+func (e *executor) tlFrame2(ctx context.Context, tx database.Tx, in TradeLookupInput, res *TradeLookupOutput) error {
 	list, err := e.accountTrades(ctx, tx, TradeLookup, in)
 	if err != nil {
 		return err
@@ -199,7 +199,7 @@ func (e *executor) tlFrame2(ctx context.Context, tx dialect.Tx, in TradeLookupIn
 }
 
 // tlFrame3 reads a symbol's trades in a time window.
-func (e *executor) tlFrame3(ctx context.Context, tx dialect.Tx, in TradeLookupInput, res *TradeLookupOutput) error {
+func (e *executor) tlFrame3(ctx context.Context, tx database.Tx, in TradeLookupInput, res *TradeLookupOutput) error {
 	list, err := e.tradesBySymbol(ctx, tx, TradeLookup, in)
 	if err != nil {
 		return err
@@ -209,10 +209,10 @@ func (e *executor) tlFrame3(ctx context.Context, tx dialect.Tx, in TradeLookupIn
 
 // tlFrame4 finds the account's first trade from the start time and the holding
 // history of every lot that trade touched.
-func (e *executor) tlFrame4(ctx context.Context, tx dialect.Tx, in TradeLookupInput, res *TradeLookupOutput) error {
+func (e *executor) tlFrame4(ctx context.Context, tx database.Tx, in TradeLookupInput, res *TradeLookupOutput) error {
 	var id int64
 	err := tx.QueryRow(ctx, e.sql.of(tradeLookupFirstTrade), in.AcctID, in.Start).Scan(&id)
-	if errors.Is(err, dialect.ErrNoRows) {
+	if errors.Is(err, database.ErrNoRows) {
 		return nil // no trade after the start: a legal, empty answer
 	}
 	if err != nil {
@@ -220,7 +220,7 @@ func (e *executor) tlFrame4(ctx context.Context, tx dialect.Tx, in TradeLookupIn
 	}
 	res.Trades = append(res.Trades, TradeDetail{TradeID: id, AcctID: in.AcctID})
 	rows, err := tx.Query(ctx, e.sql.of(tradeLookupHoldingHistory), id, in.MaxTrades)
-	err = scanRows(rows, err, func(r dialect.Rows) error {
+	err = scanRows(rows, err, func(r database.Rows) error {
 		var h HoldingHistoryRow
 		if err := r.Scan(&h.HoldingTradeID, &h.TradeID, &h.Before, &h.After); err != nil {
 			return err
@@ -239,7 +239,7 @@ func (e *executor) tlFrame4(ctx context.Context, tx dialect.Tx, in TradeLookupIn
 }
 
 // tradesBySymbol is frame 3's list of Trade-Lookup and Trade-Update.
-func (e *executor) tradesBySymbol(ctx context.Context, tx dialect.Tx, k Kind, in TradeLookupInput) ([]TradeDetail, error) {
+func (e *executor) tradesBySymbol(ctx context.Context, tx database.Tx, k Kind, in TradeLookupInput) ([]TradeDetail, error) {
 	var list []TradeDetail
 	// Trade-Update's list also joins TRADE_TYPE and SECURITY for the names it rewrites.
 	q := e.sql.of(tradeLookupTradesBySymbol)
@@ -247,7 +247,7 @@ func (e *executor) tradesBySymbol(ctx context.Context, tx dialect.Tx, k Kind, in
 		q = e.sql.of(tradeUpdateTradesBySymbol)
 	}
 	rows, err := tx.Query(ctx, q, in.Symbol, in.Start, in.End, in.MaxTrades)
-	err = scanRows(rows, err, func(r dialect.Rows) error {
+	err = scanRows(rows, err, func(r database.Rows) error {
 		d := TradeDetail{Symbol: in.Symbol}
 		var tp *Money
 		dst := []any{&d.AcctID, &d.ExecName, &d.IsCash, &tp, &d.Qty, &d.When, &d.TradeID, &d.TypeID}
@@ -270,7 +270,7 @@ func (e *executor) tradesBySymbol(ctx context.Context, tx dialect.Tx, k Kind, in
 }
 
 // detailList reads the child rows of each listed trade.
-func (e *executor) detailList(ctx context.Context, tx dialect.Tx, k Kind, frame int, in TradeLookupInput, list []TradeDetail, res *TradeLookupOutput) error {
+func (e *executor) detailList(ctx context.Context, tx database.Tx, k Kind, frame int, in TradeLookupInput, list []TradeDetail, res *TradeLookupOutput) error {
 	if len(list) > in.MaxTrades {
 		return checkf(k, frame, "%d trades, want at most %d", len(list), in.MaxTrades)
 	}
@@ -284,18 +284,18 @@ func (e *executor) detailList(ctx context.Context, tx dialect.Tx, k Kind, frame 
 // tradeChildrenAll reads every listed trade's settlement, cash transaction (cash
 // trades) and up to three history rows, all in one pipeline: sixty statements, one
 // round trip.
-func (e *executor) tradeChildrenAll(ctx context.Context, tx dialect.Tx, k Kind, frame int, list []TradeDetail) error {
-	qs := make([]dialect.Queued, 0, 3*len(list))
+func (e *executor) tradeChildrenAll(ctx context.Context, tx database.Tx, k Kind, frame int, list []TradeDetail) error {
+	qs := make([]database.Queued, 0, 3*len(list))
 	settled := make([]bool, len(list))
 	for i := range list {
 		d := &list[i]
 		i := i
-		qs = append(qs, dialect.Queued{SQL: e.sql.of(tradeLookupSettlement), Args: []any{d.TradeID}, Scan: func(r dialect.Rows) error {
+		qs = append(qs, database.Queued{SQL: e.sql.of(tradeLookupSettlement), Args: []any{d.TradeID}, Scan: func(r database.Rows) error {
 			settled[i] = true
 			return r.Scan(&d.Settlement, &d.DueDate, &d.CashType)
 		}})
 		if d.IsCash {
-			qs = append(qs, dialect.Queued{SQL: e.sql.of(tradeLookupCash), Args: []any{d.TradeID}, Scan: func(r dialect.Rows) error {
+			qs = append(qs, database.Queued{SQL: e.sql.of(tradeLookupCash), Args: []any{d.TradeID}, Scan: func(r database.Rows) error {
 				var name *string
 				if err := r.Scan(&d.CashAmount, &d.CashWhen, &name); err != nil {
 					return err
@@ -307,7 +307,7 @@ func (e *executor) tradeChildrenAll(ctx context.Context, tx dialect.Tx, k Kind, 
 				return nil
 			}})
 		}
-		qs = append(qs, dialect.Queued{SQL: e.sql.of(tradeLookupHistory), Args: []any{d.TradeID}, Scan: func(r dialect.Rows) error {
+		qs = append(qs, database.Queued{SQL: e.sql.of(tradeLookupHistory), Args: []any{d.TradeID}, Scan: func(r database.Rows) error {
 			var t time.Time
 			var s string
 			if err := r.Scan(&t, &s); err != nil {
@@ -318,16 +318,16 @@ func (e *executor) tradeChildrenAll(ctx context.Context, tx dialect.Tx, k Kind, 
 			return nil
 		}})
 	}
-	if err := dialect.Pipeline(ctx, tx, qs); err != nil {
+	if err := database.Pipeline(ctx, tx, qs); err != nil {
 		return frameErr(k, frame, "trade details", err)
 	}
 	for i := range list {
 		d := &list[i]
 		if !settled[i] {
-			return frameErr(k, frame, "settlement", fmt.Errorf("trade %d: %w", d.TradeID, dialect.ErrNoRows))
+			return frameErr(k, frame, "settlement", fmt.Errorf("trade %d: %w", d.TradeID, database.ErrNoRows))
 		}
 		if d.IsCash && !d.HasCash {
-			return frameErr(k, frame, "cash transaction", fmt.Errorf("trade %d: %w", d.TradeID, dialect.ErrNoRows))
+			return frameErr(k, frame, "cash transaction", fmt.Errorf("trade %d: %w", d.TradeID, database.ErrNoRows))
 		}
 		if n := len(d.HistoryDTS); n < 1 || n > 3 {
 			return checkf(k, frame, "trade %d has %d history rows, want 1-3", d.TradeID, n)
@@ -346,14 +346,14 @@ WHERE t_id = $1 AND tt_id = t_tt_id`)
 	tradeLookupHistory    = TradeLookup.statement("TradeLookupHistory", `SELECT th_dts, th_st_id FROM trade_history WHERE th_t_id = $1
 ORDER BY th_dts
 LIMIT 3`,
-		override{dialect.SQLServer, `SELECT TOP 3 th_dts, th_st_id FROM trade_history WHERE th_t_id = $1
+		override{database.SQLServer, `SELECT TOP 3 th_dts, th_st_id FROM trade_history WHERE th_t_id = $1
 ORDER BY th_dts`})
 	tradeLookupTradesByAccount = TradeLookup.statement("TradeLookupTradesByAccount", `SELECT t_bid_price, t_exec_name, t_is_cash, t_id, t_trade_price, t_dts
 FROM trade
 WHERE t_ca_id = $1 AND t_dts >= $2 AND t_dts <= $3
 ORDER BY t_dts
 LIMIT $4`,
-		override{dialect.SQLServer, `SELECT TOP ($4) t_bid_price, t_exec_name, t_is_cash, t_id, t_trade_price, t_dts
+		override{database.SQLServer, `SELECT TOP ($4) t_bid_price, t_exec_name, t_is_cash, t_id, t_trade_price, t_dts
 FROM trade
 WHERE t_ca_id = $1 AND t_dts >= $2 AND t_dts <= $3
 ORDER BY t_dts`})
@@ -362,21 +362,21 @@ FROM trade
 WHERE t_s_symb = $1 AND t_dts >= $2 AND t_dts <= $3
 ORDER BY t_dts
 LIMIT $4`,
-		override{dialect.SQLServer, `SELECT TOP ($4) t_ca_id, t_exec_name, t_is_cash, t_trade_price, t_qty, t_dts, t_id, t_tt_id
+		override{database.SQLServer, `SELECT TOP ($4) t_ca_id, t_exec_name, t_is_cash, t_trade_price, t_qty, t_dts, t_id, t_tt_id
 FROM trade
 WHERE t_s_symb = $1 AND t_dts >= $2 AND t_dts <= $3
 ORDER BY t_dts`})
 	tradeLookupFirstTrade = TradeLookup.statement("TradeLookupFirstTrade", `SELECT t_id FROM trade WHERE t_ca_id = $1 AND t_dts >= $2
 ORDER BY t_dts
 LIMIT 1`,
-		override{dialect.SQLServer, `SELECT TOP 1 t_id FROM trade WHERE t_ca_id = $1 AND t_dts >= $2
+		override{database.SQLServer, `SELECT TOP 1 t_id FROM trade WHERE t_ca_id = $1 AND t_dts >= $2
 ORDER BY t_dts`})
 	tradeLookupHoldingHistory = TradeLookup.statement("TradeLookupHoldingHistory", `SELECT hh_h_t_id, hh_t_id, hh_before_qty, hh_after_qty
 FROM holding_history
 WHERE hh_h_t_id IN (SELECT hh_h_t_id FROM holding_history WHERE hh_t_id = $1)
 ORDER BY hh_h_t_id, hh_t_id
 LIMIT $2`,
-		override{dialect.SQLServer, `SELECT TOP ($2) hh_h_t_id, hh_t_id, hh_before_qty, hh_after_qty
+		override{database.SQLServer, `SELECT TOP ($2) hh_h_t_id, hh_t_id, hh_before_qty, hh_after_qty
 FROM holding_history
 WHERE hh_h_t_id IN (SELECT hh_h_t_id FROM holding_history WHERE hh_t_id = $1)
 ORDER BY hh_h_t_id, hh_t_id`})

@@ -5,8 +5,8 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/brokerbench/brokerbench/database"
 	"github.com/brokerbench/brokerbench/schema"
-	"github.com/brokerbench/brokerbench/schema/dialect"
 )
 
 // Trade-Order (tpce.md §6.7): a customer places a market or limit order. Repeatable
@@ -114,7 +114,7 @@ func (e *executor) runTradeOrder(ctx context.Context) (Outcome, error) {
 func (e *executor) tradeOrder(ctx context.Context, in TradeOrderInput) (Outcome, error) {
 	out := Outcome{Kind: TradeOrder}
 	var st *tradeOrderState
-	err := e.inTx(ctx, &out, dialect.RepeatableRead, func(tx dialect.Tx) error {
+	err := e.inTx(ctx, &out, database.RepeatableRead, func(tx database.Tx) error {
 		st = &tradeOrderState{in: in}
 		if err := e.toFrame1(ctx, tx, st); err != nil {
 			return err
@@ -126,7 +126,7 @@ func (e *executor) tradeOrder(ctx context.Context, in TradeOrderInput) (Outcome,
 				return err
 			}
 			if !ok {
-				return dialect.ErrRollback // frame 5: unauthorized executor
+				return database.ErrRollback // frame 5: unauthorized executor
 			}
 		}
 		if err := e.toFrame3(ctx, tx, st); err != nil {
@@ -136,7 +136,7 @@ func (e *executor) tradeOrder(ctx context.Context, in TradeOrderInput) (Outcome,
 			return err
 		}
 		if in.Rollback {
-			return dialect.ErrRollback // frame 5: the reference's 1-in-101 rollback
+			return database.ErrRollback // frame 5: the reference's 1-in-101 rollback
 		}
 		return nil // frame 6: commit
 	})
@@ -155,7 +155,7 @@ func (e *executor) tradeOrder(ctx context.Context, in TradeOrderInput) (Outcome,
 }
 
 // toFrame1 reads the account, its owner and its broker.
-func (e *executor) toFrame1(ctx context.Context, tx dialect.Tx, st *tradeOrderState) error {
+func (e *executor) toFrame1(ctx context.Context, tx database.Tx, st *tradeOrderState) error {
 	var name *string
 	if err := tx.QueryRow(ctx, e.sql.of(tradeOrderAccount), st.in.AcctID).Scan(&name, &st.brokerID, &st.custID, &st.taxStatus); err != nil {
 		return frameErr(TradeOrder, 1, "account", err)
@@ -173,10 +173,10 @@ func (e *executor) toFrame1(ctx context.Context, tx dialect.Tx, st *tradeOrderSt
 }
 
 // toFrame2 checks the executor's permission on the account; false means none.
-func (e *executor) toFrame2(ctx context.Context, tx dialect.Tx, st *tradeOrderState) (bool, error) {
+func (e *executor) toFrame2(ctx context.Context, tx database.Tx, st *tradeOrderState) (bool, error) {
 	var acl string
 	err := tx.QueryRow(ctx, e.sql.of(tradeOrderPermission), st.in.AcctID, st.in.ExecFirst, st.in.ExecLast, st.in.ExecTaxID).Scan(&acl)
-	if errors.Is(err, dialect.ErrNoRows) {
+	if errors.Is(err, database.ErrNoRows) {
 		return false, nil
 	}
 	if err != nil {
@@ -187,7 +187,7 @@ func (e *executor) toFrame2(ctx context.Context, tx dialect.Tx, st *tradeOrderSt
 
 // toFrame3 resolves the security and prices the order: market price, position,
 // estimated tax, commission rate, charge and, for margin orders, the account's assets.
-func (e *executor) toFrame3(ctx context.Context, tx dialect.Tx, st *tradeOrderState) error {
+func (e *executor) toFrame3(ctx context.Context, tx database.Tx, st *tradeOrderState) error {
 	in := st.in
 	if in.ByCompany {
 		if err := tx.QueryRow(ctx, e.sql.of(tradeOrderCompanyByName), in.CoName).Scan(&st.coID); err != nil {
@@ -217,7 +217,7 @@ func (e *executor) toFrame3(ctx context.Context, tx dialect.Tx, st *tradeOrderSt
 		st.price = st.marketPrice
 	}
 	err := tx.QueryRow(ctx, e.sql.of(tradeOrderHoldingQty), in.AcctID, st.symbol).Scan(&st.hsQty)
-	if errors.Is(err, dialect.ErrNoRows) {
+	if errors.Is(err, database.ErrNoRows) {
 		st.hsQty, err = 0, nil
 	}
 	if err != nil {
@@ -231,7 +231,7 @@ func (e *executor) toFrame3(ctx context.Context, tx dialect.Tx, st *tradeOrderSt
 		}
 		needed := in.Qty
 		rows, err := tx.Query(ctx, q, in.AcctID, st.symbol)
-		err = scanRows(rows, err, func(r dialect.Rows) error {
+		err = scanRows(rows, err, func(r database.Rows) error {
 			var hQty int
 			var hPrice Money
 			if err := r.Scan(&hQty, &hPrice); err != nil {
@@ -294,7 +294,7 @@ func (e *executor) toFrame3(ctx context.Context, tx dialect.Tx, st *tradeOrderSt
 }
 
 // toFrame4 records the order: TRADE, TRADE_REQUEST for limit orders, TRADE_HISTORY.
-func (e *executor) toFrame4(ctx context.Context, tx dialect.Tx, st *tradeOrderState, execName string) error {
+func (e *executor) toFrame4(ctx context.Context, tx database.Tx, st *tradeOrderState, execName string) error {
 	in := st.in
 	if err := tx.QueryRow(ctx, e.sql.of(tradeOrderNextTradeID)).Scan(&st.tradeID); err != nil {
 		return frameErr(TradeOrder, 4, "next trade id", err)
@@ -318,7 +318,7 @@ func (e *executor) toFrame4(ctx context.Context, tx dialect.Tx, st *tradeOrderSt
 // frameErr wraps a frame's database error; a missing row the frame needs is a
 // failed check (the database is not what the workload loaded).
 func frameErr(k Kind, frame int, what string, err error) error {
-	if errors.Is(err, dialect.ErrNoRows) {
+	if errors.Is(err, database.ErrNoRows) {
 		return checkf(k, frame, "%s: no row", what)
 	}
 	return fmt.Errorf("%s frame %d: %s: %w", k, frame, what, err)
@@ -354,7 +354,7 @@ WHERE tx_id IN (SELECT cx_tx_id FROM customer_taxrate WHERE cx_c_id = $1)`)
 	tradeOrderCommissionRate = TradeOrder.statement("TradeOrderCommissionRate", `SELECT cr_rate FROM commission_rate
 WHERE cr_c_tier = $1 AND cr_tt_id = $2 AND cr_ex_id = $3 AND cr_from_qty <= $4 AND cr_to_qty >= $4
 LIMIT 1`,
-		override{dialect.SQLServer, `SELECT TOP 1 cr_rate FROM commission_rate
+		override{database.SQLServer, `SELECT TOP 1 cr_rate FROM commission_rate
 WHERE cr_c_tier = $1 AND cr_tt_id = $2 AND cr_ex_id = $3 AND cr_from_qty <= $4 AND cr_to_qty >= $4`})
 	tradeOrderCharge        = TradeOrder.statement("TradeOrderCharge", `SELECT ch_chrg FROM charge WHERE ch_c_tier = $1 AND ch_tt_id = $2`)
 	tradeOrderBalance       = TradeOrder.statement("TradeOrderBalance", `SELECT ca_bal FROM customer_account WHERE ca_id = $1`)
@@ -363,7 +363,7 @@ WHERE hs_ca_id = $1 AND lt_s_symb = hs_s_symb`)
 	// A SEQUENCE, not IDENTITY, on SQL Server too, so the id is known before the
 	// insert.
 	tradeOrderNextTradeID = TradeOrder.statement("TradeOrderNextTradeID", `SELECT nextval('seq_trade_id')`,
-		override{dialect.SQLServer, `SELECT NEXT VALUE FOR seq_trade_id`})
+		override{database.SQLServer, `SELECT NEXT VALUE FOR seq_trade_id`})
 	tradeOrderInsertTrade = TradeOrder.statement("TradeOrderInsertTrade", `INSERT INTO trade (t_id, t_dts, t_st_id, t_tt_id, t_is_cash, t_s_symb, t_qty, t_bid_price,
   t_ca_id, t_exec_name, t_trade_price, t_chrg, t_comm, t_tax, t_lifo)
 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, NULL, $11, $12, 0, $13)`)

@@ -6,8 +6,8 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/brokerbench/brokerbench/database"
 	"github.com/brokerbench/brokerbench/schema"
-	"github.com/brokerbench/brokerbench/schema/dialect"
 )
 
 // Trade-Result (tpce.md §6.8): the market emulator completes a trade. It is the
@@ -81,9 +81,9 @@ func (e *executor) TradeResult(ctx context.Context, tradeID int64, price int64) 
 func (e *executor) tradeResult(ctx context.Context, tradeID int64, price Money) (Outcome, TradeResultOutput, error) {
 	out := Outcome{Kind: TradeResult}
 	var st *tradeResultState
-	err := e.inTx(ctx, &out, dialect.ReadCommitted, func(tx dialect.Tx) error {
+	err := e.inTx(ctx, &out, database.ReadCommitted, func(tx database.Tx) error {
 		st = &tradeResultState{tradeID: tradeID, price: price, now: e.now()}
-		for _, f := range []func(context.Context, dialect.Tx, *tradeResultState) error{
+		for _, f := range []func(context.Context, database.Tx, *tradeResultState) error{
 			e.trFrame1, e.trFrame2, e.trFrame3, e.trFrame4, e.trFrame5, e.trFrame6,
 		} {
 			if err := f(ctx, tx, st); err != nil {
@@ -100,7 +100,7 @@ func (e *executor) tradeResult(ctx context.Context, tradeID int64, price Money) 
 
 // trFrame1 reads and locks the trade, reads its type, and locks the account before
 // reading the position (see the isolation note above).
-func (e *executor) trFrame1(ctx context.Context, tx dialect.Tx, st *tradeResultState) error {
+func (e *executor) trFrame1(ctx context.Context, tx database.Tx, st *tradeResultState) error {
 	if err := tx.QueryRow(ctx, e.sql.of(tradeResultTrade), st.tradeID).Scan(
 		&st.acctID, &st.typeID, &st.symbol, &st.qty, &st.charge, &st.lifo, &st.isCash, &st.status); err != nil {
 		return frameErr(TradeResult, 1, fmt.Sprintf("trade %d", st.tradeID), err)
@@ -120,7 +120,7 @@ func (e *executor) trFrame1(ctx context.Context, tx dialect.Tx, st *tradeResultS
 	switch {
 	case err == nil:
 		st.hsFound = true
-	case errors.Is(err, dialect.ErrNoRows):
+	case errors.Is(err, database.ErrNoRows):
 		st.hsQty = 0
 	default:
 		return frameErr(TradeResult, 1, "holding summary", err)
@@ -137,7 +137,7 @@ type holdingLot struct {
 
 // trFrame2 moves the position: holding summary, lots closed or shrunk on the opposite
 // side with a HOLDING_HISTORY row each, and a new lot for any remainder.
-func (e *executor) trFrame2(ctx context.Context, tx dialect.Tx, st *tradeResultState) error {
+func (e *executor) trFrame2(ctx context.Context, tx database.Tx, st *tradeResultState) error {
 	needed := st.qty
 	// HOLDING has a foreign key to HOLDING_SUMMARY: insert the summary before a new
 	// lot, and delete it only after the lots are gone.
@@ -164,7 +164,7 @@ func (e *executor) trFrame2(ctx context.Context, tx dialect.Tx, st *tradeResultS
 		}
 		var lots []holdingLot
 		rows, err := tx.Query(ctx, q, st.acctID, st.symbol)
-		err = scanRows(rows, err, func(r dialect.Rows) error {
+		err = scanRows(rows, err, func(r database.Rows) error {
 			var l holdingLot
 			if err := r.Scan(&l.tID, &l.qty, &l.price); err != nil {
 				return err
@@ -234,7 +234,7 @@ func (e *executor) trFrame2(ctx context.Context, tx dialect.Tx, st *tradeResultS
 }
 
 // trFrame3 computes the tax on a realised gain for taxable accounts.
-func (e *executor) trFrame3(ctx context.Context, tx dialect.Tx, st *tradeResultState) error {
+func (e *executor) trFrame3(ctx context.Context, tx database.Tx, st *tradeResultState) error {
 	if !(st.taxStatus == 1 || st.taxStatus == 2) || st.sellValue <= st.buyValue {
 		return nil
 	}
@@ -250,7 +250,7 @@ func (e *executor) trFrame3(ctx context.Context, tx dialect.Tx, st *tradeResultS
 }
 
 // trFrame4 reads the security, the customer's tier and the commission rate.
-func (e *executor) trFrame4(ctx context.Context, tx dialect.Tx, st *tradeResultState) error {
+func (e *executor) trFrame4(ctx context.Context, tx database.Tx, st *tradeResultState) error {
 	if err := tx.QueryRow(ctx, e.sql.of(tradeResultSecurity), st.symbol).Scan(&st.exchange, &st.secName); err != nil {
 		return frameErr(TradeResult, 4, "security", err)
 	}
@@ -267,7 +267,7 @@ func (e *executor) trFrame4(ctx context.Context, tx dialect.Tx, st *tradeResultS
 }
 
 // trFrame5 completes the trade, records its history and credits the broker.
-func (e *executor) trFrame5(ctx context.Context, tx dialect.Tx, st *tradeResultState) error {
+func (e *executor) trFrame5(ctx context.Context, tx database.Tx, st *tradeResultState) error {
 	st.comm = commission(st.commRate, st.qty, st.price)
 	if err := execOne(ctx, tx, TradeResult, 5, "complete trade", e.sql.of(tradeResultCompleteTrade),
 		st.comm, st.now, schema.StatusCompleted, st.price, st.tradeID); err != nil {
@@ -282,7 +282,7 @@ func (e *executor) trFrame5(ctx context.Context, tx dialect.Tx, st *tradeResultS
 
 // trFrame6 settles the trade: SETTLEMENT, and for cash trades the balance and a
 // CASH_TRANSACTION.
-func (e *executor) trFrame6(ctx context.Context, tx dialect.Tx, st *tradeResultState) error {
+func (e *executor) trFrame6(ctx context.Context, tx database.Tx, st *tradeResultState) error {
 	y, m, d := st.now.Date()
 	due := time.Date(y, m, d, 0, 0, 0, 0, time.UTC).AddDate(0, 0, 2)
 	gross := Money(st.qty) * st.price
@@ -324,22 +324,22 @@ func (e *executor) trFrame6(ctx context.Context, tx dialect.Tx, st *tradeResultS
 var (
 	tradeResultTrade = TradeResult.statement("TradeResultTrade", `SELECT t_ca_id, t_tt_id, t_s_symb, t_qty, t_chrg, t_lifo, t_is_cash, t_st_id
 FROM trade WHERE t_id = $1 FOR UPDATE`,
-		override{dialect.SQLServer, `SELECT t_ca_id, t_tt_id, t_s_symb, t_qty, t_chrg, t_lifo, t_is_cash, t_st_id
+		override{database.SQLServer, `SELECT t_ca_id, t_tt_id, t_s_symb, t_qty, t_chrg, t_lifo, t_is_cash, t_st_id
 FROM trade WITH (UPDLOCK, ROWLOCK) WHERE t_id = $1`})
 	tradeResultTradeType = TradeResult.statement("TradeResultTradeType", `SELECT tt_name, tt_is_sell, tt_is_mrkt FROM trade_type WHERE tt_id = $1`)
 	tradeResultAccount   = TradeResult.statement("TradeResultAccount", `SELECT ca_b_id, ca_c_id, ca_tax_st FROM customer_account WHERE ca_id = $1 FOR UPDATE`,
-		override{dialect.SQLServer, `SELECT ca_b_id, ca_c_id, ca_tax_st FROM customer_account WITH (UPDLOCK, ROWLOCK) WHERE ca_id = $1`})
+		override{database.SQLServer, `SELECT ca_b_id, ca_c_id, ca_tax_st FROM customer_account WITH (UPDLOCK, ROWLOCK) WHERE ca_id = $1`})
 	tradeResultHoldingSummary = TradeResult.statement("TradeResultHoldingSummary", `SELECT hs_qty FROM holding_summary WHERE hs_ca_id = $1 AND hs_s_symb = $2`)
 	tradeResultInsertSummary  = TradeResult.statement("TradeResultInsertSummary", `INSERT INTO holding_summary (hs_ca_id, hs_s_symb, hs_qty) VALUES ($1, $2, $3)`)
 	tradeResultUpdateSummary  = TradeResult.statement("TradeResultUpdateSummary", `UPDATE holding_summary SET hs_qty = $1 WHERE hs_ca_id = $2 AND hs_s_symb = $3`)
 	tradeResultDeleteSummary  = TradeResult.statement("TradeResultDeleteSummary", `DELETE FROM holding_summary WHERE hs_ca_id = $1 AND hs_s_symb = $2`)
 	tradeResultLotsAsc        = TradeResult.statement("TradeResultLotsAsc", `SELECT h_t_id, h_qty, h_price FROM holding WHERE h_ca_id = $1 AND h_s_symb = $2
 ORDER BY h_dts ASC, h_t_id ASC FOR UPDATE`,
-		override{dialect.SQLServer, `SELECT h_t_id, h_qty, h_price FROM holding WITH (UPDLOCK, ROWLOCK) WHERE h_ca_id = $1 AND h_s_symb = $2
+		override{database.SQLServer, `SELECT h_t_id, h_qty, h_price FROM holding WITH (UPDLOCK, ROWLOCK) WHERE h_ca_id = $1 AND h_s_symb = $2
 ORDER BY h_dts ASC, h_t_id ASC`})
 	tradeResultLotsDesc = TradeResult.statement("TradeResultLotsDesc", `SELECT h_t_id, h_qty, h_price FROM holding WHERE h_ca_id = $1 AND h_s_symb = $2
 ORDER BY h_dts DESC, h_t_id DESC FOR UPDATE`,
-		override{dialect.SQLServer, `SELECT h_t_id, h_qty, h_price FROM holding WITH (UPDLOCK, ROWLOCK) WHERE h_ca_id = $1 AND h_s_symb = $2
+		override{database.SQLServer, `SELECT h_t_id, h_qty, h_price FROM holding WITH (UPDLOCK, ROWLOCK) WHERE h_ca_id = $1 AND h_s_symb = $2
 ORDER BY h_dts DESC, h_t_id DESC`})
 	tradeResultInsertHoldingHistory = TradeResult.statement("TradeResultInsertHoldingHistory", `INSERT INTO holding_history (hh_h_t_id, hh_t_id, hh_before_qty, hh_after_qty) VALUES ($1, $2, $3, $4)`)
 	tradeResultUpdateHolding        = TradeResult.statement("TradeResultUpdateHolding", `UPDATE holding SET h_qty = $1 WHERE h_t_id = $2`)
@@ -354,7 +354,7 @@ WHERE tx_id IN (SELECT cx_tx_id FROM customer_taxrate WHERE cx_c_id = $1)`)
 	tradeResultCommissionRate = TradeResult.statement("TradeResultCommissionRate", `SELECT cr_rate FROM commission_rate
 WHERE cr_c_tier = $1 AND cr_tt_id = $2 AND cr_ex_id = $3 AND cr_from_qty <= $4 AND cr_to_qty >= $4
 LIMIT 1`,
-		override{dialect.SQLServer, `SELECT TOP 1 cr_rate FROM commission_rate
+		override{database.SQLServer, `SELECT TOP 1 cr_rate FROM commission_rate
 WHERE cr_c_tier = $1 AND cr_tt_id = $2 AND cr_ex_id = $3 AND cr_from_qty <= $4 AND cr_to_qty >= $4`})
 	tradeResultCompleteTrade    = TradeResult.statement("TradeResultCompleteTrade", `UPDATE trade SET t_comm = $1, t_dts = $2, t_st_id = $3, t_trade_price = $4 WHERE t_id = $5`)
 	tradeResultInsertHistory    = TradeResult.statement("TradeResultInsertHistory", `INSERT INTO trade_history (th_t_id, th_dts, th_st_id) VALUES ($1, $2, $3)`)

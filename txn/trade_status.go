@@ -4,7 +4,7 @@ import (
 	"context"
 	"time"
 
-	"github.com/brokerbench/brokerbench/schema/dialect"
+	"github.com/brokerbench/brokerbench/database"
 )
 
 // Trade-Status (tpce.md §6.9): the 50 most recent trades of an account, with the
@@ -51,16 +51,16 @@ func (e *executor) runTradeStatus(ctx context.Context) (Outcome, error) {
 func (e *executor) tradeStatus(ctx context.Context, in TradeStatusInput) (Outcome, TradeStatusOutput, error) {
 	out := Outcome{Kind: TradeStatus}
 	var res TradeStatusOutput
-	err := e.inTx(ctx, &out, dialect.ReadOnlyCommitted, func(tx dialect.Tx) error {
+	err := e.inTx(ctx, &out, database.ReadOnlyCommitted, func(tx database.Tx) error {
 		res = TradeStatusOutput{}
 		return e.tsFrame1(ctx, tx, in, &res)
 	})
 	return out, res, err
 }
 
-func (e *executor) tsFrame1(ctx context.Context, tx dialect.Tx, in TradeStatusInput, res *TradeStatusOutput) error {
+func (e *executor) tsFrame1(ctx context.Context, tx database.Tx, in TradeStatusInput, res *TradeStatusOutput) error {
 	rows, err := tx.Query(ctx, e.sql.of(tradeStatusTrades), in.AcctID, tradeStatusMax)
-	err = scanRows(rows, err, func(r dialect.Rows) error {
+	err = scanRows(rows, err, func(r database.Rows) error {
 		var t TradeStatusRow
 		if err := r.Scan(&t.TradeID, &t.When, &t.Status, &t.TypeName, &t.Symbol, &t.Qty, &t.ExecName,
 			&t.Charge, &t.SecName, &t.Exchange); err != nil {
@@ -95,7 +95,7 @@ FROM trade, status_type, trade_type, security, exchange
 WHERE t_ca_id = $1 AND st_id = t_st_id AND tt_id = t_tt_id AND s_symb = t_s_symb AND ex_id = s_ex_id
 ORDER BY t_dts DESC
 LIMIT $2`,
-		override{dialect.SQLServer, `SELECT TOP ($2) t_id, t_dts, st_name, tt_name, t_s_symb, t_qty, t_exec_name, t_chrg, s_name, ex_name
+		override{database.SQLServer, `SELECT TOP ($2) t_id, t_dts, st_name, tt_name, t_s_symb, t_qty, t_exec_name, t_chrg, s_name, ex_name
 FROM trade, status_type, trade_type, security, exchange
 WHERE t_ca_id = $1 AND st_id = t_st_id AND tt_id = t_tt_id AND s_symb = t_s_symb AND ex_id = s_ex_id
 ORDER BY t_dts DESC`})

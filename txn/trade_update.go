@@ -4,8 +4,8 @@ import (
 	"context"
 	"strings"
 
+	"github.com/brokerbench/brokerbench/database"
 	"github.com/brokerbench/brokerbench/schema"
-	"github.com/brokerbench/brokerbench/schema/dialect"
 )
 
 // Trade-Update (tpce.md §6.10): like Trade-Lookup, but each frame also rewrites a few
@@ -41,7 +41,7 @@ func (e *executor) runTradeUpdate(ctx context.Context) (Outcome, error) {
 func (e *executor) tradeUpdate(ctx context.Context, in TradeLookupInput) (Outcome, TradeLookupOutput, error) {
 	out := Outcome{Kind: TradeUpdate}
 	var res TradeLookupOutput
-	err := e.inTx(ctx, &out, dialect.RepeatableRead, func(tx dialect.Tx) error {
+	err := e.inTx(ctx, &out, database.RepeatableRead, func(tx database.Tx) error {
 		res = TradeLookupOutput{Frame: in.Frame}
 		switch in.Frame {
 		case 1:
@@ -87,7 +87,7 @@ func toggleShares(s string) string {
 
 // tuFrame1 toggles the executor name of each given trade, then reads the trades and
 // their details (two pipelines: the reads do not depend on each other).
-func (e *executor) tuFrame1(ctx context.Context, tx dialect.Tx, in TradeLookupInput, res *TradeLookupOutput) error {
+func (e *executor) tuFrame1(ctx context.Context, tx database.Tx, in TradeLookupInput, res *TradeLookupOutput) error {
 	for _, id := range in.TradeIDs {
 		if res.Updated >= in.MaxTrades {
 			break
@@ -117,7 +117,7 @@ func (e *executor) tuFrame1(ctx context.Context, tx dialect.Tx, in TradeLookupIn
 }
 
 // tuFrame2 toggles the settlement cash type of an account's trades in a window.
-func (e *executor) tuFrame2(ctx context.Context, tx dialect.Tx, in TradeLookupInput, res *TradeLookupOutput) error {
+func (e *executor) tuFrame2(ctx context.Context, tx database.Tx, in TradeLookupInput, res *TradeLookupOutput) error {
 	list, err := e.accountTrades(ctx, tx, TradeUpdate, in)
 	if err != nil {
 		return err
@@ -146,7 +146,7 @@ func (e *executor) tuFrame2(ctx context.Context, tx dialect.Tx, in TradeLookupIn
 }
 
 // tuFrame3 rewrites the cash transaction name of a symbol's cash trades in a window.
-func (e *executor) tuFrame3(ctx context.Context, tx dialect.Tx, in TradeLookupInput, res *TradeLookupOutput) error {
+func (e *executor) tuFrame3(ctx context.Context, tx database.Tx, in TradeLookupInput, res *TradeLookupOutput) error {
 	list, err := e.tradesBySymbol(ctx, tx, TradeUpdate, in)
 	if err != nil {
 		return err
@@ -189,7 +189,7 @@ FROM trade, trade_type, security
 WHERE t_s_symb = $1 AND t_dts >= $2 AND t_dts <= $3 AND tt_id = t_tt_id AND s_symb = t_s_symb
 ORDER BY t_dts
 LIMIT $4`,
-		override{dialect.SQLServer, `SELECT TOP ($4) t_ca_id, t_exec_name, t_is_cash, t_trade_price, t_qty, t_dts, t_id, t_tt_id, tt_name, s_name
+		override{database.SQLServer, `SELECT TOP ($4) t_ca_id, t_exec_name, t_is_cash, t_trade_price, t_qty, t_dts, t_id, t_tt_id, tt_name, s_name
 FROM trade, trade_type, security
 WHERE t_s_symb = $1 AND t_dts >= $2 AND t_dts <= $3
   AND tt_id = t_tt_id AND s_symb = t_s_symb
