@@ -2,12 +2,46 @@ package txn
 
 import (
 	"context"
+	"fmt"
+	"strings"
 
 	"github.com/brokerbench/brokerbench/database"
+	"github.com/brokerbench/brokerbench/schema"
 )
 
 // Broker-Volume (tpce.md §6.1): the value of pending limit orders per broker, for a
 // list of brokers, in one sector. Read-only, read committed.
+
+// BrokerVolumeInput: tpce.md §6.1.
+type BrokerVolumeInput struct {
+	BrokerNames []string
+	SectorName  string
+}
+
+// MaxBrokerList is the most broker names Broker-Volume passes; the statement binds
+// exactly this many (unused slots repeat a name) so the SQL stays one fixed text.
+const MaxBrokerList = 40
+
+// BrokerVolume draws Broker-Volume's inputs.
+func (g *Gen) BrokerVolume() BrokerVolumeInput {
+	n := int(g.r.Between(20, MaxBrokerList))
+	if b := int(g.sc.Brokers()); n > b {
+		n = b // below 4 load units there are fewer than 20 brokers
+	}
+	// Partial shuffle of broker indexes: n distinct brokers, uniform.
+	total := g.sc.Brokers()
+	picked := make(map[int64]bool, n)
+	in := BrokerVolumeInput{SectorName: schema.Sectors[g.r.IntN(len(schema.Sectors))]}
+	for len(in.BrokerNames) < n {
+		b := g.r.Int64N(total)
+		if picked[b] {
+			continue
+		}
+		picked[b] = true
+		in.BrokerNames = append(in.BrokerNames, schema.BrokerName(schema.BrokerID(b)))
+	}
+	return in
+}
 
 // BrokerVolumeRow is one broker's pending volume.
 type BrokerVolumeRow struct {
@@ -15,8 +49,9 @@ type BrokerVolumeRow struct {
 	Volume Money
 }
 
-func (e *executor) brokerVolume(ctx context.Context, in BrokerVolumeInput) (Outcome, error) {
-	o, _, err := e.brokerVolumeRun(ctx, in)
+// runBrokerVolume runs Broker-Volume on the worker's next inputs (its catalogue row).
+func (e *executor) runBrokerVolume(ctx context.Context) (Outcome, error) {
+	o, _, err := e.brokerVolumeRun(ctx, e.gen.BrokerVolume())
 	return o, err
 }
 
@@ -43,7 +78,7 @@ func (e *executor) bvFrame1(ctx context.Context, tx database.Tx, in BrokerVolume
 	for i := 0; i < MaxBrokerList; i++ {
 		args = append(args, in.BrokerNames[min(i, len(in.BrokerNames)-1)])
 	}
-	rows, err := tx.Query(ctx, e.sql.BrokerVolume, args...)
+	rows, err := tx.Query(ctx, e.sql.of(brokerVolumeSQL), args...)
 	err = scanRows(rows, err, func(r database.Rows) error {
 		var b BrokerVolumeRow
 		if err := r.Scan(&b.Broker, &b.Volume); err != nil {
@@ -64,4 +99,23 @@ func (e *executor) bvFrame1(ctx context.Context, tx database.Tx, in BrokerVolume
 		}
 	}
 	return nil
+}
+
+// Broker-Volume's statements, in the order its frames run them.
+var (
+	brokerVolumeSQL = BrokerVolume.statement("BrokerVolume", `SELECT b_name, SUM(tr_qty * tr_bid_price) AS volume
+FROM trade_request, sector, industry, company, broker, security
+WHERE tr_b_id = b_id AND tr_s_symb = s_symb AND s_co_id = co_id AND co_in_id = in_id
+  AND sc_id = in_sc_id AND sc_name = $1 AND b_name IN (`+placeholders(2, MaxBrokerList)+`)
+GROUP BY b_name
+ORDER BY volume DESC`)
+)
+
+// placeholders returns "$from, ..., $(from+n-1)".
+func placeholders(from, n int) string {
+	p := make([]string, n)
+	for i := range p {
+		p[i] = fmt.Sprintf("$%d", from+i)
+	}
+	return strings.Join(p, ", ")
 }

@@ -1,8 +1,11 @@
 // Package txn is the TPC-E-like transaction catalogue: the mix as one table literal,
-// input generation, one file per transaction with its frames, the per-dialect SQL and
-// the invariants `check` verifies. It starts no goroutines and reads no clock except
+// one file per transaction with its inputs, its frames and its statements (portable
+// SQL, with a database's own text only where it differs), and the invariants `check`
+// verifies. Adding a transaction is its file plus its row below. It starts no goroutines and reads no clock except
 // through what the load driver passes in.
 package txn
+
+import "context"
 
 // Kind names one transaction of the workload.
 type Kind uint8
@@ -39,23 +42,26 @@ type Spec struct {
 	Origin   Origin
 	Weight   int // cards in the customer deck; 0 when not in the customer mix
 	ReadOnly bool
+	// run runs the transaction on the worker's next inputs (Executor.Run); nil for the
+	// market emulator's transactions, whose inputs come from the emulator.
+	run func(*executor, context.Context) (Outcome, error)
 }
 
 // Catalogue is the workload (tpce.md §5.3). The weights are the reference's 890-card
 // deck; they are not knobs.
 var Catalogue = [NumKinds]Spec{
-	{BrokerVolume, "Broker-Volume", Customer, 49, true},
-	{CustomerPosition, "Customer-Position", Customer, 130, true},
-	{MarketFeed, "Market-Feed", Market, 0, false},
-	{MarketWatch, "Market-Watch", Customer, 180, true},
-	{SecurityDetail, "Security-Detail", Customer, 140, true},
-	{TradeLookup, "Trade-Lookup", Customer, 80, true},
-	{TradeOrder, "Trade-Order", Customer, 101, false},
-	{TradeResult, "Trade-Result", Market, 0, false},
-	{TradeStatus, "Trade-Status", Customer, 190, true},
-	{TradeUpdate, "Trade-Update", Customer, 20, false},
-	{DataMaintenance, "Data-Maintenance", Timer, 0, false},
-	{TradeCleanup, "Trade-Cleanup", Timer, 0, false},
+	{BrokerVolume, "Broker-Volume", Customer, 49, true, (*executor).runBrokerVolume},
+	{CustomerPosition, "Customer-Position", Customer, 130, true, (*executor).runCustomerPosition},
+	{MarketFeed, "Market-Feed", Market, 0, false, nil},
+	{MarketWatch, "Market-Watch", Customer, 180, true, (*executor).runMarketWatch},
+	{SecurityDetail, "Security-Detail", Customer, 140, true, (*executor).runSecurityDetail},
+	{TradeLookup, "Trade-Lookup", Customer, 80, true, (*executor).runTradeLookup},
+	{TradeOrder, "Trade-Order", Customer, 101, false, (*executor).runTradeOrder},
+	{TradeResult, "Trade-Result", Market, 0, false, nil},
+	{TradeStatus, "Trade-Status", Customer, 190, true, (*executor).runTradeStatus},
+	{TradeUpdate, "Trade-Update", Customer, 20, false, (*executor).runTradeUpdate},
+	{DataMaintenance, "Data-Maintenance", Timer, 0, false, (*executor).runDataMaintenance},
+	{TradeCleanup, "Trade-Cleanup", Timer, 0, false, (*executor).runTradeCleanup},
 }
 
 func (k Kind) String() string {

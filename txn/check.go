@@ -20,33 +20,8 @@ type Violation struct {
 
 func (v Violation) String() string { return v.Check + ": " + v.Detail }
 
-// CheckSQL holds the checks' statements of one dialect.
-type CheckSQL struct {
-	BrokerTotals     string
-	HoldingSummaries string
-	OrphanLots       string
-	CompletedTrades  string
-	Balances         string
-	RunTimeTrades    string
-	LoadedTrades     string
-	Requests         string
-	RowCounts        string
-	LoadedTradeCount string
-}
-
 // maxPerCheck bounds the violations listed per check; one more row says "more".
 const maxPerCheck = 20
-
-// StatementsFor returns the statements of a dialect.
-func StatementsFor(n database.Name) (*Statements, error) {
-	switch n {
-	case database.Postgres:
-		return PostgresSQL(), nil
-	case database.SQLServer:
-		return SQLServerSQL(), nil
-	}
-	return nil, fmt.Errorf("no transaction SQL for dialect %q", n)
-}
 
 // Check verifies the invariants on db at scale sc and returns every violation found;
 // the error is for a check that could not run.
@@ -55,7 +30,7 @@ func Check(ctx context.Context, db database.DB, sc schema.Scale) ([]Violation, e
 	if err != nil {
 		return nil, err
 	}
-	q := st.Check
+	q := st.of
 	var out []Violation
 	type check struct {
 		name string
@@ -65,27 +40,27 @@ func Check(ctx context.Context, db database.DB, sc schema.Scale) ([]Violation, e
 		scan func(database.Rows) (string, error)
 	}
 	checks := []check{
-		{"broker totals", q.BrokerTotals, nil, func(r database.Rows) (string, error) {
+		{"broker totals", q(checkBrokerTotals), nil, func(r database.Rows) (string, error) {
 			var id, n, want int64
 			var comm, wantComm Money
 			err := r.Scan(&id, &n, &comm, &want, &wantComm)
 			return fmt.Sprintf("broker %d has b_num_trades %d and b_comm_total %s; its accounts' completed trades count %d with commission %s",
 				id, n, comm, want, wantComm), err
 		}},
-		{"holding summary", q.HoldingSummaries, nil, func(r database.Rows) (string, error) {
+		{"holding summary", q(checkHoldingSummaries), nil, func(r database.Rows) (string, error) {
 			var ca int64
 			var sym string
 			var qty, sum int64
 			err := r.Scan(&ca, &sym, &qty, &sum)
 			return fmt.Sprintf("account %d %s: hs_qty %d but its lots sum to %d", ca, sym, qty, sum), err
 		}},
-		{"holding without summary", q.OrphanLots, nil, func(r database.Rows) (string, error) {
+		{"holding without summary", q(checkOrphanLots), nil, func(r database.Rows) (string, error) {
 			var t, ca int64
 			var sym string
 			err := r.Scan(&t, &ca, &sym)
 			return fmt.Sprintf("lot %d of account %d %s has no holding summary", t, ca, sym), err
 		}},
-		{"completed trade", q.CompletedTrades, nil, func(r database.Rows) (string, error) {
+		{"completed trade", q(checkCompletedTrades), nil, func(r database.Rows) (string, error) {
 			var t int64
 			var se, th, ct int64
 			var cash bool
@@ -93,7 +68,7 @@ func Check(ctx context.Context, db database.DB, sc schema.Scale) ([]Violation, e
 			return fmt.Sprintf("trade %d: %d settlement rows (want 1), %d CMPT history rows (want 1), cash %v with %d cash transactions",
 				t, se, th, cash, ct), err
 		}},
-		{"cash balance", q.Balances, nil, func(r database.Rows) (string, error) {
+		{"cash balance", q(checkBalances), nil, func(r database.Rows) (string, error) {
 			var ca int64
 			var bal Money
 			var want *Money
@@ -105,19 +80,19 @@ func Check(ctx context.Context, db database.DB, sc schema.Scale) ([]Violation, e
 			}
 			return fmt.Sprintf("account %d: ca_bal %s but opening balance plus cash transactions is %s", ca, bal, *want), nil
 		}},
-		{"lost trade", q.RunTimeTrades, []any{sc.FirstRunTradeID()}, func(r database.Rows) (string, error) {
+		{"lost trade", q(checkRunTimeTrades), []any{sc.FirstRunTradeID()}, func(r database.Rows) (string, error) {
 			var t int64
 			var s string
 			err := r.Scan(&t, &s)
 			return fmt.Sprintf("run-time trade %d is %s: neither completed, submitted, canceled nor pending with its request", t, s), err
 		}},
-		{"loaded trade", q.LoadedTrades, []any{sc.FirstRunTradeID()}, func(r database.Rows) (string, error) {
+		{"loaded trade", q(checkLoadedTrades), []any{sc.FirstRunTradeID()}, func(r database.Rows) (string, error) {
 			var t int64
 			var s string
 			err := r.Scan(&t, &s)
 			return fmt.Sprintf("loaded trade %d is %s, want CMPT", t, s), err
 		}},
-		{"trade request", q.Requests, nil, func(r database.Rows) (string, error) {
+		{"trade request", q(checkRequests), nil, func(r database.Rows) (string, error) {
 			var t int64
 			var s *string
 			if err := r.Scan(&t, &s); err != nil {
@@ -153,7 +128,7 @@ func Check(ctx context.Context, db database.DB, sc schema.Scale) ([]Violation, e
 			return out, fmt.Errorf("check %s: %w", c.name, err)
 		}
 	}
-	counts, err := rowCounts(ctx, db, q)
+	counts, err := rowCounts(ctx, db, q(checkRowCounts))
 	if err != nil {
 		return out, err
 	}
@@ -163,7 +138,7 @@ func Check(ctx context.Context, db database.DB, sc schema.Scale) ([]Violation, e
 		}
 	}
 	var loaded int64
-	if err := db.QueryRow(ctx, q.LoadedTradeCount, sc.MaxLoadedTradeID()).Scan(&loaded); err != nil {
+	if err := db.QueryRow(ctx, q(checkLoadedTradeCount), sc.MaxLoadedTradeID()).Scan(&loaded); err != nil {
 		return out, fmt.Errorf("check loaded trades: %w", err)
 	}
 	if loaded != sc.Trades() {
@@ -181,9 +156,9 @@ var countedTables = [...]string{
 	"watch_list",
 }
 
-func rowCounts(ctx context.Context, db database.DB, q CheckSQL) (map[string]int64, error) {
+func rowCounts(ctx context.Context, db database.DB, sql string) (map[string]int64, error) {
 	out := map[string]int64{}
-	rows, err := db.Query(ctx, q.RowCounts)
+	rows, err := db.Query(ctx, sql)
 	if err != nil {
 		return nil, fmt.Errorf("check row counts: %w", err)
 	}

@@ -5,10 +5,35 @@ import (
 	"time"
 
 	"github.com/brokerbench/brokerbench/database"
+	"github.com/brokerbench/brokerbench/schema"
 )
 
 // Customer-Position (tpce.md §6.2): a customer's accounts with their cash and market
 // value, and optionally the recent trade history of one of them. Read committed.
+
+// CustomerPositionInput: tpce.md §6.2.
+type CustomerPositionInput struct {
+	CustID     int64  // 0 when identified by tax id
+	TaxID      string // "" when identified by id
+	GetHistory bool
+	AcctIdx    int // index among the customer's accounts, when GetHistory
+}
+
+// CustomerPosition draws Customer-Position's inputs.
+func (g *Gen) CustomerPosition() CustomerPositionInput {
+	c := g.r.Customer(g.sc)
+	var in CustomerPositionInput
+	if g.r.Chance(50) {
+		in.TaxID = schema.CustomerTaxID(c)
+	} else {
+		in.CustID = c
+	}
+	if g.r.Chance(50) {
+		in.GetHistory = true
+		in.AcctIdx = g.r.IntN(schema.AccountCount(c))
+	}
+	return in
+}
 
 const (
 	cpMaxAccounts = 10 // not knobs: the reference's list lengths
@@ -39,6 +64,12 @@ type CustomerPositionOutput struct {
 	History  []CustomerPositionHistory
 }
 
+// runCustomerPosition runs Customer-Position on the worker's next inputs (its catalogue row).
+func (e *executor) runCustomerPosition(ctx context.Context) (Outcome, error) {
+	o, _, err := e.customerPosition(ctx, e.gen.CustomerPosition())
+	return o, err
+}
+
 func (e *executor) customerPosition(ctx context.Context, in CustomerPositionInput) (Outcome, CustomerPositionOutput, error) {
 	out := Outcome{Kind: CustomerPosition}
 	var res CustomerPositionOutput
@@ -59,7 +90,7 @@ func (e *executor) customerPosition(ctx context.Context, in CustomerPositionInpu
 func (e *executor) cpFrame1(ctx context.Context, tx database.Tx, in CustomerPositionInput, res *CustomerPositionOutput) error {
 	res.CustID = in.CustID
 	if in.TaxID != "" {
-		if err := tx.QueryRow(ctx, e.sql.CustomerPositionByTaxID, in.TaxID).Scan(&res.CustID); err != nil {
+		if err := tx.QueryRow(ctx, e.sql.of(customerPositionByTaxID), in.TaxID).Scan(&res.CustID); err != nil {
 			return frameErr(CustomerPosition, 1, "customer by tax id", err)
 		}
 	}
@@ -77,10 +108,10 @@ func (e *executor) cpFrame1(ctx context.Context, tx database.Tx, in CustomerPosi
 		dst = append(dst, &phones[i])
 	}
 	dst = append(dst, &email1, &email2)
-	if err := tx.QueryRow(ctx, e.sql.CustomerPositionCustomer, res.CustID).Scan(dst...); err != nil {
+	if err := tx.QueryRow(ctx, e.sql.of(customerPositionCustomer), res.CustID).Scan(dst...); err != nil {
 		return frameErr(CustomerPosition, 1, "customer", err)
 	}
-	rows, err := tx.Query(ctx, e.sql.CustomerPositionAccounts, res.CustID, cpMaxAccounts)
+	rows, err := tx.Query(ctx, e.sql.of(customerPositionAccounts), res.CustID, cpMaxAccounts)
 	err = scanRows(rows, err, func(r database.Rows) error {
 		var a CustomerPositionAccount
 		if err := r.Scan(&a.AcctID, &a.Cash, &a.Assets); err != nil {
@@ -102,7 +133,7 @@ func (e *executor) cpFrame1(ctx context.Context, tx database.Tx, in CustomerPosi
 func (e *executor) cpFrame2(ctx context.Context, tx database.Tx, in CustomerPositionInput, res *CustomerPositionOutput) error {
 	idx := min(in.AcctIdx, len(res.Accounts)-1)
 	acct := res.Accounts[idx].AcctID
-	rows, err := tx.Query(ctx, e.sql.CustomerPositionHistory, acct, cpMaxTrades, cpMaxHistory)
+	rows, err := tx.Query(ctx, e.sql.of(customerPositionHistory), acct, cpMaxTrades, cpMaxHistory)
 	trades := map[int64]bool{}
 	err = scanRows(rows, err, func(r database.Rows) error {
 		var h CustomerPositionHistory
@@ -125,3 +156,38 @@ func (e *executor) cpFrame2(ctx context.Context, tx database.Tx, in CustomerPosi
 	}
 	return nil
 }
+
+// Customer-Position's statements, in the order its frames run them.
+var (
+	customerPositionByTaxID  = CustomerPosition.statement("CustomerPositionByTaxID", `SELECT c_id FROM customer WHERE c_tax_id = $1`)
+	customerPositionCustomer = CustomerPosition.statement("CustomerPositionCustomer", `SELECT c_st_id, c_l_name, c_f_name, c_m_name, c_gndr, c_tier, c_dob, c_ad_id,
+  c_ctry_1, c_area_1, c_local_1, c_ext_1, c_ctry_2, c_area_2, c_local_2, c_ext_2,
+  c_ctry_3, c_area_3, c_local_3, c_ext_3, c_email_1, c_email_2
+FROM customer WHERE c_id = $1`)
+	// LAST_TRADE joins inside the outer join: an account without holdings still
+	// appears, with assets 0 (DBT-5's version drops it, tpce.md §6.2).
+	customerPositionAccounts = CustomerPosition.statement("CustomerPositionAccounts", `SELECT ca_id, ca_bal, COALESCE(SUM(hs_qty * lt_price), 0) AS assets
+FROM customer_account
+LEFT JOIN (holding_summary JOIN last_trade ON lt_s_symb = hs_s_symb) ON hs_ca_id = ca_id
+WHERE ca_c_id = $1
+GROUP BY ca_id, ca_bal
+ORDER BY assets ASC, ca_id
+LIMIT $2`,
+		override{database.SQLServer, `SELECT TOP ($2) ca_id, ca_bal, COALESCE(SUM(hs_qty * lt_price), 0) AS assets
+FROM customer_account
+LEFT JOIN (holding_summary JOIN last_trade ON lt_s_symb = hs_s_symb) ON hs_ca_id = ca_id
+WHERE ca_c_id = $1
+GROUP BY ca_id, ca_bal
+ORDER BY assets ASC, ca_id`})
+	customerPositionHistory = CustomerPosition.statement("CustomerPositionHistory", `SELECT t_id, t_s_symb, t_qty, st_name, th_dts
+FROM (SELECT t_id AS id FROM trade WHERE t_ca_id = $1 ORDER BY t_dts DESC LIMIT $2) AS recent,
+  trade, trade_history, status_type
+WHERE t_id = recent.id AND th_t_id = t_id AND st_id = th_st_id
+ORDER BY th_dts DESC, t_id
+LIMIT $3`,
+		override{database.SQLServer, `SELECT TOP ($3) t_id, t_s_symb, t_qty, st_name, th_dts
+FROM (SELECT TOP ($2) t_id AS id FROM trade WHERE t_ca_id = $1 ORDER BY t_dts DESC) AS recent,
+  trade, trade_history, status_type
+WHERE t_id = recent.id AND th_t_id = t_id AND st_id = th_st_id
+ORDER BY th_dts DESC, t_id`})
+)

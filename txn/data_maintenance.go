@@ -14,14 +14,52 @@ import (
 // in round-robin order. Each change toggles or shifts a value so the table stays
 // realistic however long the run. Read committed.
 
+// DMTables is Data-Maintenance's round-robin of target tables (tpce.md §5.5).
+var DMTables = [...]string{
+	"account_permission", "address", "company", "customer", "customer_taxrate", "daily_market",
+	"exchange", "financial", "news_item", "security", "taxrate", "watch_item",
+}
+
+// DataMaintenanceInput: tpce.md §6.11.
+type DataMaintenanceInput struct {
+	Table      string
+	AcctID     int64
+	CustID     int64
+	CoID       int64
+	AddrOfCust bool // address: a customer's (67 %) or a company's
+	Symbol     string
+	DayOfMonth int
+	VolIncr    int
+	TaxID      string
+}
+
+// DataMaintenance draws Data-Maintenance's inputs, the next table of the round-robin.
+func (g *Gen) DataMaintenance() DataMaintenanceInput {
+	in := DataMaintenanceInput{Table: DMTables[g.dmNext]}
+	g.dmNext = (g.dmNext + 1) % len(DMTables)
+	in.AcctID = g.r.Account(g.r.Customer(g.sc))
+	in.CustID = g.r.Customer(g.sc)
+	in.CoID = schema.CompanyID(g.r.Int64N(g.sc.Companies()))
+	in.AddrOfCust = g.r.Chance(67)
+	in.Symbol = schema.Symbol(g.r.Int64N(g.sc.Securities()))
+	in.DayOfMonth = int(g.r.Between(1, 31))
+	for in.VolIncr == 0 {
+		in.VolIncr = int(g.r.Between(-3, 3))
+	}
+	in.TaxID = schema.DivisionTaxID(g.r.IntN(schema.DivisionTaxRates))
+	return in
+}
+
 // DataMaintenanceOutput names the table changed and the rows it changed.
 type DataMaintenanceOutput struct {
 	Table   string
 	Changed int64
 }
 
-func (e *executor) dataMaintenance(ctx context.Context, in DataMaintenanceInput) (Outcome, error) {
-	o, _, err := e.dataMaintenanceRun(ctx, in)
+// runDataMaintenance runs Data-Maintenance on the worker's next inputs (its
+// catalogue row).
+func (e *executor) runDataMaintenance(ctx context.Context) (Outcome, error) {
+	o, _, err := e.dataMaintenanceRun(ctx, e.gen.DataMaintenance())
 	return o, err
 }
 
@@ -56,44 +94,44 @@ func (e *executor) dmFrame1(ctx context.Context, tx database.Tx, in DataMaintena
 	switch in.Table {
 	case "account_permission":
 		// Flip the account's highest ACL between "1111" and "0011".
-		if err := read(s.DMAccountPermissionACL, in.AcctID); err != nil {
+		if err := read(s.of(dmAccountPermissionACL), in.AcctID); err != nil {
 			return 0, err
 		}
 		next := "1111"
 		if cur == "1111" {
 			next = "0011"
 		}
-		return tx.Exec(ctx, s.DMAccountPermissionSetACL, next, in.AcctID, cur)
+		return tx.Exec(ctx, s.of(dmAccountPermissionSetACL), next, in.AcctID, cur)
 	case "address":
-		q := s.DMAddressOfCompany
+		q := s.of(dmAddressOfCompany)
 		id := in.CoID
 		if in.AddrOfCust {
-			q, id = s.DMAddressOfCustomer, in.CustID
+			q, id = s.of(dmAddressOfCustomer), in.CustID
 		}
 		var adID int64
 		if err := tx.QueryRow(ctx, q, id).Scan(&adID); err != nil {
 			return 0, frameErr(DataMaintenance, 1, "address id", err)
 		}
-		if err := read(s.DMAddressLine2, adID); err != nil {
+		if err := read(s.of(dmAddressLine2), adID); err != nil {
 			return 0, err
 		}
 		next := "Apt. 10C"
 		if cur == "Apt. 10C" {
 			next = "Apt. 22"
 		}
-		return tx.Exec(ctx, s.DMAddressSetLine2, next, adID)
+		return tx.Exec(ctx, s.of(dmAddressSetLine2), next, adID)
 	case "company":
-		if err := read(s.DMCompanySPRate, in.CoID); err != nil {
+		if err := read(s.of(dmCompanySPRate), in.CoID); err != nil {
 			return 0, err
 		}
 		next := "ABA"
 		if cur == "ABA" {
 			next = "AAA"
 		}
-		return tx.Exec(ctx, s.DMCompanySetSPRate, next, in.CoID)
+		return tx.Exec(ctx, s.of(dmCompanySetSPRate), next, in.CoID)
 	case "customer":
 		// Move c_email_2 between two domains, keeping the mailbox.
-		if err := read(s.DMCustomerEmail, in.CustID); err != nil {
+		if err := read(s.of(dmCustomerEmail), in.CustID); err != nil {
 			return 0, err
 		}
 		box, domain, _ := strings.Cut(cur, "@")
@@ -105,35 +143,35 @@ func (e *executor) dmFrame1(ctx context.Context, tx database.Tx, in DataMaintena
 		if domain == "mindspring.com" {
 			next = "earthlink.com"
 		}
-		return tx.Exec(ctx, s.DMCustomerSetEmail, truncate(box+"@"+next, 50), in.CustID)
+		return tx.Exec(ctx, s.of(dmCustomerSetEmail), truncate(box+"@"+next, 50), in.CustID)
 	case "customer_taxrate":
 		// Move the customer's country-level rate to the next code of its country.
-		if err := read(s.DMCustomerTaxRate, in.CustID); err != nil {
+		if err := read(s.of(dmCustomerTaxRate), in.CustID); err != nil {
 			return 0, err
 		}
-		return tx.Exec(ctx, s.DMCustomerSetTaxRate, nextCountryRate(cur), in.CustID, cur)
+		return tx.Exec(ctx, s.of(dmCustomerSetTaxRate), nextCountryRate(cur), in.CustID, cur)
 	case "daily_market":
-		return tx.Exec(ctx, s.DMDailyMarketVolume, in.VolIncr, in.Symbol, in.DayOfMonth)
+		return tx.Exec(ctx, s.of(dmDailyMarketVolume), in.VolIncr, in.Symbol, in.DayOfMonth)
 	case "exchange":
 		return e.dmExchange(ctx, tx)
 	case "financial":
 		// Shift every quarter start by a day: forward when the first is on the 1st of
 		// a month, back otherwise, so dates oscillate around the quarter starts.
 		var day int
-		if err := tx.QueryRow(ctx, s.DMFinancialFirstDay, in.CoID).Scan(&day); err != nil {
+		if err := tx.QueryRow(ctx, s.of(dmFinancialFirstDay), in.CoID).Scan(&day); err != nil {
 			return 0, frameErr(DataMaintenance, 1, "financial", err)
 		}
 		shift := -1
 		if day == 1 {
 			shift = 1
 		}
-		return tx.Exec(ctx, s.DMFinancialShift, shift, in.CoID)
+		return tx.Exec(ctx, s.of(dmFinancialShift), shift, in.CoID)
 	case "news_item":
-		return tx.Exec(ctx, s.DMNewsItemDate, in.CoID)
+		return tx.Exec(ctx, s.of(dmNewsItemDate), in.CoID)
 	case "security":
-		return tx.Exec(ctx, s.DMSecurityExchDate, in.Symbol)
+		return tx.Exec(ctx, s.of(dmSecurityExchDate), in.Symbol)
 	case "taxrate":
-		if err := read(s.DMTaxRateName, in.TaxID); err != nil {
+		if err := read(s.of(dmTaxRateName), in.TaxID); err != nil {
 			return 0, err
 		}
 		next := strings.Replace(cur, "Tax", "tax", 1)
@@ -143,7 +181,7 @@ func (e *executor) dmFrame1(ctx context.Context, tx database.Tx, in DataMaintena
 		if next == cur {
 			next = cur + " Tax" // a name without the word gets it once, then toggles
 		}
-		return tx.Exec(ctx, s.DMTaxRateSetName, truncate(next, 50), in.TaxID)
+		return tx.Exec(ctx, s.of(dmTaxRateSetName), truncate(next, 50), in.TaxID)
 	case "watch_item":
 		return e.dmWatchItem(ctx, tx, in)
 	}
@@ -173,7 +211,7 @@ const exchangeMarker = " LAST UPDATED "
 func (e *executor) dmExchange(ctx context.Context, tx database.Tx) (int64, error) {
 	type ex struct{ id, desc string }
 	var all []ex
-	rows, err := tx.Query(ctx, e.sql.DMExchangeDescs)
+	rows, err := tx.Query(ctx, e.sql.of(dmExchangeDescs))
 	err = scanRows(rows, err, func(r database.Rows) error {
 		var x ex
 		var d *string
@@ -194,7 +232,7 @@ func (e *executor) dmExchange(ctx context.Context, tx database.Tx) (int64, error
 	for _, x := range all {
 		base, _, _ := strings.Cut(x.desc, exchangeMarker)
 		base = truncate(base, 150-len(stamp))
-		c, err := tx.Exec(ctx, e.sql.DMExchangeSetDesc, base+stamp, x.id)
+		c, err := tx.Exec(ctx, e.sql.of(dmExchangeSetDesc), base+stamp, x.id)
 		if err != nil {
 			return n, frameErr(DataMaintenance, 1, "exchange", err)
 		}
@@ -208,7 +246,7 @@ func (e *executor) dmExchange(ctx context.Context, tx database.Tx) (int64, error
 func (e *executor) dmWatchItem(ctx context.Context, tx database.Tx, in DataMaintenanceInput) (int64, error) {
 	var syms []string
 	var wlID int64
-	rows, err := tx.Query(ctx, e.sql.DMWatchItems, in.CustID)
+	rows, err := tx.Query(ctx, e.sql.of(dmWatchItems), in.CustID)
 	err = scanRows(rows, err, func(r database.Rows) error {
 		var s string
 		if err := r.Scan(&wlID, &s); err != nil {
@@ -225,17 +263,62 @@ func (e *executor) dmWatchItem(ctx context.Context, tx database.Tx, in DataMaint
 	}
 	old := syms[len(syms)/2]
 	var next *string
-	if err := tx.QueryRow(ctx, e.sql.DMWatchNextSymbol, old, wlID).Scan(&next); err != nil {
+	if err := tx.QueryRow(ctx, e.sql.of(dmWatchNextSymbol), old, wlID).Scan(&next); err != nil {
 		return 0, frameErr(DataMaintenance, 1, "next symbol", err)
 	}
 	if next == nil {
 		// Past the last symbol: wrap to the first one not on the list.
-		if err := tx.QueryRow(ctx, e.sql.DMWatchNextSymbol, "", wlID).Scan(&next); err != nil {
+		if err := tx.QueryRow(ctx, e.sql.of(dmWatchNextSymbol), "", wlID).Scan(&next); err != nil {
 			return 0, frameErr(DataMaintenance, 1, "next symbol", err)
 		}
 		if next == nil {
 			return 0, checkf(DataMaintenance, 1, "watch list %d holds every security", wlID)
 		}
 	}
-	return tx.Exec(ctx, e.sql.DMWatchSetSymbol, *next, wlID, old)
+	return tx.Exec(ctx, e.sql.of(dmWatchSetSymbol), *next, wlID, old)
 }
+
+// Data-Maintenance's statements, in the order its frames run them.
+var (
+	dmAccountPermissionACL = DataMaintenance.statement("DMAccountPermissionACL", `SELECT ap_acl FROM account_permission WHERE ap_ca_id = $1
+ORDER BY ap_acl DESC
+LIMIT 1`,
+		override{database.SQLServer, `SELECT TOP 1 ap_acl FROM account_permission WHERE ap_ca_id = $1
+ORDER BY ap_acl DESC`})
+	dmAccountPermissionSetACL = DataMaintenance.statement("DMAccountPermissionSetACL", `UPDATE account_permission SET ap_acl = $1 WHERE ap_ca_id = $2 AND ap_acl = $3`)
+	dmAddressOfCustomer       = DataMaintenance.statement("DMAddressOfCustomer", `SELECT c_ad_id FROM customer WHERE c_id = $1`)
+	dmAddressOfCompany        = DataMaintenance.statement("DMAddressOfCompany", `SELECT co_ad_id FROM company WHERE co_id = $1`)
+	dmAddressLine2            = DataMaintenance.statement("DMAddressLine2", `SELECT ad_line2 FROM address WHERE ad_id = $1`)
+	dmAddressSetLine2         = DataMaintenance.statement("DMAddressSetLine2", `UPDATE address SET ad_line2 = $1 WHERE ad_id = $2`)
+	dmCompanySPRate           = DataMaintenance.statement("DMCompanySPRate", `SELECT co_sp_rate FROM company WHERE co_id = $1`)
+	dmCompanySetSPRate        = DataMaintenance.statement("DMCompanySetSPRate", `UPDATE company SET co_sp_rate = $1 WHERE co_id = $2`)
+	dmCustomerEmail           = DataMaintenance.statement("DMCustomerEmail", `SELECT c_email_2 FROM customer WHERE c_id = $1`)
+	dmCustomerSetEmail        = DataMaintenance.statement("DMCustomerSetEmail", `UPDATE customer SET c_email_2 = $1 WHERE c_id = $2`)
+	dmCustomerTaxRate         = DataMaintenance.statement("DMCustomerTaxRate", `SELECT cx_tx_id FROM customer_taxrate
+WHERE cx_c_id = $1 AND (cx_tx_id LIKE 'US%' OR cx_tx_id LIKE 'CN%')`)
+	dmCustomerSetTaxRate = DataMaintenance.statement("DMCustomerSetTaxRate", `UPDATE customer_taxrate SET cx_tx_id = $1 WHERE cx_c_id = $2 AND cx_tx_id = $3`)
+	dmDailyMarketVolume  = DataMaintenance.statement("DMDailyMarketVolume", `UPDATE daily_market SET dm_vol = dm_vol + $1
+WHERE dm_s_symb = $2 AND EXTRACT(DAY FROM dm_date) = $3`,
+		override{database.SQLServer, `UPDATE daily_market SET dm_vol = dm_vol + $1
+WHERE dm_s_symb = $2 AND DAY(dm_date) = $3`})
+	dmExchangeDescs     = DataMaintenance.statement("DMExchangeDescs", `SELECT ex_id, ex_desc FROM exchange ORDER BY ex_id`)
+	dmExchangeSetDesc   = DataMaintenance.statement("DMExchangeSetDesc", `UPDATE exchange SET ex_desc = $1 WHERE ex_id = $2`)
+	dmFinancialFirstDay = DataMaintenance.statement("DMFinancialFirstDay", `SELECT CAST(EXTRACT(DAY FROM MIN(fi_qtr_start_date)) AS INTEGER) FROM financial WHERE fi_co_id = $1`,
+		override{database.SQLServer, `SELECT DAY(MIN(fi_qtr_start_date)) FROM financial WHERE fi_co_id = $1`})
+	dmFinancialShift = DataMaintenance.statement("DMFinancialShift", `UPDATE financial SET fi_qtr_start_date = fi_qtr_start_date + CAST($1 AS INTEGER) WHERE fi_co_id = $2`,
+		override{database.SQLServer, `UPDATE financial SET fi_qtr_start_date = DATEADD(day, CAST($1 AS INT), fi_qtr_start_date) WHERE fi_co_id = $2`})
+	dmNewsItemDate = DataMaintenance.statement("DMNewsItemDate", `UPDATE news_item SET ni_dts = ni_dts + INTERVAL '1 day'
+WHERE ni_id IN (SELECT nx_ni_id FROM news_xref WHERE nx_co_id = $1)`,
+		override{database.SQLServer, `UPDATE news_item SET ni_dts = DATEADD(day, 1, ni_dts)
+WHERE ni_id IN (SELECT nx_ni_id FROM news_xref WHERE nx_co_id = $1)`})
+	dmSecurityExchDate = DataMaintenance.statement("DMSecurityExchDate", `UPDATE security SET s_exch_date = s_exch_date + 1 WHERE s_symb = $1`,
+		override{database.SQLServer, `UPDATE security SET s_exch_date = DATEADD(day, 1, s_exch_date) WHERE s_symb = $1`})
+	dmTaxRateName    = DataMaintenance.statement("DMTaxRateName", `SELECT tx_name FROM taxrate WHERE tx_id = $1`)
+	dmTaxRateSetName = DataMaintenance.statement("DMTaxRateSetName", `UPDATE taxrate SET tx_name = $1 WHERE tx_id = $2`)
+	dmWatchItems     = DataMaintenance.statement("DMWatchItems", `SELECT wi_wl_id, wi_s_symb FROM watch_list, watch_item
+WHERE wl_c_id = $1 AND wi_wl_id = wl_id
+ORDER BY wi_s_symb`)
+	dmWatchNextSymbol = DataMaintenance.statement("DMWatchNextSymbol", `SELECT MIN(s_symb) FROM security
+WHERE s_symb > $1 AND s_symb NOT IN (SELECT wi_s_symb FROM watch_item WHERE wi_wl_id = $2)`)
+	dmWatchSetSymbol = DataMaintenance.statement("DMWatchSetSymbol", `UPDATE watch_item SET wi_s_symb = $1 WHERE wi_wl_id = $2 AND wi_s_symb = $3`)
+)

@@ -42,39 +42,17 @@ func NewExecutor(db database.DB, sql *Statements, sc schema.Scale, seed uint64, 
 	return e
 }
 
-// Run runs a customer or timer transaction with inputs from the worker's generator.
+// Run runs a customer or timer transaction with inputs from the worker's generator,
+// through the transaction's catalogue row.
 func (e *executor) Run(ctx context.Context, k Kind) (Outcome, error) {
-	switch k {
-	case BrokerVolume:
-		return e.brokerVolume(ctx, e.gen.BrokerVolume())
-	case CustomerPosition:
-		o, _, err := e.customerPosition(ctx, e.gen.CustomerPosition())
-		return o, err
-	case MarketWatch:
-		o, _, err := e.marketWatch(ctx, e.gen.MarketWatch())
-		return o, err
-	case SecurityDetail:
-		o, _, err := e.securityDetail(ctx, e.gen.SecurityDetail())
-		return o, err
-	case TradeLookup:
-		o, _, err := e.tradeLookup(ctx, e.gen.TradeLookup())
-		return o, err
-	case TradeOrder:
-		return e.tradeOrder(ctx, e.gen.TradeOrder())
-	case TradeStatus:
-		o, _, err := e.tradeStatus(ctx, e.gen.TradeStatus())
-		return o, err
-	case TradeUpdate:
-		o, _, err := e.tradeUpdate(ctx, e.gen.TradeUpdate())
-		return o, err
-	case DataMaintenance:
-		return e.dataMaintenance(ctx, e.gen.DataMaintenance())
-	case TradeCleanup:
-		return e.tradeCleanup(ctx)
-	case TradeResult, MarketFeed:
+	if k >= NumKinds {
+		return Outcome{Kind: k}, fmt.Errorf("unknown transaction kind %d", k)
+	}
+	run := Catalogue[k].run
+	if run == nil {
 		return Outcome{Kind: k}, fmt.Errorf("%s takes the market emulator's inputs: call its own method, not Run", k)
 	}
-	return Outcome{Kind: k}, fmt.Errorf("unknown transaction kind %d", k)
+	return run(e, ctx)
 }
 
 // inTx runs body as one transaction at iso, again from the start on a retryable

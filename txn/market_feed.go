@@ -1,9 +1,8 @@
 package txn
 
 import (
-	"time"
-
 	"context"
+	"time"
 
 	"github.com/brokerbench/brokerbench/database"
 	"github.com/brokerbench/brokerbench/schema"
@@ -56,7 +55,7 @@ func (e *executor) MarketFeed(ctx context.Context, entries []TickerEntry) (Outco
 
 // mfUpdateLastTrade moves the security's last trade to the entry.
 func (e *executor) mfUpdateLastTrade(ctx context.Context, tx database.Tx, st *marketFeedEntryState) error {
-	return execOne(ctx, tx, MarketFeed, 1, "update last trade", e.sql.MarketFeedUpdateLastTrade,
+	return execOne(ctx, tx, MarketFeed, 1, "update last trade", e.sql.of(marketFeedUpdateLastTrade),
 		Money(st.entry.Price), st.entry.Qty, st.now, st.entry.Symbol)
 }
 
@@ -65,7 +64,7 @@ func (e *executor) mfUpdateLastTrade(ctx context.Context, tx database.Tx, st *ma
 // each trade submitted, deletes its request and records the history.
 func (e *executor) mfRelease(ctx context.Context, tx database.Tx, st *marketFeedEntryState) error {
 	price := Money(st.entry.Price)
-	rows, err := tx.Query(ctx, e.sql.MarketFeedTriggered, st.entry.Symbol,
+	rows, err := tx.Query(ctx, e.sql.of(marketFeedTriggered), st.entry.Symbol,
 		schema.StopLoss, price, schema.LimitSell, schema.LimitBuy)
 	var reqs []MarketRequest
 	err = scanRows(rows, err, func(r database.Rows) error {
@@ -83,14 +82,14 @@ func (e *executor) mfRelease(ctx context.Context, tx database.Tx, st *marketFeed
 		return frameErr(MarketFeed, 1, "trade requests", err)
 	}
 	for _, m := range reqs {
-		if err := execOne(ctx, tx, MarketFeed, 1, "submit trade", e.sql.MarketFeedSubmitTrade,
+		if err := execOne(ctx, tx, MarketFeed, 1, "submit trade", e.sql.of(marketFeedSubmitTrade),
 			st.now, schema.StatusSubmitted, m.TradeID); err != nil {
 			return err
 		}
-		if err := execOne(ctx, tx, MarketFeed, 1, "delete trade request", e.sql.MarketFeedDeleteRequest, m.TradeID); err != nil {
+		if err := execOne(ctx, tx, MarketFeed, 1, "delete trade request", e.sql.of(marketFeedDeleteRequest), m.TradeID); err != nil {
 			return err
 		}
-		if err := execOne(ctx, tx, MarketFeed, 1, "insert trade history", e.sql.MarketFeedInsertHistory,
+		if err := execOne(ctx, tx, MarketFeed, 1, "insert trade history", e.sql.of(marketFeedInsertHistory),
 			m.TradeID, st.now, schema.StatusSubmitted); err != nil {
 			return err
 		}
@@ -98,3 +97,23 @@ func (e *executor) mfRelease(ctx context.Context, tx database.Tx, st *marketFeed
 	st.released = reqs
 	return nil
 }
+
+// Market-Feed's statements, in the order its frames run them.
+var (
+	marketFeedUpdateLastTrade = MarketFeed.statement("MarketFeedUpdateLastTrade", `UPDATE last_trade SET lt_price = $1, lt_vol = lt_vol + $2, lt_dts = $3 WHERE lt_s_symb = $4`)
+	marketFeedTriggered       = MarketFeed.statement("MarketFeedTriggered", `SELECT tr_t_id, tr_tt_id, tr_s_symb, tr_qty, tr_bid_price
+FROM trade_request
+WHERE tr_s_symb = $1
+  AND ((tr_tt_id = $2 AND tr_bid_price >= $3) OR (tr_tt_id = $4 AND tr_bid_price <= $3) OR (tr_tt_id = $5 AND tr_bid_price >= $3))
+ORDER BY tr_t_id`,
+		override{database.SQLServer, `SELECT tr_t_id, tr_tt_id, tr_s_symb, tr_qty, tr_bid_price
+FROM trade_request
+WHERE tr_s_symb = $1
+  AND ((tr_tt_id = $2 AND tr_bid_price >= $3)
+    OR (tr_tt_id = $4 AND tr_bid_price <= $3)
+    OR (tr_tt_id = $5 AND tr_bid_price >= $3))
+ORDER BY tr_t_id`})
+	marketFeedSubmitTrade   = MarketFeed.statement("MarketFeedSubmitTrade", `UPDATE trade SET t_dts = $1, t_st_id = $2 WHERE t_id = $3`)
+	marketFeedDeleteRequest = MarketFeed.statement("MarketFeedDeleteRequest", `DELETE FROM trade_request WHERE tr_t_id = $1`)
+	marketFeedInsertHistory = MarketFeed.statement("MarketFeedInsertHistory", `INSERT INTO trade_history (th_t_id, th_dts, th_st_id) VALUES ($1, $2, $3)`)
+)

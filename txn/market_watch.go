@@ -2,8 +2,10 @@ package txn
 
 import (
 	"context"
+	"time"
 
 	"github.com/brokerbench/brokerbench/database"
+	"github.com/brokerbench/brokerbench/schema"
 )
 
 // Market-Watch (tpce.md §6.4): the percentage change in market capitalisation of a
@@ -15,10 +17,78 @@ import (
 // statement per list variant joins the same rows for every symbol of the list (the
 // same reads, without 150 round trips per call).
 
+// Market-Watch's three ways to build its symbol list.
+const (
+	WatchByWatchList = iota + 1
+	WatchByAccount
+	WatchByIndustry
+)
+
+// MarketWatchInput: tpce.md §6.4.
+type MarketWatchInput struct {
+	By           int
+	CustID       int64 // WatchByWatchList
+	AcctID       int64 // WatchByAccount
+	IndustryName string
+	StartCoID    int64 // WatchByIndustry: company id window
+	EndCoID      int64
+	StartDay     time.Time
+}
+
+// marketWatchWindow is the widest company-id window of the industry variant.
+const marketWatchWindow = 5000
+
+// MarketWatch draws Market-Watch's inputs.
+func (g *Gen) MarketWatch() MarketWatchInput {
+	var in MarketWatchInput
+	switch v := g.r.IntN(100); {
+	case v < 60:
+		in.By, in.CustID = WatchByWatchList, g.r.Customer(g.sc)
+	case v < 95:
+		in.By = WatchByAccount
+		_, in.AcctID = g.customerAccount()
+	default:
+		in.By = WatchByIndustry
+		inds := schema.Industries()
+		in.IndustryName = inds[g.r.IntN(len(inds))].Name
+		w := min(int64(marketWatchWindow), g.sc.Companies())
+		start := g.r.Between(0, g.sc.Companies()-w)
+		in.StartCoID, in.EndCoID = schema.CompanyID(start), schema.CompanyID(start+w-1)
+	}
+	in.StartDay = g.marketWatchDay()
+	return in
+}
+
+// marketWatchDay: a skewed week 5..260 after the daily-market base, then Friday 60 %,
+// Monday 20 %, Tuesday 7 %, Wednesday 6 %, Thursday 7 %.
+func (g *Gen) marketWatchDay() time.Time {
+	week := g.r.Skewed(5, 260, 255, 0)
+	var dow int
+	switch v := g.r.IntN(100); {
+	case v < 60:
+		dow = 4
+	case v < 80:
+		dow = 0
+	case v < 87:
+		dow = 1
+	case v < 93:
+		dow = 2
+	default:
+		dow = 3
+	}
+	return schema.DailyMarketBase.AddDate(0, 0, int(week)*7+dow)
+}
+
 // MarketWatchOutput is the transaction's result.
 type MarketWatchOutput struct {
 	Symbols   int
 	PctChange float64
+}
+
+// runMarketWatch runs Market-Watch on the worker's next inputs (its catalogue row).
+func (e *executor) runMarketWatch(ctx context.Context) (Outcome, error) {
+	o, _, err := e.marketWatch(ctx, e.gen.MarketWatch())
+	return o, err
 }
 
 func (e *executor) marketWatch(ctx context.Context, in MarketWatchInput) (Outcome, MarketWatchOutput, error) {
@@ -38,11 +108,11 @@ func (e *executor) mwFrame1(ctx context.Context, tx database.Tx, in MarketWatchI
 	)
 	switch in.By {
 	case WatchByWatchList:
-		rows, err = tx.Query(ctx, e.sql.MarketWatchByWatchList, in.CustID, in.StartDay)
+		rows, err = tx.Query(ctx, e.sql.of(marketWatchByWatchList), in.CustID, in.StartDay)
 	case WatchByAccount:
-		rows, err = tx.Query(ctx, e.sql.MarketWatchByAccount, in.AcctID, in.StartDay)
+		rows, err = tx.Query(ctx, e.sql.of(marketWatchByAccount), in.AcctID, in.StartDay)
 	default:
-		rows, err = tx.Query(ctx, e.sql.MarketWatchByIndustry, in.IndustryName, in.StartCoID, in.EndCoID, in.StartDay)
+		rows, err = tx.Query(ctx, e.sql.of(marketWatchByIndustry), in.IndustryName, in.StartCoID, in.EndCoID, in.StartDay)
 	}
 	var oldCap, newCap float64
 	err = scanRows(rows, err, func(r database.Rows) error {
@@ -69,3 +139,19 @@ func (e *executor) mwFrame1(ctx context.Context, tx database.Tx, in MarketWatchI
 	}
 	return nil
 }
+
+// Market-Watch's statements, in the order its frames run them.
+var (
+	marketWatchByWatchList = MarketWatch.statement("MarketWatchByWatchList", `SELECT s_num_out, lt_price, dm_close
+FROM watch_list, watch_item, security, last_trade, daily_market
+WHERE wl_c_id = $1 AND wi_wl_id = wl_id AND s_symb = wi_s_symb AND lt_s_symb = s_symb
+  AND dm_s_symb = s_symb AND dm_date = $2`)
+	marketWatchByAccount = MarketWatch.statement("MarketWatchByAccount", `SELECT s_num_out, lt_price, dm_close
+FROM holding_summary, security, last_trade, daily_market
+WHERE hs_ca_id = $1 AND s_symb = hs_s_symb AND lt_s_symb = s_symb
+  AND dm_s_symb = s_symb AND dm_date = $2`)
+	marketWatchByIndustry = MarketWatch.statement("MarketWatchByIndustry", `SELECT s_num_out, lt_price, dm_close
+FROM industry, company, security, last_trade, daily_market
+WHERE in_name = $1 AND co_in_id = in_id AND co_id BETWEEN $2 AND $3 AND s_co_id = co_id
+  AND lt_s_symb = s_symb AND dm_s_symb = s_symb AND dm_date = $4`)
+)

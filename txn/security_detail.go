@@ -5,12 +5,32 @@ import (
 	"time"
 
 	"github.com/brokerbench/brokerbench/database"
+	"github.com/brokerbench/brokerbench/schema"
 )
 
 // Security-Detail (tpce.md §6.5): the full profile of one security: company, its two
 // addresses, exchange, competitors, 20 quarters of financials, a run of daily market
 // rows, the last trade and two news items (with the large item text 1 % of the time).
 // Read-only, read committed.
+
+// SecurityDetailInput: tpce.md §6.5.
+type SecurityDetailInput struct {
+	Symbol    string
+	AccessLOB bool
+	MaxRows   int
+	StartDay  time.Time
+}
+
+// SecurityDetail draws Security-Detail's inputs.
+func (g *Gen) SecurityDetail() SecurityDetailInput {
+	in := SecurityDetailInput{
+		Symbol:    schema.Symbol(g.r.Int64N(g.sc.Securities())),
+		AccessLOB: g.r.Chance(1),
+		MaxRows:   int(g.r.Between(5, 20)),
+	}
+	in.StartDay = schema.DailyMarketBase.AddDate(0, 0, int(g.r.Between(0, int64(schema.DailyMarketDays-in.MaxRows))))
+	return in
+}
 
 const (
 	sdFinancialRows = 20 // not knobs: the reference's output checks
@@ -28,6 +48,12 @@ type SecurityDetailOutput struct {
 	LastPrice   Money
 	News        int
 	NewsBytes   int
+}
+
+// runSecurityDetail runs Security-Detail on the worker's next inputs (its catalogue row).
+func (e *executor) runSecurityDetail(ctx context.Context) (Outcome, error) {
+	o, _, err := e.securityDetail(ctx, e.gen.SecurityDetail())
+	return o, err
 }
 
 func (e *executor) securityDetail(ctx context.Context, in SecurityDetailInput) (Outcome, SecurityDetailOutput, error) {
@@ -54,7 +80,7 @@ func (e *executor) sdFrame1(ctx context.Context, tx database.Tx, in SecurityDeta
 		exTown, exDiv, exZip, exCtry    *string
 		exOpen, exClose, exNumSymb      int
 	)
-	if err := tx.QueryRow(ctx, e.sql.SecurityDetailSecurity, in.Symbol).Scan(
+	if err := tx.QueryRow(ctx, e.sql.of(securityDetailSecurity), in.Symbol).Scan(
 		&res.SecName, &coID, &res.CoName, &spRate, &ceo, &desc, &openDate, &startDate, &exchDate,
 		&numOut, &pe, &high, &highDate, &low, &lowDate, &dividend, &yield,
 		&coLine1, &coLine2, &coTown, &coZip, &coDiv, &coCtry,
@@ -62,7 +88,7 @@ func (e *executor) sdFrame1(ctx context.Context, tx database.Tx, in SecurityDeta
 		&exLine1, &exLine2, &exTown, &exZip, &exDiv, &exCtry); err != nil {
 		return frameErr(SecurityDetail, 1, "security", err)
 	}
-	rows, err := tx.Query(ctx, e.sql.SecurityDetailCompetitors, coID, sdCompetitors)
+	rows, err := tx.Query(ctx, e.sql.of(securityDetailCompetitors), coID, sdCompetitors)
 	err = scanRows(rows, err, func(r database.Rows) error {
 		var name, industry string
 		res.Competitors++
@@ -71,7 +97,7 @@ func (e *executor) sdFrame1(ctx context.Context, tx database.Tx, in SecurityDeta
 	if err != nil {
 		return frameErr(SecurityDetail, 1, "competitors", err)
 	}
-	rows, err = tx.Query(ctx, e.sql.SecurityDetailFinancials, coID, sdFinancialRows)
+	rows, err = tx.Query(ctx, e.sql.of(securityDetailFinancials), coID, sdFinancialRows)
 	err = scanRows(rows, err, func(r database.Rows) error {
 		var year, qtr int
 		var start time.Time
@@ -83,7 +109,7 @@ func (e *executor) sdFrame1(ctx context.Context, tx database.Tx, in SecurityDeta
 	if err != nil {
 		return frameErr(SecurityDetail, 1, "financials", err)
 	}
-	rows, err = tx.Query(ctx, e.sql.SecurityDetailDays, in.Symbol, in.StartDay, in.MaxRows)
+	rows, err = tx.Query(ctx, e.sql.of(securityDetailDays), in.Symbol, in.StartDay, in.MaxRows)
 	err = scanRows(rows, err, func(r database.Rows) error {
 		var d time.Time
 		var cl, hi, lo Money
@@ -96,12 +122,12 @@ func (e *executor) sdFrame1(ctx context.Context, tx database.Tx, in SecurityDeta
 	}
 	var ltOpen Money
 	var ltVol int64
-	if err := tx.QueryRow(ctx, e.sql.SecurityDetailLastTrade, in.Symbol).Scan(&res.LastPrice, &ltOpen, &ltVol); err != nil {
+	if err := tx.QueryRow(ctx, e.sql.of(securityDetailLastTrade), in.Symbol).Scan(&res.LastPrice, &ltOpen, &ltVol); err != nil {
 		return frameErr(SecurityDetail, 1, "last trade", err)
 	}
-	q := e.sql.SecurityDetailNews
+	q := e.sql.of(securityDetailNews)
 	if in.AccessLOB {
-		q = e.sql.SecurityDetailNewsWithItem
+		q = e.sql.of(securityDetailNewsWithItem)
 	}
 	rows, err = tx.Query(ctx, q, coID, sdNewsRows)
 	err = scanRows(rows, err, func(r database.Rows) error {
@@ -124,3 +150,63 @@ func (e *executor) sdFrame1(ctx context.Context, tx database.Tx, in SecurityDeta
 	}
 	return nil
 }
+
+// Security-Detail's statements, in the order its frames run them.
+var (
+	securityDetailSecurity = SecurityDetail.statement("SecurityDetailSecurity", `SELECT s_name, co_id, co_name, co_sp_rate, co_ceo, co_desc, co_open_date, s_start_date, s_exch_date,
+  s_num_out, s_pe, s_52wk_high, s_52wk_high_date, s_52wk_low, s_52wk_low_date, s_dividend, s_yield,
+  ca.ad_line1, ca.ad_line2, zca.zc_town, ca.ad_zc_code, zca.zc_div, ca.ad_ctry,
+  ex_name, ex_desc, ex_open, ex_close, ex_num_symb,
+  ea.ad_line1, ea.ad_line2, zea.zc_town, ea.ad_zc_code, zea.zc_div, ea.ad_ctry
+FROM security, company, address ca, address ea, zip_code zca, zip_code zea, exchange
+WHERE s_symb = $1 AND co_id = s_co_id AND ca.ad_id = co_ad_id AND ea.ad_id = ex_ad_id
+  AND ex_id = s_ex_id AND zca.zc_code = ca.ad_zc_code AND zea.zc_code = ea.ad_zc_code`)
+	securityDetailCompetitors = SecurityDetail.statement("SecurityDetailCompetitors", `SELECT co_name, in_name
+FROM company_competitor, company, industry
+WHERE cp_co_id = $1 AND co_id = cp_comp_co_id AND in_id = cp_in_id
+ORDER BY co_name
+LIMIT $2`,
+		override{database.SQLServer, `SELECT TOP ($2) co_name, in_name
+FROM company_competitor, company, industry
+WHERE cp_co_id = $1 AND co_id = cp_comp_co_id AND in_id = cp_in_id
+ORDER BY co_name`})
+	securityDetailFinancials = SecurityDetail.statement("SecurityDetailFinancials", `SELECT fi_year, fi_qtr, fi_qtr_start_date, fi_revenue, fi_net_earn, fi_basic_eps, fi_dilut_eps,
+  fi_margin, fi_inventory, fi_assets, fi_liability, fi_out_basic, fi_out_dilut
+FROM financial
+WHERE fi_co_id = $1
+ORDER BY fi_year, fi_qtr
+LIMIT $2`,
+		override{database.SQLServer, `SELECT TOP ($2) fi_year, fi_qtr, fi_qtr_start_date, fi_revenue, fi_net_earn, fi_basic_eps, fi_dilut_eps,
+  fi_margin, fi_inventory, fi_assets, fi_liability, fi_out_basic, fi_out_dilut
+FROM financial
+WHERE fi_co_id = $1
+ORDER BY fi_year, fi_qtr`})
+	securityDetailDays = SecurityDetail.statement("SecurityDetailDays", `SELECT dm_date, dm_close, dm_high, dm_low, dm_vol
+FROM daily_market
+WHERE dm_s_symb = $1 AND dm_date >= $2
+ORDER BY dm_date
+LIMIT $3`,
+		override{database.SQLServer, `SELECT TOP ($3) dm_date, dm_close, dm_high, dm_low, dm_vol
+FROM daily_market
+WHERE dm_s_symb = $1 AND dm_date >= $2
+ORDER BY dm_date`})
+	securityDetailLastTrade    = SecurityDetail.statement("SecurityDetailLastTrade", `SELECT lt_price, lt_open_price, lt_vol FROM last_trade WHERE lt_s_symb = $1`)
+	securityDetailNewsWithItem = SecurityDetail.statement("SecurityDetailNewsWithItem", `SELECT ni_item, ni_dts, ni_source, ni_author, ni_headline, ni_summary
+FROM news_xref, news_item
+WHERE nx_co_id = $1 AND ni_id = nx_ni_id
+ORDER BY ni_id
+LIMIT $2`,
+		override{database.SQLServer, `SELECT TOP ($2) ni_item, ni_dts, ni_source, ni_author, ni_headline, ni_summary
+FROM news_xref, news_item
+WHERE nx_co_id = $1 AND ni_id = nx_ni_id
+ORDER BY ni_id`})
+	securityDetailNews = SecurityDetail.statement("SecurityDetailNews", `SELECT '' AS ni_item, ni_dts, ni_source, ni_author, ni_headline, ni_summary
+FROM news_xref, news_item
+WHERE nx_co_id = $1 AND ni_id = nx_ni_id
+ORDER BY ni_id
+LIMIT $2`,
+		override{database.SQLServer, `SELECT TOP ($2) '' AS ni_item, ni_dts, ni_source, ni_author, ni_headline, ni_summary
+FROM news_xref, news_item
+WHERE nx_co_id = $1 AND ni_id = nx_ni_id
+ORDER BY ni_id`})
+)

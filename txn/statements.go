@@ -1,146 +1,97 @@
 package txn
 
-// Statements are the named SQL statements of one dialect: one field per statement,
-// grouped by transaction in the order its frames run them. Every dialect fills every
-// field (a test fails on an empty one) and a golden file pins each text.
+import (
+	"fmt"
+	"sort"
+
+	"github.com/brokerbench/brokerbench/database"
+)
+
+// Statement is one SQL statement of a transaction, declared in that transaction's
+// file next to the frames that run it. Its text is written once, in portable form:
+// standard SQL with PostgreSQL-style $n parameters. Where a database needs different
+// SQL for this statement (TOP for LIMIT, NEXT VALUE FOR for nextval, lock hints for
+// FOR UPDATE, its own date functions) an override replaces the text for that
+// database, written in the same portable conventions. Either text then goes through
+// the database's statement hook (database.Engine.SQL), which does what every
+// statement needs on that database (SQL Server: @pN placeholders and parameter
+// casts).
+type Statement struct {
+	Name      string // stable: the goldens key each text by it
+	owner     Kind   // whose file declares it; checkStatements for `check`
+	portable  string
+	overrides []override
+	id        int // index of the rendered text in a Statements
+}
+
+// override is a statement's own text on one database, keyed by the database's name:
+// data, not a switch (the dependency test lets txn name databases only here).
+type override struct {
+	db  database.Name
+	sql string
+}
+
+// checkStatements owns the statements of `brokerbench check` (check.go); it sorts
+// after every transaction.
+const checkStatements = NumKinds
+
+// registry holds every Statement in declaration order. It is filled while the
+// package's variables initialise and never changes afterwards.
+var registry []*Statement
+
+// statement declares a statement of transaction k. Only package-level variables
+// call it, so the registry is complete before any Statements is rendered.
+func (k Kind) statement(name, portable string, overrides ...override) *Statement {
+	s := &Statement{Name: name, owner: k, portable: portable, overrides: overrides, id: len(registry)}
+	registry = append(registry, s)
+	return s
+}
+
+// text returns the statement's source for database db: its override there, else
+// the portable text.
+func (s *Statement) text(db database.Name) string {
+	for _, o := range s.overrides {
+		if o.db == db {
+			return o.sql
+		}
+	}
+	return s.portable
+}
+
+// Statements are every statement rendered for one database. StatementsFor renders
+// them once per run and every executor of the run shares the result, so a frame's
+// lookup (of) is an index into a slice: no rendering or allocation per transaction.
 type Statements struct {
-	// Broker-Volume
-	BrokerVolume string
+	db   database.Name
+	text []string // by Statement.id
+}
 
-	// Customer-Position
-	CustomerPositionByTaxID  string
-	CustomerPositionCustomer string
-	CustomerPositionAccounts string
-	CustomerPositionHistory  string
+// of returns the rendered text of s.
+func (st *Statements) of(s *Statement) string { return st.text[s.id] }
 
-	// Market-Feed
-	MarketFeedUpdateLastTrade string
-	MarketFeedTriggered       string
-	MarketFeedSubmitTrade     string
-	MarketFeedDeleteRequest   string
-	MarketFeedInsertHistory   string
+// render renders every statement for database db through the database's statement
+// hook.
+func render(db database.Name, hook func(portable string) string) *Statements {
+	st := &Statements{db: db, text: make([]string, len(registry))}
+	for _, s := range registry {
+		st.text[s.id] = hook(s.text(db))
+	}
+	return st
+}
 
-	// Market-Watch
-	MarketWatchByWatchList string
-	MarketWatchByAccount   string
-	MarketWatchByIndustry  string
+// StatementsFor returns the statements rendered for the registered database n.
+func StatementsFor(n database.Name) (*Statements, error) {
+	e, err := database.Lookup(n)
+	if err != nil {
+		return nil, fmt.Errorf("no transaction SQL: %w", err)
+	}
+	return render(n, e.SQL), nil
+}
 
-	// Security-Detail
-	SecurityDetailSecurity     string
-	SecurityDetailCompetitors  string
-	SecurityDetailFinancials   string
-	SecurityDetailDays         string
-	SecurityDetailLastTrade    string
-	SecurityDetailNewsWithItem string
-	SecurityDetailNews         string
-
-	// Trade-Lookup (frames 1-4; Trade-Update reuses the detail reads)
-	TradeLookupTradeByID       string
-	TradeLookupSettlement      string
-	TradeLookupCash            string
-	TradeLookupHistory         string
-	TradeLookupTradesByAccount string
-	TradeLookupTradesBySymbol  string
-	TradeLookupFirstTrade      string
-	TradeLookupHoldingHistory  string
-
-	// Trade-Order
-	TradeOrderAccount           string
-	TradeOrderCustomer          string
-	TradeOrderBroker            string
-	TradeOrderPermission        string
-	TradeOrderCompanyByName     string
-	TradeOrderSecurityByCompany string
-	TradeOrderSecurityBySymbol  string
-	TradeOrderCompanyName       string
-	TradeOrderLastPrice         string
-	TradeOrderTradeType         string
-	TradeOrderHoldingQty        string
-	TradeOrderHoldingsAsc       string
-	TradeOrderHoldingsDesc      string
-	TradeOrderTaxRate           string
-	TradeOrderCommissionRate    string
-	TradeOrderCharge            string
-	TradeOrderBalance           string
-	TradeOrderHoldingAssets     string
-	TradeOrderNextTradeID       string
-	TradeOrderInsertTrade       string
-	TradeOrderInsertRequest     string
-	TradeOrderInsertHistory     string
-
-	// Trade-Result
-	TradeResultTrade                string
-	TradeResultTradeType            string
-	TradeResultAccount              string
-	TradeResultHoldingSummary       string
-	TradeResultInsertSummary        string
-	TradeResultUpdateSummary        string
-	TradeResultDeleteSummary        string
-	TradeResultLotsAsc              string
-	TradeResultLotsDesc             string
-	TradeResultInsertHoldingHistory string
-	TradeResultUpdateHolding        string
-	TradeResultDeleteHolding        string
-	TradeResultInsertHolding        string
-	TradeResultTaxRate              string
-	TradeResultUpdateTax            string
-	TradeResultSecurity             string
-	TradeResultCustomerTier         string
-	TradeResultCommissionRate       string
-	TradeResultCompleteTrade        string
-	TradeResultInsertHistory        string
-	TradeResultUpdateBroker         string
-	TradeResultInsertSettlement     string
-	TradeResultUpdateBalance        string
-	TradeResultInsertCash           string
-	TradeResultBalance              string
-
-	// Trade-Status
-	TradeStatusTrades string
-	TradeStatusNames  string
-
-	// Trade-Update
-	TradeUpdateExecName       string
-	TradeUpdateSetExecName    string
-	TradeUpdateCashType       string
-	TradeUpdateSetCashType    string
-	TradeUpdateTradesBySymbol string
-	TradeUpdateCashName       string
-	TradeUpdateSetCashName    string
-
-	// Data-Maintenance
-	DMAccountPermissionACL    string
-	DMAccountPermissionSetACL string
-	DMAddressOfCustomer       string
-	DMAddressOfCompany        string
-	DMAddressLine2            string
-	DMAddressSetLine2         string
-	DMCompanySPRate           string
-	DMCompanySetSPRate        string
-	DMCustomerEmail           string
-	DMCustomerSetEmail        string
-	DMCustomerTaxRate         string
-	DMCustomerSetTaxRate      string
-	DMDailyMarketVolume       string
-	DMExchangeDescs           string
-	DMExchangeSetDesc         string
-	DMFinancialFirstDay       string
-	DMFinancialShift          string
-	DMNewsItemDate            string
-	DMSecurityExchDate        string
-	DMTaxRateName             string
-	DMTaxRateSetName          string
-	DMWatchItems              string
-	DMWatchNextSymbol         string
-	DMWatchSetSymbol          string
-
-	// Trade-Cleanup
-	TradeCleanupRequests       string
-	TradeCleanupInsertHistory  string
-	TradeCleanupCancelTrade    string
-	TradeCleanupDeleteRequests string
-	TradeCleanupSubmitted      string
-
-	// Check holds the consistency checks of `brokerbench check`.
-	Check CheckSQL
+// ordered lists every statement grouped by owner in catalogue order, then in
+// declaration order: the order of the golden files.
+func ordered() []*Statement {
+	out := append([]*Statement(nil), registry...)
+	sort.SliceStable(out, func(i, j int) bool { return out[i].owner < out[j].owner })
+	return out
 }

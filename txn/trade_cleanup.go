@@ -18,7 +18,8 @@ type TradeCleanupOutput struct {
 	Pending, Submitted int
 }
 
-func (e *executor) tradeCleanup(ctx context.Context) (Outcome, error) {
+// runTradeCleanup runs Trade-Cleanup (its catalogue row); it takes no inputs.
+func (e *executor) runTradeCleanup(ctx context.Context) (Outcome, error) {
 	o, _, err := e.tradeCleanupRun(ctx)
 	return o, err
 }
@@ -55,22 +56,22 @@ func tradeIDList(ctx context.Context, tx database.Tx, sql string, args ...any) (
 // tcPending cancels every pending limit order: history SBMT then CNCL, the trade
 // CNCL, and finally all requests deleted.
 func (e *executor) tcPending(ctx context.Context, tx database.Tx, now time.Time, res *TradeCleanupOutput) error {
-	pending, err := tradeIDList(ctx, tx, e.sql.TradeCleanupRequests)
+	pending, err := tradeIDList(ctx, tx, e.sql.of(tradeCleanupRequests))
 	if err != nil {
 		return frameErr(TradeCleanup, 1, "trade requests", err)
 	}
 	for _, id := range pending {
-		if err := execOne(ctx, tx, TradeCleanup, 1, "insert history", e.sql.TradeCleanupInsertHistory, id, now, schema.StatusSubmitted); err != nil {
+		if err := execOne(ctx, tx, TradeCleanup, 1, "insert history", e.sql.of(tradeCleanupInsertHistory), id, now, schema.StatusSubmitted); err != nil {
 			return err
 		}
-		if err := execOne(ctx, tx, TradeCleanup, 1, "cancel trade", e.sql.TradeCleanupCancelTrade, now, schema.StatusCanceled, id); err != nil {
+		if err := execOne(ctx, tx, TradeCleanup, 1, "cancel trade", e.sql.of(tradeCleanupCancelTrade), now, schema.StatusCanceled, id); err != nil {
 			return err
 		}
-		if err := execOne(ctx, tx, TradeCleanup, 1, "insert history", e.sql.TradeCleanupInsertHistory, id, now, schema.StatusCanceled); err != nil {
+		if err := execOne(ctx, tx, TradeCleanup, 1, "insert history", e.sql.of(tradeCleanupInsertHistory), id, now, schema.StatusCanceled); err != nil {
 			return err
 		}
 	}
-	if _, err := tx.Exec(ctx, e.sql.TradeCleanupDeleteRequests); err != nil {
+	if _, err := tx.Exec(ctx, e.sql.of(tradeCleanupDeleteRequests)); err != nil {
 		return frameErr(TradeCleanup, 1, "delete requests", err)
 	}
 	res.Pending = len(pending)
@@ -80,18 +81,27 @@ func (e *executor) tcPending(ctx context.Context, tx database.Tx, now time.Time,
 // tcSubmitted cancels the run-time trades still submitted: their Trade-Result never
 // came.
 func (e *executor) tcSubmitted(ctx context.Context, tx database.Tx, now time.Time, res *TradeCleanupOutput) error {
-	submitted, err := tradeIDList(ctx, tx, e.sql.TradeCleanupSubmitted, e.sc.FirstRunTradeID(), schema.StatusSubmitted)
+	submitted, err := tradeIDList(ctx, tx, e.sql.of(tradeCleanupSubmitted), e.sc.FirstRunTradeID(), schema.StatusSubmitted)
 	if err != nil {
 		return frameErr(TradeCleanup, 1, "submitted trades", err)
 	}
 	for _, id := range submitted {
-		if err := execOne(ctx, tx, TradeCleanup, 1, "cancel trade", e.sql.TradeCleanupCancelTrade, now, schema.StatusCanceled, id); err != nil {
+		if err := execOne(ctx, tx, TradeCleanup, 1, "cancel trade", e.sql.of(tradeCleanupCancelTrade), now, schema.StatusCanceled, id); err != nil {
 			return err
 		}
-		if err := execOne(ctx, tx, TradeCleanup, 1, "insert history", e.sql.TradeCleanupInsertHistory, id, now, schema.StatusCanceled); err != nil {
+		if err := execOne(ctx, tx, TradeCleanup, 1, "insert history", e.sql.of(tradeCleanupInsertHistory), id, now, schema.StatusCanceled); err != nil {
 			return err
 		}
 	}
 	res.Submitted = len(submitted)
 	return nil
 }
+
+// Trade-Cleanup's statements, in the order its frames run them.
+var (
+	tradeCleanupRequests       = TradeCleanup.statement("TradeCleanupRequests", `SELECT tr_t_id FROM trade_request ORDER BY tr_t_id`)
+	tradeCleanupInsertHistory  = TradeCleanup.statement("TradeCleanupInsertHistory", `INSERT INTO trade_history (th_t_id, th_dts, th_st_id) VALUES ($1, $2, $3)`)
+	tradeCleanupCancelTrade    = TradeCleanup.statement("TradeCleanupCancelTrade", `UPDATE trade SET t_dts = $1, t_st_id = $2 WHERE t_id = $3`)
+	tradeCleanupDeleteRequests = TradeCleanup.statement("TradeCleanupDeleteRequests", `DELETE FROM trade_request`)
+	tradeCleanupSubmitted      = TradeCleanup.statement("TradeCleanupSubmitted", `SELECT t_id FROM trade WHERE t_id >= $1 AND t_st_id = $2 ORDER BY t_id`)
+)

@@ -7,11 +7,49 @@ import (
 	"time"
 
 	"github.com/brokerbench/brokerbench/database"
+	"github.com/brokerbench/brokerbench/schema"
 )
 
 // Trade-Lookup (tpce.md §6.6): inspect historical trades by id, by account, by symbol,
 // or through the holding history one trade touched. Every window falls inside the
 // initial trades, so it reads load-time data. Read-only, read committed.
+
+// TradeLookupInput serves Trade-Lookup (tpce.md §6.6) and Trade-Update (§6.10),
+// whose inputs have the same shape.
+type TradeLookupInput struct {
+	Frame      int
+	TradeIDs   []int64 // frame 1
+	AcctID     int64   // frames 2 and 4
+	Symbol     string  // frame 3
+	Start, End time.Time
+	MaxTrades  int
+}
+
+// maxTrades is the reference's max_trades for both transactions; Trade-Update's
+// max_updates equals it.
+const maxTrades = 20
+
+// TradeLookup draws Trade-Lookup's inputs.
+func (g *Gen) TradeLookup() TradeLookupInput {
+	in := TradeLookupInput{MaxTrades: maxTrades}
+	switch v := g.r.IntN(100); {
+	case v < 30:
+		in.Frame, in.TradeIDs = 1, g.tradeIDs(maxTrades)
+	case v < 60:
+		in.Frame = 2
+		_, in.AcctID = g.customerAccount()
+		in.Start, in.End = g.window(32 * 3600)
+	case v < 90:
+		in.Frame = 3
+		in.Symbol = schema.Symbol(g.r.Int64N(g.sc.Securities()))
+		in.Start, in.End = g.window(200 * 60)
+	default:
+		in.Frame = 4
+		_, in.AcctID = g.customerAccount()
+		in.Start, _ = g.window(500 * 60)
+	}
+	return in
+}
 
 // TradeDetail is one trade with its child rows, as frames 1-3 return it.
 type TradeDetail struct {
@@ -54,6 +92,12 @@ type TradeLookupOutput struct {
 	Updated int
 }
 
+// runTradeLookup runs Trade-Lookup on the worker's next inputs (its catalogue row).
+func (e *executor) runTradeLookup(ctx context.Context) (Outcome, error) {
+	o, _, err := e.tradeLookup(ctx, e.gen.TradeLookup())
+	return o, err
+}
+
 func (e *executor) tradeLookup(ctx context.Context, in TradeLookupInput) (Outcome, TradeLookupOutput, error) {
 	out := Outcome{Kind: TradeLookup}
 	var res TradeLookupOutput
@@ -93,7 +137,7 @@ func (e *executor) tlFrame1(ctx context.Context, tx database.Tx, in TradeLookupI
 // oldest first (frame 2 of Trade-Lookup and Trade-Update).
 func (e *executor) accountTrades(ctx context.Context, tx database.Tx, k Kind, in TradeLookupInput) ([]TradeDetail, error) {
 	var list []TradeDetail
-	rows, err := tx.Query(ctx, e.sql.TradeLookupTradesByAccount, in.AcctID, in.Start, in.End, in.MaxTrades)
+	rows, err := tx.Query(ctx, e.sql.of(tradeLookupTradesByAccount), in.AcctID, in.Start, in.End, in.MaxTrades)
 	err = scanRows(rows, err, func(r database.Rows) error {
 		d := TradeDetail{AcctID: in.AcctID}
 		var tp *Money
@@ -121,7 +165,7 @@ func (e *executor) tradesByID(ctx context.Context, tx database.Tx, k Kind, frame
 	for i, id := range ids {
 		i := i
 		list[i].TradeID = id
-		qs[i] = database.Queued{SQL: e.sql.TradeLookupTradeByID, Args: []any{id}, Scan: func(r database.Rows) error {
+		qs[i] = database.Queued{SQL: e.sql.of(tradeLookupTradeByID), Args: []any{id}, Scan: func(r database.Rows) error {
 			d := &list[i]
 			var tp *Money
 			if err := r.Scan(&d.BidPrice, &d.ExecName, &d.IsCash, &d.IsMarket, &tp); err != nil {
@@ -167,7 +211,7 @@ func (e *executor) tlFrame3(ctx context.Context, tx database.Tx, in TradeLookupI
 // history of every lot that trade touched.
 func (e *executor) tlFrame4(ctx context.Context, tx database.Tx, in TradeLookupInput, res *TradeLookupOutput) error {
 	var id int64
-	err := tx.QueryRow(ctx, e.sql.TradeLookupFirstTrade, in.AcctID, in.Start).Scan(&id)
+	err := tx.QueryRow(ctx, e.sql.of(tradeLookupFirstTrade), in.AcctID, in.Start).Scan(&id)
 	if errors.Is(err, database.ErrNoRows) {
 		return nil // no trade after the start: a legal, empty answer
 	}
@@ -175,7 +219,7 @@ func (e *executor) tlFrame4(ctx context.Context, tx database.Tx, in TradeLookupI
 		return frameErr(TradeLookup, 4, "first trade", err)
 	}
 	res.Trades = append(res.Trades, TradeDetail{TradeID: id, AcctID: in.AcctID})
-	rows, err := tx.Query(ctx, e.sql.TradeLookupHoldingHistory, id, in.MaxTrades)
+	rows, err := tx.Query(ctx, e.sql.of(tradeLookupHoldingHistory), id, in.MaxTrades)
 	err = scanRows(rows, err, func(r database.Rows) error {
 		var h HoldingHistoryRow
 		if err := r.Scan(&h.HoldingTradeID, &h.TradeID, &h.Before, &h.After); err != nil {
@@ -198,9 +242,9 @@ func (e *executor) tlFrame4(ctx context.Context, tx database.Tx, in TradeLookupI
 func (e *executor) tradesBySymbol(ctx context.Context, tx database.Tx, k Kind, in TradeLookupInput) ([]TradeDetail, error) {
 	var list []TradeDetail
 	// Trade-Update's list also joins TRADE_TYPE and SECURITY for the names it rewrites.
-	q := e.sql.TradeLookupTradesBySymbol
+	q := e.sql.of(tradeLookupTradesBySymbol)
 	if k == TradeUpdate {
-		q = e.sql.TradeUpdateTradesBySymbol
+		q = e.sql.of(tradeUpdateTradesBySymbol)
 	}
 	rows, err := tx.Query(ctx, q, in.Symbol, in.Start, in.End, in.MaxTrades)
 	err = scanRows(rows, err, func(r database.Rows) error {
@@ -246,12 +290,12 @@ func (e *executor) tradeChildrenAll(ctx context.Context, tx database.Tx, k Kind,
 	for i := range list {
 		d := &list[i]
 		i := i
-		qs = append(qs, database.Queued{SQL: e.sql.TradeLookupSettlement, Args: []any{d.TradeID}, Scan: func(r database.Rows) error {
+		qs = append(qs, database.Queued{SQL: e.sql.of(tradeLookupSettlement), Args: []any{d.TradeID}, Scan: func(r database.Rows) error {
 			settled[i] = true
 			return r.Scan(&d.Settlement, &d.DueDate, &d.CashType)
 		}})
 		if d.IsCash {
-			qs = append(qs, database.Queued{SQL: e.sql.TradeLookupCash, Args: []any{d.TradeID}, Scan: func(r database.Rows) error {
+			qs = append(qs, database.Queued{SQL: e.sql.of(tradeLookupCash), Args: []any{d.TradeID}, Scan: func(r database.Rows) error {
 				var name *string
 				if err := r.Scan(&d.CashAmount, &d.CashWhen, &name); err != nil {
 					return err
@@ -263,7 +307,7 @@ func (e *executor) tradeChildrenAll(ctx context.Context, tx database.Tx, k Kind,
 				return nil
 			}})
 		}
-		qs = append(qs, database.Queued{SQL: e.sql.TradeLookupHistory, Args: []any{d.TradeID}, Scan: func(r database.Rows) error {
+		qs = append(qs, database.Queued{SQL: e.sql.of(tradeLookupHistory), Args: []any{d.TradeID}, Scan: func(r database.Rows) error {
 			var t time.Time
 			var s string
 			if err := r.Scan(&t, &s); err != nil {
@@ -291,3 +335,49 @@ func (e *executor) tradeChildrenAll(ctx context.Context, tx database.Tx, k Kind,
 	}
 	return nil
 }
+
+// Trade-Lookup's statements, in the order its frames run them.
+var (
+	tradeLookupTradeByID = TradeLookup.statement("TradeLookupTradeByID", `SELECT t_bid_price, t_exec_name, t_is_cash, tt_is_mrkt, t_trade_price
+FROM trade, trade_type
+WHERE t_id = $1 AND tt_id = t_tt_id`)
+	tradeLookupSettlement = TradeLookup.statement("TradeLookupSettlement", `SELECT se_amt, se_cash_due_date, se_cash_type FROM settlement WHERE se_t_id = $1`)
+	tradeLookupCash       = TradeLookup.statement("TradeLookupCash", `SELECT ct_amt, ct_dts, ct_name FROM cash_transaction WHERE ct_t_id = $1`)
+	tradeLookupHistory    = TradeLookup.statement("TradeLookupHistory", `SELECT th_dts, th_st_id FROM trade_history WHERE th_t_id = $1
+ORDER BY th_dts
+LIMIT 3`,
+		override{database.SQLServer, `SELECT TOP 3 th_dts, th_st_id FROM trade_history WHERE th_t_id = $1
+ORDER BY th_dts`})
+	tradeLookupTradesByAccount = TradeLookup.statement("TradeLookupTradesByAccount", `SELECT t_bid_price, t_exec_name, t_is_cash, t_id, t_trade_price, t_dts
+FROM trade
+WHERE t_ca_id = $1 AND t_dts >= $2 AND t_dts <= $3
+ORDER BY t_dts
+LIMIT $4`,
+		override{database.SQLServer, `SELECT TOP ($4) t_bid_price, t_exec_name, t_is_cash, t_id, t_trade_price, t_dts
+FROM trade
+WHERE t_ca_id = $1 AND t_dts >= $2 AND t_dts <= $3
+ORDER BY t_dts`})
+	tradeLookupTradesBySymbol = TradeLookup.statement("TradeLookupTradesBySymbol", `SELECT t_ca_id, t_exec_name, t_is_cash, t_trade_price, t_qty, t_dts, t_id, t_tt_id
+FROM trade
+WHERE t_s_symb = $1 AND t_dts >= $2 AND t_dts <= $3
+ORDER BY t_dts
+LIMIT $4`,
+		override{database.SQLServer, `SELECT TOP ($4) t_ca_id, t_exec_name, t_is_cash, t_trade_price, t_qty, t_dts, t_id, t_tt_id
+FROM trade
+WHERE t_s_symb = $1 AND t_dts >= $2 AND t_dts <= $3
+ORDER BY t_dts`})
+	tradeLookupFirstTrade = TradeLookup.statement("TradeLookupFirstTrade", `SELECT t_id FROM trade WHERE t_ca_id = $1 AND t_dts >= $2
+ORDER BY t_dts
+LIMIT 1`,
+		override{database.SQLServer, `SELECT TOP 1 t_id FROM trade WHERE t_ca_id = $1 AND t_dts >= $2
+ORDER BY t_dts`})
+	tradeLookupHoldingHistory = TradeLookup.statement("TradeLookupHoldingHistory", `SELECT hh_h_t_id, hh_t_id, hh_before_qty, hh_after_qty
+FROM holding_history
+WHERE hh_h_t_id IN (SELECT hh_h_t_id FROM holding_history WHERE hh_t_id = $1)
+ORDER BY hh_h_t_id, hh_t_id
+LIMIT $2`,
+		override{database.SQLServer, `SELECT TOP ($2) hh_h_t_id, hh_t_id, hh_before_qty, hh_after_qty
+FROM holding_history
+WHERE hh_h_t_id IN (SELECT hh_h_t_id FROM holding_history WHERE hh_t_id = $1)
+ORDER BY hh_h_t_id, hh_t_id`})
+)

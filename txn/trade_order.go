@@ -13,6 +13,67 @@ import (
 // read: it reads the account's position to estimate tax and must see one snapshot;
 // its writes are new rows only, so it rarely conflicts.
 
+// TradeOrderInput: tpce.md §6.7.
+type TradeOrderInput struct {
+	AcctID                          int64
+	ExecFirst, ExecLast, ExecTaxID  string
+	ByCompany                       bool // security given as company name + issue
+	Symbol                          string
+	CoName, Issue                   string
+	SecIndex                        int64
+	TradeType                       string
+	IsLimit, IsSell, IsMargin, LIFO bool
+	Qty                             int
+	RequestedPrice                  Money
+	Rollback                        bool
+}
+
+var tradeQtys = [...]int{100, 200, 400, 800}
+
+// TradeOrder draws Trade-Order's inputs.
+func (g *Gen) TradeOrder() TradeOrderInput {
+	_, ca := g.customerAccount()
+	in := TradeOrderInput{AcctID: ca}
+	// Executor: the owner unless the account has extra holders; then the owner 75 %
+	// of the time, so the owner places 90 % of all orders.
+	holders := schema.AccountHolders(ca)
+	ex := holders[0]
+	if len(holders) > 1 && !g.r.Chance(75) {
+		ex = holders[1+g.r.IntN(len(holders)-1)]
+	}
+	in.ExecFirst, in.ExecLast, in.ExecTaxID = ex.First, ex.Last, ex.TaxID
+	basket := g.sc.AccountBasket(ca)
+	in.SecIndex = basket[g.r.IntN(len(basket))]
+	in.Symbol = schema.Symbol(in.SecIndex)
+	if g.r.Chance(40) {
+		in.ByCompany = true
+		in.CoName = schema.CompanyName(schema.SecurityCompany(in.SecIndex))
+		in.Issue = schema.SecurityIssue(in.SecIndex)
+	}
+	in.Qty = tradeQtys[g.r.IntN(len(tradeQtys))]
+	in.RequestedPrice = Money(g.r.Between(2000, 3000))
+	in.IsLimit = g.r.Chance(40)
+	in.IsSell = g.r.Chance(50)
+	switch {
+	case !in.IsLimit && in.IsSell:
+		in.TradeType = schema.MarketSell
+	case !in.IsLimit:
+		in.TradeType = schema.MarketBuy
+	case !in.IsSell:
+		in.TradeType = schema.LimitBuy
+	case g.r.Chance(50):
+		in.TradeType = schema.StopLoss
+	default:
+		in.TradeType = schema.LimitSell
+	}
+	if !in.IsSell {
+		in.IsMargin = g.r.Chance(16) // sells are always cash
+	}
+	in.LIFO = g.r.Chance(35)
+	in.Rollback = g.r.IntN(101) == 0
+	return in
+}
+
 // tradeOrderState carries values from frame to frame.
 type tradeOrderState struct {
 	in TradeOrderInput
@@ -43,6 +104,11 @@ type tradeOrderState struct {
 	// frame 4
 	tradeID int64
 	comm    Money
+}
+
+// runTradeOrder runs Trade-Order on the worker's next inputs (its catalogue row).
+func (e *executor) runTradeOrder(ctx context.Context) (Outcome, error) {
+	return e.tradeOrder(ctx, e.gen.TradeOrder())
 }
 
 func (e *executor) tradeOrder(ctx context.Context, in TradeOrderInput) (Outcome, error) {
@@ -91,16 +157,16 @@ func (e *executor) tradeOrder(ctx context.Context, in TradeOrderInput) (Outcome,
 // toFrame1 reads the account, its owner and its broker.
 func (e *executor) toFrame1(ctx context.Context, tx database.Tx, st *tradeOrderState) error {
 	var name *string
-	if err := tx.QueryRow(ctx, e.sql.TradeOrderAccount, st.in.AcctID).Scan(&name, &st.brokerID, &st.custID, &st.taxStatus); err != nil {
+	if err := tx.QueryRow(ctx, e.sql.of(tradeOrderAccount), st.in.AcctID).Scan(&name, &st.brokerID, &st.custID, &st.taxStatus); err != nil {
 		return frameErr(TradeOrder, 1, "account", err)
 	}
 	if name != nil {
 		st.acctName = *name
 	}
-	if err := tx.QueryRow(ctx, e.sql.TradeOrderCustomer, st.custID).Scan(&st.custFirst, &st.custLast, &st.tier, &st.custTaxID); err != nil {
+	if err := tx.QueryRow(ctx, e.sql.of(tradeOrderCustomer), st.custID).Scan(&st.custFirst, &st.custLast, &st.tier, &st.custTaxID); err != nil {
 		return frameErr(TradeOrder, 1, "customer", err)
 	}
-	if err := tx.QueryRow(ctx, e.sql.TradeOrderBroker, st.brokerID).Scan(&st.brokerName); err != nil {
+	if err := tx.QueryRow(ctx, e.sql.of(tradeOrderBroker), st.brokerID).Scan(&st.brokerName); err != nil {
 		return frameErr(TradeOrder, 1, "broker", err)
 	}
 	return nil
@@ -109,7 +175,7 @@ func (e *executor) toFrame1(ctx context.Context, tx database.Tx, st *tradeOrderS
 // toFrame2 checks the executor's permission on the account; false means none.
 func (e *executor) toFrame2(ctx context.Context, tx database.Tx, st *tradeOrderState) (bool, error) {
 	var acl string
-	err := tx.QueryRow(ctx, e.sql.TradeOrderPermission, st.in.AcctID, st.in.ExecFirst, st.in.ExecLast, st.in.ExecTaxID).Scan(&acl)
+	err := tx.QueryRow(ctx, e.sql.of(tradeOrderPermission), st.in.AcctID, st.in.ExecFirst, st.in.ExecLast, st.in.ExecTaxID).Scan(&acl)
 	if errors.Is(err, database.ErrNoRows) {
 		return false, nil
 	}
@@ -124,33 +190,33 @@ func (e *executor) toFrame2(ctx context.Context, tx database.Tx, st *tradeOrderS
 func (e *executor) toFrame3(ctx context.Context, tx database.Tx, st *tradeOrderState) error {
 	in := st.in
 	if in.ByCompany {
-		if err := tx.QueryRow(ctx, e.sql.TradeOrderCompanyByName, in.CoName).Scan(&st.coID); err != nil {
+		if err := tx.QueryRow(ctx, e.sql.of(tradeOrderCompanyByName), in.CoName).Scan(&st.coID); err != nil {
 			return frameErr(TradeOrder, 3, "company by name", err)
 		}
-		if err := tx.QueryRow(ctx, e.sql.TradeOrderSecurityByCompany, st.coID, in.Issue).Scan(&st.exchange, &st.secName, &st.symbol); err != nil {
+		if err := tx.QueryRow(ctx, e.sql.of(tradeOrderSecurityByCompany), st.coID, in.Issue).Scan(&st.exchange, &st.secName, &st.symbol); err != nil {
 			return frameErr(TradeOrder, 3, "security by company", err)
 		}
 	} else {
 		st.symbol = in.Symbol
-		if err := tx.QueryRow(ctx, e.sql.TradeOrderSecurityBySymbol, in.Symbol).Scan(&st.coID, &st.exchange, &st.secName); err != nil {
+		if err := tx.QueryRow(ctx, e.sql.of(tradeOrderSecurityBySymbol), in.Symbol).Scan(&st.coID, &st.exchange, &st.secName); err != nil {
 			return frameErr(TradeOrder, 3, "security", err)
 		}
 		var coName string
-		if err := tx.QueryRow(ctx, e.sql.TradeOrderCompanyName, st.coID).Scan(&coName); err != nil {
+		if err := tx.QueryRow(ctx, e.sql.of(tradeOrderCompanyName), st.coID).Scan(&coName); err != nil {
 			return frameErr(TradeOrder, 3, "company", err)
 		}
 	}
-	if err := tx.QueryRow(ctx, e.sql.TradeOrderLastPrice, st.symbol).Scan(&st.marketPrice); err != nil {
+	if err := tx.QueryRow(ctx, e.sql.of(tradeOrderLastPrice), st.symbol).Scan(&st.marketPrice); err != nil {
 		return frameErr(TradeOrder, 3, "last trade", err)
 	}
-	if err := tx.QueryRow(ctx, e.sql.TradeOrderTradeType, in.TradeType).Scan(&st.isMarket, &st.isSell); err != nil {
+	if err := tx.QueryRow(ctx, e.sql.of(tradeOrderTradeType), in.TradeType).Scan(&st.isMarket, &st.isSell); err != nil {
 		return frameErr(TradeOrder, 3, "trade type", err)
 	}
 	st.price = in.RequestedPrice
 	if st.isMarket {
 		st.price = st.marketPrice
 	}
-	err := tx.QueryRow(ctx, e.sql.TradeOrderHoldingQty, in.AcctID, st.symbol).Scan(&st.hsQty)
+	err := tx.QueryRow(ctx, e.sql.of(tradeOrderHoldingQty), in.AcctID, st.symbol).Scan(&st.hsQty)
 	if errors.Is(err, database.ErrNoRows) {
 		st.hsQty, err = 0, nil
 	}
@@ -159,9 +225,9 @@ func (e *executor) toFrame3(ctx context.Context, tx database.Tx, st *tradeOrderS
 	}
 	// Estimate the value closed: a sell against long lots, a buy against short lots.
 	if (st.isSell && st.hsQty > 0) || (!st.isSell && st.hsQty < 0) {
-		q := e.sql.TradeOrderHoldingsAsc
+		q := e.sql.of(tradeOrderHoldingsAsc)
 		if in.LIFO {
-			q = e.sql.TradeOrderHoldingsDesc
+			q = e.sql.of(tradeOrderHoldingsDesc)
 		}
 		needed := in.Qty
 		rows, err := tx.Query(ctx, q, in.AcctID, st.symbol)
@@ -193,7 +259,7 @@ func (e *executor) toFrame3(ctx context.Context, tx database.Tx, st *tradeOrderS
 	}
 	if st.sellValue > st.buyValue && (st.taxStatus == 1 || st.taxStatus == 2) {
 		var rate Rate
-		if err := tx.QueryRow(ctx, e.sql.TradeOrderTaxRate, st.custID).Scan(&rate); err != nil {
+		if err := tx.QueryRow(ctx, e.sql.of(tradeOrderTaxRate), st.custID).Scan(&rate); err != nil {
 			return frameErr(TradeOrder, 3, "tax rates", err)
 		}
 		st.taxAmount = centsOf(float64(st.sellValue-st.buyValue) / 100 * float64(rate))
@@ -201,10 +267,10 @@ func (e *executor) toFrame3(ctx context.Context, tx database.Tx, st *tradeOrderS
 			return checkf(TradeOrder, 3, "taxable gain %s gave tax %s", st.sellValue-st.buyValue, st.taxAmount)
 		}
 	}
-	if err := tx.QueryRow(ctx, e.sql.TradeOrderCommissionRate, st.tier, in.TradeType, st.exchange, in.Qty).Scan(&st.commRate); err != nil {
+	if err := tx.QueryRow(ctx, e.sql.of(tradeOrderCommissionRate), st.tier, in.TradeType, st.exchange, in.Qty).Scan(&st.commRate); err != nil {
 		return frameErr(TradeOrder, 3, "commission rate", err)
 	}
-	if err := tx.QueryRow(ctx, e.sql.TradeOrderCharge, st.tier, in.TradeType).Scan(&st.charge); err != nil {
+	if err := tx.QueryRow(ctx, e.sql.of(tradeOrderCharge), st.tier, in.TradeType).Scan(&st.charge); err != nil {
 		return frameErr(TradeOrder, 3, "charge", err)
 	}
 	if st.commRate <= 0 || st.charge <= 0 {
@@ -212,10 +278,10 @@ func (e *executor) toFrame3(ctx context.Context, tx database.Tx, st *tradeOrderS
 	}
 	if in.IsMargin {
 		var bal, held Money
-		if err := tx.QueryRow(ctx, e.sql.TradeOrderBalance, in.AcctID).Scan(&bal); err != nil {
+		if err := tx.QueryRow(ctx, e.sql.of(tradeOrderBalance), in.AcctID).Scan(&bal); err != nil {
 			return frameErr(TradeOrder, 3, "balance", err)
 		}
-		if err := tx.QueryRow(ctx, e.sql.TradeOrderHoldingAssets, in.AcctID).Scan(&held); err != nil {
+		if err := tx.QueryRow(ctx, e.sql.of(tradeOrderHoldingAssets), in.AcctID).Scan(&held); err != nil {
 			return frameErr(TradeOrder, 3, "holding assets", err)
 		}
 		st.acctAssets = bal + held
@@ -230,23 +296,23 @@ func (e *executor) toFrame3(ctx context.Context, tx database.Tx, st *tradeOrderS
 // toFrame4 records the order: TRADE, TRADE_REQUEST for limit orders, TRADE_HISTORY.
 func (e *executor) toFrame4(ctx context.Context, tx database.Tx, st *tradeOrderState, execName string) error {
 	in := st.in
-	if err := tx.QueryRow(ctx, e.sql.TradeOrderNextTradeID).Scan(&st.tradeID); err != nil {
+	if err := tx.QueryRow(ctx, e.sql.of(tradeOrderNextTradeID)).Scan(&st.tradeID); err != nil {
 		return frameErr(TradeOrder, 4, "next trade id", err)
 	}
 	now := e.now()
 	st.comm = commission(st.commRate, in.Qty, st.price)
-	if err := execOne(ctx, tx, TradeOrder, 4, "insert trade", e.sql.TradeOrderInsertTrade,
+	if err := execOne(ctx, tx, TradeOrder, 4, "insert trade", e.sql.of(tradeOrderInsertTrade),
 		st.tradeID, now, st.status, in.TradeType, !in.IsMargin, st.symbol, in.Qty, st.price, in.AcctID,
 		truncate(execName, 49), st.charge, st.comm, in.LIFO); err != nil {
 		return err
 	}
 	if !st.isMarket {
-		if err := execOne(ctx, tx, TradeOrder, 4, "insert trade request", e.sql.TradeOrderInsertRequest,
+		if err := execOne(ctx, tx, TradeOrder, 4, "insert trade request", e.sql.of(tradeOrderInsertRequest),
 			st.tradeID, in.TradeType, st.symbol, in.Qty, st.price, st.brokerID); err != nil {
 			return err
 		}
 	}
-	return execOne(ctx, tx, TradeOrder, 4, "insert trade history", e.sql.TradeOrderInsertHistory, st.tradeID, now, st.status)
+	return execOne(ctx, tx, TradeOrder, 4, "insert trade history", e.sql.of(tradeOrderInsertHistory), st.tradeID, now, st.status)
 }
 
 // frameErr wraps a frame's database error; a missing row the frame needs is a
@@ -264,3 +330,44 @@ func truncate(s string, n int) string {
 	}
 	return s
 }
+
+// Trade-Order's statements, in the order its frames run them.
+var (
+	tradeOrderAccount    = TradeOrder.statement("TradeOrderAccount", `SELECT ca_name, ca_b_id, ca_c_id, ca_tax_st FROM customer_account WHERE ca_id = $1`)
+	tradeOrderCustomer   = TradeOrder.statement("TradeOrderCustomer", `SELECT c_f_name, c_l_name, c_tier, c_tax_id FROM customer WHERE c_id = $1`)
+	tradeOrderBroker     = TradeOrder.statement("TradeOrderBroker", `SELECT b_name FROM broker WHERE b_id = $1`)
+	tradeOrderPermission = TradeOrder.statement("TradeOrderPermission", `SELECT ap_acl FROM account_permission
+WHERE ap_ca_id = $1 AND ap_f_name = $2 AND ap_l_name = $3 AND ap_tax_id = $4`)
+	tradeOrderCompanyByName     = TradeOrder.statement("TradeOrderCompanyByName", `SELECT co_id FROM company WHERE co_name = $1`)
+	tradeOrderSecurityByCompany = TradeOrder.statement("TradeOrderSecurityByCompany", `SELECT s_ex_id, s_name, s_symb FROM security WHERE s_co_id = $1 AND s_issue = $2`)
+	tradeOrderSecurityBySymbol  = TradeOrder.statement("TradeOrderSecurityBySymbol", `SELECT s_co_id, s_ex_id, s_name FROM security WHERE s_symb = $1`)
+	tradeOrderCompanyName       = TradeOrder.statement("TradeOrderCompanyName", `SELECT co_name FROM company WHERE co_id = $1`)
+	tradeOrderLastPrice         = TradeOrder.statement("TradeOrderLastPrice", `SELECT lt_price FROM last_trade WHERE lt_s_symb = $1`)
+	tradeOrderTradeType         = TradeOrder.statement("TradeOrderTradeType", `SELECT tt_is_mrkt, tt_is_sell FROM trade_type WHERE tt_id = $1`)
+	tradeOrderHoldingQty        = TradeOrder.statement("TradeOrderHoldingQty", `SELECT hs_qty FROM holding_summary WHERE hs_ca_id = $1 AND hs_s_symb = $2`)
+	tradeOrderHoldingsAsc       = TradeOrder.statement("TradeOrderHoldingsAsc", `SELECT h_qty, h_price FROM holding WHERE h_ca_id = $1 AND h_s_symb = $2
+ORDER BY h_dts ASC, h_t_id ASC`)
+	tradeOrderHoldingsDesc = TradeOrder.statement("TradeOrderHoldingsDesc", `SELECT h_qty, h_price FROM holding WHERE h_ca_id = $1 AND h_s_symb = $2
+ORDER BY h_dts DESC, h_t_id DESC`)
+	tradeOrderTaxRate = TradeOrder.statement("TradeOrderTaxRate", `SELECT COALESCE(SUM(tx_rate), 0) FROM taxrate
+WHERE tx_id IN (SELECT cx_tx_id FROM customer_taxrate WHERE cx_c_id = $1)`)
+	tradeOrderCommissionRate = TradeOrder.statement("TradeOrderCommissionRate", `SELECT cr_rate FROM commission_rate
+WHERE cr_c_tier = $1 AND cr_tt_id = $2 AND cr_ex_id = $3 AND cr_from_qty <= $4 AND cr_to_qty >= $4
+LIMIT 1`,
+		override{database.SQLServer, `SELECT TOP 1 cr_rate FROM commission_rate
+WHERE cr_c_tier = $1 AND cr_tt_id = $2 AND cr_ex_id = $3 AND cr_from_qty <= $4 AND cr_to_qty >= $4`})
+	tradeOrderCharge        = TradeOrder.statement("TradeOrderCharge", `SELECT ch_chrg FROM charge WHERE ch_c_tier = $1 AND ch_tt_id = $2`)
+	tradeOrderBalance       = TradeOrder.statement("TradeOrderBalance", `SELECT ca_bal FROM customer_account WHERE ca_id = $1`)
+	tradeOrderHoldingAssets = TradeOrder.statement("TradeOrderHoldingAssets", `SELECT COALESCE(SUM(hs_qty * lt_price), 0) FROM holding_summary, last_trade
+WHERE hs_ca_id = $1 AND lt_s_symb = hs_s_symb`)
+	// A SEQUENCE, not IDENTITY, on SQL Server too, so the id is known before the
+	// insert.
+	tradeOrderNextTradeID = TradeOrder.statement("TradeOrderNextTradeID", `SELECT nextval('seq_trade_id')`,
+		override{database.SQLServer, `SELECT NEXT VALUE FOR seq_trade_id`})
+	tradeOrderInsertTrade = TradeOrder.statement("TradeOrderInsertTrade", `INSERT INTO trade (t_id, t_dts, t_st_id, t_tt_id, t_is_cash, t_s_symb, t_qty, t_bid_price,
+  t_ca_id, t_exec_name, t_trade_price, t_chrg, t_comm, t_tax, t_lifo)
+VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, NULL, $11, $12, 0, $13)`)
+	tradeOrderInsertRequest = TradeOrder.statement("TradeOrderInsertRequest", `INSERT INTO trade_request (tr_t_id, tr_tt_id, tr_s_symb, tr_qty, tr_bid_price, tr_b_id)
+VALUES ($1, $2, $3, $4, $5, $6)`)
+	tradeOrderInsertHistory = TradeOrder.statement("TradeOrderInsertHistory", `INSERT INTO trade_history (th_t_id, th_dts, th_st_id) VALUES ($1, $2, $3)`)
+)

@@ -101,22 +101,22 @@ func (e *executor) tradeResult(ctx context.Context, tradeID int64, price Money) 
 // trFrame1 reads and locks the trade, reads its type, and locks the account before
 // reading the position (see the isolation note above).
 func (e *executor) trFrame1(ctx context.Context, tx database.Tx, st *tradeResultState) error {
-	if err := tx.QueryRow(ctx, e.sql.TradeResultTrade, st.tradeID).Scan(
+	if err := tx.QueryRow(ctx, e.sql.of(tradeResultTrade), st.tradeID).Scan(
 		&st.acctID, &st.typeID, &st.symbol, &st.qty, &st.charge, &st.lifo, &st.isCash, &st.status); err != nil {
 		return frameErr(TradeResult, 1, fmt.Sprintf("trade %d", st.tradeID), err)
 	}
 	if st.status != schema.StatusSubmitted {
 		return checkf(TradeResult, 1, "trade %d is %s, not %s", st.tradeID, st.status, schema.StatusSubmitted)
 	}
-	if err := tx.QueryRow(ctx, e.sql.TradeResultTradeType, st.typeID).Scan(&st.typeName, &st.isSell, &st.isMarket); err != nil {
+	if err := tx.QueryRow(ctx, e.sql.of(tradeResultTradeType), st.typeID).Scan(&st.typeName, &st.isSell, &st.isMarket); err != nil {
 		return frameErr(TradeResult, 1, "trade type", err)
 	}
 	// CUSTOMER_ACCOUNT is frame 2's read; it is taken here, locked, so that no other
 	// Trade-Result of the account can move the position read next.
-	if err := tx.QueryRow(ctx, e.sql.TradeResultAccount, st.acctID).Scan(&st.brokerID, &st.custID, &st.taxStatus); err != nil {
+	if err := tx.QueryRow(ctx, e.sql.of(tradeResultAccount), st.acctID).Scan(&st.brokerID, &st.custID, &st.taxStatus); err != nil {
 		return frameErr(TradeResult, 1, "account", err)
 	}
-	err := tx.QueryRow(ctx, e.sql.TradeResultHoldingSummary, st.acctID, st.symbol).Scan(&st.hsQty)
+	err := tx.QueryRow(ctx, e.sql.of(tradeResultHoldingSummary), st.acctID, st.symbol).Scan(&st.hsQty)
 	switch {
 	case err == nil:
 		st.hsFound = true
@@ -148,19 +148,19 @@ func (e *executor) trFrame2(ctx context.Context, tx database.Tx, st *tradeResult
 	newQty := st.hsQty + delta
 	switch {
 	case !st.hsFound:
-		if err := execOne(ctx, tx, TradeResult, 2, "insert holding summary", e.sql.TradeResultInsertSummary, st.acctID, st.symbol, newQty); err != nil {
+		if err := execOne(ctx, tx, TradeResult, 2, "insert holding summary", e.sql.of(tradeResultInsertSummary), st.acctID, st.symbol, newQty); err != nil {
 			return err
 		}
 	case newQty != 0:
-		if err := execOne(ctx, tx, TradeResult, 2, "update holding summary", e.sql.TradeResultUpdateSummary, newQty, st.acctID, st.symbol); err != nil {
+		if err := execOne(ctx, tx, TradeResult, 2, "update holding summary", e.sql.of(tradeResultUpdateSummary), newQty, st.acctID, st.symbol); err != nil {
 			return err
 		}
 	}
 	opposite := (st.isSell && st.hsQty > 0) || (!st.isSell && st.hsQty < 0)
 	if opposite {
-		q := e.sql.TradeResultLotsAsc
+		q := e.sql.of(tradeResultLotsAsc)
 		if st.lifo {
-			q = e.sql.TradeResultLotsDesc
+			q = e.sql.of(tradeResultLotsDesc)
 		}
 		var lots []holdingLot
 		rows, err := tx.Query(ctx, q, st.acctID, st.symbol)
@@ -191,15 +191,15 @@ func (e *executor) trFrame2(ctx context.Context, tx database.Tx, st *tradeResult
 			if !st.isSell {
 				after = l.qty + n
 			}
-			if err := execOne(ctx, tx, TradeResult, 2, "insert holding history", e.sql.TradeResultInsertHoldingHistory,
+			if err := execOne(ctx, tx, TradeResult, 2, "insert holding history", e.sql.of(tradeResultInsertHoldingHistory),
 				l.tID, st.tradeID, l.qty, after); err != nil {
 				return err
 			}
 			if after == 0 {
-				if err := execOne(ctx, tx, TradeResult, 2, "delete holding", e.sql.TradeResultDeleteHolding, l.tID); err != nil {
+				if err := execOne(ctx, tx, TradeResult, 2, "delete holding", e.sql.of(tradeResultDeleteHolding), l.tID); err != nil {
 					return err
 				}
-			} else if err := execOne(ctx, tx, TradeResult, 2, "update holding", e.sql.TradeResultUpdateHolding, after, l.tID); err != nil {
+			} else if err := execOne(ctx, tx, TradeResult, 2, "update holding", e.sql.of(tradeResultUpdateHolding), after, l.tID); err != nil {
 				return err
 			}
 			if st.isSell {
@@ -217,16 +217,16 @@ func (e *executor) trFrame2(ctx context.Context, tx database.Tx, st *tradeResult
 		if st.isSell {
 			lot = -needed // a short position
 		}
-		if err := execOne(ctx, tx, TradeResult, 2, "insert holding history", e.sql.TradeResultInsertHoldingHistory,
+		if err := execOne(ctx, tx, TradeResult, 2, "insert holding history", e.sql.of(tradeResultInsertHoldingHistory),
 			st.tradeID, st.tradeID, 0, lot); err != nil {
 			return err
 		}
-		if err := execOne(ctx, tx, TradeResult, 2, "insert holding", e.sql.TradeResultInsertHolding,
+		if err := execOne(ctx, tx, TradeResult, 2, "insert holding", e.sql.of(tradeResultInsertHolding),
 			st.tradeID, st.acctID, st.symbol, st.now, st.price, lot); err != nil {
 			return err
 		}
 	} else if st.hsFound && newQty == 0 {
-		if err := execOne(ctx, tx, TradeResult, 2, "delete holding summary", e.sql.TradeResultDeleteSummary, st.acctID, st.symbol); err != nil {
+		if err := execOne(ctx, tx, TradeResult, 2, "delete holding summary", e.sql.of(tradeResultDeleteSummary), st.acctID, st.symbol); err != nil {
 			return err
 		}
 	}
@@ -239,25 +239,25 @@ func (e *executor) trFrame3(ctx context.Context, tx database.Tx, st *tradeResult
 		return nil
 	}
 	var rate Rate
-	if err := tx.QueryRow(ctx, e.sql.TradeResultTaxRate, st.custID).Scan(&rate); err != nil {
+	if err := tx.QueryRow(ctx, e.sql.of(tradeResultTaxRate), st.custID).Scan(&rate); err != nil {
 		return frameErr(TradeResult, 3, "tax rates", err)
 	}
 	st.tax = centsOf(float64(st.sellValue-st.buyValue) / 100 * float64(rate))
 	if st.tax < 0 {
 		return checkf(TradeResult, 3, "tax %s is negative", st.tax)
 	}
-	return execOne(ctx, tx, TradeResult, 3, "update trade tax", e.sql.TradeResultUpdateTax, st.tax, st.tradeID)
+	return execOne(ctx, tx, TradeResult, 3, "update trade tax", e.sql.of(tradeResultUpdateTax), st.tax, st.tradeID)
 }
 
 // trFrame4 reads the security, the customer's tier and the commission rate.
 func (e *executor) trFrame4(ctx context.Context, tx database.Tx, st *tradeResultState) error {
-	if err := tx.QueryRow(ctx, e.sql.TradeResultSecurity, st.symbol).Scan(&st.exchange, &st.secName); err != nil {
+	if err := tx.QueryRow(ctx, e.sql.of(tradeResultSecurity), st.symbol).Scan(&st.exchange, &st.secName); err != nil {
 		return frameErr(TradeResult, 4, "security", err)
 	}
-	if err := tx.QueryRow(ctx, e.sql.TradeResultCustomerTier, st.custID).Scan(&st.tier); err != nil {
+	if err := tx.QueryRow(ctx, e.sql.of(tradeResultCustomerTier), st.custID).Scan(&st.tier); err != nil {
 		return frameErr(TradeResult, 4, "customer", err)
 	}
-	if err := tx.QueryRow(ctx, e.sql.TradeResultCommissionRate, st.tier, st.typeID, st.exchange, st.qty).Scan(&st.commRate); err != nil {
+	if err := tx.QueryRow(ctx, e.sql.of(tradeResultCommissionRate), st.tier, st.typeID, st.exchange, st.qty).Scan(&st.commRate); err != nil {
 		return frameErr(TradeResult, 4, "commission rate", err)
 	}
 	if st.commRate <= 0 {
@@ -269,15 +269,15 @@ func (e *executor) trFrame4(ctx context.Context, tx database.Tx, st *tradeResult
 // trFrame5 completes the trade, records its history and credits the broker.
 func (e *executor) trFrame5(ctx context.Context, tx database.Tx, st *tradeResultState) error {
 	st.comm = commission(st.commRate, st.qty, st.price)
-	if err := execOne(ctx, tx, TradeResult, 5, "complete trade", e.sql.TradeResultCompleteTrade,
+	if err := execOne(ctx, tx, TradeResult, 5, "complete trade", e.sql.of(tradeResultCompleteTrade),
 		st.comm, st.now, schema.StatusCompleted, st.price, st.tradeID); err != nil {
 		return err
 	}
-	if err := execOne(ctx, tx, TradeResult, 5, "insert trade history", e.sql.TradeResultInsertHistory,
+	if err := execOne(ctx, tx, TradeResult, 5, "insert trade history", e.sql.of(tradeResultInsertHistory),
 		st.tradeID, st.now, schema.StatusCompleted); err != nil {
 		return err
 	}
-	return execOne(ctx, tx, TradeResult, 5, "update broker", e.sql.TradeResultUpdateBroker, st.comm, st.brokerID)
+	return execOne(ctx, tx, TradeResult, 5, "update broker", e.sql.of(tradeResultUpdateBroker), st.comm, st.brokerID)
 }
 
 // trFrame6 settles the trade: SETTLEMENT, and for cash trades the balance and a
@@ -297,22 +297,71 @@ func (e *executor) trFrame6(ctx context.Context, tx database.Tx, st *tradeResult
 	if st.isCash {
 		cashType = "Cash Account"
 	}
-	if err := execOne(ctx, tx, TradeResult, 6, "insert settlement", e.sql.TradeResultInsertSettlement,
+	if err := execOne(ctx, tx, TradeResult, 6, "insert settlement", e.sql.of(tradeResultInsertSettlement),
 		st.tradeID, cashType, due, amount); err != nil {
 		return err
 	}
 	if st.isCash {
-		if err := execOne(ctx, tx, TradeResult, 6, "update balance", e.sql.TradeResultUpdateBalance, amount, st.acctID); err != nil {
+		if err := execOne(ctx, tx, TradeResult, 6, "update balance", e.sql.of(tradeResultUpdateBalance), amount, st.acctID); err != nil {
 			return err
 		}
 		name := truncate(fmt.Sprintf("%s %d shares of %s", st.typeName, st.qty, st.secName), 100)
-		if err := execOne(ctx, tx, TradeResult, 6, "insert cash transaction", e.sql.TradeResultInsertCash,
+		if err := execOne(ctx, tx, TradeResult, 6, "insert cash transaction", e.sql.of(tradeResultInsertCash),
 			st.tradeID, st.now, amount, name); err != nil {
 			return err
 		}
 	}
-	if err := tx.QueryRow(ctx, e.sql.TradeResultBalance, st.acctID).Scan(&st.balance); err != nil {
+	if err := tx.QueryRow(ctx, e.sql.of(tradeResultBalance), st.acctID).Scan(&st.balance); err != nil {
 		return frameErr(TradeResult, 6, "balance", err)
 	}
 	return nil
 }
+
+// Trade-Result's statements, in the order its frames run them. SQL Server takes the
+// row locks of FOR UPDATE as WITH (UPDLOCK, ROWLOCK): update locks at read time, in
+// the same order as PostgreSQL's. No MERGE: the upserts are a read, then an insert or
+// an update, on both databases.
+var (
+	tradeResultTrade = TradeResult.statement("TradeResultTrade", `SELECT t_ca_id, t_tt_id, t_s_symb, t_qty, t_chrg, t_lifo, t_is_cash, t_st_id
+FROM trade WHERE t_id = $1 FOR UPDATE`,
+		override{database.SQLServer, `SELECT t_ca_id, t_tt_id, t_s_symb, t_qty, t_chrg, t_lifo, t_is_cash, t_st_id
+FROM trade WITH (UPDLOCK, ROWLOCK) WHERE t_id = $1`})
+	tradeResultTradeType = TradeResult.statement("TradeResultTradeType", `SELECT tt_name, tt_is_sell, tt_is_mrkt FROM trade_type WHERE tt_id = $1`)
+	tradeResultAccount   = TradeResult.statement("TradeResultAccount", `SELECT ca_b_id, ca_c_id, ca_tax_st FROM customer_account WHERE ca_id = $1 FOR UPDATE`,
+		override{database.SQLServer, `SELECT ca_b_id, ca_c_id, ca_tax_st FROM customer_account WITH (UPDLOCK, ROWLOCK) WHERE ca_id = $1`})
+	tradeResultHoldingSummary = TradeResult.statement("TradeResultHoldingSummary", `SELECT hs_qty FROM holding_summary WHERE hs_ca_id = $1 AND hs_s_symb = $2`)
+	tradeResultInsertSummary  = TradeResult.statement("TradeResultInsertSummary", `INSERT INTO holding_summary (hs_ca_id, hs_s_symb, hs_qty) VALUES ($1, $2, $3)`)
+	tradeResultUpdateSummary  = TradeResult.statement("TradeResultUpdateSummary", `UPDATE holding_summary SET hs_qty = $1 WHERE hs_ca_id = $2 AND hs_s_symb = $3`)
+	tradeResultDeleteSummary  = TradeResult.statement("TradeResultDeleteSummary", `DELETE FROM holding_summary WHERE hs_ca_id = $1 AND hs_s_symb = $2`)
+	tradeResultLotsAsc        = TradeResult.statement("TradeResultLotsAsc", `SELECT h_t_id, h_qty, h_price FROM holding WHERE h_ca_id = $1 AND h_s_symb = $2
+ORDER BY h_dts ASC, h_t_id ASC FOR UPDATE`,
+		override{database.SQLServer, `SELECT h_t_id, h_qty, h_price FROM holding WITH (UPDLOCK, ROWLOCK) WHERE h_ca_id = $1 AND h_s_symb = $2
+ORDER BY h_dts ASC, h_t_id ASC`})
+	tradeResultLotsDesc = TradeResult.statement("TradeResultLotsDesc", `SELECT h_t_id, h_qty, h_price FROM holding WHERE h_ca_id = $1 AND h_s_symb = $2
+ORDER BY h_dts DESC, h_t_id DESC FOR UPDATE`,
+		override{database.SQLServer, `SELECT h_t_id, h_qty, h_price FROM holding WITH (UPDLOCK, ROWLOCK) WHERE h_ca_id = $1 AND h_s_symb = $2
+ORDER BY h_dts DESC, h_t_id DESC`})
+	tradeResultInsertHoldingHistory = TradeResult.statement("TradeResultInsertHoldingHistory", `INSERT INTO holding_history (hh_h_t_id, hh_t_id, hh_before_qty, hh_after_qty) VALUES ($1, $2, $3, $4)`)
+	tradeResultUpdateHolding        = TradeResult.statement("TradeResultUpdateHolding", `UPDATE holding SET h_qty = $1 WHERE h_t_id = $2`)
+	tradeResultDeleteHolding        = TradeResult.statement("TradeResultDeleteHolding", `DELETE FROM holding WHERE h_t_id = $1`)
+	tradeResultInsertHolding        = TradeResult.statement("TradeResultInsertHolding", `INSERT INTO holding (h_t_id, h_ca_id, h_s_symb, h_dts, h_price, h_qty)
+VALUES ($1, $2, $3, $4, $5, $6)`)
+	tradeResultTaxRate = TradeResult.statement("TradeResultTaxRate", `SELECT COALESCE(SUM(tx_rate), 0) FROM taxrate
+WHERE tx_id IN (SELECT cx_tx_id FROM customer_taxrate WHERE cx_c_id = $1)`)
+	tradeResultUpdateTax      = TradeResult.statement("TradeResultUpdateTax", `UPDATE trade SET t_tax = $1 WHERE t_id = $2`)
+	tradeResultSecurity       = TradeResult.statement("TradeResultSecurity", `SELECT s_ex_id, s_name FROM security WHERE s_symb = $1`)
+	tradeResultCustomerTier   = TradeResult.statement("TradeResultCustomerTier", `SELECT c_tier FROM customer WHERE c_id = $1`)
+	tradeResultCommissionRate = TradeResult.statement("TradeResultCommissionRate", `SELECT cr_rate FROM commission_rate
+WHERE cr_c_tier = $1 AND cr_tt_id = $2 AND cr_ex_id = $3 AND cr_from_qty <= $4 AND cr_to_qty >= $4
+LIMIT 1`,
+		override{database.SQLServer, `SELECT TOP 1 cr_rate FROM commission_rate
+WHERE cr_c_tier = $1 AND cr_tt_id = $2 AND cr_ex_id = $3 AND cr_from_qty <= $4 AND cr_to_qty >= $4`})
+	tradeResultCompleteTrade    = TradeResult.statement("TradeResultCompleteTrade", `UPDATE trade SET t_comm = $1, t_dts = $2, t_st_id = $3, t_trade_price = $4 WHERE t_id = $5`)
+	tradeResultInsertHistory    = TradeResult.statement("TradeResultInsertHistory", `INSERT INTO trade_history (th_t_id, th_dts, th_st_id) VALUES ($1, $2, $3)`)
+	tradeResultUpdateBroker     = TradeResult.statement("TradeResultUpdateBroker", `UPDATE broker SET b_comm_total = b_comm_total + $1, b_num_trades = b_num_trades + 1 WHERE b_id = $2`)
+	tradeResultInsertSettlement = TradeResult.statement("TradeResultInsertSettlement", `INSERT INTO settlement (se_t_id, se_cash_type, se_cash_due_date, se_amt)
+VALUES ($1, $2, $3, $4)`)
+	tradeResultUpdateBalance = TradeResult.statement("TradeResultUpdateBalance", `UPDATE customer_account SET ca_bal = ca_bal + $1 WHERE ca_id = $2`)
+	tradeResultInsertCash    = TradeResult.statement("TradeResultInsertCash", `INSERT INTO cash_transaction (ct_t_id, ct_dts, ct_amt, ct_name) VALUES ($1, $2, $3, $4)`)
+	tradeResultBalance       = TradeResult.statement("TradeResultBalance", `SELECT ca_bal FROM customer_account WHERE ca_id = $1`)
+)

@@ -10,6 +10,15 @@ import (
 // Trade-Status (tpce.md §6.9): the 50 most recent trades of an account, with the
 // customer's and broker's names. Read-only, read committed.
 
+// TradeStatusInput: tpce.md §6.9.
+type TradeStatusInput struct{ AcctID int64 }
+
+// TradeStatus draws Trade-Status's inputs.
+func (g *Gen) TradeStatus() TradeStatusInput {
+	_, ca := g.customerAccount()
+	return TradeStatusInput{AcctID: ca}
+}
+
 // tradeStatusMax is the reference's list length; not a knob.
 const tradeStatusMax = 50
 
@@ -33,6 +42,12 @@ type TradeStatusOutput struct {
 	CustFirst, CustLast, BrokerName string
 }
 
+// runTradeStatus runs Trade-Status on the worker's next inputs (its catalogue row).
+func (e *executor) runTradeStatus(ctx context.Context) (Outcome, error) {
+	o, _, err := e.tradeStatus(ctx, e.gen.TradeStatus())
+	return o, err
+}
+
 func (e *executor) tradeStatus(ctx context.Context, in TradeStatusInput) (Outcome, TradeStatusOutput, error) {
 	out := Outcome{Kind: TradeStatus}
 	var res TradeStatusOutput
@@ -44,7 +59,7 @@ func (e *executor) tradeStatus(ctx context.Context, in TradeStatusInput) (Outcom
 }
 
 func (e *executor) tsFrame1(ctx context.Context, tx database.Tx, in TradeStatusInput, res *TradeStatusOutput) error {
-	rows, err := tx.Query(ctx, e.sql.TradeStatusTrades, in.AcctID, tradeStatusMax)
+	rows, err := tx.Query(ctx, e.sql.of(tradeStatusTrades), in.AcctID, tradeStatusMax)
 	err = scanRows(rows, err, func(r database.Rows) error {
 		var t TradeStatusRow
 		if err := r.Scan(&t.TradeID, &t.When, &t.Status, &t.TypeName, &t.Symbol, &t.Qty, &t.ExecName,
@@ -57,7 +72,7 @@ func (e *executor) tsFrame1(ctx context.Context, tx database.Tx, in TradeStatusI
 	if err != nil {
 		return frameErr(TradeStatus, 1, "trades", err)
 	}
-	if err := tx.QueryRow(ctx, e.sql.TradeStatusNames, in.AcctID).Scan(&res.CustLast, &res.CustFirst, &res.BrokerName); err != nil {
+	if err := tx.QueryRow(ctx, e.sql.of(tradeStatusNames), in.AcctID).Scan(&res.CustLast, &res.CustFirst, &res.BrokerName); err != nil {
 		return frameErr(TradeStatus, 1, "customer and broker", err)
 	}
 	// The reference expects 50 trades; at small trade-day counts an account can have
@@ -72,3 +87,19 @@ func (e *executor) tsFrame1(ctx context.Context, tx database.Tx, in TradeStatusI
 	}
 	return nil
 }
+
+// Trade-Status's statements, in the order its frames run them.
+var (
+	tradeStatusTrades = TradeStatus.statement("TradeStatusTrades", `SELECT t_id, t_dts, st_name, tt_name, t_s_symb, t_qty, t_exec_name, t_chrg, s_name, ex_name
+FROM trade, status_type, trade_type, security, exchange
+WHERE t_ca_id = $1 AND st_id = t_st_id AND tt_id = t_tt_id AND s_symb = t_s_symb AND ex_id = s_ex_id
+ORDER BY t_dts DESC
+LIMIT $2`,
+		override{database.SQLServer, `SELECT TOP ($2) t_id, t_dts, st_name, tt_name, t_s_symb, t_qty, t_exec_name, t_chrg, s_name, ex_name
+FROM trade, status_type, trade_type, security, exchange
+WHERE t_ca_id = $1 AND st_id = t_st_id AND tt_id = t_tt_id AND s_symb = t_s_symb AND ex_id = s_ex_id
+ORDER BY t_dts DESC`})
+	tradeStatusNames = TradeStatus.statement("TradeStatusNames", `SELECT c_l_name, c_f_name, b_name
+FROM customer_account, customer, broker
+WHERE ca_id = $1 AND c_id = ca_c_id AND b_id = ca_b_id`)
+)

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/brokerbench/brokerbench/database"
+	"github.com/brokerbench/brokerbench/schema"
 )
 
 // Trade-Update (tpce.md §6.10): like Trade-Lookup, but each frame also rewrites a few
@@ -12,6 +13,30 @@ import (
 // type (frame 2) or the cash transaction's description (frame 3). Repeatable read:
 // two Trade-Updates toggling the same row must not both succeed from one snapshot
 // (the second gets a serialization failure and is retried).
+
+// TradeUpdate draws Trade-Update's inputs.
+func (g *Gen) TradeUpdate() TradeLookupInput {
+	in := TradeLookupInput{MaxTrades: maxTrades}
+	switch v := g.r.IntN(100); {
+	case v < 33:
+		in.Frame, in.TradeIDs = 1, g.tradeIDs(maxTrades)
+	case v < 66:
+		in.Frame = 2
+		_, in.AcctID = g.customerAccount()
+		in.Start, in.End = g.window(32 * 3600)
+	default:
+		in.Frame = 3
+		in.Symbol = schema.Symbol(g.r.Int64N(g.sc.Securities()))
+		in.Start, in.End = g.window(200 * 60)
+	}
+	return in
+}
+
+// runTradeUpdate runs Trade-Update on the worker's next inputs (its catalogue row).
+func (e *executor) runTradeUpdate(ctx context.Context) (Outcome, error) {
+	o, _, err := e.tradeUpdate(ctx, e.gen.TradeUpdate())
+	return o, err
+}
 
 func (e *executor) tradeUpdate(ctx context.Context, in TradeLookupInput) (Outcome, TradeLookupOutput, error) {
 	out := Outcome{Kind: TradeUpdate}
@@ -68,10 +93,10 @@ func (e *executor) tuFrame1(ctx context.Context, tx database.Tx, in TradeLookupI
 			break
 		}
 		var name string
-		if err := tx.QueryRow(ctx, e.sql.TradeUpdateExecName, id).Scan(&name); err != nil {
+		if err := tx.QueryRow(ctx, e.sql.of(tradeUpdateExecName), id).Scan(&name); err != nil {
 			return frameErr(TradeUpdate, 1, "executor name", err)
 		}
-		if err := execOne(ctx, tx, TradeUpdate, 1, "update executor name", e.sql.TradeUpdateSetExecName,
+		if err := execOne(ctx, tx, TradeUpdate, 1, "update executor name", e.sql.of(tradeUpdateSetExecName),
 			truncate(toggleExecName(name), 49), id); err != nil {
 			return err
 		}
@@ -102,10 +127,10 @@ func (e *executor) tuFrame2(ctx context.Context, tx database.Tx, in TradeLookupI
 			break
 		}
 		var cashType string
-		if err := tx.QueryRow(ctx, e.sql.TradeUpdateCashType, d.TradeID).Scan(&cashType); err != nil {
+		if err := tx.QueryRow(ctx, e.sql.of(tradeUpdateCashType), d.TradeID).Scan(&cashType); err != nil {
 			return frameErr(TradeUpdate, 2, "settlement", err)
 		}
-		if err := execOne(ctx, tx, TradeUpdate, 2, "update cash type", e.sql.TradeUpdateSetCashType,
+		if err := execOne(ctx, tx, TradeUpdate, 2, "update cash type", e.sql.of(tradeUpdateSetCashType),
 			toggleCashType(cashType, d.IsCash), d.TradeID); err != nil {
 			return err
 		}
@@ -131,14 +156,14 @@ func (e *executor) tuFrame3(ctx context.Context, tx database.Tx, in TradeLookupI
 			continue // only cash trades have a cash transaction
 		}
 		var name *string
-		if err := tx.QueryRow(ctx, e.sql.TradeUpdateCashName, d.TradeID).Scan(&name); err != nil {
+		if err := tx.QueryRow(ctx, e.sql.of(tradeUpdateCashName), d.TradeID).Scan(&name); err != nil {
 			return frameErr(TradeUpdate, 3, "cash transaction", err)
 		}
 		cur := ""
 		if name != nil {
 			cur = *name
 		}
-		if err := execOne(ctx, tx, TradeUpdate, 3, "update cash name", e.sql.TradeUpdateSetCashName,
+		if err := execOne(ctx, tx, TradeUpdate, 3, "update cash name", e.sql.of(tradeUpdateSetCashName),
 			truncate(toggleShares(cur), 100), d.TradeID); err != nil {
 			return err
 		}
@@ -152,3 +177,23 @@ func (e *executor) tuFrame3(ctx context.Context, tx database.Tx, in TradeLookupI
 	}
 	return nil
 }
+
+// Trade-Update's statements, in the order its frames run them.
+var (
+	tradeUpdateExecName       = TradeUpdate.statement("TradeUpdateExecName", `SELECT t_exec_name FROM trade WHERE t_id = $1`)
+	tradeUpdateSetExecName    = TradeUpdate.statement("TradeUpdateSetExecName", `UPDATE trade SET t_exec_name = $1 WHERE t_id = $2`)
+	tradeUpdateCashType       = TradeUpdate.statement("TradeUpdateCashType", `SELECT se_cash_type FROM settlement WHERE se_t_id = $1`)
+	tradeUpdateSetCashType    = TradeUpdate.statement("TradeUpdateSetCashType", `UPDATE settlement SET se_cash_type = $1 WHERE se_t_id = $2`)
+	tradeUpdateTradesBySymbol = TradeUpdate.statement("TradeUpdateTradesBySymbol", `SELECT t_ca_id, t_exec_name, t_is_cash, t_trade_price, t_qty, t_dts, t_id, t_tt_id, tt_name, s_name
+FROM trade, trade_type, security
+WHERE t_s_symb = $1 AND t_dts >= $2 AND t_dts <= $3 AND tt_id = t_tt_id AND s_symb = t_s_symb
+ORDER BY t_dts
+LIMIT $4`,
+		override{database.SQLServer, `SELECT TOP ($4) t_ca_id, t_exec_name, t_is_cash, t_trade_price, t_qty, t_dts, t_id, t_tt_id, tt_name, s_name
+FROM trade, trade_type, security
+WHERE t_s_symb = $1 AND t_dts >= $2 AND t_dts <= $3
+  AND tt_id = t_tt_id AND s_symb = t_s_symb
+ORDER BY t_dts`})
+	tradeUpdateCashName    = TradeUpdate.statement("TradeUpdateCashName", `SELECT ct_name FROM cash_transaction WHERE ct_t_id = $1`)
+	tradeUpdateSetCashName = TradeUpdate.statement("TradeUpdateSetCashName", `UPDATE cash_transaction SET ct_name = $1 WHERE ct_t_id = $2`)
+)

@@ -3,10 +3,7 @@ package txn
 import (
 	"flag"
 	"fmt"
-	"os"
-	"path/filepath"
 	"reflect"
-	"strings"
 	"testing"
 
 	"github.com/brokerbench/brokerbench/schema"
@@ -45,6 +42,19 @@ func TestDeckDealsExactWeightsPerDeck(t *testing.T) {
 	for i := 0; i < 2000; i++ {
 		if a.Next() != b.Next() {
 			t.Fatal("decks with the same seed differ")
+		}
+	}
+}
+
+// TestCatalogueRows: row k describes kind k, and Run can run exactly the customer
+// and timer transactions.
+func TestCatalogueRows(t *testing.T) {
+	for k, s := range Catalogue {
+		if s.Kind != Kind(k) {
+			t.Errorf("row %d describes %s", k, s.Kind)
+		}
+		if (s.run != nil) != (s.Origin != Market) {
+			t.Errorf("%s: origin %d, run set %v", s.Name, s.Origin, s.run != nil)
 		}
 	}
 }
@@ -265,54 +275,6 @@ func TestInputsAreDeterministic(t *testing.T) {
 	}
 	if !same || !differ {
 		t.Fatalf("same seed and worker must repeat (%v); another worker must differ (%v)", same, differ)
-	}
-}
-
-// TestStatementsComplete fails when a dialect leaves a statement empty.
-func TestStatementsComplete(t *testing.T) {
-	for name, st := range map[string]*Statements{"postgres": PostgresSQL(), "sqlserver": SQLServerSQL()} {
-		eachStatement(st, func(field, sql string) {
-			if strings.TrimSpace(sql) == "" {
-				t.Errorf("%s: %s is empty", name, field)
-			}
-		})
-	}
-}
-
-func eachStatement(st *Statements, fn func(field, sql string)) {
-	var walk func(prefix string, v reflect.Value)
-	walk = func(prefix string, v reflect.Value) {
-		for i := 0; i < v.NumField(); i++ {
-			f := v.Type().Field(i)
-			switch v.Field(i).Kind() {
-			case reflect.String:
-				fn(prefix+f.Name, v.Field(i).String())
-			case reflect.Struct:
-				walk(prefix+f.Name+".", v.Field(i))
-			}
-		}
-	}
-	walk("", reflect.ValueOf(st).Elem())
-}
-
-// TestPostgresGolden pins every PostgreSQL statement; run with -update to rewrite.
-func TestPostgresGolden(t *testing.T) {
-	var b strings.Builder
-	eachStatement(PostgresSQL(), func(field, sql string) {
-		fmt.Fprintf(&b, "-- %s\n%s;\n\n", field, sql)
-	})
-	path := filepath.Join("testdata", "postgres.sql.golden")
-	if *update {
-		if err := os.WriteFile(path, []byte(b.String()), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run go test -run Golden -update)", err)
-	}
-	if string(want) != b.String() {
-		t.Errorf("PostgreSQL statements differ from %s; run go test -run Golden -update and review the diff", path)
 	}
 }
 
