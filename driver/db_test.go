@@ -110,12 +110,27 @@ func TestRealMix(t *testing.T) {
 	}
 }
 
-// TestRealRate: --rate below capacity is achieved within 2 %. The rate sits far below
-// what six users manage even on a loaded 2-core machine (about 50/s seen at worst),
-// so the test measures the pacer, not the machine.
+// TestRealRate: --rate below capacity is kept. The rate sits far below what six
+// users manage even on a loaded 2-core machine (about 50/s seen at worst), so the
+// test measures the pacer, not the machine.
+//
+// The pacer's promise is about the whole schedule, not one window: from the run's
+// start, a slot falls due every 1/rate, and a start the users could not make in time
+// (a cold or busy warm-up, or users held at the window's edge) is owed and made
+// late, inside the next window if need be (docs/result-format.md). So the test
+// counts the starts from the schedule's start to the step's planned end, where a
+// pacer with spare capacity has caught up; and it bounds the window's count by the
+// rate plus what was owed when the window opened, less what was owed when it
+// closed, give or take one transaction in flight per user at each edge.
 func TestRealRate(t *testing.T) {
-	cfg, _ := realConfig(t, []int{6}, 6*time.Second, time.Second)
+	const users = 6
+	cfg, _ := realConfig(t, []int{users}, 6*time.Second, time.Second)
 	cfg.Rate = 25
+	var starts startLog
+	inner := cfg.NewExecutor
+	cfg.NewExecutor = func(w int) txn.Executor { return &startLogger{inner(w), &starts} }
+	var closed time.Time
+	cfg.OnStep = func(*results.Step) { closed = time.Now() } // after the window closed
 	d, err := New(cfg)
 	if err != nil {
 		t.Fatal(err)
@@ -124,12 +139,81 @@ func TestRealRate(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, n := customerShares(steps[0])
-	got := float64(n) / steps[0].MeasuredS
-	t.Logf("achieved %.2f customer starts/s; lag %+v", got, steps[0].Lag)
-	if math.Abs(got-cfg.Rate) > 0.02*cfg.Rate {
-		t.Errorf("achieved %.2f customer starts/s at --rate %.0f", got, cfg.Rate)
+	st := steps[0]
+	// The first step starts with the schedule.
+	due := func(at time.Time) float64 { return math.Floor(cfg.Rate * at.Sub(st.StartedAt).Seconds()) }
+	owed := func(at time.Time) float64 { return due(at) - float64(starts.before(at)) }
+
+	end := st.StartedAt.Add(cfg.Plan.Step)
+	if taken := float64(starts.before(end)); taken > due(end)+1 || taken < 0.98*due(end)-1 {
+		t.Errorf("%.0f customer starts in the step's %s, %.0f due at --rate %.0f: want within 2 %%",
+			taken, cfg.Plan.Step, due(end), cfg.Rate)
 	}
+	if st.Lag.Missed != 0 {
+		t.Errorf("lag %+v: slots dropped below capacity", st.Lag)
+	}
+
+	// The window opened at its planned time or later, and no later than it closed
+	// less its length; what was owed then is the most owed in between.
+	var owedAtOpen float64
+	measured := time.Duration(st.MeasuredS * float64(time.Second))
+	for at := st.StartedAt.Add(cfg.Plan.Warmup); !at.After(closed.Add(-measured)); at = at.Add(time.Millisecond) {
+		owedAtOpen = max(owedAtOpen, owed(at))
+	}
+	_, n := customerShares(st)
+	slots := cfg.Rate * st.MeasuredS
+	t.Logf("window: %d customer transactions in %.2f s (%.2f/s); owed %.0f starts when it opened, %.0f after it closed; lag %+v",
+		n, st.MeasuredS, float64(n)/st.MeasuredS, owedAtOpen, owed(closed), st.Lag)
+	if hi := slots + owedAtOpen + users + 2; float64(n) > hi {
+		t.Errorf("the window counts %d customer transactions, more than the %.0f slots in it, the %.0f owed when it opened and one in flight per user", n, slots, owedAtOpen)
+	}
+	if lo := slots - owed(closed) - users - 2; float64(n) < lo {
+		t.Errorf("the window counts %d customer transactions, fewer than the %.0f slots in it less the %.0f owed when it closed and one in flight per user", n, slots, owed(closed))
+	}
+}
+
+// startLogger logs when each customer transaction started.
+type startLogger struct {
+	txn.Executor
+	log *startLog
+}
+
+func (e *startLogger) Run(ctx context.Context, k txn.Kind) (txn.Outcome, error) {
+	if customerKind[k] {
+		e.log.add(time.Now())
+	}
+	return e.Executor.Run(ctx, k)
+}
+
+var customerKind = func() (c [txn.NumKinds]bool) {
+	for _, s := range txn.Catalogue {
+		c[s.Kind] = s.Origin == txn.Customer
+	}
+	return c
+}()
+
+type startLog struct {
+	mu sync.Mutex
+	at []time.Time
+}
+
+func (l *startLog) add(at time.Time) {
+	l.mu.Lock()
+	l.at = append(l.at, at)
+	l.mu.Unlock()
+}
+
+// before counts the starts logged before t.
+func (l *startLog) before(t time.Time) int {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	n := 0
+	for _, at := range l.at {
+		if at.Before(t) {
+			n++
+		}
+	}
+	return n
 }
 
 // pauseServer stops (SIGSTOP) every process of the test cluster for d, or holds the
@@ -204,7 +288,9 @@ func childrenOf(pid int) []int {
 // due during the stall keep their intended times, so response-time percentiles rise
 // by about the stall while service-time percentiles do not.
 func TestRealStall(t *testing.T) {
-	cfg, db := realConfig(t, []int{8}, 7*time.Second, time.Second)
+	// Nine-second steps and the stall a second into the window: however late a busy
+	// machine fires and ends it, the delayed starts are made and finish in the window.
+	cfg, db := realConfig(t, []int{8}, 9*time.Second, time.Second)
 	// Well below capacity on a loaded machine, so only the stall delays starts.
 	cfg.Rate = 30
 	d, err := New(cfg)
@@ -215,7 +301,7 @@ func TestRealStall(t *testing.T) {
 	// seconds before the step starts.
 	var once sync.Once
 	cfg.OnTick = func(l Live) {
-		if l.InStep >= 3*time.Second {
+		if l.Measuring && l.InStep >= 2*time.Second {
 			once.Do(func() { pauseServer(t, db, 2*time.Second) })
 		}
 	}
@@ -237,8 +323,10 @@ func TestRealStall(t *testing.T) {
 	if r(90) < 700 {
 		t.Errorf("response p90 %.0f ms: the stall's delayed starts lost their intended times", r(90))
 	}
-	if s(90) > 300 {
-		t.Errorf("service p90 %.0f ms: service time should not carry the stall", s(90))
+	// Relative to the response, not a fixed bound: a busy machine slows every
+	// statement, but only the response carries the starts the stall delayed.
+	if s(90) > r(90)/2 {
+		t.Errorf("service p90 %.0f ms, response p90 %.0f ms: service time should not carry the stall", s(90), r(90))
 	}
 	// A 2 s stall at 30 starts/s delays about 60 starts; ask for half of them.
 	if st.Lag.Late < 30 || st.Lag.MaxMS < 1500 {
@@ -270,15 +358,30 @@ func TestRealRestart(t *testing.T) {
 		t.Skip("the tests use " + testpg.EnvDSN + ": not restarting a server they do not own")
 	}
 	cfg, _ := realConfig(t, []int{4}, 9*time.Second, time.Second)
+	// Timed from the step's window, not the test: Trade-Cleanup on a cold clone can
+	// take seconds on a busy machine before the step starts.
+	restarted, fired := make(chan error, 1), make(chan struct{})
+	var once sync.Once
+	cfg.OnTick = func(l Live) {
+		if l.Measuring && l.InStep >= 3*time.Second {
+			once.Do(func() {
+				close(fired)
+				go func() { restarted <- c.Restart(context.Background()) }()
+			})
+		}
+	}
 	d, err := New(cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
-	restarted := make(chan error, 1)
-	time.AfterFunc(3*time.Second, func() { restarted <- c.Restart(context.Background()) })
 	steps, err := d.Run(context.Background())
 	if err != nil {
 		t.Fatal(err)
+	}
+	select {
+	case <-fired:
+	default:
+		t.Fatal("the step's window never reached 3 s: the server was not restarted")
 	}
 	if err := <-restarted; err != nil {
 		t.Fatal(err)
