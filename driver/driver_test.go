@@ -6,6 +6,7 @@ import (
 	"math"
 	"strings"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	"github.com/brokerbench/brokerbench/results"
@@ -31,7 +32,9 @@ func customerShares(st results.Step) (map[string]float64, int64) {
 // TestRunFake ramps users on fake executors: steps as planned, the customer mix as
 // the deck deals it, the emulator's Trade-Results and Market-Feeds following
 // Trade-Orders, and the step's figures filled.
-func TestRunFake(t *testing.T) {
+func TestRunFake(t *testing.T) { synctest.Test(t, testRunFake) }
+
+func testRunFake(t *testing.T) {
 	m := newFakeMarket()
 	cfg := fakeConfig(m, []int{2, 6, 3}, 1500*time.Millisecond, 500*time.Millisecond)
 	var ticks int
@@ -114,7 +117,9 @@ func TestRunFake(t *testing.T) {
 }
 
 // TestRunRate: with --rate below capacity the achieved customer rate is within 2 %.
-func TestRunRate(t *testing.T) {
+func TestRunRate(t *testing.T) { synctest.Test(t, testRunRate) }
+
+func testRunRate(t *testing.T) {
 	m := newFakeMarket()
 	cfg := fakeConfig(m, []int{8}, 3*time.Second, time.Second)
 	cfg.Rate = 300
@@ -138,7 +143,9 @@ func TestRunRate(t *testing.T) {
 
 // TestRunStall: a two-second stall of the "server" during a rate-limited step shows
 // in the response times (from the intended start) but not in the service times.
-func TestRunStall(t *testing.T) {
+func TestRunStall(t *testing.T) { synctest.Test(t, testRunStall) }
+
+func testRunStall(t *testing.T) {
 	m := newFakeMarket()
 	cfg := fakeConfig(m, []int{4}, 6*time.Second, time.Second)
 	cfg.Rate = 200
@@ -168,7 +175,9 @@ func TestRunStall(t *testing.T) {
 }
 
 // TestRunInterrupt: an interrupt keeps the finished steps and the partial one.
-func TestRunInterrupt(t *testing.T) {
+func TestRunInterrupt(t *testing.T) { synctest.Test(t, testRunInterrupt) }
+
+func testRunInterrupt(t *testing.T) {
 	m := newFakeMarket()
 	cfg := fakeConfig(m, []int{2, 4, 8}, 1500*time.Millisecond, 300*time.Millisecond)
 	ctx, cancel := context.WithCancel(context.Background())
@@ -197,7 +206,10 @@ func TestRunInterrupt(t *testing.T) {
 // failingExec fails every transaction, as a database without the schema would.
 type failingExec struct{}
 
-func (failingExec) Run(context.Context, txn.Kind) (txn.Outcome, error) {
+func (failingExec) Run(ctx context.Context, _ txn.Kind) (txn.Outcome, error) {
+	// Even a failure takes a round trip; an executor that fails in no time would spin
+	// its user in a loop that never lets the bubble's virtual time move.
+	_ = RealClock{}.Sleep(ctx, time.Millisecond)
 	return txn.Outcome{Attempts: 1}, errors.New(`relation "trade" does not exist`)
 }
 func (failingExec) TradeResult(context.Context, int64, int64) (txn.Outcome, error) {
@@ -209,7 +221,9 @@ func (failingExec) MarketFeed(context.Context, []txn.TickerEntry) (txn.Outcome, 
 
 // TestRunAllFailing: a run where nothing succeeds stops with the first error instead
 // of measuring failures for the whole plan.
-func TestRunAllFailing(t *testing.T) {
+func TestRunAllFailing(t *testing.T) { synctest.Test(t, testRunAllFailing) }
+
+func testRunAllFailing(t *testing.T) {
 	m := newFakeMarket()
 	cfg := fakeConfig(m, []int{2}, time.Minute, time.Second)
 	// Trade-Cleanup (on the market's executors) passes; the users' transactions fail.

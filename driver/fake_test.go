@@ -17,8 +17,8 @@ type fakeMarket struct {
 	nextID  atomic.Int64
 	mu      sync.Mutex
 	waiting map[string][]txn.MarketRequest // limit orders by symbol
-	// stallUntil, when in the future, holds every transaction that starts before it
-	// until then: a server stall.
+	// stallUntil (Unix nanoseconds on the run's clock), when in the future, holds
+	// every transaction that starts before it until then: a server stall.
 	stallUntil atomic.Int64
 	results    atomic.Int64
 	feeds      atomic.Int64
@@ -27,36 +27,32 @@ type fakeMarket struct {
 
 func newFakeMarket() *fakeMarket { return &fakeMarket{waiting: map[string][]txn.MarketRequest{}} }
 
-// fakeExec stands in for txn's executor in tests of the driver's own logic: it sleeps
-// a little per transaction, makes Trade-Orders (60 % market, 40 % limit, 1 % rolled
-// back) and releases limit orders in Market-Feed as the database would.
+// fakeExec stands in for txn's executor in tests of the driver's own logic: it takes
+// a little time per transaction on the run's clock, makes Trade-Orders (60 % market,
+// 40 % limit, 1 % rolled back) and releases limit orders in Market-Feed as the
+// database would.
 type fakeExec struct {
-	m   *fakeMarket
-	r   *rnd.Rand
-	lat time.Duration
+	m     *fakeMarket
+	r     *rnd.Rand
+	clock Clock
+	lat   time.Duration
 }
 
 var _ txn.Executor = (*fakeExec)(nil)
 
 func (f *fakeExec) serve(ctx context.Context, k txn.Kind) (txn.Outcome, error) {
+	start := f.clock.Now()
 	if until := f.m.stallUntil.Load(); until > 0 {
-		if d := time.Until(time.Unix(0, until)); d > 0 {
-			// The statement was sent; the server holds it.
-			start := time.Now()
-			select {
-			case <-time.After(d):
-			case <-ctx.Done():
-				return txn.Outcome{Kind: k}, ctx.Err()
+		if d := time.Unix(0, until).Sub(start); d > 0 {
+			// The statement was sent; the server holds it, then serves it.
+			if err := f.clock.Sleep(ctx, d+f.lat); err != nil {
+				return txn.Outcome{Kind: k}, err
 			}
-			time.Sleep(f.lat)
 			return txn.Outcome{Kind: k, Attempts: 1, Statements: 3, ServiceStart: start}, nil
 		}
 	}
-	start := time.Now()
-	select {
-	case <-time.After(f.lat):
-	case <-ctx.Done():
-		return txn.Outcome{Kind: k}, ctx.Err()
+	if err := f.clock.Sleep(ctx, f.lat); err != nil {
+		return txn.Outcome{Kind: k}, err
 	}
 	return txn.Outcome{Kind: k, Attempts: 1, Statements: 3, ServiceStart: start}, nil
 }
@@ -145,16 +141,22 @@ func (d *testDeck) Next() txn.Kind {
 	return d.cards[d.next-1]
 }
 
-// fakeConfig is a short run on fake executors.
+// fakeConfig is a short run on fake executors. The executors wait on the run's own
+// clock, RealClock: the tests run inside a synctest bubble (synctest.Test), where that
+// clock's time is virtual and moves on only when every goroutine of the run waits.
+// So a run of seconds takes milliseconds, and neither a busy machine nor a slow
+// goroutine wake-up can move a figure the tests check.
 func fakeConfig(m *fakeMarket, users []int, step, warmup time.Duration) Config {
+	clock := RealClock{}
 	newExec := func(w int) txn.Executor {
-		return &fakeExec{m: m, r: rnd.New(7, uint64(w)), lat: 2 * time.Millisecond}
+		return &fakeExec{m: m, r: rnd.New(7, uint64(w)), clock: clock, lat: 2 * time.Millisecond}
 	}
 	return Config{
 		Plan:              Plan{Users: users, Step: step, Warmup: warmup},
 		Market:            MarketConfig{Workers: 4, DelayMean: 50 * time.Millisecond, DelayMax: 250 * time.Millisecond, TickerBatch: 20, TriggeredQty: 375},
 		Scale:             schema.Scale{Customers: 1000, TradeDays: 5},
 		Seed:              7,
+		Clock:             clock,
 		NewUserExecutor:   newExec,
 		NewMarketExecutor: newExec,
 		NewDeck:           func(w int) Deck { return newTestDeck(rnd.New(7, 99, uint64(w))) },

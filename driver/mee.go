@@ -137,7 +137,10 @@ func (m *mee) dispatch(ctx context.Context) {
 		var ready []meeItem
 		for len(m.pending) > 0 {
 			it := m.pending[0]
-			due := !it.due.After(now) || (m.draining && it.action != doTrigger)
+			// Draining brings the orders' delays forward, but not a retry's backoff:
+			// retried at once, a Trade-Result cut by a restart would spend its tries
+			// in a second or two against a server that is still starting.
+			due := !it.due.After(now) || (m.draining && it.action != doTrigger && it.tries == 0)
 			if !due {
 				break
 			}
@@ -267,19 +270,27 @@ func (m *mee) afterTradeResult(r txn.MarketRequest, price int64, now time.Time) 
 // drain completes the pending market orders at once (their delays no longer matter:
 // the last window is closed), so a finished run leaves no trade half done that the
 // emulator owed; limit orders still waiting for their price are left, as the
-// reference leaves them. It gives up at deadline.
+// reference leaves them. It gives up at deadline, or later while a Trade-Result cut
+// by a lost connection waits for its next try (the tries are bounded: meeRetries).
 func (m *mee) drain(deadline time.Time) {
 	m.mu.Lock()
 	m.draining = true
 	m.mu.Unlock()
 	m.signal()
-	for m.clock.Now().Before(deadline) {
+	for {
 		m.mu.Lock()
 		busy := m.inflight > 0
+		until := deadline
 		for _, it := range m.pending {
 			busy = busy || it.action != doTrigger
+			if it.tries > 0 && it.due.After(until) {
+				until = it.due.Add(time.Second)
+			}
 		}
 		m.mu.Unlock()
+		if !m.clock.Now().Before(until) {
+			return
+		}
 		if !busy {
 			return
 		}

@@ -51,15 +51,19 @@ func newSchedProbe() *schedProbe {
 }
 
 func (p *schedProbe) run() {
+	// Real time on purpose: this measures the runtime, not the injected clock.
+	timer := time.NewTimer(schedProbeInterval)
+	defer timer.Stop()
 	for {
+		t := time.Now()
+		timer.Reset(schedProbeInterval)
+		// Waiting on stop too, so close ends the probe at once: a run leaves no
+		// goroutine behind (the fake-clock tests' synctest bubbles require it).
 		select {
 		case <-p.stop:
 			return
-		default:
+		case <-timer.C:
 		}
-		// Real time on purpose: this measures the runtime, not the injected clock.
-		t := time.Now()
-		time.Sleep(schedProbeInterval)
 		late := time.Since(t) - schedProbeInterval
 		p.mu.Lock()
 		_ = p.hist.RecordValue(max(1, late.Microseconds()))

@@ -3,6 +3,7 @@ package txn
 import (
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"testing"
 	"time"
@@ -620,8 +621,12 @@ func testRetryOnSerializationFailure(t *testing.T, db database.DB) {
 	}
 	last := in.TradeIDs[len(in.TradeIDs)-1]
 	locked, release, done := make(chan struct{}), make(chan struct{}), make(chan error, 1)
+	var blocker int
 	go func() {
 		done <- db.InTx(ctx, database.ReadCommitted, func(tx database.Tx) error {
+			if err := tx.QueryRow(ctx, "SELECT pg_backend_pid()").Scan(&blocker); err != nil {
+				return err
+			}
 			if _, err := tx.Exec(ctx, "UPDATE trade SET t_exec_name = t_exec_name WHERE t_id = $1", last); err != nil {
 				return err
 			}
@@ -632,13 +637,17 @@ func testRetryOnSerializationFailure(t *testing.T, db database.DB) {
 	}()
 	<-locked
 	// The Trade-Update blocks on the last trade's row lock; let the other commit
-	// once it is waiting.
+	// once the server reports it waiting on that lock (however slow a busy machine).
+	waited := make(chan error, 1)
 	go func() {
-		time.Sleep(300 * time.Millisecond)
-		close(release)
+		defer close(release)
+		waited <- waitForLockWait(ctx, db, blocker)
 	}()
 	o, res, err := e.tradeUpdate(ctx, in)
 	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+	if err := <-waited; err != nil {
 		t.Fatal(err)
 	}
 	if err != nil || res.Updated != 20 {
@@ -646,5 +655,26 @@ func testRetryOnSerializationFailure(t *testing.T, db database.DB) {
 	}
 	if o.Attempts != 2 {
 		t.Fatalf("attempts %d, want 2 (one serialization failure, one retry)", o.Attempts)
+	}
+}
+
+// waitForLockWait polls pg_stat_activity until a backend waits on a lock that the
+// backend blocker holds: the event a lock test synchronises on, instead of a sleep
+// that a busy machine can outlast. It gives up after two minutes.
+func waitForLockWait(ctx context.Context, db database.DB, blocker int) error {
+	deadline := time.Now().Add(2 * time.Minute)
+	for {
+		var n int
+		if err := db.QueryRow(ctx, `SELECT count(*) FROM pg_stat_activity
+			WHERE wait_event_type = 'Lock' AND $1 = ANY (pg_blocking_pids(pid))`, blocker).Scan(&n); err != nil {
+			return fmt.Errorf("poll pg_stat_activity: %w", err)
+		}
+		if n > 0 {
+			return nil
+		}
+		if time.Now().After(deadline) {
+			return fmt.Errorf("no backend waited on backend %d's lock within two minutes", blocker)
+		}
+		time.Sleep(10 * time.Millisecond)
 	}
 }

@@ -96,14 +96,16 @@ func (l *lockedWriter) Write(p []byte) (int, error) {
 	return l.w.Write(p)
 }
 
-// waitLine waits for a stderr line containing s; the child failing first ends the test.
-func (c *child) waitLine(t *testing.T, s string) {
+// waitLine waits for a stderr line containing each of parts; the child failing first
+// ends the test.
+func (c *child) waitLine(t *testing.T, parts ...string) {
 	t.Helper()
+	s := strings.Join(parts, " … ")
 	timeout := time.After(2 * time.Minute)
 	for {
 		select {
 		case l := <-c.lines:
-			if strings.Contains(l, s) {
+			if containsAll(l, parts) {
 				return
 			}
 		case <-c.done:
@@ -112,6 +114,15 @@ func (c *child) waitLine(t *testing.T, s string) {
 			t.Fatalf("no %q from the child:\n%s", s, c.output())
 		}
 	}
+}
+
+func containsAll(s string, parts []string) bool {
+	for _, p := range parts {
+		if !strings.Contains(s, p) {
+			return false
+		}
+	}
+	return true
 }
 
 // wait waits for the child to end and returns its exit code (128+n for signal n).
@@ -124,6 +135,12 @@ func (c *child) wait(t *testing.T) int {
 		t.Fatalf("the child did not end:\n%s", c.output())
 		return -1
 	}
+}
+
+func (c *child) stdoutString() string {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.stdout.String()
 }
 
 func (c *child) output() string {
@@ -151,7 +168,7 @@ func TestFaultSIGTERM(t *testing.T) {
 	dsn := testdb.Loaded(t)
 	out := filepath.Join(t.TempDir(), "term.json")
 	// Long steps: the signal must land inside step 2 even when a busy machine is slow
-	// to print its first line.
+	// to deliver it.
 	args := runArgs(dsn, out, "2,3,4")
 	for i, a := range args {
 		if a == "--step" {
@@ -159,8 +176,7 @@ func TestFaultSIGTERM(t *testing.T) {
 		}
 	}
 	c := startChild(t, args...)
-	c.waitLine(t, "step 2/3")
-	time.Sleep(2500 * time.Millisecond) // into step 2's measured window
+	c.waitLine(t, "step 2/3", "measuring") // the live line, once step 2's window is open
 	c.signal(t, syscall.SIGTERM)
 	if code := c.wait(t); code != exitInterrupted {
 		t.Fatalf("exit %d, want %d\n%s", code, exitInterrupted, c.output())
@@ -174,26 +190,35 @@ func TestFaultSIGTERM(t *testing.T) {
 	}
 }
 
-// TestFaultSecondSignal: with the server stalled, the first Ctrl-C waits for the
-// in-flight transactions (their grace period); the second exits at once with 130,
-// and the result file written after the last finished step is intact.
+// TestFaultSecondSignal: with the run's transactions stalled in flight, the first
+// Ctrl-C waits for them (their grace period); the second exits at once with 130, and
+// the result file written after the last finished step is intact.
+//
+// The stall is a lock on the trade table of the test's own database, not a paused server:
+// the server is shared with the package's parallel tests, and a lock lets the test
+// see from pg_stat_activity that the run's sessions wait before it signals.
 func TestFaultSecondSignal(t *testing.T) {
 	t.Parallel()
-	if testpg.Cluster(t) == nil {
-		t.Skip("stalling the server needs the tests' own managed cluster")
-	}
 	dsn := testdb.Loaded(t)
 	out := filepath.Join(t.TempDir(), "twice.json")
-	c := startChild(t, runArgs(dsn, out, "2,2,2")...)
+	// Long steps: step 2 must still be running when the signals come, however slow a
+	// busy machine is to take the locks.
+	args := runArgs(dsn, out, "2,2,2")
+	for i, a := range args {
+		if a == "--step" {
+			args[i+1] = "10s"
+		}
+	}
+	c := startChild(t, args...)
 	c.waitLine(t, "step 2/3")
-	// The server stops answering: the users' transactions hang in flight.
-	stalled := testpg.PauseAsync(t, 0, 4*time.Second)
-	time.Sleep(500 * time.Millisecond)
+	release := lockTrades(t, dsn)
+	defer release()
+	waitForLockWaits(t, dsn, "brokerbench run", 2) // both users hang in flight
 	c.signal(t, syscall.SIGINT)
 	c.waitLine(t, "finishing in-flight work")
 	c.signal(t, syscall.SIGINT)
 	code := c.wait(t)
-	<-stalled
+	release()
 	if code != exitInterrupted {
 		t.Fatalf("exit %d, want %d\n%s", code, exitInterrupted, c.output())
 	}
@@ -207,6 +232,73 @@ func TestFaultSecondSignal(t *testing.T) {
 	}
 	if len(r.Steps) != 1 || r.Steps[0].Partial {
 		t.Errorf("steps %+v: want the first, finished one", r.Steps)
+	}
+}
+
+// lockTrades takes an exclusive lock on the trade table of dsn's database in a
+// transaction it keeps open, so every transaction that reads or writes trades (most
+// of the mix) hangs; release (idempotent) rolls it back. One table: the lock waits
+// only for the transactions in flight and, holding nothing while it waits, cannot
+// deadlock with them (locks on several tables could, and each deadlock costs a
+// second of detection on a busy machine).
+func lockTrades(t *testing.T, dsn string) (release func()) {
+	t.Helper()
+	ctx := context.Background()
+	db, err := database.Open(ctx, dsn, database.Options{MaxConns: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	held, done, stop := make(chan struct{}), make(chan error, 1), make(chan struct{})
+	go func() {
+		done <- db.InTx(ctx, database.ReadCommitted, func(tx database.Tx) error {
+			if _, err := tx.Exec(ctx, "LOCK TABLE trade IN ACCESS EXCLUSIVE MODE"); err != nil {
+				return err
+			}
+			close(held)
+			<-stop
+			return nil
+		})
+	}()
+	select {
+	case <-held:
+	case err := <-done:
+		db.Close()
+		t.Fatalf("lock the trade table: %v", err)
+	}
+	var once sync.Once
+	return func() {
+		once.Do(func() {
+			close(stop)
+			if err := <-done; err != nil {
+				t.Errorf("release the trade table: %v", err)
+			}
+			db.Close()
+		})
+	}
+}
+
+// waitForLockWaits polls pg_stat_activity until at least n sessions of dsn's
+// database named app wait on a lock.
+func waitForLockWaits(t *testing.T, dsn, app string, n int) {
+	t.Helper()
+	ctx := context.Background()
+	db, err := database.Open(ctx, dsn, database.Options{MaxConns: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	for deadline := time.Now().Add(2 * time.Minute); ; time.Sleep(20 * time.Millisecond) {
+		var waiting int
+		if err := db.QueryRow(ctx, `SELECT count(*) FROM pg_stat_activity
+			WHERE datname = current_database() AND application_name = $1 AND wait_event_type = 'Lock'`, app).Scan(&waiting); err != nil {
+			t.Fatal(err)
+		}
+		if waiting >= n {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("%d of the %q sessions wait on a lock after two minutes, want %d", waiting, app, n)
+		}
 	}
 }
 
@@ -316,7 +408,9 @@ func TestFaultRunBackendsKilled(t *testing.T) {
 	t.Parallel()
 	dsn := testdb.Loaded(t)
 	out := filepath.Join(t.TempDir(), "killed-backends.json")
-	args := []string{"run", "--db", dsn, "--users", "3,3", "--step", "4s", "--warmup", "1s", "--io-device", "none", "--out", out}
+	// Six-second steps: the cut must land in step 1's window (1 s to 6 s) however
+	// late a busy machine lets the test see the sessions.
+	args := []string{"run", "--db", dsn, "--users", "3,3", "--step", "6s", "--warmup", "1s", "--io-device", "none", "--out", out}
 	admin, err := database.Open(context.Background(), dsn, database.Options{MaxConns: 1})
 	if err != nil {
 		t.Fatal(err)
@@ -325,15 +419,17 @@ func TestFaultRunBackendsKilled(t *testing.T) {
 	killed := make(chan int, 1)
 	go func() {
 		// The users' pool grows to its three sessions once the step's users run;
-		// 1.5 s later the step is past its 1 s warm-up and measuring.
-		for deadline := time.Now().Add(time.Minute); time.Now().Before(deadline); time.Sleep(50 * time.Millisecond) {
+		// once the server says they have been connected for 1.5 s, the step is past
+		// its 1 s warm-up and measuring (timed by the server, not by a sleep that a
+		// busy machine stretches).
+		for deadline := time.Now().Add(2 * time.Minute); time.Now().Before(deadline); time.Sleep(50 * time.Millisecond) {
 			var n int
 			if err := admin.QueryRow(context.Background(), `SELECT count(*) FROM pg_stat_activity
-				WHERE datname = current_database() AND application_name = 'brokerbench run'`).Scan(&n); err != nil || n >= 3 {
+				WHERE datname = current_database() AND application_name = 'brokerbench run'
+				AND backend_start < now() - interval '1.5 seconds'`).Scan(&n); err != nil || n >= 3 {
 				break
 			}
 		}
-		time.Sleep(1500 * time.Millisecond)
 		killed <- testpg.TerminateBackends(t, dsn)
 	}()
 	code, stdout, stderr := runMain(args...)

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -35,71 +36,148 @@ func TerminateBackends(t testing.TB, dsn string) int {
 	return n
 }
 
-// serverPIDs returns the postmaster and its children.
-func serverPIDs(postmaster int) []int {
-	pids := []int{postmaster}
+// childrenOf returns the processes whose parent is pid, from /proc.
+func childrenOf(pid int) []int {
+	var kids []int
 	entries, _ := os.ReadDir("/proc")
 	for _, e := range entries {
-		pid, err := strconv.Atoi(e.Name())
+		p, err := strconv.Atoi(e.Name())
 		if err != nil {
 			continue
 		}
-		b, err := os.ReadFile(filepath.Join("/proc", e.Name(), "stat"))
-		if err != nil {
-			continue
-		}
-		// Fields after the command name (which may hold spaces) start after ") ".
-		s := string(b)
-		i := strings.LastIndex(s, ") ")
-		if i < 0 {
-			continue
-		}
-		f := strings.Fields(s[i+2:])
-		if len(f) > 1 {
-			if ppid, _ := strconv.Atoi(f[1]); ppid == postmaster {
-				pids = append(pids, pid)
-			}
+		if _, ppid, ok := procStat(p); ok && ppid == pid {
+			kids = append(kids, p)
 		}
 	}
-	return pids
+	return kids
 }
 
-// Pause stops every process of the managed server for d (SIGSTOP, then SIGCONT): a
-// stalled server, as a saturated array or a hung controller looks to clients. It
-// skips the test when the tests do not run their own cluster.
-func Pause(t testing.TB, d time.Duration) {
+// procStat reads a process's state letter and parent from /proc/PID/stat; ok is
+// false when the process is gone.
+func procStat(pid int) (state byte, ppid int, ok bool) {
+	b, err := os.ReadFile(filepath.Join("/proc", strconv.Itoa(pid), "stat"))
+	if err != nil {
+		return 0, 0, false
+	}
+	// Fields after the command name (which may hold spaces) start after ") ".
+	s := string(b)
+	i := strings.LastIndex(s, ") ")
+	if i < 0 {
+		return 0, 0, false
+	}
+	f := strings.Fields(s[i+2:])
+	if len(f) < 2 || len(f[0]) != 1 {
+		return 0, 0, false
+	}
+	ppid, _ = strconv.Atoi(f[1])
+	return f[0][0], ppid, true
+}
+
+// stopAndConfirm sends SIGSTOP to pids and waits until the kernel reports each one
+// stopped (state T) or gone (exited). A signal is delivered when the process is next
+// scheduled, which on a busy machine may take a while; only a confirmed stop is a
+// stalled server.
+func stopAndConfirm(pids []int) error {
+	for _, p := range pids {
+		_ = syscall.Kill(p, syscall.SIGSTOP)
+	}
+	deadline := time.Now().Add(time.Minute)
+	for _, p := range pids {
+		for {
+			st, _, ok := procStat(p)
+			// Z: a backend that exited; a stopped postmaster cannot reap it.
+			if !ok || st == 'T' || st == 't' || st == 'Z' || st == 'X' {
+				break
+			}
+			if time.Now().After(deadline) {
+				return fmt.Errorf("server process %d still running (state %c) a minute after SIGSTOP", p, st)
+			}
+			time.Sleep(time.Millisecond)
+		}
+	}
+	return nil
+}
+
+// Stall is when a paused server was confirmed stopped: from the moment the kernel
+// reported its last process stopped to the moment before the first SIGCONT.
+type Stall struct{ From, Until time.Time }
+
+// Duration is how long the server was confirmed stopped; 0 when the pause failed.
+func (s Stall) Duration() time.Duration { return s.Until.Sub(s.From) }
+
+// Pause stops every process of the managed server for at least d (SIGSTOP, then
+// SIGCONT): a stalled server, as a saturated array or a hung controller looks to
+// clients. It returns when the server was confirmed stopped. That, not a latency a
+// client happened to see, proves the stall: on a busy machine the signals and the
+// clients' timings both move.
+//
+// The server is the process's shared one, so the caller must own it for the while:
+// no test that runs in parallel (t.Parallel) may use it. Tests that only need
+// in-flight transactions to hang can hold locks in their own database instead. It
+// skips the test when the tests do not run their own cluster. On failure it marks
+// the test failed and returns a zero Stall, so it may run in a goroutine of the test.
+func Pause(t testing.TB, d time.Duration) Stall {
 	t.Helper()
+	return pause(t, d, func() {})
+}
+
+// PauseAsync pauses the server for d (Pause) in the background. stopped is closed
+// once every server process is confirmed stopped (or the pause failed); stall waits
+// for the server to run again and returns the Stall.
+func PauseAsync(t testing.TB, d time.Duration) (stopped <-chan struct{}, stall func() Stall) {
+	t.Helper()
+	if Cluster(t) == nil {
+		t.Skip("pausing the server needs the tests' own managed cluster (unset " + EnvDSN + ")")
+	}
+	st, done := make(chan struct{}), make(chan struct{})
+	var s Stall
+	go func() {
+		defer close(done)
+		s = pause(t, d, func() { close(st) })
+	}()
+	return st, func() Stall { <-done; return s }
+}
+
+// pause is Pause, calling stopped once the whole server is confirmed stopped (or
+// the pause failed).
+func pause(t testing.TB, d time.Duration, stopped func()) Stall {
+	t.Helper()
+	var once sync.Once
+	defer once.Do(stopped)
 	c := Cluster(t)
 	if c == nil {
 		t.Skip("pausing the server needs the tests' own managed cluster (unset " + EnvDSN + ")")
 	}
 	pm, err := c.PostmasterPID()
 	if err != nil {
-		t.Fatalf("pause: %v", err)
+		t.Errorf("pause: %v", err)
+		return Stall{}
 	}
-	pids := serverPIDs(pm)
-	for _, p := range pids {
-		_ = syscall.Kill(p, syscall.SIGSTOP)
+	// The postmaster first, confirmed stopped before its children are listed: a
+	// stopped postmaster forks no backend the list would miss.
+	pids := []int{pm}
+	resume := func() {
+		for _, p := range pids {
+			_ = syscall.Kill(p, syscall.SIGCONT)
+		}
 	}
+	defer resume()
+	if err := stopAndConfirm(pids); err != nil {
+		t.Errorf("pause: %v", err)
+		return Stall{}
+	}
+	kids := childrenOf(pm)
+	pids = append(pids, kids...)
+	if err := stopAndConfirm(kids); err != nil {
+		t.Errorf("pause: %v", err)
+		return Stall{}
+	}
+	s := Stall{From: time.Now()}
+	once.Do(stopped)
 	time.Sleep(d)
-	for _, p := range pids {
-		_ = syscall.Kill(p, syscall.SIGCONT)
-	}
-}
-
-// PauseAsync pauses the server for d starting after delay, without blocking.
-func PauseAsync(t testing.TB, delay, d time.Duration) <-chan struct{} {
-	t.Helper()
-	if Cluster(t) == nil {
-		t.Skip("pausing the server needs the tests' own managed cluster (unset " + EnvDSN + ")")
-	}
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		time.Sleep(delay)
-		Pause(t, d)
-	}()
-	return done
+	s.Until = time.Now()
+	resume()
+	return s
 }
 
 // Restart restarts the managed server (fast shutdown: every connection is cut).
