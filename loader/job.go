@@ -26,7 +26,7 @@ const (
 // GeneratorVersion names the generated data: it changes whenever any generator's
 // output (or the way the loader stores it) changes, so templates and markers built by
 // an older loader are not reused.
-const GeneratorVersion = 3
+const GeneratorVersion = 4
 
 // job is one batch: it writes rows of one or more tables, and depends only on the
 // seed, the scale and its own (kind, lu, part).
