@@ -228,21 +228,29 @@ func truncate(s string, n int) string {
 	return s
 }
 
-// dailyJob writes a fifth of the 1,305 weekdays of DAILY_MARKET for a unit's
-// securities, day by day so rows arrive in primary-key order: close uniform $20-$30,
-// high 1.05 x close, low 0.92 x close, volume 1,000-10,000.
-func dailyJob(ks *keyspace, lu, part int64) job {
-	per := int64(schema.DailyMarketDays / dailyParts)
-	return job{kind: kindDaily, lu: lu, part: part, tables: []string{"daily_market"}, estimate: per * schema.SecuritiesPerLU,
+// dailyJob writes DAILY_MARKET for the k-th slice of dailySecurities securities of
+// the symbol-sorted list (docs/workload.md §5.3): all 1,305 weekdays of one security,
+// in date order, before the next security, so the table is written in the order of its
+// (dm_s_symb, dm_date) key. The daily jobs are ordered: generate runs them one after the
+// other, in plan order, on one producer, so the heap is in key order across the whole
+// table and Security-Detail's 5-20 consecutive days of a symbol share a page or two.
+// Values: close uniform $20-$30, high 1.05 x close, low 0.92 x close, volume
+// 1,000-10,000, drawn from a generator per security, so they do not depend on the
+// slicing. The job's lu and part name the slice (k / dailyParts, k % dailyParts),
+// not a load unit.
+func dailyJob(ks *keyspace, k int64) job {
+	secs := ks.bySymbol[k*dailySecurities : (k+1)*dailySecurities]
+	return job{kind: kindDaily, lu: k / dailyParts, part: k % dailyParts, tables: []string{"daily_market"},
+		estimate: dailySecurities * schema.DailyMarketDays, ordered: true,
 		run: func(ctx context.Context, e *emitter) error {
-			r := rnd.New(ks.seed, kindDaily, uint64(lu), uint64(part))
-			for d := part * per; d < (part+1)*per; d++ {
-				day := dailyMarketBase + int32(d/5*7+d%5)
-				for j := int64(0); j < schema.SecuritiesPerLU; j++ {
+			for _, sec := range secs {
+				r := rnd.New(ks.seed, kindDaily, uint64(sec))
+				sym := ks.symbols[sec]
+				for d := int32(0); d < schema.DailyMarketDays; d++ {
 					c := r.Between(2000, 3000)
 					w := e.row(0)
-					w.Date(day)
-					w.Text(ks.symbols[lu*schema.SecuritiesPerLU+j])
+					w.Date(dailyMarketBase + d/5*7 + d%5)
+					w.Text(sym)
 					w.Decimal(c, 2)
 					w.Decimal(roundDiv(c*105, 100), 2)
 					w.Decimal(roundDiv(c*92, 100), 2)

@@ -26,7 +26,7 @@ const (
 // GeneratorVersion names the generated data: it changes whenever any generator's
 // output (or the way the loader stores it) changes, so templates and markers built by
 // an older loader are not reused.
-const GeneratorVersion = 3
+const GeneratorVersion = 5
 
 // job is one batch: it writes rows of one or more tables, and depends only on the
 // seed, the scale and its own (kind, lu, part).
@@ -34,7 +34,11 @@ type job struct {
 	kind, lu, part int64
 	tables         []string // the tables it writes; emit addresses them by position
 	estimate       int64    // rows, for ordering (largest first)
-	run            func(ctx context.Context, e *emitter) error
+	// ordered jobs write a table that must be stored in the order the jobs have in the
+	// plan (DAILY_MARKET, in key order): generate runs them one after the other on a
+	// producer of their own instead of on the workers.
+	ordered bool
+	run     func(ctx context.Context, e *emitter) error
 }
 
 func (j job) String() string {
@@ -85,12 +89,13 @@ func plan(ks *keyspace) []job {
 		for p := int64(0); p < newsParts; p++ {
 			jobs = append(jobs, newsJob(ks, lu, p))
 		}
-		for p := int64(0); p < dailyParts; p++ {
-			jobs = append(jobs, dailyJob(ks, lu, p))
-		}
 		for g := int64(0); g < groupsPerLU; g++ {
 			jobs = append(jobs, customerJob(ks, lu, g), tradeJob(ks, lu, g))
 		}
+	}
+	// DAILY_MARKET slices the symbol-sorted securities, not the load units.
+	for k := int64(0); k < sc.LoadUnits()*dailyParts; k++ {
+		jobs = append(jobs, dailyJob(ks, k))
 	}
 	sortJobs(jobs)
 	return jobs
@@ -124,7 +129,10 @@ const (
 	groupsPerLU       = 10
 	customersPerGroup = schema.LoadUnit / groupsPerLU
 	newsParts         = 5
-	dailyParts        = 5
+	// DAILY_MARKET is written in dailyParts slices of dailySecurities securities per
+	// load unit's worth of securities.
+	dailyParts      = 5
+	dailySecurities = schema.SecuritiesPerLU / dailyParts
 )
 
 // groupCustomers returns the first customer id of a group and the group's size.

@@ -1,6 +1,8 @@
 package loader
 
 import (
+	"sort"
+
 	"github.com/brokerbench/brokerbench/schema"
 )
 
@@ -13,6 +15,10 @@ type keyspace struct {
 	symbols  []string
 	secNames []string
 	secEx    []uint8 // index into schema.ExchangeIDs
+	// bySymbol lists the security indexes in symbol order (byte order, which is every
+	// collation's order for symbols of capital letters, digits and '-'): DAILY_MARKET
+	// is written in it.
+	bySymbol []int64
 	// comm[tier-1][tradeTypeIndex][exchange][band] in hundredths of a percent.
 	comm [3][5][schema.Exchanges][4]int64
 	// taxRate maps a TAXRATE id to its rate in units of 10^-5.
@@ -31,6 +37,11 @@ func newKeyspace(sc schema.Scale, seed uint64) *keyspace {
 		ks.secNames[s] = schema.SecurityName(s)
 		ks.secEx[s] = exIndex[schema.SecurityExchange(s)]
 	}
+	ks.bySymbol = make([]int64, n)
+	for s := range ks.bySymbol {
+		ks.bySymbol[s] = int64(s)
+	}
+	sort.Slice(ks.bySymbol, func(a, b int) bool { return ks.symbols[ks.bySymbol[a]] < ks.symbols[ks.bySymbol[b]] })
 	for tier := 1; tier <= 3; tier++ {
 		for ti, tt := range schema.TradeTypes {
 			for ei, ex := range schema.ExchangeIDs {

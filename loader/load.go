@@ -215,28 +215,51 @@ func generate(ctx context.Context, db database.DB, jobs []job, o Options, tr *Tr
 			return nil
 		})
 	}
+	runJob := func(j job) error {
+		e := &emitter{enc: make([]rowEncoder, len(j.tables))}
+		for k, name := range j.tables {
+			e.enc[k] = sinks[name].newEncoder()
+		}
+		e.ship = func(ctx context.Context, k int, c chunk) error { return sinks[j.tables[k]].send(ctx, c) }
+		if err := j.run(gctx, e); err != nil {
+			return fmt.Errorf("%s: %w", j, err)
+		}
+		if err := e.flush(gctx); err != nil {
+			return err
+		}
+		for _, name := range j.tables {
+			sinks[name].done()
+		}
+		return nil
+	}
+	// Ordered jobs run in plan order on one producer of their own, so their table's
+	// single stream receives them in that order (job.ordered).
+	var pool, ordered []job
+	for _, j := range jobs {
+		if j.ordered {
+			ordered = append(ordered, j)
+		} else {
+			pool = append(pool, j)
+		}
+	}
+	g.Go(func() error {
+		for _, j := range ordered {
+			if err := runJob(j); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
 	var next atomic.Int64
 	for w := 0; w < o.Workers; w++ {
 		g.Go(func() error {
 			for {
 				i := next.Add(1) - 1
-				if i >= int64(len(jobs)) {
+				if i >= int64(len(pool)) {
 					return nil
 				}
-				j := jobs[i]
-				e := &emitter{enc: make([]rowEncoder, len(j.tables))}
-				for k, name := range j.tables {
-					e.enc[k] = sinks[name].newEncoder()
-				}
-				e.ship = func(ctx context.Context, k int, c chunk) error { return sinks[j.tables[k]].send(ctx, c) }
-				if err := j.run(gctx, e); err != nil {
-					return fmt.Errorf("%s: %w", j, err)
-				}
-				if err := e.flush(gctx); err != nil {
+				if err := runJob(pool[i]); err != nil {
 					return err
-				}
-				for _, name := range j.tables {
-					sinks[name].done()
 				}
 			}
 		})

@@ -228,3 +228,42 @@ func TestCanceledLoadLeavesUnfinishedMarker(t *testing.T) {
 		t.Errorf("after drop: %v %v", left, err)
 	}
 }
+
+// DAILY_MARKET is stored in (dm_s_symb, dm_date) order: the planner sees a correlation
+// of about 1 for dm_s_symb (it costs index scans by it), and a Security-Detail read of
+// 20 consecutive days of one symbol touches at most two heap pages. The other history
+// tables' correlations are logged for docs/workload.md §5.3.
+func TestLoadedDailyMarketInSymbolOrder(t *testing.T) {
+	t.Parallel()
+	db := open(t, testdb.Loaded(t))
+	ctx := context.Background()
+	correlation := func(table, column string) float64 {
+		t.Helper()
+		var c *float64
+		if err := db.QueryRow(ctx, "SELECT correlation::float8 FROM pg_stats WHERE schemaname = current_schema() AND tablename = $1 AND attname = $2",
+			table, column).Scan(&c); err != nil {
+			t.Fatalf("pg_stats for %s.%s: %v", table, column, err)
+		}
+		if c == nil {
+			t.Fatalf("pg_stats has no correlation for %s.%s", table, column)
+		}
+		return *c
+	}
+	if c := correlation("daily_market", "dm_s_symb"); c < 0.99 {
+		t.Errorf("pg_stats.correlation of dm_s_symb = %.3f, want about 1", c)
+	}
+	pages := queryInt(t, db, `SELECT max(n) FROM (
+		SELECT count(DISTINCT (ctid::text::point)[0]) n FROM (
+			SELECT ctid, dm_s_symb, row_number() OVER (PARTITION BY dm_s_symb ORDER BY dm_date) d FROM daily_market
+			WHERE dm_s_symb IN (SELECT s_symb FROM security ORDER BY s_symb LIMIT 50)) x
+		WHERE d BETWEEN 600 AND 619 GROUP BY dm_s_symb) y`)
+	if pages > 2 {
+		t.Errorf("20 consecutive days of one symbol span up to %d heap pages, want at most 2", pages)
+	}
+	for _, tc := range [][2]string{{"daily_market", "dm_date"}, {"trade", "t_id"}, {"trade", "t_dts"}, {"trade", "t_ca_id"},
+		{"trade", "t_s_symb"}, {"trade_history", "th_t_id"}, {"settlement", "se_t_id"}, {"cash_transaction", "ct_t_id"},
+		{"holding_history", "hh_h_t_id"}, {"holding_history", "hh_t_id"}, {"holding", "h_ca_id"}, {"holding_summary", "hs_ca_id"},
+		{"financial", "fi_co_id"}, {"watch_item", "wi_wl_id"}, {"customer_account", "ca_c_id"}} {
+		t.Logf("correlation %s.%s = %.3f", tc[0], tc[1], correlation(tc[0], tc[1]))
+	}
+}

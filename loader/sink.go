@@ -23,7 +23,8 @@ type sink struct {
 }
 
 // sinkQueue is how many chunks may wait per table: memory stays bounded at about
-// tables x (queue + 1 per worker) x chunkBytes, whatever the scale.
+// tables x (queue + 1 per worker and 1 for the ordered producer) x chunkBytes,
+// whatever the scale.
 const sinkQueue = 4
 
 func (s *sink) newEncoder() rowEncoder {

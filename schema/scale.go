@@ -24,9 +24,14 @@ const (
 	TradesPerDayPerLU = 8 * 3600 * LoadUnit / ScaleFactor // 57,600 completed trades per 8-hour day
 	// TradeIDsPerDayPerLU includes the 1 id in 101 skipped to mimic Trade-Order rollbacks.
 	TradeIDsPerDayPerLU = TradesPerDayPerLU * 101 / 100 // 58,176
-	MinTradeDays        = 5                             // below it Trade-Lookup/Update windows are empty (tpce.md §9)
-	DefaultTradeDays    = 10
-	BusinessDaySeconds  = 8 * 3600
+	// MinTradeDays: Trade-Lookup and Trade-Update draw window starts up to 32 business
+	// hours (4 days) before the history's end, so a shorter history leaves no window
+	// (docs/workload.md §3.2).
+	MinTradeDays = 5
+	// MaxTradeDays is the reference's initial trade days: TPC-E loads 300 days.
+	MaxTradeDays       = 300
+	DefaultTradeDays   = 10
+	BusinessDaySeconds = 8 * 3600
 )
 
 // Time base of the generated history (tpce.md §4): trades on 8-hour weekdays from
@@ -48,8 +53,9 @@ func (s Scale) Validate() error {
 	if s.Customers <= 0 || s.Customers%LoadUnit != 0 {
 		return fmt.Errorf("customers must be a positive multiple of %d, got %d", LoadUnit, s.Customers)
 	}
-	if s.TradeDays < MinTradeDays {
-		return fmt.Errorf("trade days must be at least %d (fewer leave some transactions without time windows), got %d", MinTradeDays, s.TradeDays)
+	if s.TradeDays < MinTradeDays || s.TradeDays > MaxTradeDays {
+		return fmt.Errorf("trade days must be %d to %d (fewer leave some transactions without time windows; TPC-E loads %d), got %d",
+			MinTradeDays, MaxTradeDays, MaxTradeDays, s.TradeDays)
 	}
 	return nil
 }

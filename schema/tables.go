@@ -69,11 +69,12 @@ func Tables() []Table {
 			Indexes: []Index{idx("i_s_co_id_issue", "s_co_id", "s_issue")},
 			ForeignKeys: []ForeignKey{fk(cols("s_st_id"), "status_type", "st_id"), fk(cols("s_ex_id"), "exchange", "ex_id"),
 				fk(cols("s_co_id"), "company", "co_id")}},
-		{Name: "daily_market", Class: Scaling, PrimaryKey: cols("dm_date", "dm_s_symb"), Columns: []Column{
+		// The key leads with the symbol (the specification's is (dm_date, dm_s_symb)):
+		// Security-Detail, Market-Watch and Data-Maintenance all look up by symbol, then
+		// date, and SQL Server clusters the table on it, as the loader writes it.
+		{Name: "daily_market", Class: Scaling, PrimaryKey: cols("dm_s_symb", "dm_date"), Columns: []Column{
 			nn("dm_date", DateT), nn("dm_s_symb", VC(15)), nn("dm_close", SPrice), nn("dm_high", SPrice),
 			nn("dm_low", SPrice), nn("dm_vol", SCount)},
-			// Security-Detail and Market-Watch look up by symbol, then date.
-			Indexes:     []Index{idx("i_dm_s_symb_date", "dm_s_symb", "dm_date")},
 			ForeignKeys: []ForeignKey{fk(cols("dm_s_symb"), "security", "s_symb")}},
 		{Name: "financial", Class: Scaling, PrimaryKey: cols("fi_co_id", "fi_year", "fi_qtr"), Columns: []Column{
 			nn("fi_co_id", Ident), nn("fi_year", Int), nn("fi_qtr", Small), nn("fi_qtr_start_date", DateT),

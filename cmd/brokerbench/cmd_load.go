@@ -7,6 +7,8 @@ import (
 	"math"
 	"os"
 	"runtime"
+	"strconv"
+	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -23,15 +25,20 @@ import (
 type loadOptions struct {
 	Customers int64
 	TradeDays int
+	Size      string // --size: a target size on disk; picks Customers and TradeDays
 	Seed      uint64
 	Workers   int
 	Drop      bool
+	// scaleSet: --customers or --trade-days was given, which --size replaces.
+	scaleSet bool
 }
 
 func (o *loadOptions) AddFlags(c *cobra.Command) {
 	f := c.Flags()
 	f.Int64Var(&o.Customers, "customers", 1000, "customers to load, a multiple of 1000 (one load unit)")
-	f.IntVar(&o.TradeDays, "trade-days", schema.DefaultTradeDays, fmt.Sprintf("initial trade days of history, at least %d", schema.MinTradeDays))
+	f.IntVar(&o.TradeDays, "trade-days", schema.DefaultTradeDays, fmt.Sprintf("initial trade days of history, %d to %d (TPC-E: %d)",
+		schema.MinTradeDays, schema.MaxTradeDays, schema.MaxTradeDays))
+	f.StringVar(&o.Size, "size", "", "target size on disk with indexes, e.g. 50GB (MB, GB, TB; MiB, GiB, TiB): picks customers and trade days")
 	f.Uint64Var(&o.Seed, "seed", loader.DefaultSeed, "seed of the data generator; the same seed and scale give the same data")
 	f.IntVar(&o.Workers, "workers", runtime.NumCPU(), "generator goroutines")
 	f.BoolVar(&o.Drop, "drop", false, "drop an existing brokerbench schema first")
@@ -42,8 +49,17 @@ func (o *loadOptions) validate() error {
 	if o.Customers <= 0 || o.Customers%schema.LoadUnit != 0 {
 		return usagef("--customers must be a positive multiple of %d, got %d", schema.LoadUnit, o.Customers)
 	}
-	if o.TradeDays < schema.MinTradeDays {
-		return usagef("--trade-days must be at least %d (fewer leave some transactions without time windows), got %d", schema.MinTradeDays, o.TradeDays)
+	if o.TradeDays < schema.MinTradeDays || o.TradeDays > schema.MaxTradeDays {
+		return usagef("--trade-days must be %d to %d (fewer leave some transactions without time windows; TPC-E loads %d), got %d",
+			schema.MinTradeDays, schema.MaxTradeDays, schema.MaxTradeDays, o.TradeDays)
+	}
+	if o.Size != "" {
+		if o.scaleSet {
+			return usagef("--size picks customers and trade days: give either --size or --customers/--trade-days")
+		}
+		if _, err := parseSize(o.Size); err != nil {
+			return usagef("--size: %v", err)
+		}
 	}
 	if o.Workers < 1 {
 		return usagef("--workers must be at least 1, got %d", o.Workers)
@@ -61,9 +77,15 @@ func newLoadCommand(g *globalOptions) *cobra.Command {
 		Short: "Create the schema and bulk-load a generated TPC-E-like brokerage database",
 		Long: `load creates the 33 tables, generates their rows deterministically from --seed and streams
 them in parallel through the database's bulk path, then builds indexes and foreign keys and
-gathers statistics. It refuses to touch an existing brokerbench schema unless --drop is given.`,
+gathers statistics. It refuses to touch an existing brokerbench schema unless --drop is given.
+
+Size it by --customers and --trade-days, or by --size (e.g. --size 50GB), which picks them
+from sizes measured on this schema: TPC-E's 300 trade days and as many thousands of customers
+as the size needs, the history shortened to stay within the size. Every load prints its plan
+(customers, trade days, estimated size and time) before it starts.`,
 		Args: cobra.NoArgs,
 		RunE: func(c *cobra.Command, _ []string) error {
+			o.scaleSet = c.Flags().Changed("customers") || c.Flags().Changed("trade-days")
 			if err := o.validate(); err != nil {
 				return err
 			}
@@ -95,7 +117,16 @@ func runLoad(ctx context.Context, g *globalOptions, o *loadOptions) error {
 	if _, err := loader.Preflight(ctx, db, o.Drop); err != nil {
 		return err
 	}
-	sc := schema.Scale{Customers: o.Customers, TradeDays: o.TradeDays}
+	model := loader.SizeModelFor(string(db.Name()))
+	plan := loader.PlanFor(schema.Scale{Customers: o.Customers, TradeDays: o.TradeDays}, model)
+	if o.Size != "" {
+		target, _ := parseSize(o.Size) // validated
+		if plan, err = loader.PlanForSize(target, model); err != nil {
+			return usagef("--size %s: %v", o.Size, err)
+		}
+	}
+	sc := plan.Scale
+	logf("%s", plan)
 	logf("loading %d customers, %d trade days, seed %d, %d workers into %s", sc.Customers, sc.TradeDays, o.Seed, o.Workers, t.Shown())
 	tr := loader.NewTracker(sc)
 	stop := startProgress(g, tr)
@@ -227,3 +258,19 @@ func printLoadSummary(w io.Writer, st loader.Stats, seed uint64) {
 }
 
 func mb(b int64) float64 { return float64(b) / (1 << 20) }
+
+// parseSize reads a size such as "50GB", "1.5 TB" or "800MiB": decimal units (MB, GB,
+// TB, powers of 1,000, as disks are sold) or binary ones (MiB, GiB, TiB).
+func parseSize(s string) (int64, error) {
+	t := strings.TrimSpace(s)
+	i := strings.IndexFunc(t, func(r rune) bool { return (r < '0' || r > '9') && r != '.' })
+	if i <= 0 {
+		return 0, fmt.Errorf("want a number and a unit such as 50GB, got %q", s)
+	}
+	v, err := strconv.ParseFloat(t[:i], 64)
+	mult, ok := map[string]float64{"MB": 1e6, "GB": 1e9, "TB": 1e12, "MIB": 1 << 20, "GIB": 1 << 30, "TIB": 1 << 40}[strings.ToUpper(strings.TrimSpace(t[i:]))]
+	if err != nil || !ok || v <= 0 || v*mult > 1e18 {
+		return 0, fmt.Errorf("want a positive number and a unit (MB, GB, TB, MiB, GiB, TiB) such as 50GB, got %q", s)
+	}
+	return int64(v * mult), nil
+}

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -10,6 +11,7 @@ import (
 	"github.com/brokerbench/brokerbench/internal/testdb"
 	"github.com/brokerbench/brokerbench/internal/testpg"
 	"github.com/brokerbench/brokerbench/loader"
+	"github.com/brokerbench/brokerbench/schema"
 )
 
 // runCLI runs the command line as a user types it and returns exit code and output.
@@ -139,5 +141,69 @@ func TestSchemaCommandPrintsDDL(t *testing.T) {
 	}
 	if code, _, _ := runCLI(t, "schema", "--dialect", "sqlserver"); code != 0 {
 		t.Errorf("sqlserver DDL: exit %d", code)
+	}
+}
+
+// --size and --trade-days bad forms: one line, exit 2, before any connection.
+func TestLoadSizeBadInput(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		say  []string
+	}{
+		{[]string{"load", "--size", "lots"}, []string{"--size", "50GB"}},
+		{[]string{"load", "--size", "50"}, []string{"--size", "unit"}},
+		{[]string{"load", "--size", "50PB"}, []string{"--size", "unit"}},
+		{[]string{"load", "--size", "-5GB"}, []string{"--size"}},
+		{[]string{"load", "--size", "0GB"}, []string{"--size"}},
+		{[]string{"load", "--size", "50GB", "--customers", "2000"}, []string{"--size", "--customers"}},
+		{[]string{"load", "--size", "50GB", "--trade-days", "10"}, []string{"--size", "--trade-days"}},
+		{[]string{"load", "--trade-days", "301"}, []string{"--trade-days", "5 to 300"}},
+		{[]string{"load", "--trade-days", "4"}, []string{"--trade-days", "5 to 300"}},
+	} {
+		code, _, errb := runCLI(t, append([]string{"--db", "postgres://bench@127.0.0.1:1/bench?connect_timeout=1"}, tc.args...)...)
+		if code != 2 {
+			t.Errorf("%v: exit %d, want 2: %s", tc.args, code, errb)
+		}
+		oneErrorLine(t, errb, tc.say...)
+	}
+	for in, want := range map[string]int64{"50GB": 50e9, "1.5 TB": 1.5e12, "800MiB": 800 << 20, "2gib": 2 << 30, "120 MB": 120e6} {
+		if got, err := parseSize(in); err != nil || got != want {
+			t.Errorf("parseSize(%q) = %d, %v, want %d", in, got, err, want)
+		}
+	}
+}
+
+// load --size prints its plan first and loads what it planned; a size below the
+// smallest load is one line naming it.
+func TestLoadBySize(t *testing.T) {
+	t.Parallel()
+	dsn := testpg.NewDB(t)
+	smallest := loader.PlanFor(schema.Scale{Customers: 1000, TradeDays: 5}, loader.SizeModelFor("postgres"))
+	code, _, errb := runCLI(t, "--db", dsn, "load", "--size", "1MB")
+	if code != 2 {
+		t.Errorf("--size 1MB: exit %d", code)
+	}
+	oneErrorLine(t, errb, "--size 1MB", "smallest load", "1000 customers")
+
+	// Half a day's growth above the smallest load still plans 5 days.
+	m := loader.SizeModelFor("postgres")
+	size := fmt.Sprintf("%dMB", (smallest.Bytes+m.PerLUDayBytes/2)/1e6)
+	code, _, errb = runCLI(t, "--db", dsn, "load", "--size", size)
+	if code != 0 {
+		t.Fatalf("load --size %s: exit %d: %s", size, code, errb)
+	}
+	first := strings.SplitN(errb, "\n", 2)[0]
+	for _, w := range []string{"plan: 1000 customers, 5 trade days", "on disk with indexes", "at the measured load rate"} {
+		if !strings.Contains(first, w) {
+			t.Errorf("the first line is not the plan (lacks %q): %s", w, first)
+		}
+	}
+	db, err := database.Open(context.Background(), dsn, database.Options{MaxConns: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	if mk, err := loader.ReadMarker(context.Background(), db); err != nil || mk.Scale != smallest.Scale {
+		t.Errorf("loaded %+v (%v), planned %+v", mk.Scale, err, smallest.Scale)
 	}
 }

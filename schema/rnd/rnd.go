@@ -45,36 +45,41 @@ func (r *Rand) Skewed(p, q, a int64, s uint) int64 {
 	return v + p
 }
 
-// Customer picks a customer id with the reference's tier skew (tpce.md §5.2): a weight
-// w uniform in (0, 2000]: w <= 200 picks tier 1, <= 1400 tier 2, else tier 3, so tiers
-// get 10/60/30 % of the picks; inside a tier the rank follows a square-root ramp of w
-// and the load unit is uniform.
+// Customer picks a customer id with the reference's tier skew (docs/workload.md §7.1):
+// a uniform load unit, then CustomerInLU.
 func (r *Rand) Customer(sc schema.Scale) int64 {
 	lu := r.Int64N(sc.LoadUnits())
 	return CustomerInLU(lu, r.Float64())
 }
 
-// CustomerInLU is the tier-skewed pick inside load unit lu for a uniform u in [0, 1):
-// the loader's trades use it with a hash of the trade ordinal, so a trade's customer is
-// a pure function of (seed, ordinal) without a generator per trade.
+// CustomerInLU is the tier-skewed pick inside load unit lu for a uniform u in [0, 1)
+// (docs/workload.md §7.1). A weight w uniform in (0, 2000] picks tier 1 up to 200, tier
+// 2 up to 1,400 and tier 3 above, so the tiers (20/60/20 % of customers) get 10/60/30 %
+// of the picks. Within the tier the position follows EGen's offset square-root ramp of
+// w: the offsets (151, 501, 149) keep the density from starting at zero, so it rises
+// linearly from 0.3x the mean for the coldest customer to 1.7x for the hottest and is
+// continuous across the tier boundaries. The loader's initial trades use it too (with a
+// hash of the trade ordinal for u), as EGen's trade generator uses its selector.
 func CustomerInLU(lu int64, u float64) int64 {
-	w := u * 2000
-	var tier int
-	var frac float64
+	w := (1 - u) * 2000 // (0, 2000]
+	var pos float64     // position 0..999 over the tiers, before the ceiling
+	var lo, hi int64
 	switch {
 	case w <= 200:
-		tier, frac = 1, w/200
+		pos, lo, hi = math.Sqrt(22500+500*w)-151, 0, 199
 	case w <= 1400:
-		tier, frac = 2, (w-200)/1200
+		pos, lo, hi = math.Sqrt(290000+1000*w)-501, 200, 799
 	default:
-		tier, frac = 3, (w-1400)/600
+		pos, lo, hi = 149+math.Sqrt(500*w-277500), 800, 999
 	}
-	size := [...]int64{200, 600, 200}[tier-1]
-	rank := int64(math.Sqrt(frac) * float64(size))
-	if rank >= size {
-		rank = size - 1
+	p := min(max(int64(math.Ceil(pos)), lo), hi)
+	switch {
+	case p < 200:
+		return schema.CustomerFromTier(lu, 1, p)
+	case p < 800:
+		return schema.CustomerFromTier(lu, 2, p-200)
 	}
-	return schema.CustomerFromTier(lu, tier, rank)
+	return schema.CustomerFromTier(lu, 3, p-800)
 }
 
 // Account picks one of the customer's accounts uniformly.

@@ -125,7 +125,7 @@ CREATE TABLE daily_market (
     dm_high NUMERIC(12,2) NOT NULL,
     dm_low NUMERIC(12,2) NOT NULL,
     dm_vol BIGINT NOT NULL,
-    CONSTRAINT pk_daily_market PRIMARY KEY (dm_date, dm_s_symb)
+    CONSTRAINT pk_daily_market PRIMARY KEY (dm_s_symb, dm_date)
 );
 
 CREATE TABLE financial (
@@ -497,8 +497,8 @@ CREATE TABLE daily_market (
     dm_low NUMERIC(12,2) NOT NULL,
     dm_vol BIGINT NOT NULL
 );
-ALTER TABLE daily_market ADD CONSTRAINT pk_daily_market PRIMARY KEY (dm_date, dm_s_symb);
-CREATE UNIQUE INDEX pk_daily_market ON daily_market (dm_date, dm_s_symb);
+ALTER TABLE daily_market ADD CONSTRAINT pk_daily_market PRIMARY KEY (dm_s_symb, dm_date);
+CREATE UNIQUE INDEX pk_daily_market ON daily_market (dm_s_symb, dm_date);
 ALTER TABLE daily_market ADD CONSTRAINT pk_daily_market PRIMARY KEY USING INDEX pk_daily_market;
 
 CREATE TABLE financial (
@@ -764,7 +764,6 @@ CREATE INDEX i_in_sc_id ON industry (in_sc_id);
 CREATE INDEX i_co_name ON company (co_name);
 CREATE INDEX i_co_in_id ON company (co_in_id);
 CREATE INDEX i_s_co_id_issue ON security (s_co_id, s_issue);
-CREATE INDEX i_dm_s_symb_date ON daily_market (dm_s_symb, dm_date);
 CREATE INDEX i_nx_co_id ON news_xref (nx_co_id);
 CREATE INDEX i_c_tax_id ON customer (c_tax_id);
 CREATE INDEX i_b_name ON broker (b_name);

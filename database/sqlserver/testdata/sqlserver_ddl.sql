@@ -126,7 +126,7 @@ CREATE TABLE daily_market (
     dm_high DECIMAL(12,2) NOT NULL,
     dm_low DECIMAL(12,2) NOT NULL,
     dm_vol BIGINT NOT NULL,
-    CONSTRAINT pk_daily_market PRIMARY KEY CLUSTERED (dm_date, dm_s_symb)
+    CONSTRAINT pk_daily_market PRIMARY KEY CLUSTERED (dm_s_symb, dm_date)
 );
 
 CREATE TABLE financial (
@@ -470,7 +470,7 @@ CREATE TABLE daily_market (
     dm_low DECIMAL(12,2) NOT NULL,
     dm_vol BIGINT NOT NULL
 );
-ALTER TABLE daily_market ADD CONSTRAINT pk_daily_market PRIMARY KEY CLUSTERED (dm_date, dm_s_symb);
+ALTER TABLE daily_market ADD CONSTRAINT pk_daily_market PRIMARY KEY CLUSTERED (dm_s_symb, dm_date);
 
 CREATE TABLE financial (
     fi_co_id BIGINT NOT NULL,
@@ -692,7 +692,6 @@ CREATE NONCLUSTERED INDEX i_in_sc_id ON industry (in_sc_id);
 CREATE NONCLUSTERED INDEX i_co_name ON company (co_name);
 CREATE NONCLUSTERED INDEX i_co_in_id ON company (co_in_id);
 CREATE NONCLUSTERED INDEX i_s_co_id_issue ON security (s_co_id, s_issue);
-CREATE NONCLUSTERED INDEX i_dm_s_symb_date ON daily_market (dm_s_symb, dm_date);
 CREATE NONCLUSTERED INDEX i_nx_co_id ON news_xref (nx_co_id);
 CREATE NONCLUSTERED INDEX i_c_tax_id ON customer (c_tax_id);
 CREATE NONCLUSTERED INDEX i_b_name ON broker (b_name);
