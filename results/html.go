@@ -39,9 +39,10 @@ th,td{border:1px solid #ccc;padding:.25em .6em}th{background:#f3f3f3}
 td.num{text-align:right;font-variant-numeric:tabular-nums}
 td.better{text-align:right;color:#05662f;background:#eef8f1}
 td.worse{text-align:right;color:#a1140a;background:#fbeeee}
-.charts{display:flex;flex-wrap:wrap;gap:1em}
+td.pass{color:#05662f}td.fail{color:#a1140a;font-weight:600}
+.charts{display:flex;flex-direction:column;gap:1em}
 figure{margin:0;border:1px solid #ddd;padding:.5em}
-figure svg{max-width:100%;height:auto}
+figure svg{display:block;width:100%;height:auto}
 .note{font-size:1.05em}.alert{color:#a1140a;font-weight:600}
 footer{color:#666;font-size:.85em;margin-top:3em}
 `
@@ -152,9 +153,15 @@ func (c *Comparison) compareCharts() ([]htmlChart, error) {
 		{"p95 response time", "ms", "p95"},
 		{"IOPS (read + write)", "IOPS", "iops"},
 	}
+	var users []float64
+	for _, in := range c.Inputs {
+		for i := range in.Run.Steps {
+			users = append(users, float64(in.Run.Steps[i].Users))
+		}
+	}
 	var charts []htmlChart
 	for _, s := range specs {
-		svg, err := lineChartSVG(s.title, "users", s.ylabel, c.metricLines(metricByKey(s.key), false, ""))
+		svg, err := lineChartSVGWith(s.title, "users", s.ylabel, c.metricLines(metricByKey(s.key), false, ""), usersAxis(users))
 		if err != nil {
 			return nil, err
 		}
@@ -185,7 +192,9 @@ func (c *Comparison) WriteCompareHTML(w io.Writer, o CompareHTMLOptions) error {
 			"Overall percentiles are computed from the merged per-transaction histograms."},
 	}
 	for r := 1; r < len(c.Inputs); r++ {
-		if h := c.Headline(r); h != "" {
+		if mh := c.MaxHeadline(r); mh != "" {
+			p.Notes = append(p.Notes, mh)
+		} else if h := c.Headline(r); h != "" {
 			p.Notes = append(p.Notes, names[r]+" vs "+names[0]+" "+h)
 		}
 	}

@@ -76,7 +76,9 @@ func (c *Comparison) WriteText(w io.Writer) error {
 	}
 	fmt.Fprintln(w)
 	for r := 1; r < len(c.Inputs); r++ {
-		if h := c.Headline(r); h != "" {
+		if mh := c.MaxHeadline(r); mh != "" {
+			fmt.Fprintln(w, mh)
+		} else if h := c.Headline(r); h != "" {
 			fmt.Fprintf(w, "%s vs %s %s\n", c.Inputs[r].Name(), c.Inputs[0].Name(), h)
 		} else {
 			fmt.Fprintf(w, "%s vs %s: no step with the same user count\n", c.Inputs[r].Name(), c.Inputs[0].Name())
@@ -129,7 +131,31 @@ func (c *Comparison) stepTable(i int) table {
 			t.Rows = append(t.Rows, row)
 		}
 	}
+	if row, ok := c.limitsRow(i); ok {
+		t.Rows = append(t.Rows, row)
+	}
 	return t
+}
+
+// limitsRow is each run's pass/fail against its own recorded limits at matched
+// row i; ok is false when no run recorded limits.
+func (c *Comparison) limitsRow(i int) ([]cell, bool) {
+	row := []cell{{Text: "limits", Class: "name"}}
+	any := false
+	for r, in := range c.Inputs {
+		lims, ok := LimitsOf(in.Run)
+		v := c.views[i][r]
+		if ok && v != nil {
+			row = append(row, verdictCell(lims.Judge(v.st)))
+			any = true
+		} else {
+			row = append(row, dash)
+		}
+		if r > 0 {
+			row = append(row, cell{})
+		}
+	}
+	return row, any
 }
 
 func (c *Comparison) unmatchedTable() table {
