@@ -10,6 +10,7 @@ import (
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
+	"gonum.org/v1/plot/text"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
 	"gonum.org/v1/plot/vg/vgsvg"
@@ -184,7 +185,10 @@ func addReferences(p *plot.Plot, o chartOptions) error {
 		if err != nil {
 			return err
 		}
-		lb.Offset = vg.Point{X: vg.Points(9), Y: vg.Points(6)}
+		// Right-aligned, left of the point: a maximum usually sits at the right end,
+		// where a label to its right would run off the frame.
+		lb.TextStyle[0].XAlign = text.XRight
+		lb.Offset = vg.Point{X: -vg.Points(10), Y: vg.Points(6)}
 		p.Add(sc, lb)
 	}
 	return nil

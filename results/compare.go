@@ -6,6 +6,7 @@ import (
 	"math"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 )
 
@@ -210,5 +211,5 @@ func formatTPSE(v float64) string {
 	if v >= 100 {
 		return fmt.Sprintf("%.0f", v)
 	}
-	return fmt.Sprintf("%.1f", v)
+	return strconv.FormatFloat(math.Round(v*10)/10, 'f', -1, 64)
 }
