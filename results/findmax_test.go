@@ -29,6 +29,9 @@ func TestMaxHeadline(t *testing.T) {
 	if !strings.Contains(b.String(), "max tpsE within limits: B 119, A 73 (+63 %)") || strings.Contains(b.String(), "B vs A at 50 users") {
 		t.Errorf("the max headline must replace the per-step one:\n%s", b.String())
 	}
+	if !strings.Contains(b.String(), "At the maximum within limits") || !strings.Contains(b.String(), "offered rate") {
+		t.Errorf("no table of the two maxima:\n%s", b.String())
+	}
 	// Without max in both runs: the per-step headline.
 	in := maxRuns(73, 119)
 	in[0].Run.Max = nil

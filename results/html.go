@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"html/template"
 	"io"
-	"sort"
 	"strings"
 	"time"
 )
@@ -114,18 +113,19 @@ func runsTable(inputs []Input) table {
 	return t
 }
 
-// metricLines returns one line per run of metric m over the matched user counts.
+// metricLines returns one line per run of metric m against users (or the offered
+// rate, see compareAxis).
 func (c *Comparison) metricLines(m metric, dashed bool, suffix string) []line {
+	x := c.compareAxis().of
 	var ls []line
 	for r, in := range c.Inputs {
 		l := line{name: in.Name() + suffix, dashed: dashed, color: r}
 		// Every step of the run, matched or not: a curve against users is what the
 		// reader compares, and a run measured at other user counts still belongs on it.
-		steps := append([]Step(nil), in.Run.Steps...)
-		sort.SliceStable(steps, func(a, b int) bool { return steps[a].Users < steps[b].Users })
-		for i := range steps {
+		steps := in.Run.Steps
+		for _, i := range stepOrder(steps) {
 			if v, ok := m.value(newStepView(&steps[i])); ok {
-				l.xs = append(l.xs, float64(steps[i].Users))
+				l.xs = append(l.xs, x(&steps[i]))
 				l.ys = append(l.ys, v)
 			}
 		}
@@ -153,15 +153,14 @@ func (c *Comparison) compareCharts() ([]htmlChart, error) {
 		{"p95 response time", "ms", "p95"},
 		{"IOPS (read + write)", "IOPS", "iops"},
 	}
-	var users []float64
-	for _, in := range c.Inputs {
-		for i := range in.Run.Steps {
-			users = append(users, float64(in.Run.Steps[i].Users))
-		}
-	}
+	ax := c.compareAxis()
 	var charts []htmlChart
 	for _, s := range specs {
-		svg, err := lineChartSVGWith(s.title, "users", s.ylabel, c.metricLines(metricByKey(s.key), false, ""), usersAxis(users))
+		opts := ax.opts
+		if s.key == "tps" {
+			opts.marks = c.maxMarks()
+		}
+		svg, err := lineChartSVGWith(s.title, ax.label, s.ylabel, c.metricLines(metricByKey(s.key), false, ""), opts)
 		if err != nil {
 			return nil, err
 		}
@@ -217,6 +216,9 @@ func (c *Comparison) WriteCompareHTML(w io.Writer, o CompareHTMLOptions) error {
 	if p.Charts, err = c.compareCharts(); err != nil {
 		return err
 	}
+	if t, ok := c.maxTable(); ok {
+		p.Tables = append(p.Tables, t)
+	}
 	for i := range c.Users {
 		p.Tables = append(p.Tables, c.stepTable(i))
 	}
@@ -236,4 +238,36 @@ func changeClass(m metric, ch float64) string {
 		return "better"
 	}
 	return "worse"
+}
+
+// compareAxis is users ticked at every run's user counts, or the offered rate when
+// every run is a --find-max search (its probes share one user count).
+func (c *Comparison) compareAxis() xAxis {
+	allRate := true
+	var users []float64
+	for _, in := range c.Inputs {
+		allRate = allRate && in.Run.Max != nil
+		for i := range in.Run.Steps {
+			users = append(users, float64(in.Run.Steps[i].Users))
+		}
+	}
+	if allRate {
+		return xAxis{label: "offered tps (customer transaction starts per second)", of: func(st *Step) float64 { return st.Rate }}
+	}
+	return xAxis{label: "users", of: func(st *Step) float64 { return float64(st.Users) }, opts: usersAxis(users)}
+}
+
+// maxMarks mark each run's --find-max step on the throughput chart.
+func (c *Comparison) maxMarks() []markPoint {
+	ax := c.compareAxis()
+	var ms []markPoint
+	for _, in := range c.Inputs {
+		m := in.Run.Max
+		if m == nil || m.Step < 0 || m.Step >= len(in.Run.Steps) {
+			continue
+		}
+		st := &in.Run.Steps[m.Step]
+		ms = append(ms, markPoint{x: ax.of(st), y: st.TPS, label: fmt.Sprintf("%s max: %.0f tps", in.Name(), st.TPS)})
+	}
+	return ms
 }
