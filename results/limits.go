@@ -184,7 +184,8 @@ func ErrorShare(st *Step) float64 {
 
 // Verdict is a step judged against the limits: Pass when no limit broke, errors
 // stayed under MaxErrorShare and the step did measure something. Why says what
-// failed, e.g. "Trade-Status p90 1.3 s > 1 s; errors 2.1 %".
+// failed, e.g. "Trade-Status p90 1.3 s > 1 s; errors 2.1 %", naming only the
+// furthest-over transaction when several broke (LimitsBroken lists them all).
 type Verdict struct {
 	Pass bool
 	Why  string
@@ -212,6 +213,13 @@ func (l Limits) Judge(st *Step) Verdict {
 				limiting = name
 			}
 		}
+	}
+	if len(why) > 1 {
+		// Every transaction breaks at once when the database saturates; the one
+		// furthest over its limit says it, and the count says the rest.
+		t := st.Transactions[limiting]
+		lead := fmt.Sprintf("%s p90 %s > %s", limiting, formatLimitMS(t.P90MS), formatLimitMS(float64(l[limiting])/float64(time.Millisecond)))
+		why = []string{fmt.Sprintf("%s and %d more over their limits", lead, len(why)-1)}
 	}
 	if e := ErrorShare(st); e >= MaxErrorShare {
 		why = append(why, fmt.Sprintf("errors %.1f %%", e*100))

@@ -102,7 +102,7 @@ func TestBrokenAndJudge(t *testing.T) {
 		t.Fatalf("Broken = %v, want %v", st.LimitsBroken, want)
 	}
 	v := lims.Judge(st)
-	if v.Pass || v.Limiting != "Trade-Status" || !strings.Contains(v.Why, "Trade-Status p90 1.3 s > 1 s") {
+	if v.Pass || v.Limiting != "Trade-Status" || v.Why != "Trade-Status p90 1.3 s > 1 s and 1 more over their limits" {
 		t.Errorf("Judge = %+v; Trade-Status is 30 %% over, Customer-Position 3 %%", v)
 	}
 	ok := &Step{MeasuredS: 60, Transactions: map[string]TxnStats{"Trade-Status": {Count: 1000, P90MS: 10, Errors: 9}}}

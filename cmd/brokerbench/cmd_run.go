@@ -51,6 +51,7 @@ type runOptions struct {
 	IODevices   []string
 	IONodeExp   string
 	IOInterval  time.Duration
+	LimitOpts   limitOptions // --limit, --find-max and its bounds (run_limits.go)
 }
 
 func (o *runOptions) AddFlags(c *cobra.Command) {
@@ -72,6 +73,7 @@ func (o *runOptions) AddFlags(c *cobra.Command) {
 	f.StringArrayVar(&o.IODevices, "io-device", nil, "block device to sample (NAME or NAME=ROLE, role data, wal or data+wal); repeatable; default: the devices under the database's data directory")
 	f.StringVar(&o.IONodeExp, "io-node-exporter", "", "sample a remote database host's disks from its node_exporter `URL`")
 	f.DurationVar(&o.IOInterval, "io-interval", iostat.DefaultInterval, "period of the storage time series")
+	o.LimitOpts.AddFlags(c)
 }
 
 func newRunCommand(g *globalOptions) *cobra.Command {
@@ -127,6 +129,14 @@ func (o *runOptions) plan() (driver.Plan, error) {
 	}
 	if err := checkListenAddr(o.MetricsAddr); err != nil {
 		return p, err
+	}
+	if _, err := o.LimitOpts.limits(); err != nil {
+		return p, err
+	}
+	if o.LimitOpts.FindMax {
+		if _, err := o.LimitOpts.searchConfig(o.Rate, p.Users); err != nil {
+			return p, err
+		}
 	}
 	return p, nil
 }
@@ -425,6 +435,11 @@ func runOnTarget(ctx context.Context, g *globalOptions, o *runOptions, c *cobra.
 		StartedAt: time.Now().UTC(), Steps: []results.Step{},
 	}
 	run.Options["connections_used"] = conns + o.MEEWorkers + 1
+	lims, err := o.LimitOpts.limits()
+	if err != nil {
+		return nil, err
+	}
+	run.Limits = lims.Record()
 	// Write the file once before the first step: a bad --out fails now, not after
 	// the first step's minutes.
 	if err := results.Write(out, run); err != nil {
@@ -491,16 +506,25 @@ func runOnTarget(ctx context.Context, g *globalOptions, o *runOptions, c *cobra.
 			}
 			steps++
 			fmt.Fprintln(g.Stdout, driver.StepRow(steps, st, withIO))
+			if note := stepVerdictNote(lims, st); note != "" {
+				fmt.Fprintln(g.Stdout, note)
+			}
 		},
 		Logf: lw.logf,
 	}
-	d, err := driver.New(cfg)
-	if err != nil {
-		return nil, usageError{err}
-	}
+	newStepJudge(lims).wrap(&cfg)
 	lw.logf("run: %s at %d customers (seed %d), users %v, %s steps after %s warm-up, %d + %d connections; results to %s",
 		tgt.Shown(), marker.Scale.Customers, seed, plan.Users, plan.Step, plan.Warmup, conns, o.MEEWorkers+1, out)
-	_, runErr := d.Run(ctx)
+	var runErr error
+	if o.LimitOpts.FindMax {
+		runErr = runFindMax(ctx, o, cfg, lims, lw, g.Stdout, run, out)
+	} else {
+		d, err := driver.New(cfg)
+		if err != nil {
+			return nil, usageError{err}
+		}
+		_, runErr = d.Run(ctx)
+	}
 	lw.clear()
 	run.FinishedAt = time.Now().UTC()
 	interrupted := runErr != nil && ctx.Err() != nil
@@ -519,6 +543,7 @@ func runOnTarget(ctx context.Context, g *globalOptions, o *runOptions, c *cobra.
 	if err := results.WriteReport(g.Stdout, results.Input{Path: out, Run: run}); err != nil {
 		return res, err
 	}
+	printMax(g.Stdout, run.Max)
 	if interrupted {
 		fmt.Fprintf(g.Stdout, "\nresults of %d finished step(s) written to %s\n", len(run.Steps), out)
 		return res, fmt.Errorf("%w: the run was stopped; results of finished steps are in %s", errInterrupted, out)

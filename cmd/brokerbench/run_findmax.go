@@ -86,13 +86,40 @@ func (s *findMaxSearch) search(ctx context.Context) (*results.Max, error) {
 	return m, err
 }
 
-// printMax writes the search's outcome under the run's report.
+// printMax explains, under the run's report (which leads with the maximum), why
+// a search stopped before it resolved the maximum.
 func printMax(w io.Writer, m *results.Max) {
-	if m == nil {
-		return
+	if m != nil && m.Note != "" {
+		fmt.Fprintln(w, "\nfind-max: "+m.Note)
 	}
-	fmt.Fprintln(w, "\n"+m.Summary())
-	if m.Note != "" {
-		fmt.Fprintln(w, "  "+m.Note)
+}
+
+// runFindMax runs the search with base as every probe's driver configuration (the
+// run's wiring: storing, printing and judging each step) and stores its max in
+// the result file, also when interrupted.
+func runFindMax(ctx context.Context, o *runOptions, base driver.Config, lims results.Limits, lw *liveWriter, stdout io.Writer,
+	run *results.Run, out string) error {
+	search, err := o.LimitOpts.searchConfig(o.Rate, base.Plan.Users)
+	if err != nil {
+		return err
 	}
+	s := &findMaxSearch{cfg: search, plan: base.Plan, lims: lims, lw: lw, stdout: stdout,
+		stored: func() int { return len(run.Steps) },
+		run: func(ctx context.Context, plan driver.Plan, rate float64, hook func(*driver.Config)) error {
+			cfg := base
+			cfg.Plan, cfg.Rate = plan, rate
+			hook(&cfg)
+			d, err := driver.New(cfg)
+			if err != nil {
+				return usageError{err}
+			}
+			_, err = d.Run(ctx)
+			return err
+		}}
+	m, err := s.search(ctx)
+	run.Max = m
+	if werr := results.Write(out, run); werr != nil && err == nil {
+		err = werr
+	}
+	return err
 }
