@@ -32,7 +32,8 @@ const pageCSS = `
 body{font-family:system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;margin:2em auto;max-width:1200px;padding:0 1em;color:#222}
 h1{font-size:1.5em;margin-bottom:.2em}h2{font-size:1.2em;margin-top:2em}
 .sub{color:#555;margin-top:0}
-table{border-collapse:collapse;margin:1em 0;font-size:.9em}
+table{border-collapse:collapse;margin:1em 0;font-size:.9em;display:block;overflow-x:auto;max-width:100%}
+td{white-space:nowrap}
 caption{text-align:left;font-weight:600;padding:.3em 0}
 th,td{border:1px solid #ccc;padding:.25em .6em}th{background:#f3f3f3}
 td.num{text-align:right;font-variant-numeric:tabular-nums}

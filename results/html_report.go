@@ -103,7 +103,8 @@ func ioSeriesChart(r *Run) (string, error) {
 	var t0 = r.StartedAt
 	rd := line{name: "read IOPS", color: 0}
 	wr := line{name: "write IOPS", color: 1}
-	for _, i := range stepOrder(r.Steps) {
+	// In the order run (a --find-max run's probes are not in rate order in time).
+	for i := range r.Steps {
 		io := r.Steps[i].IO
 		if io == nil {
 			continue

@@ -189,6 +189,8 @@ func ErrorShare(st *Step) float64 {
 type Verdict struct {
 	Pass bool
 	Why  string
+	// Short is Why for a table cell: "Trade-Status +9", "errors 2.1 %".
+	Short string
 	// Limiting is the transaction whose p90 was furthest over its limit (relative
 	// to the limit), "" when none broke.
 	Limiting string
@@ -197,7 +199,7 @@ type Verdict struct {
 // Judge checks the step against l. It uses the step's recorded limits_broken
 // names, so a file judged later agrees with what the run printed.
 func (l Limits) Judge(st *Step) Verdict {
-	var why []string
+	var why, short []string
 	limiting, worst := "", 0.0
 	for _, name := range st.LimitsBroken {
 		t := st.Transactions[name]
@@ -214,6 +216,12 @@ func (l Limits) Judge(st *Step) Verdict {
 			}
 		}
 	}
+	switch {
+	case len(why) > 1:
+		short = append(short, fmt.Sprintf("%s +%d", limiting, len(why)-1))
+	case len(why) == 1:
+		short = append(short, limiting)
+	}
 	if len(why) > 1 {
 		// Every transaction breaks at once when the database saturates; the one
 		// furthest over its limit says it, and the count says the rest.
@@ -223,11 +231,13 @@ func (l Limits) Judge(st *Step) Verdict {
 	}
 	if e := ErrorShare(st); e >= MaxErrorShare {
 		why = append(why, fmt.Sprintf("errors %.1f %%", e*100))
+		short = append(short, why[len(why)-1])
 	}
 	if st.MeasuredS <= 0 || len(st.Transactions) == 0 {
 		why = append(why, "nothing measured")
+		short = append(short, why[len(why)-1])
 	}
-	return Verdict{Pass: len(why) == 0, Why: strings.Join(why, "; "), Limiting: limiting}
+	return Verdict{Pass: len(why) == 0, Why: strings.Join(why, "; "), Short: strings.Join(short, "; "), Limiting: limiting}
 }
 
 // formatLimitMS writes a time the way a limit is typed: "1.3 s", "850 ms".
@@ -252,13 +262,13 @@ func (l Limits) table() table {
 	return t
 }
 
-// verdictCell is a step's pass/fail cell: "pass", or "FAIL: Trade-Status" naming
-// what broke.
+// verdictCell is a step's pass/fail cell: "pass", or "FAIL: Trade-Status +9"
+// naming the transaction furthest over its limit and how many more broke.
 func verdictCell(v Verdict) cell {
 	if v.Pass {
 		return cell{Text: "pass", Class: "pass"}
 	}
-	return cell{Text: "FAIL: " + v.Why, Class: "fail"}
+	return cell{Text: "FAIL: " + v.Short, Class: "fail"}
 }
 
 // txnLimitCells are one transaction's limit and verdict in a step.

@@ -130,7 +130,7 @@ func TestReportShowsLimits(t *testing.T) {
 		t.Fatal(err)
 	}
 	out := b.String()
-	for _, want := range []string{"limits", "FAIL: Trade-Order p90", "p90 limit", "1 ms", "trade-order 1 ms"} {
+	for _, want := range []string{"limits", "FAIL: Trade-Order", "p90 limit", "1 ms", "trade-order 1 ms"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("report lacks %q:\n%s", want, out)
 		}
