@@ -10,7 +10,8 @@ import (
 // limit holds and errors stay under 1 %. It grows the load geometrically from a
 // start until a probe fails (or shrinks it until one passes), then bisects between
 // the highest passing and the lowest failing load until they are within the
-// resolution. What a probe is (a step at a paced rate) is the caller's: the search
+// resolution. A failing bound measured before the passing one (the cold first
+// probe) is probed once more before the search believes it. What a probe is (a step at a paced rate) is the caller's: the search
 // only asks "run this load and tell me its outcome", so it is tested as a table
 // against a fake database of known capacity.
 
@@ -129,6 +130,7 @@ func FindMax(ctx context.Context, cfg SearchConfig, p Prober) (SearchResult, err
 	}
 	var res SearchResult
 	best, next := -1, -1 // indices into res.Probes
+	confirmed := map[float64]bool{}
 	load := roundLoad(cfg.Start)
 	why := "start"
 	finish := func(stopped, note string) SearchResult {
@@ -163,6 +165,9 @@ func FindMax(ctx context.Context, cfg SearchConfig, p Prober) (SearchResult, err
 		}
 		if out.Pass {
 			best = i
+			if next >= 0 && res.Probes[next].Load <= load {
+				next = -1 // a confirmation passed: the earlier failure was not the database's limit
+			}
 		} else {
 			next = i
 		}
@@ -189,6 +194,17 @@ func FindMax(ctx context.Context, cfg SearchConfig, p Prober) (SearchResult, err
 			}
 			load = max(roundLoad(load/cfg.Growth), floor)
 			why = fmt.Sprintf("shrinking /%g: %s failed (%s)", cfg.Growth, formatLoad(hi), res.Probes[next].Outcome.Why)
+		case res.Probes[next].N < res.Probes[best].N && !confirmed[hi]:
+			// The failure bounding the maximum came before the pass below it: it ran
+			// on a colder database (the first probe after a restart warms the cache
+			// for the rest). Believe it only once it fails again.
+			if hi <= lo*(1+cfg.Resolution) || roundLoad((lo+hi)/2) <= lo {
+				confirmed[hi] = true
+				load = hi
+				why = fmt.Sprintf("confirming %s: it failed (%s) before %s passed", formatLoad(hi), res.Probes[next].Outcome.Why, formatLoad(lo))
+				continue
+			}
+			fallthrough
 		default:
 			if hi <= lo*(1+cfg.Resolution) {
 				return finish(StopResolved, fmt.Sprintf("resolved to %.0f %%: %s passed, %s failed", cfg.Resolution*100, formatLoad(lo), formatLoad(hi))), nil

@@ -2,6 +2,7 @@ package driver
 
 import (
 	"context"
+	"fmt"
 	"strings"
 	"testing"
 )
@@ -10,6 +11,7 @@ import (
 // capacity; from driverBound up (when set) the driver itself is the bottleneck.
 type fakeDB struct {
 	capacity, driverBound float64
+	coldFirst             bool // the first probe fails whatever its load (a cold cache)
 	probes                []float64
 	cancelAt              int // cancel ctx during this probe (1-based), 0: never
 	cancel                context.CancelFunc
@@ -23,6 +25,8 @@ func (f *fakeDB) Probe(ctx context.Context, req ProbeRequest) (ProbeOutcome, err
 	}
 	out := ProbeOutcome{Step: req.N - 1, TPS: min(req.Load, f.capacity), TPSE: min(req.Load, f.capacity) / 10}
 	switch {
+	case f.coldFirst && req.N == 1:
+		out.Why, out.Limiting = "Market-Feed p90 2.1 s > 2 s", "Market-Feed"
 	case f.driverBound > 0 && req.Load >= f.driverBound:
 		out.DriverBound, out.Why = true, "driver CPU 190 % of 2 cores"
 	case req.Load <= f.capacity:
@@ -40,6 +44,7 @@ func TestFindMaxAgainstKnownCapacity(t *testing.T) {
 		cfg         SearchConfig
 		capacity    float64
 		driverBound float64
+		coldFirst   bool
 		cancelAt    int
 		stopped     string
 		best        float64 // expected best load when exact; 0: check the capacity bracket
@@ -49,6 +54,8 @@ func TestFindMaxAgainstKnownCapacity(t *testing.T) {
 		{name: "capacity on a probe", cfg: base, capacity: 160, stopped: StopResolved},
 		{name: "capacity just above the start", cfg: base, capacity: 10.3, stopped: StopResolved},
 		{name: "capacity below the start: shrinks first", cfg: base, capacity: 3.3, stopped: StopResolved},
+		{name: "a cold first probe is confirmed, not believed", cfg: base, capacity: 437, coldFirst: true, stopped: StopResolved},
+		{name: "a cold first probe above the capacity", cfg: base, capacity: 7.7, coldFirst: true, stopped: StopResolved},
 		{name: "fine resolution", cfg: SearchConfig{Start: 10, Growth: 2, Resolution: 0.01, MaxProbes: 30}, capacity: 777, stopped: StopResolved},
 		{name: "growth x3", cfg: SearchConfig{Start: 5, Growth: 3, Resolution: 0.05, MaxProbes: 20}, capacity: 1234, stopped: StopResolved},
 		{name: "nothing passes", cfg: SearchConfig{Start: 10, Growth: 2, Resolution: 0.05, MaxProbes: 20, Floor: 1}, capacity: 0.5, stopped: StopNonePassed, noBest: true},
@@ -61,7 +68,7 @@ func TestFindMaxAgainstKnownCapacity(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			ctx, cancel := context.WithCancel(context.Background())
 			defer cancel()
-			db := &fakeDB{capacity: tc.capacity, driverBound: tc.driverBound, cancelAt: tc.cancelAt, cancel: cancel}
+			db := &fakeDB{capacity: tc.capacity, driverBound: tc.driverBound, coldFirst: tc.coldFirst, cancelAt: tc.cancelAt, cancel: cancel}
 			res, err := FindMax(ctx, tc.cfg, db)
 			if (err != nil) != (tc.cancelAt > 0) {
 				t.Fatalf("err = %v", err)
@@ -71,6 +78,9 @@ func TestFindMaxAgainstKnownCapacity(t *testing.T) {
 			}
 			if len(db.probes) > tc.cfg.MaxProbes {
 				t.Errorf("%d probes, --max-steps %d", len(db.probes), tc.cfg.MaxProbes)
+			}
+			if tc.coldFirst && tc.capacity > tc.cfg.Start && (len(db.probes) < 2 || !strings.Contains(fmt.Sprint(res.Probes), "confirming 10: it failed (Market-Feed")) {
+				t.Errorf("the cold first probe was not confirmed: %v", db.probes)
 			}
 			if len(res.Probes) != len(db.probes)-boolInt(tc.cancelAt > 0) {
 				t.Errorf("%d probes recorded, %d run", len(res.Probes), len(db.probes))
@@ -102,7 +112,7 @@ func TestFindMaxAgainstKnownCapacity(t *testing.T) {
 			if hi > lo*(1+tc.cfg.Resolution) {
 				t.Errorf("[%v, %v] wider than %v; probes %v", lo, hi, tc.cfg.Resolution, db.probes)
 			}
-			if res.NextUp.Outcome.Limiting != "Trade-Status" {
+			if !tc.coldFirst && res.NextUp.Outcome.Limiting != "Trade-Status" {
 				t.Errorf("limiting %q", res.NextUp.Outcome.Limiting)
 			}
 		})
