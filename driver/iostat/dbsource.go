@@ -5,20 +5,20 @@ import (
 	"math"
 	"time"
 
-	"github.com/brokerbench/brokerbench/schema/dialect"
+	"github.com/brokerbench/brokerbench/database"
 )
 
-// dbSource adapts a dialect's I/O statistics reader: the database's own view of its
+// dbSource adapts a database's I/O statistics reader (database.IOStatsReader): the database's own view of its
 // I/O per class (data, wal), and its WAL volume.
 type dbSource struct {
-	r       dialect.IOStatsReader
+	r       database.IOStatsReader
 	devices []Device
 	now     func() time.Time
 }
 
 var _ Source = (*dbSource)(nil)
 
-func newDBSource(r dialect.IOStatsReader) *dbSource {
+func newDBSource(r database.IOStatsReader) *dbSource {
 	return &dbSource{r: r, now: time.Now, devices: []Device{
 		{Name: "data", Role: RoleData, InTotals: true},
 		{Name: "wal", Role: RoleWAL, InTotals: true},
@@ -48,7 +48,7 @@ func (d *dbSource) Snapshot(ctx context.Context) (*Snapshot, error) {
 	return s, nil
 }
 
-func groupCounters(g dialect.IOGroup) Counters {
+func groupCounters(g database.IOGroup) Counters {
 	c := Counters{
 		ReadOps:    nonNeg(g.ReadOps),
 		WriteOps:   nonNeg(g.WriteOps),
