@@ -185,10 +185,14 @@ func addReferences(p *plot.Plot, o chartOptions) error {
 		if err != nil {
 			return err
 		}
-		// Right-aligned, left of the point: a maximum usually sits at the right end,
-		// where a label to its right would run off the frame.
-		lb.TextStyle[0].XAlign = text.XRight
-		lb.Offset = vg.Point{X: -vg.Points(10), Y: vg.Points(6)}
+		// Beside the point on the side with room: a label running past the data's
+		// end would stretch the axis to make room for it.
+		if m.x > (p.X.Min+p.X.Max)/2 {
+			lb.TextStyle[0].XAlign = text.XRight
+			lb.Offset = vg.Point{X: -vg.Points(10), Y: vg.Points(6)}
+		} else {
+			lb.Offset = vg.Point{X: vg.Points(10), Y: vg.Points(6)}
+		}
 		p.Add(sc, lb)
 	}
 	return nil
