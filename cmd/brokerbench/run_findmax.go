@@ -17,11 +17,10 @@ type stepRunner func(ctx context.Context, plan driver.Plan, rate float64, hook f
 
 // findMaxSearch is one --find-max search over a run.
 type findMaxSearch struct {
-	cfg    driver.SearchConfig
-	plan   driver.Plan // one user level, with the run's --step and --warmup
-	lims   results.Limits
-	lw     *liveWriter
-	stdout io.Writer
+	cfg  driver.SearchConfig
+	plan driver.Plan // one user level, with the run's --step and --warmup
+	lims results.Limits
+	lw   *liveWriter
 	// stored is how many steps the result file holds, so a probe knows its index.
 	stored func() int
 	run    stepRunner
@@ -94,20 +93,20 @@ func printMax(w io.Writer, m *results.Max) {
 	}
 }
 
-// runFindMax runs the search with base as every probe's driver configuration (the
-// run's wiring: storing, printing and judging each step) and stores its max in
-// the result file, also when interrupted.
-func runFindMax(ctx context.Context, o *runOptions, base driver.Config, lims results.Limits, lw *liveWriter, stdout io.Writer,
-	run *results.Run, out string) error {
-	search, err := o.LimitOpts.searchConfig(o.Rate, base.Plan.Users)
+// findMax runs the search with base as every probe's driver configuration (the
+// session's wiring: each step judged, stored and printed) and stores its max in
+// the result file, also when interrupted. The error is why the search stopped
+// early (an interrupt, a failing database), as drive keeps it.
+func (s *runSession) findMax(ctx context.Context, base driver.Config) error {
+	search, err := s.opts.LimitOpts.searchConfig(s.opts.Rate, s.plan.Users)
 	if err != nil {
 		return err
 	}
-	s := &findMaxSearch{cfg: search, plan: base.Plan, lims: lims, lw: lw, stdout: stdout,
-		stored: func() int { return len(run.Steps) },
+	fm := &findMaxSearch{cfg: search, plan: s.plan, lims: s.lims, lw: s.lw,
+		stored: func() int { return len(s.result.Steps) },
 		run: func(ctx context.Context, plan driver.Plan, rate float64, hook func(*driver.Config)) error {
 			cfg := base
-			cfg.Plan, cfg.Rate = plan, rate
+			cfg.Plan, cfg.Steps, cfg.Rate = plan, nil, rate
 			hook(&cfg)
 			d, err := driver.New(cfg)
 			if err != nil {
@@ -116,10 +115,10 @@ func runFindMax(ctx context.Context, o *runOptions, base driver.Config, lims res
 			_, err = d.Run(ctx)
 			return err
 		}}
-	m, err := s.search(ctx)
-	run.Max = m
-	if werr := results.Write(out, run); werr != nil && err == nil {
-		err = werr
+	m, err := fm.search(ctx)
+	s.result.Max = m
+	if werr := results.Write(s.out, s.result); werr != nil && s.fileErr == nil {
+		s.fileErr = werr
 	}
 	return err
 }

@@ -5,7 +5,7 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 
 	"github.com/brokerbench/brokerbench/driver"
 	"github.com/brokerbench/brokerbench/results"
@@ -20,8 +20,7 @@ type limitOptions struct {
 	MaxSteps   int
 }
 
-func (o *limitOptions) AddFlags(c *cobra.Command) {
-	f := c.Flags()
+func (o *limitOptions) bindFlags(f *pflag.FlagSet) {
 	f.StringArrayVar(&o.Limits, "limit", nil, "override a 90th-percentile response-time limit: `TXN.p90=DURATION` (trade-status.p90=500ms; =none drops it); repeatable")
 	f.BoolVar(&o.FindMax, "find-max", false, "search for the highest offered --rate at which every limit holds and errors stay under 1 % (--users held constant; --rate is the start, default 10)")
 	f.Float64Var(&o.Resolution, "resolution", driver.DefaultSearchResolution*100, "--find-max stops when the lowest failing rate is within this many percent above the highest passing one")
@@ -36,6 +35,19 @@ func (o *limitOptions) limits() (results.Limits, error) {
 		return nil, usageError{err}
 	}
 	return l, nil
+}
+
+// check reports bad --limit and --find-max options before anything starts.
+func (o *limitOptions) check(rate float64, users []int) error {
+	if _, err := o.limits(); err != nil {
+		return err
+	}
+	if o.FindMax {
+		if _, err := o.searchConfig(rate, users); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // findMaxStartRate is the first probe's rate: --rate when given.
