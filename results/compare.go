@@ -6,6 +6,7 @@ import (
 	"math"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 )
 
@@ -189,4 +190,26 @@ func (c *Comparison) Headline(r int) string {
 		return fmt.Sprintf("at %d users: %s", c.Users[i], strings.Join(parts, ", "))
 	}
 	return ""
+}
+
+// MaxHeadline leads the comparison when run r and the base both carry a
+// --find-max result: "max tpsE within limits: B 73, A 119 (-39 %)", run r first
+// and its change against the base, as every change in compare. It is "" when
+// either run has no max.
+func (c *Comparison) MaxHeadline(r int) string {
+	b, v := c.Inputs[0].Run.Max, c.Inputs[r].Run.Max
+	if b == nil || v == nil {
+		return ""
+	}
+	return fmt.Sprintf("max tpsE within limits: %s %s, %s %s (%s)", c.Inputs[r].Name(), formatTPSE(v.TPSE),
+		c.Inputs[0].Name(), formatTPSE(b.TPSE), formatChange(Change(b.TPSE, v.TPSE), 0))
+}
+
+// formatTPSE shows tpsE as a person reads it: whole numbers from 100, one decimal
+// below.
+func formatTPSE(v float64) string {
+	if v >= 100 {
+		return fmt.Sprintf("%.0f", v)
+	}
+	return strconv.FormatFloat(math.Round(v*10)/10, 'f', -1, 64)
 }

@@ -4,6 +4,7 @@ import (
 	"encoding/csv"
 	"io"
 	"strconv"
+	"strings"
 	"time"
 )
 
@@ -41,7 +42,7 @@ func csvColumns() []csvColumn {
 			return f(v.st.IO)
 		}
 	}
-	return []csvColumn{
+	return append([]csvColumn{
 		{"file", func(in Input, _ stepView) string { return in.Path }},
 		{"label", func(in Input, _ stepView) string { return in.Run.Label }},
 		{"users", func(_ Input, v stepView) string { return strconv.Itoa(v.st.Users) }},
@@ -78,6 +79,43 @@ func csvColumns() []csvColumn {
 		{"queue_depth", io(func(s *StepIO) string { return csvFloat(s.QueueDepth) })},
 		csvMetric("io_per_txn", "io_per_txn"),
 		{"wal_bytes_per_commit", io(func(s *StepIO) string { return csvFloat(s.WALBytesPerCommit) })},
+	}, limitsCSVColumns()...)
+}
+
+// limitsCSVColumns are the limits, steadiness and --find-max columns, appended
+// after the original ones.
+func limitsCSVColumns() []csvColumn {
+	return []csvColumn{
+		{"rate", func(_ Input, v stepView) string {
+			if v.st.Rate == 0 {
+				return ""
+			}
+			return csvFloat(v.st.Rate)
+		}},
+		{"limits", func(in Input, v stepView) string {
+			lims, ok := LimitsOf(in.Run)
+			if !ok {
+				return ""
+			}
+			if lims.Judge(v.st).Pass {
+				return "pass"
+			}
+			return "fail"
+		}},
+		{"limits_broken", func(_ Input, v stepView) string { return strings.Join(v.st.LimitsBroken, ";") }},
+		{"tps_cv", func(_ Input, v stepView) string {
+			if v.st.Steadiness == nil {
+				return ""
+			}
+			return csvFloat(v.st.Steadiness.TPSCV)
+		}},
+		{"tps_half_change", func(_ Input, v stepView) string {
+			if v.st.Steadiness == nil {
+				return ""
+			}
+			return csvFloat(v.st.Steadiness.HalfChange)
+		}},
+		{"flags", func(_ Input, v stepView) string { return strings.Join(v.st.Flags, ";") }},
 	}
 }
 

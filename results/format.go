@@ -25,6 +25,11 @@ type Run struct {
 	// Interrupted is true when the run was stopped before its plan completed.
 	Interrupted bool   `json:"interrupted,omitempty"`
 	Steps       []Step `json:"steps"`
+	// Limits are the 90th-percentile response-time limits the steps were judged
+	// against, in milliseconds by transaction name (limits.go).
+	Limits map[string]float64 `json:"limits,omitempty"`
+	// Max is what run --find-max found (findmax.go); absent for a plain ramp.
+	Max *Max `json:"max,omitempty"`
 }
 
 // Database describes the server under test.
@@ -60,6 +65,18 @@ type Step struct {
 	Driver       DriverCheck         `json:"driver"`
 	Transactions map[string]TxnStats `json:"transactions"`
 	IO           *StepIO             `json:"io,omitempty"`
+	// Flags are short words for what makes the step's figures special, e.g.
+	// "unsteady" (steadiness.go).
+	Flags []string `json:"flags,omitempty"`
+	// LimitsBroken names the transactions whose p90 exceeded its limit, sorted.
+	LimitsBroken []string `json:"limits_broken,omitempty"`
+	// Steadiness is how stable per-second tps was over the window.
+	Steadiness *Steadiness `json:"steadiness,omitempty"`
+	// Rate is the customer transaction starts per second paced in this step, when
+	// the step had its own (a --find-max probe).
+	Rate float64 `json:"rate,omitempty"`
+	// Probe says why --find-max ran this step; absent in a plain ramp.
+	Probe *Probe `json:"probe,omitempty"`
 }
 
 // Faults are failures of the server or the connection, not of the workload.

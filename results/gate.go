@@ -19,6 +19,9 @@ type Gate struct {
 	op       string
 	value    float64 // percent when relative; else in the metric's unit (ms for times)
 	relative bool
+	// runLevel: a figure of the whole run (max_tps_e), checked once per run, not
+	// per step.
+	runLevel bool
 }
 
 // GateSyntaxError is a --fail-if expression that cannot be parsed: a usage error.
@@ -30,7 +33,7 @@ func (e *GateSyntaxError) Error() string {
 	return fmt.Sprintf("--fail-if %q: %s", e.Expr, e.Reason)
 }
 
-const gateGrammar = `want METRIC OP VALUE, e.g. "tps<-10%", "p95>+20%", "errors>0", "trade-result.p90>2s"`
+const gateGrammar = `want METRIC OP VALUE, e.g. "tps<-10%", "p95>+20%", "errors>0", "trade-result.p90>2s", "max_tps_e<-10%"`
 
 // ParseGate parses "metric OP value":
 //
@@ -71,7 +74,9 @@ func ParseGate(expr string) (Gate, error) {
 	if strings.ContainsAny(rest, "<>=") {
 		return bad("more than one operator")
 	}
-	if m, ok := lookupStepMetric(name); ok {
+	if m, ok := lookupRunMetric(name); ok {
+		g.metric, g.runLevel = m, true
+	} else if m, ok := lookupStepMetric(name); ok {
 		g.metric = m
 	} else if dot := strings.LastIndexByte(name, '.'); dot > 0 {
 		slug, fig := name[:dot], name[dot+1:]
@@ -88,7 +93,7 @@ func ParseGate(expr string) (Gate, error) {
 		for k, m := range stepMetrics {
 			keys[k] = m.key
 		}
-		return bad(fmt.Sprintf("unknown metric %q; use one of %s, or <transaction>.<p95 ...>", name, strings.Join(keys, ", ")))
+		return bad(fmt.Sprintf("unknown metric %q; use one of %s, %s, or <transaction>.<p95 ...>", name, strings.Join(keys, ", "), maxTPSEKey))
 	}
 	if strings.HasSuffix(rest, "%") {
 		num := strings.TrimSpace(strings.TrimSuffix(rest, "%"))
@@ -215,8 +220,12 @@ func (c *Comparison) CheckGates(gates []Gate) ([]Trip, error) {
 	}
 	var trips []Trip
 	for r := 1; r < len(c.Inputs); r++ {
+		trips = append(trips, c.runTrips(r, gates)...)
 		for i, u := range c.Users {
 			for _, g := range gates {
+				if g.runLevel {
+					continue
+				}
 				v, ok := c.value(i, r, g.metric)
 				if !ok {
 					continue
@@ -255,6 +264,12 @@ func (c *Comparison) CheckGates(gates []Gate) ([]Trip, error) {
 func (c *Comparison) Unevaluated(gates []Gate) []Gate {
 	var out []Gate
 	for _, g := range gates {
+		if g.runLevel {
+			if !c.runGateChecked(g) {
+				out = append(out, g)
+			}
+			continue
+		}
 		checked := false
 		for r := 1; r < len(c.Inputs) && !checked; r++ {
 			for i := range c.Users {

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"html/template"
 	"io"
-	"sort"
 	"strings"
 	"time"
 )
@@ -33,15 +32,17 @@ const pageCSS = `
 body{font-family:system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;margin:2em auto;max-width:1200px;padding:0 1em;color:#222}
 h1{font-size:1.5em;margin-bottom:.2em}h2{font-size:1.2em;margin-top:2em}
 .sub{color:#555;margin-top:0}
-table{border-collapse:collapse;margin:1em 0;font-size:.9em}
+table{border-collapse:collapse;margin:1em 0;font-size:.9em;display:block;overflow-x:auto;max-width:100%}
+td{white-space:nowrap}
 caption{text-align:left;font-weight:600;padding:.3em 0}
 th,td{border:1px solid #ccc;padding:.25em .6em}th{background:#f3f3f3}
 td.num{text-align:right;font-variant-numeric:tabular-nums}
 td.better{text-align:right;color:#05662f;background:#eef8f1}
 td.worse{text-align:right;color:#a1140a;background:#fbeeee}
-.charts{display:flex;flex-wrap:wrap;gap:1em}
+td.pass{color:#05662f}td.fail{color:#a1140a;font-weight:600}
+.charts{display:flex;flex-direction:column;gap:1em}
 figure{margin:0;border:1px solid #ddd;padding:.5em}
-figure svg{max-width:100%;height:auto}
+figure svg{display:block;width:100%;height:auto}
 .note{font-size:1.05em}.alert{color:#a1140a;font-weight:600}
 footer{color:#666;font-size:.85em;margin-top:3em}
 `
@@ -113,18 +114,19 @@ func runsTable(inputs []Input) table {
 	return t
 }
 
-// metricLines returns one line per run of metric m over the matched user counts.
+// metricLines returns one line per run of metric m against users (or the offered
+// rate, see compareAxis).
 func (c *Comparison) metricLines(m metric, dashed bool, suffix string) []line {
+	x := c.compareAxis().of
 	var ls []line
 	for r, in := range c.Inputs {
 		l := line{name: in.Name() + suffix, dashed: dashed, color: r}
 		// Every step of the run, matched or not: a curve against users is what the
 		// reader compares, and a run measured at other user counts still belongs on it.
-		steps := append([]Step(nil), in.Run.Steps...)
-		sort.SliceStable(steps, func(a, b int) bool { return steps[a].Users < steps[b].Users })
-		for i := range steps {
+		steps := in.Run.Steps
+		for _, i := range stepOrder(steps) {
 			if v, ok := m.value(newStepView(&steps[i])); ok {
-				l.xs = append(l.xs, float64(steps[i].Users))
+				l.xs = append(l.xs, x(&steps[i]))
 				l.ys = append(l.ys, v)
 			}
 		}
@@ -152,9 +154,14 @@ func (c *Comparison) compareCharts() ([]htmlChart, error) {
 		{"p95 response time", "ms", "p95"},
 		{"IOPS (read + write)", "IOPS", "iops"},
 	}
+	ax := c.compareAxis()
 	var charts []htmlChart
 	for _, s := range specs {
-		svg, err := lineChartSVG(s.title, "users", s.ylabel, c.metricLines(metricByKey(s.key), false, ""))
+		opts := ax.opts
+		if s.key == "tps" {
+			opts.marks = c.maxMarks()
+		}
+		svg, err := lineChartSVGWith(s.title, ax.label, s.ylabel, c.metricLines(metricByKey(s.key), false, ""), opts)
 		if err != nil {
 			return nil, err
 		}
@@ -185,7 +192,9 @@ func (c *Comparison) WriteCompareHTML(w io.Writer, o CompareHTMLOptions) error {
 			"Overall percentiles are computed from the merged per-transaction histograms."},
 	}
 	for r := 1; r < len(c.Inputs); r++ {
-		if h := c.Headline(r); h != "" {
+		if mh := c.MaxHeadline(r); mh != "" {
+			p.Notes = append(p.Notes, mh)
+		} else if h := c.Headline(r); h != "" {
 			p.Notes = append(p.Notes, names[r]+" vs "+names[0]+" "+h)
 		}
 	}
@@ -208,6 +217,9 @@ func (c *Comparison) WriteCompareHTML(w io.Writer, o CompareHTMLOptions) error {
 	if p.Charts, err = c.compareCharts(); err != nil {
 		return err
 	}
+	if t, ok := c.maxTable(); ok {
+		p.Tables = append(p.Tables, t)
+	}
 	for i := range c.Users {
 		p.Tables = append(p.Tables, c.stepTable(i))
 	}
@@ -227,4 +239,36 @@ func changeClass(m metric, ch float64) string {
 		return "better"
 	}
 	return "worse"
+}
+
+// compareAxis is users ticked at every run's user counts, or the offered rate when
+// every run is a --find-max search (its probes share one user count).
+func (c *Comparison) compareAxis() xAxis {
+	allRate := true
+	var users []float64
+	for _, in := range c.Inputs {
+		allRate = allRate && in.Run.Max != nil
+		for i := range in.Run.Steps {
+			users = append(users, float64(in.Run.Steps[i].Users))
+		}
+	}
+	if allRate {
+		return xAxis{label: "offered tps (customer transaction starts per second)", of: func(st *Step) float64 { return st.Rate }}
+	}
+	return xAxis{label: "users", of: func(st *Step) float64 { return float64(st.Users) }, opts: usersAxis(users)}
+}
+
+// maxMarks mark each run's --find-max step on the throughput chart.
+func (c *Comparison) maxMarks() []markPoint {
+	ax := c.compareAxis()
+	var ms []markPoint
+	for _, in := range c.Inputs {
+		m := in.Run.Max
+		if m == nil || m.Step < 0 || m.Step >= len(in.Run.Steps) {
+			continue
+		}
+		st := &in.Run.Steps[m.Step]
+		ms = append(ms, markPoint{x: ax.of(st), y: st.TPS, label: fmt.Sprintf("%s max: %.0f tps", in.Name(), st.TPS)})
+	}
+	return ms
 }

@@ -21,26 +21,37 @@ func WriteReportHTML(w io.Writer, in Input) error {
 	for i := range r.Steps {
 		views[i] = newStepView(&r.Steps[i])
 	}
-	p.Notes = stepNotes(r)
+	if r.Max != nil {
+		p.Notes = append(p.Notes, r.Max.Summary())
+	}
+	p.Notes = append(p.Notes, stepNotes(r)...)
+	lims, withLimits := LimitsOf(r)
+	ax := runXAxis(r)
 
-	// Figures against users.
-	byUsers := func(name string, color int, dashed bool, m metric) line {
+	// Figures against users (or the offered rate of --find-max probes).
+	byX := func(name string, color int, dashed bool, m metric) line {
 		l := line{name: name, color: color, dashed: dashed}
 		for _, i := range order {
 			if v, ok := m.value(views[i]); ok {
-				l.xs = append(l.xs, float64(r.Steps[i].Users))
+				l.xs = append(l.xs, ax.of(&r.Steps[i]))
 				l.ys = append(l.ys, v)
 			}
 		}
 		return l
 	}
-	charts := []struct {
+	type chartSpec struct {
 		title, ylabel string
 		lines         []line
-	}{
-		{"Throughput", "tps", []line{byUsers("tps", 0, false, metricByKey("tps")), byUsers("tpsE", 1, false, metricByKey("tps_e"))}},
-		{"Response time", "ms", []line{byUsers("average", 0, false, metricByKey("avg")), byUsers("p95", 0, true, metricByKey("p95"))}},
-		{"IOPS", "IOPS", []line{byUsers("read", 0, false, metricByKey("read_iops")), byUsers("write", 1, false, metricByKey("write_iops"))}},
+		opts          chartOptions
+	}
+	tput := ax.opts
+	if mk, ok := maxMark(r, lims, withLimits, ax); ok {
+		tput.marks = []markPoint{mk}
+	}
+	charts := []chartSpec{
+		{"Throughput", "tps", []line{byX("tps", 0, false, metricByKey("tps")), byX("tpsE", 1, false, metricByKey("tps_e"))}, tput},
+		{"Response time", "ms", []line{byX("average", 0, false, metricByKey("avg")), byX("p95", 0, true, metricByKey("p95"))}, ax.opts},
+		{"IOPS", "IOPS", []line{byX("read", 0, false, metricByKey("read_iops")), byX("write", 1, false, metricByKey("write_iops"))}, ax.opts},
 	}
 	var txnLines []line
 	slugs := map[string]bool{}
@@ -50,14 +61,16 @@ func WriteReportHTML(w io.Writer, in Input) error {
 		}
 	}
 	for k, s := range sortedKeys(slugs) {
-		txnLines = append(txnLines, byUsers(s, k, false, txnMetric(s, "p95")))
+		txnLines = append(txnLines, byX(s, k, false, txnMetric(s, "p95")))
 	}
-	charts = append(charts, struct {
-		title, ylabel string
-		lines         []line
-	}{"p95 response time per transaction", "ms", txnLines})
+	charts = append(charts, chartSpec{"p95 response time per transaction", "ms", txnLines, ax.opts})
+	if withLimits {
+		limOpts := ax.opts
+		limOpts.hlines = []refLine{{y: 100, name: "limit"}}
+		charts = append(charts, chartSpec{"p90 response time per transaction, % of its limit", "% of limit", limitLines(r, lims, order, ax), limOpts})
+	}
 	for _, ch := range charts {
-		svg, err := lineChartSVG(ch.title, "users", ch.ylabel, ch.lines)
+		svg, err := lineChartSVGWith(ch.title, ax.label, ch.ylabel, ch.lines, ch.opts)
 		if err != nil {
 			return err
 		}
@@ -74,9 +87,12 @@ func WriteReportHTML(w io.Writer, in Input) error {
 	}
 
 	p.Tables = append(p.Tables, stepsTable(r))
-	p.Footnotes = append(p.Footnotes, "Flags: P partial step (interrupted), D the load driver was the bottleneck, K the knee.")
+	if withLimits {
+		p.Tables = append(p.Tables, lims.table())
+	}
+	p.Footnotes = append(p.Footnotes, "Flags: P partial step (interrupted), D the load driver was the bottleneck, K the knee, U unsteady.")
 	for _, i := range order {
-		p.Tables = append(p.Tables, txnTable(&r.Steps[i]))
+		p.Tables = append(p.Tables, txnTable(&r.Steps[i], lims))
 	}
 	return writePage(w, p)
 }
@@ -87,7 +103,8 @@ func ioSeriesChart(r *Run) (string, error) {
 	var t0 = r.StartedAt
 	rd := line{name: "read IOPS", color: 0}
 	wr := line{name: "write IOPS", color: 1}
-	for _, i := range stepOrder(r.Steps) {
+	// In the order run (a --find-max run's probes are not in rate order in time).
+	for i := range r.Steps {
 		io := r.Steps[i].IO
 		if io == nil {
 			continue

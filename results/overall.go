@@ -1,6 +1,7 @@
 package results
 
 import (
+	"cmp"
 	"slices"
 
 	hdrhistogram "github.com/HdrHistogram/hdrhistogram-go"
@@ -99,12 +100,18 @@ func Knee(steps []Step) int {
 	return -1
 }
 
-// stepOrder returns step indices sorted by user count (stable for equal counts).
+// stepOrder returns step indices sorted by user count, then by paced rate (the
+// probes of a --find-max run share one user count), stable otherwise.
 func stepOrder(steps []Step) []int {
 	idx := make([]int, len(steps))
 	for i := range idx {
 		idx[i] = i
 	}
-	slices.SortStableFunc(idx, func(a, b int) int { return steps[a].Users - steps[b].Users })
+	slices.SortStableFunc(idx, func(a, b int) int {
+		if d := steps[a].Users - steps[b].Users; d != 0 {
+			return d
+		}
+		return cmp.Compare(steps[a].Rate, steps[b].Rate)
+	})
 	return idx
 }

@@ -11,6 +11,7 @@ const (
 	flagPartial    = "P"
 	flagBottleneck = "D"
 	flagKnee       = "K"
+	flagUnsteady   = "U"
 )
 
 // stepFlags lists what makes a step's figures special.
@@ -24,6 +25,9 @@ func stepFlags(st *Step, knee bool) string {
 	}
 	if knee {
 		f = append(f, flagKnee)
+	}
+	if HasFlag(st, FlagUnsteady) {
+		f = append(f, flagUnsteady)
 	}
 	return strings.Join(f, "")
 }
@@ -53,14 +57,18 @@ func WriteReport(w io.Writer, in Input) error {
 		fmt.Fprintln(w, "\nno steps finished")
 		return nil
 	}
+	if r.Max != nil {
+		fmt.Fprintln(w, "\n"+r.Max.Summary())
+	}
 	if err := writeTextTable(w, stepsTable(r)); err != nil {
 		return err
 	}
 	for _, n := range stepNotes(r) {
 		fmt.Fprintln(w, "  "+n)
 	}
+	lims, _ := LimitsOf(r)
 	for _, i := range stepOrder(r.Steps) {
-		if err := writeTextTable(w, txnTable(&r.Steps[i])); err != nil {
+		if err := writeTextTable(w, txnTable(&r.Steps[i], lims)); err != nil {
 			return err
 		}
 	}
@@ -71,9 +79,25 @@ func WriteReport(w io.Writer, in Input) error {
 func stepsTable(r *Run) table {
 	knee := Knee(r.Steps)
 	withIO := hasIO(r)
-	t := table{Caption: "Steps (measured window)", Head: []string{"users", "tps", "tpsE", "avg ms", "p95 ms", "errors", "retries"}}
+	lims, withLimits := LimitsOf(r)
+	withRate, withSteady := false, false
+	for i := range r.Steps {
+		withRate = withRate || r.Steps[i].Rate > 0
+		withSteady = withSteady || r.Steps[i].Steadiness != nil
+	}
+	t := table{Caption: "Steps (measured window)", Head: []string{"users"}}
+	if withRate {
+		t.Head = append(t.Head, "offered tps")
+	}
+	t.Head = append(t.Head, "tps", "tpsE", "avg ms", "p95 ms", "errors", "retries")
 	if withIO {
 		t.Head = append(t.Head, "read IOPS", "write IOPS", "read MB/s", "write MB/s", "read await ms", "write await ms", "I/O per txn")
+	}
+	if withSteady {
+		t.Head = append(t.Head, "steadiness")
+	}
+	if withLimits {
+		t.Head = append(t.Head, "limits")
 	}
 	t.Head = append(t.Head, "flags")
 	for _, i := range stepOrder(r.Steps) {
@@ -83,8 +107,12 @@ func stepsTable(r *Run) table {
 		if ov.HasPercentiles {
 			p95 = numCell("%.3f", ov.P95MS)
 		}
-		row := []cell{{Text: fmt.Sprint(st.Users), Class: "num"}, numCell("%.1f", st.TPS), numCell("%.2f", st.TPSE),
-			numCell("%.3f", ov.AvgMS), p95, numCell("%.0f", float64(ov.Errors)), numCell("%.0f", float64(ov.Retries))}
+		row := []cell{{Text: fmt.Sprint(st.Users), Class: "num"}}
+		if withRate {
+			row = append(row, numCell("%.4g", st.Rate))
+		}
+		row = append(row, numCell("%.1f", st.TPS), numCell("%.2f", st.TPSE),
+			numCell("%.3f", ov.AvgMS), p95, numCell("%.0f", float64(ov.Errors)), numCell("%.0f", float64(ov.Retries)))
 		if withIO {
 			if io := st.IO; ioKnown(io) {
 				row = append(row, numCell("%.0f", io.ReadIOPS), numCell("%.0f", io.WriteIOPS), numCell("%.2f", io.ReadMBps),
@@ -95,6 +123,12 @@ func stepsTable(r *Run) table {
 				}
 			}
 		}
+		if withSteady {
+			row = append(row, cell{Text: describeSteadiness(st.Steadiness)})
+		}
+		if withLimits {
+			row = append(row, verdictCell(lims.Judge(st)))
+		}
 		row = append(row, cell{Text: stepFlags(st, i == knee)})
 		t.Rows = append(t.Rows, row)
 	}
@@ -104,16 +138,23 @@ func stepsTable(r *Run) table {
 // stepNotes explain the flags that occur and name the knee.
 func stepNotes(r *Run) []string {
 	var notes []string
-	var partial, bottleneck bool
+	var partial, bottleneck, unsteady bool
 	for i := range r.Steps {
 		partial = partial || r.Steps[i].Partial
 		bottleneck = bottleneck || r.Steps[i].Driver.Bottleneck
+		unsteady = unsteady || HasFlag(&r.Steps[i], FlagUnsteady)
 	}
 	if partial {
 		notes = append(notes, "P: partial step, cut short by an interrupt; figures cover what was measured.")
 	}
 	if bottleneck {
 		notes = append(notes, "D: the load driver itself was the bottleneck; the step understates the database.")
+	}
+	if unsteady {
+		notes = append(notes, "U: "+UnsteadyAdvice+".")
+	}
+	if lims, ok := LimitsOf(r); ok {
+		notes = append(notes, limitsNote(lims))
 	}
 	if knee := Knee(r.Steps); knee >= 0 {
 		notes = append(notes, fmt.Sprintf("K: knee at %d users: tps rose by %.0f %% or less after this step.", r.Steps[knee].Users, KneeRise*100))
@@ -123,16 +164,28 @@ func stepNotes(r *Run) []string {
 	return notes
 }
 
-// txnTable is one step's per-transaction table.
-func txnTable(st *Step) table {
-	t := table{Caption: fmt.Sprintf("%d users, %.0f s measured after %.0f s warm-up", st.Users, st.MeasuredS, st.WarmupS),
+// txnTable is one step's per-transaction table; with limits (nil for a file that
+// recorded none) it adds each transaction's p90 limit and its pass/fail.
+func txnTable(st *Step, lims Limits) table {
+	caption := fmt.Sprintf("%d users, %.0f s measured after %.0f s warm-up", st.Users, st.MeasuredS, st.WarmupS)
+	if st.Rate > 0 {
+		caption = fmt.Sprintf("%d users at %.4g tps offered, %.0f s measured after %.0f s warm-up", st.Users, st.Rate, st.MeasuredS, st.WarmupS)
+	}
+	t := table{Caption: caption,
 		Head: []string{"transaction", "count", "share", "avg ms", "p50", "p90", "p95", "p99", "max", "svc avg", "svc p95", "errors", "retries", "rollbacks"}}
+	if lims != nil {
+		t.Head = append(t.Head, "p90 limit", "limit")
+	}
 	for _, name := range sortedTxnNames(st.Transactions) {
 		x := st.Transactions[name]
-		t.Rows = append(t.Rows, []cell{{Text: name, Class: "name"}, numCell("%.0f", float64(x.Count)), numCell("%.1f %%", x.Share*100),
+		row := []cell{{Text: name, Class: "name"}, numCell("%.0f", float64(x.Count)), numCell("%.1f %%", x.Share*100),
 			numCell("%.3f", x.AvgMS), numCell("%.3f", x.P50MS), numCell("%.3f", x.P90MS), numCell("%.3f", x.P95MS), numCell("%.3f", x.P99MS),
 			numCell("%.3f", x.MaxMS), numCell("%.3f", x.ServiceAvgMS), numCell("%.3f", x.ServiceP95MS),
-			numCell("%.0f", float64(x.Errors)), numCell("%.0f", float64(x.Retries)), numCell("%.0f", float64(x.Rollbacks))})
+			numCell("%.0f", float64(x.Errors)), numCell("%.0f", float64(x.Retries)), numCell("%.0f", float64(x.Rollbacks))}
+		if lims != nil {
+			row = append(row, txnLimitCells(st, name, lims)...)
+		}
+		t.Rows = append(t.Rows, row)
 	}
 	return t
 }

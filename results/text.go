@@ -76,10 +76,17 @@ func (c *Comparison) WriteText(w io.Writer) error {
 	}
 	fmt.Fprintln(w)
 	for r := 1; r < len(c.Inputs); r++ {
-		if h := c.Headline(r); h != "" {
+		if mh := c.MaxHeadline(r); mh != "" {
+			fmt.Fprintln(w, mh)
+		} else if h := c.Headline(r); h != "" {
 			fmt.Fprintf(w, "%s vs %s %s\n", c.Inputs[r].Name(), c.Inputs[0].Name(), h)
 		} else {
 			fmt.Fprintf(w, "%s vs %s: no step with the same user count\n", c.Inputs[r].Name(), c.Inputs[0].Name())
+		}
+	}
+	if t, ok := c.maxTable(); ok {
+		if err := writeTextTable(w, t); err != nil {
+			return err
 		}
 	}
 	for i := range c.Users {
@@ -96,19 +103,35 @@ func (c *Comparison) WriteText(w io.Writer) error {
 // stepTable is matched user count i: one row per figure known in any run, each
 // run's value and, after the base, its change.
 func (c *Comparison) stepTable(i int) table {
-	t := table{Caption: fmt.Sprintf("%d users", c.Users[i]), Head: []string{"figure"}}
+	t := c.viewsTable(fmt.Sprintf("%d users", c.Users[i]), c.views[i])
+	if row, ok := c.limitsRow(c.views[i]); ok {
+		t.Rows = append(t.Rows, row)
+	}
+	return t
+}
+
+// viewsTable is one step of each run side by side (nil: the run has none), every
+// figure known in any of them with its change against the base.
+func (c *Comparison) viewsTable(caption string, views []*stepView) table {
+	t := table{Caption: caption, Head: []string{"figure"}}
 	for r, in := range c.Inputs {
 		t.Head = append(t.Head, in.Name())
 		if r > 0 {
 			t.Head = append(t.Head, "change")
 		}
 	}
+	value := func(r int, m metric) (float64, bool) {
+		if views[r] == nil {
+			return 0, false
+		}
+		return m.value(*views[r])
+	}
 	for _, m := range c.rowMetrics() {
-		b, okB := c.value(i, 0, m)
+		b, okB := value(0, m)
 		row := []cell{{Text: m.title, Class: "name"}}
 		known := false
 		for r := range c.Inputs {
-			v, ok := c.value(i, r, m)
+			v, ok := value(r, m)
 			known = known || ok
 			if ok {
 				row = append(row, cell{Text: formatValue(m, v), Class: "num"})
@@ -132,10 +155,56 @@ func (c *Comparison) stepTable(i int) table {
 	return t
 }
 
+// limitsRow is each run's pass/fail against its own recorded limits for the
+// given steps; ok is false when no run recorded limits.
+func (c *Comparison) limitsRow(views []*stepView) ([]cell, bool) {
+	row := []cell{{Text: "limits", Class: "name"}}
+	any := false
+	for r, in := range c.Inputs {
+		lims, ok := LimitsOf(in.Run)
+		v := views[r]
+		if ok && v != nil {
+			row = append(row, verdictCell(lims.Judge(v.st)))
+			any = true
+		} else {
+			row = append(row, dash)
+		}
+		if r > 0 {
+			row = append(row, cell{})
+		}
+	}
+	return row, any
+}
+
 func (c *Comparison) unmatchedTable() table {
 	t := table{Caption: "Unmatched steps (not compared)", Head: []string{"run", "users", "why"}}
 	for _, um := range c.Unmatched {
 		t.Rows = append(t.Rows, []cell{{Text: c.Inputs[um.Run].Name()}, {Text: fmt.Sprint(um.Users), Class: "num"}, {Text: um.Reason}})
 	}
 	return t
+}
+
+// maxTable puts each run's --find-max step side by side: what the storage did at
+// the most load each sustained within its limits. ok is false unless every run
+// found a passing maximum.
+func (c *Comparison) maxTable() (table, bool) {
+	views := make([]*stepView, len(c.Inputs))
+	for r, in := range c.Inputs {
+		m := in.Run.Max
+		if m == nil || m.Step < 0 || m.Step >= len(in.Run.Steps) {
+			return table{}, false
+		}
+		v := newStepView(&in.Run.Steps[m.Step])
+		views[r] = &v
+	}
+	t := c.viewsTable("At the maximum within limits (each run's own --find-max step)", views)
+	row := []cell{{Text: "offered rate", Class: "name"}}
+	for r, in := range c.Inputs {
+		row = append(row, numCell("%.4g", in.Run.Max.Load))
+		if r > 0 {
+			row = append(row, cell{Text: formatChange(Change(c.Inputs[0].Run.Max.Load, in.Run.Max.Load), 1), Class: "num"})
+		}
+	}
+	t.Rows = append([][]cell{row}, t.Rows...)
+	return t, true
 }

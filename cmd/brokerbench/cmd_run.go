@@ -24,11 +24,14 @@ emulator completes their trades (Trade-Result, Market-Feed), Data-Maintenance ru
 Each user level of --users runs for --step; the first --warmup of each step is not measured.
 After every step its row is printed and the result file is rewritten, so an interrupted run
 (Ctrl-C) keeps its finished steps. Response times run from each transaction's intended start,
-service times from its first statement. The figures are TPC-E-like, not TPC-E results.`,
+service times from its first statement. The figures are TPC-E-like, not TPC-E results.
+Every step is judged against 90th-percentile response-time limits (--limit overrides one).
+--find-max holds --users and searches the highest --rate at which every limit holds.`,
 		Example: `  brokerbench run --db postgres://bench@dbhost/bench --users 50:300:50 --step 5m --warmup 1m \
       --label "H810 RAID10" --tag controller=H810 --tag raid=10 --out h810.json
   brokerbench run --users 10 --think 2.5s --rate 200 --step 2m --warmup 20s
-  brokerbench run --config run.yaml --label "H800 RAID5"`,
+  brokerbench run --config run.yaml --label "H800 RAID5"
+  brokerbench run --find-max --users 32 --step 2m --warmup 30s --limit trade-status.p90=500ms`,
 		Args: cobra.NoArgs,
 		RunE: func(c *cobra.Command, _ []string) error {
 			if o.Config != "" {

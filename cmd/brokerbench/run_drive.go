@@ -40,6 +40,14 @@ func (s *runSession) drive(ctx context.Context) error {
 	if s.metrics != nil {
 		cfg.OnInterval = s.metrics.Observe
 	}
+	s.judge.wrap(&cfg)
+	if s.opts.LimitOpts.FindMax {
+		s.lw.logf("run: %s at %d customers (seed %d), --find-max at %d users, %s probes after %s warm-up, %d + %d connections; results to %s",
+			s.tgt.Shown(), sc.Customers, seed, s.plan.Users[0], s.plan.Step, s.plan.Warmup, s.conns, s.meeWorkers+1, s.out)
+		s.runErr = s.findMax(ctx, cfg)
+		s.lw.clear()
+		return nil
+	}
 	d, err := driver.New(cfg)
 	if err != nil {
 		return usageError{err}
@@ -77,6 +85,9 @@ func (s *runSession) recordStep(st *results.Step) {
 	}
 	s.rows++
 	fmt.Fprintln(s.g.Stdout, driver.StepRow(s.rows, st, s.withIO()))
+	if note := stepVerdictNote(s.lims, st); note != "" {
+		fmt.Fprintln(s.g.Stdout, note)
+	}
 }
 
 // finish writes the final result file, prints the report, and checks the
@@ -101,6 +112,7 @@ func (s *runSession) finish(ctx context.Context) (*runResult, error) {
 	if err := results.WriteReport(g.Stdout, results.Input{Path: out, Run: run}); err != nil {
 		return res, err
 	}
+	printMax(g.Stdout, run.Max)
 	if interrupted {
 		fmt.Fprintf(g.Stdout, "\nresults of %d finished step(s) written to %s\n", len(run.Steps), out)
 		return res, fmt.Errorf("%w: the run was stopped; results of finished steps are in %s", errInterrupted, out)

@@ -34,6 +34,7 @@ type runOptions struct {
 	IODevices   []string
 	IONodeExp   string
 	IOInterval  time.Duration
+	LimitOpts   limitOptions // --limit, --find-max and its bounds (run_limits.go)
 }
 
 // bindFlags declares the options as flags on fs, with their defaults. It is the one
@@ -57,6 +58,7 @@ func (o *runOptions) bindFlags(f *pflag.FlagSet) {
 	f.StringArrayVar(&o.IODevices, "io-device", nil, "block device to sample (NAME or NAME=ROLE, role data, wal or data+wal); repeatable; default: the devices under the database's data directory")
 	f.StringVar(&o.IONodeExp, "io-node-exporter", "", "sample a remote database host's disks from its node_exporter `URL`")
 	f.DurationVar(&o.IOInterval, "io-interval", iostat.DefaultInterval, "period of the storage time series")
+	o.LimitOpts.bindFlags(f)
 }
 
 // defaultRunOptions are the options of a `run` given no flags.
@@ -108,6 +110,9 @@ func (o runOptions) plan() (driver.Plan, error) {
 		return p, usagef("--io-interval must be positive, got %s", o.IOInterval)
 	}
 	if err := checkListenAddr(o.MetricsAddr); err != nil {
+		return p, err
+	}
+	if err := o.LimitOpts.check(o.Rate, p.Users); err != nil {
 		return p, err
 	}
 	return p, nil

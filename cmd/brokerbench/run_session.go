@@ -61,7 +61,12 @@ type runSession struct {
 	metrics *driver.Metrics // nil: no --metrics-addr
 
 	runErr error // why drive stopped early; nil: every step ran
-	undo   []func()
+
+	// lims are the response-time limits every step is judged against
+	// (run_limits.go); judge records each step's verdict and steadiness.
+	lims  results.Limits
+	judge *stepJudge
+	undo  []func()
 }
 
 // runResult is what a finished (or interrupted) run hands back to quickstart.
@@ -80,7 +85,12 @@ func newRunSession(g *globalOptions, o runOptions, lw *liveWriter) (*runSession,
 	if err != nil {
 		return nil, err
 	}
-	s := &runSession{g: g, opts: o, lw: lw, plan: plan, tags: tags, conns: o.Connections, meeWorkers: o.MEEWorkers}
+	lims, err := o.LimitOpts.limits()
+	if err != nil {
+		return nil, err
+	}
+	s := &runSession{g: g, opts: o, lw: lw, plan: plan, tags: tags, conns: o.Connections, meeWorkers: o.MEEWorkers,
+		lims: lims, judge: newStepJudge(lims)}
 	if s.conns == 0 {
 		s.conns = plan.MaxUsers()
 	}
@@ -166,6 +176,7 @@ func (s *runSession) record() error {
 		StartedAt: time.Now().UTC(), Steps: []results.Step{},
 	}
 	s.result.Options["connections_used"] = s.conns + s.meeWorkers + 1
+	s.result.Limits = s.lims.Record()
 	// Write the file once before the first step: a bad --out fails now, not after
 	// the first step's minutes.
 	return results.Write(s.out, s.result)

@@ -1,0 +1,174 @@
+package main
+
+import (
+	"fmt"
+	"strings"
+	"sync"
+
+	"github.com/spf13/pflag"
+
+	"github.com/brokerbench/brokerbench/driver"
+	"github.com/brokerbench/brokerbench/results"
+)
+
+// limitOptions are run's flags for response-time limits and the --find-max search.
+type limitOptions struct {
+	Limits     []string
+	FindMax    bool
+	Resolution float64 // percent
+	Growth     float64
+	MaxSteps   int
+}
+
+func (o *limitOptions) bindFlags(f *pflag.FlagSet) {
+	f.StringArrayVar(&o.Limits, "limit", nil, "override a 90th-percentile response-time limit: `TXN.p90=DURATION` (trade-status.p90=500ms; =none drops it); repeatable")
+	f.BoolVar(&o.FindMax, "find-max", false, "search for the highest offered --rate at which every limit holds and errors stay under 1 % (--users held constant; --rate is the start, default 10)")
+	f.Float64Var(&o.Resolution, "resolution", driver.DefaultSearchResolution*100, "--find-max stops when the lowest failing rate is within this many percent above the highest passing one")
+	f.Float64Var(&o.Growth, "growth", driver.DefaultSearchGrowth, "--find-max multiplies the rate by this factor until a probe fails")
+	f.IntVar(&o.MaxSteps, "max-steps", driver.DefaultSearchMaxProbes, "--find-max runs at most this many probes (each one --step long)")
+}
+
+// limits is the defaults with the --limit overrides applied (usage errors).
+func (o *limitOptions) limits() (results.Limits, error) {
+	l, err := results.DefaultLimits.WithOverrides(o.Limits)
+	if err != nil {
+		return nil, usageError{err}
+	}
+	return l, nil
+}
+
+// check reports bad --limit and --find-max options before anything starts.
+func (o *limitOptions) check(rate float64, users []int) error {
+	if _, err := o.limits(); err != nil {
+		return err
+	}
+	if o.FindMax {
+		if _, err := o.searchConfig(rate, users); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// findMaxStartRate is the first probe's rate: --rate when given.
+const findMaxStartRate = 10
+
+// searchConfig checks the --find-max options against the run's (usage errors).
+func (o *limitOptions) searchConfig(rate float64, users []int) (driver.SearchConfig, error) {
+	if len(users) != 1 {
+		return driver.SearchConfig{}, usagef("--find-max holds one user count while it varies --rate; give --users N (got %d levels)", len(users))
+	}
+	if rate == 0 {
+		rate = findMaxStartRate
+	}
+	cfg := driver.SearchConfig{Start: rate, Growth: o.Growth, Resolution: o.Resolution / 100, MaxProbes: o.MaxSteps, Floor: 1}
+	if cfg.Start < cfg.Floor {
+		cfg.Floor = cfg.Start
+	}
+	if err := cfg.Validate(); err != nil {
+		return cfg, usageError{err}
+	}
+	return cfg, nil
+}
+
+// stepJudge annotates every finished step before it is stored: which limits broke,
+// how steady its tps was, and the "unsteady" flag. It learns per-second tps from
+// the driver's live ticks of the measured window.
+type stepJudge struct {
+	lims results.Limits
+
+	mu      sync.Mutex
+	step    int // the live step the samples belong to
+	samples []float64
+}
+
+func newStepJudge(lims results.Limits) *stepJudge { return &stepJudge{lims: lims} }
+
+// tick takes one live tick: a measuring second's tps is a sample of the step's
+// window; a warm-up tick or another step starts the samples afresh.
+func (j *stepJudge) tick(l driver.Live) {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	if !l.Measuring || l.Step != j.step {
+		j.samples = j.samples[:0]
+		j.step = l.Step
+	}
+	if l.Measuring {
+		j.samples = append(j.samples, l.TPS)
+	}
+}
+
+// judge fills the step's limits, steadiness and flags, and starts the next step's
+// samples afresh.
+func (j *stepJudge) judge(st *results.Step) {
+	j.mu.Lock()
+	samples := append([]float64(nil), j.samples...)
+	j.samples = j.samples[:0]
+	j.mu.Unlock()
+	st.LimitsBroken = j.lims.Broken(st)
+	if s, unsteady := results.SteadinessOf(samples); s != nil {
+		st.Steadiness = s
+		if unsteady {
+			results.AddFlag(st, results.FlagUnsteady)
+		}
+	}
+}
+
+// wrap hooks the judge into a driver configuration: ticks feed it, and every step
+// is judged before the configuration's own OnStep stores and prints it.
+func (j *stepJudge) wrap(cfg *driver.Config) {
+	onTick, onStep := cfg.OnTick, cfg.OnStep
+	cfg.OnTick = func(l driver.Live) {
+		j.tick(l)
+		if onTick != nil {
+			onTick(l)
+		}
+	}
+	cfg.OnStep = func(st *results.Step) {
+		j.judge(st)
+		if onStep != nil {
+			onStep(st)
+		}
+	}
+}
+
+// stepVerdictNote is printed under a step's row: what broke, and advice for an
+// unsteady step.
+func stepVerdictNote(lims results.Limits, st *results.Step) string {
+	var notes []string
+	if v := lims.Judge(st); !v.Pass {
+		notes = append(notes, "limits: FAIL: "+v.Why)
+	}
+	if results.HasFlag(st, results.FlagUnsteady) && st.Steadiness != nil {
+		notes = append(notes, fmt.Sprintf("unsteady: tps changed %+.0f %% between the window's halves; lengthen --warmup or --step", st.Steadiness.HalfChange*100))
+	}
+	if len(notes) == 0 {
+		return ""
+	}
+	return "      " + strings.Join(notes, "; ")
+}
+
+// probeOutcome turns a probe's step into the search's verdict.
+func probeOutcome(lims results.Limits, st *results.Step, index int) driver.ProbeOutcome {
+	v := lims.Judge(st)
+	out := driver.ProbeOutcome{Pass: v.Pass, Why: v.Why, Limiting: v.Limiting, Step: index, TPS: st.TPS, TPSE: st.TPSE}
+	if st.Driver.Bottleneck {
+		out.DriverBound, out.Why = true, st.Driver.BottleneckOn
+	}
+	return out
+}
+
+// maxOf is the result file's "max" from the search.
+func maxOf(res driver.SearchResult, users int, resolution float64) *results.Max {
+	m := &results.Max{Dimension: "rate", Users: users, Step: -1, Resolution: resolution, Stopped: res.Stopped, Note: res.Note}
+	if res.Stopped == driver.StopResolved {
+		m.Note = ""
+	}
+	if b := res.Best; b != nil {
+		m.Load, m.TPS, m.TPSE, m.Step = b.Load, b.Outcome.TPS, b.Outcome.TPSE, b.Outcome.Step
+	}
+	if n := res.NextUp; n != nil {
+		m.NextLoad, m.LimitedBy, m.NextWhy = n.Load, n.Outcome.Limiting, n.Outcome.Why
+	}
+	return m
+}

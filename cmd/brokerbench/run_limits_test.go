@@ -1,0 +1,82 @@
+package main
+
+import (
+	"errors"
+	"testing"
+
+	"github.com/brokerbench/brokerbench/driver"
+	"github.com/brokerbench/brokerbench/results"
+)
+
+func TestStepJudge(t *testing.T) {
+	lims, err := (&limitOptions{Limits: []string{"trade-status.p90=5ms"}}).limits()
+	if err != nil {
+		t.Fatal(err)
+	}
+	j := newStepJudge(lims)
+	var stored []*results.Step
+	cfg := driver.Config{OnStep: func(st *results.Step) { stored = append(stored, st) }}
+	j.wrap(&cfg)
+	// Step 1: warm-up ticks (ignored), then a window whose tps climbs 100 → 159.
+	for i := 0; i < 5; i++ {
+		cfg.OnTick(driver.Live{Step: 1, TPS: 9999})
+	}
+	for i := 0; i < 60; i++ {
+		cfg.OnTick(driver.Live{Step: 1, Measuring: true, TPS: 100 + float64(i)})
+	}
+	cfg.OnStep(&results.Step{MeasuredS: 60, Transactions: map[string]results.TxnStats{"Trade-Status": {Count: 10, P90MS: 7}}})
+	// Step 2: steady.
+	for i := 0; i < 30; i++ {
+		cfg.OnTick(driver.Live{Step: 2, Measuring: true, TPS: 200})
+	}
+	cfg.OnStep(&results.Step{MeasuredS: 30, Transactions: map[string]results.TxnStats{"Trade-Status": {Count: 10, P90MS: 4}}})
+	if len(stored) != 2 {
+		t.Fatalf("%d steps stored", len(stored))
+	}
+	a, b := stored[0], stored[1]
+	if len(a.LimitsBroken) != 1 || a.LimitsBroken[0] != "Trade-Status" || len(b.LimitsBroken) != 0 {
+		t.Errorf("limits broken: %v, %v", a.LimitsBroken, b.LimitsBroken)
+	}
+	if a.Steadiness == nil || a.Steadiness.Seconds != 60 || !results.HasFlag(a, results.FlagUnsteady) {
+		t.Errorf("step 1 must be unsteady from its 60 measured seconds: %+v %v", a.Steadiness, a.Flags)
+	}
+	if b.Steadiness == nil || b.Steadiness.Seconds != 30 || len(b.Flags) != 0 {
+		t.Errorf("step 2 must be steady from its own 30 seconds: %+v %v", b.Steadiness, b.Flags)
+	}
+	if n := stepVerdictNote(lims, a); n == "" {
+		t.Error("no note under a failing, unsteady step")
+	}
+}
+
+func TestFindMaxOptions(t *testing.T) {
+	o := &limitOptions{Resolution: 5, Growth: 2, MaxSteps: 12}
+	cfg, err := o.searchConfig(0, []int{32})
+	if err != nil || cfg.Start != findMaxStartRate || cfg.Resolution != 0.05 {
+		t.Errorf("%+v %v", cfg, err)
+	}
+	var u usageError
+	if _, err := o.searchConfig(100, []int{8, 16}); !errors.As(err, &u) {
+		t.Errorf("a ramp of users with --find-max must be a usage error, got %v", err)
+	}
+	for _, bad := range []limitOptions{{Resolution: 0, Growth: 2, MaxSteps: 3}, {Resolution: 5, Growth: 1, MaxSteps: 3}, {Resolution: 5, Growth: 2, MaxSteps: 0}} {
+		if _, err := bad.searchConfig(10, []int{4}); !errors.As(err, &u) {
+			t.Errorf("%+v: want a usage error, got %v", bad, err)
+		}
+	}
+	if _, err := (&limitOptions{Limits: []string{"trade-status.p90=soon"}}).limits(); !errors.As(err, &u) {
+		t.Errorf("a bad --limit must be a usage error, got %v", err)
+	}
+}
+
+func TestProbeOutcome(t *testing.T) {
+	st := &results.Step{MeasuredS: 10, TPS: 50, TPSE: 5, Transactions: map[string]results.TxnStats{"Trade-Status": {Count: 10, P90MS: 2000}},
+		LimitsBroken: []string{"Trade-Status"}}
+	out := probeOutcome(results.DefaultLimits, st, 3)
+	if out.Pass || out.Limiting != "Trade-Status" || out.Step != 3 || out.DriverBound {
+		t.Errorf("%+v", out)
+	}
+	st.Driver.Bottleneck, st.Driver.BottleneckOn = true, "driver CPU 190 % of 2 cores"
+	if out := probeOutcome(results.DefaultLimits, st, 3); !out.DriverBound || out.Why != st.Driver.BottleneckOn {
+		t.Errorf("%+v", out)
+	}
+}

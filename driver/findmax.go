@@ -1,0 +1,239 @@
+package driver
+
+import (
+	"context"
+	"fmt"
+	"math"
+)
+
+// The --find-max search: the largest offered load at which every response-time
+// limit holds and errors stay under 1 %. It grows the load geometrically from a
+// start until a probe fails (or shrinks it until one passes), then bisects between
+// the highest passing and the lowest failing load until they are within the
+// resolution. A failing bound measured before the passing one (the cold first
+// probe) is probed once more before the search believes it. What a probe is (a step at a paced rate) is the caller's: the search
+// only asks "run this load and tell me its outcome", so it is tested as a table
+// against a fake database of known capacity.
+
+// ProbeRequest is one probe the search asks for.
+type ProbeRequest struct {
+	N    int     // 1-based probe number
+	Load float64 // the offered load to hold
+	Why  string  // why this load, for the live output and the result file
+}
+
+// ProbeOutcome is what one probe found.
+type ProbeOutcome struct {
+	// Pass: every limit held and errors stayed under 1 %.
+	Pass bool
+	// DriverBound: the load driver itself limited the probe, so its verdict says
+	// nothing about the database; the search stops rather than report a false
+	// maximum.
+	DriverBound bool
+	// Why is what failed ("Trade-Status p90 1.3 s > 1 s"), or the driver's reason.
+	Why string
+	// Limiting is the transaction furthest over its limit, "" when none broke.
+	Limiting string
+	// Step is the probe's index in the result file's steps.
+	Step      int
+	TPS, TPSE float64
+}
+
+// Prober runs one probe. An error ends the search (an interrupt: ctx's error).
+type Prober interface {
+	Probe(ctx context.Context, req ProbeRequest) (ProbeOutcome, error)
+}
+
+// ProberFunc adapts a function to Prober.
+type ProberFunc func(ctx context.Context, req ProbeRequest) (ProbeOutcome, error)
+
+// Probe calls f.
+func (f ProberFunc) Probe(ctx context.Context, req ProbeRequest) (ProbeOutcome, error) {
+	return f(ctx, req)
+}
+
+// Search defaults.
+const (
+	DefaultSearchGrowth     = 2.0
+	DefaultSearchResolution = 0.05
+	DefaultSearchMaxProbes  = 12
+)
+
+// SearchConfig bounds the search.
+type SearchConfig struct {
+	Start      float64 // the first load; must be positive
+	Growth     float64 // factor between probes before the first failure (and after, shrinking); > 1
+	Resolution float64 // stop when the lowest failing load is within this fraction above the highest passing one
+	MaxProbes  int     // at most this many probes
+	// Floor is the lowest load worth probing when even the start fails; below it
+	// the search reports that nothing passed. 0: Start/1000.
+	Floor float64
+	// Ceiling, when positive, is the highest load to try; a search that passes
+	// there stops with "ceiling".
+	Ceiling float64
+}
+
+// Why a search ended (results.Max.Stopped).
+const (
+	StopResolved   = "resolved"
+	StopMaxProbes  = "max-steps"
+	StopDriver     = "driver-bottleneck"
+	StopInterrupt  = "interrupted"
+	StopNonePassed = "none-passed"
+	StopCeiling    = "ceiling"
+)
+
+// ProbeRecord is one probe run and its outcome.
+type ProbeRecord struct {
+	ProbeRequest
+	Outcome ProbeOutcome
+}
+
+// SearchResult is where the search ended.
+type SearchResult struct {
+	Probes []ProbeRecord
+	// Best is the highest passing probe, NextUp the lowest failing probe above it;
+	// either is nil when there is none.
+	Best, NextUp *ProbeRecord
+	Stopped      string
+	// Note explains the stop in words.
+	Note string
+}
+
+// Validate reports a configuration the search cannot run, in the words of the flags.
+func (c SearchConfig) Validate() error {
+	switch {
+	case !(c.Start > 0) || math.IsInf(c.Start, 0):
+		return fmt.Errorf("--find-max needs a positive start load, got %g", c.Start)
+	case !(c.Growth > 1) || math.IsInf(c.Growth, 0):
+		return fmt.Errorf("--growth must be above 1, got %g", c.Growth)
+	case !(c.Resolution > 0) || c.Resolution >= 1:
+		return fmt.Errorf("--resolution must be above 0 %% and below 100 %%, got %g %%", c.Resolution*100)
+	case c.MaxProbes < 1:
+		return fmt.Errorf("--max-steps must be at least 1, got %d", c.MaxProbes)
+	case c.Ceiling < 0 || (c.Ceiling > 0 && c.Ceiling < c.Start):
+		return fmt.Errorf("the ceiling %g is below the start %g", c.Ceiling, c.Start)
+	}
+	return nil
+}
+
+// FindMax runs the search. It returns the probes done and the best passing load so
+// far in every case; the error is the prober's (ctx's error on an interrupt, with
+// Stopped "interrupted").
+func FindMax(ctx context.Context, cfg SearchConfig, p Prober) (SearchResult, error) {
+	if err := cfg.Validate(); err != nil {
+		return SearchResult{}, err
+	}
+	floor := cfg.Floor
+	if floor <= 0 {
+		floor = cfg.Start / 1000
+	}
+	var res SearchResult
+	best, next := -1, -1 // indices into res.Probes
+	confirmed := map[float64]bool{}
+	load := roundLoad(cfg.Start)
+	why := "start"
+	finish := func(stopped, note string) SearchResult {
+		res.Stopped, res.Note = stopped, note
+		if best >= 0 {
+			res.Best = &res.Probes[best]
+		}
+		if next >= 0 {
+			res.NextUp = &res.Probes[next]
+		}
+		return res
+	}
+	for n := 1; ; n++ {
+		if n > cfg.MaxProbes {
+			return finish(StopMaxProbes, fmt.Sprintf("stopped after --max-steps %d probes before the maximum was resolved to %.0f %%", cfg.MaxProbes, cfg.Resolution*100)), nil
+		}
+		if err := ctx.Err(); err != nil {
+			return finish(StopInterrupt, "interrupted; the best passing load so far is kept"), err
+		}
+		req := ProbeRequest{N: n, Load: load, Why: why}
+		out, err := p.Probe(ctx, req)
+		if err != nil {
+			if ctx.Err() != nil {
+				return finish(StopInterrupt, "interrupted; the best passing load so far is kept"), err
+			}
+			return finish("error", err.Error()), err
+		}
+		res.Probes = append(res.Probes, ProbeRecord{req, out})
+		i := len(res.Probes) - 1
+		if out.DriverBound {
+			return finish(StopDriver, fmt.Sprintf("the load driver itself was the bottleneck at %s (%s): its figures understate the database, so the search stops here rather than report a false maximum; run the driver on a bigger or separate machine, or give more --users", formatLoad(load), out.Why)), nil
+		}
+		if out.Pass {
+			best = i
+			if next >= 0 && res.Probes[next].Load <= load {
+				next = -1 // a confirmation passed: the earlier failure was not the database's limit
+			}
+		} else {
+			next = i
+		}
+		lo, hi := 0.0, 0.0
+		if best >= 0 {
+			lo = res.Probes[best].Load
+		}
+		if next >= 0 {
+			hi = res.Probes[next].Load
+		}
+		switch {
+		case next < 0: // every probe passed: grow
+			if cfg.Ceiling > 0 && load >= cfg.Ceiling {
+				return finish(StopCeiling, fmt.Sprintf("passed at the ceiling %s; the maximum lies higher", formatLoad(load))), nil
+			}
+			load = roundLoad(load * cfg.Growth)
+			if cfg.Ceiling > 0 && load > cfg.Ceiling {
+				load = cfg.Ceiling
+			}
+			why = fmt.Sprintf("growing x%g: %s passed", cfg.Growth, formatLoad(lo))
+		case best < 0: // every probe failed: shrink
+			if load <= floor {
+				return finish(StopNonePassed, fmt.Sprintf("no load down to %s passed: %s", formatLoad(load), out.Why)), nil
+			}
+			load = max(roundLoad(load/cfg.Growth), floor)
+			why = fmt.Sprintf("shrinking /%g: %s failed (%s)", cfg.Growth, formatLoad(hi), res.Probes[next].Outcome.Why)
+		case res.Probes[next].N < res.Probes[best].N && !confirmed[hi]:
+			// The failure bounding the maximum came before the pass below it: it ran
+			// on a colder database (the first probe after a restart warms the cache
+			// for the rest). Believe it only once it fails again.
+			if hi <= lo*(1+cfg.Resolution) || roundLoad((lo+hi)/2) <= lo {
+				confirmed[hi] = true
+				load = hi
+				why = fmt.Sprintf("confirming %s: it failed (%s) before %s passed", formatLoad(hi), res.Probes[next].Outcome.Why, formatLoad(lo))
+				continue
+			}
+			fallthrough
+		default:
+			if hi <= lo*(1+cfg.Resolution) {
+				return finish(StopResolved, fmt.Sprintf("resolved to %.0f %%: %s passed, %s failed", cfg.Resolution*100, formatLoad(lo), formatLoad(hi))), nil
+			}
+			mid := roundLoad((lo + hi) / 2)
+			if mid <= lo || mid >= hi {
+				// The loads are too close for the rounding to split them further.
+				return finish(StopResolved, fmt.Sprintf("resolved: %s passed, %s failed", formatLoad(lo), formatLoad(hi))), nil
+			}
+			load = mid
+			why = fmt.Sprintf("bisecting: %s passed, %s failed (%s)", formatLoad(lo), formatLoad(hi), res.Probes[next].Outcome.Why)
+		}
+	}
+}
+
+// roundLoad keeps three significant digits: finer than any resolution the search
+// stops at, and loads a person can read and repeat ("437 tps", not "437.5000001").
+func roundLoad(x float64) float64 {
+	if x <= 0 {
+		return x
+	}
+	exp := int(math.Floor(math.Log10(x))) - 2
+	if exp < 0 {
+		// Divide by an exact power of ten rather than multiply by an inexact 0.1.
+		inv := math.Pow10(-exp)
+		return math.Round(x*inv) / inv
+	}
+	mag := math.Pow10(exp)
+	return math.Round(x/mag) * mag
+}
+
+func formatLoad(x float64) string { return fmt.Sprintf("%.4g", x) }

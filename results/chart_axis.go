@@ -1,0 +1,90 @@
+package results
+
+import (
+	"fmt"
+	"slices"
+	"time"
+)
+
+// xAxis is what a run's charts put on x: the user count of a ramp, or the offered
+// rate of --find-max probes (which all hold one user count).
+type xAxis struct {
+	label string
+	of    func(*Step) float64
+	opts  chartOptions
+}
+
+// runXAxis picks the axis: the offered rate when steps were paced at rates of their
+// own, else users ticked at the steps' own user counts, on a log scale when the
+// counts double from step to step.
+func runXAxis(r *Run) xAxis {
+	for i := range r.Steps {
+		if r.Steps[i].Rate > 0 {
+			return xAxis{label: "offered tps (customer transaction starts per second)", of: func(st *Step) float64 { return st.Rate }}
+		}
+	}
+	users := make([]float64, 0, len(r.Steps))
+	for _, i := range stepOrder(r.Steps) {
+		users = append(users, float64(r.Steps[i].Users))
+	}
+	return xAxis{label: "users", of: func(st *Step) float64 { return float64(st.Users) }, opts: usersAxis(users)}
+}
+
+// usersAxis ticks at the user counts and uses a log scale when they double.
+func usersAxis(users []float64) chartOptions {
+	return chartOptions{xTicks: users, logX: doubling(uniqueSorted(users))}
+}
+
+func uniqueSorted(vs []float64) []float64 {
+	return slices.Compact(slices.Sorted(slices.Values(vs)))
+}
+
+// maxMark marks the maximum on the throughput chart: the step --find-max settled
+// on, or, for a ramp judged against limits, the highest tpsE of a passing step.
+func maxMark(r *Run, lims Limits, withLimits bool, ax xAxis) (markPoint, bool) {
+	if m := r.Max; m != nil && m.Step >= 0 && m.Step < len(r.Steps) {
+		st := &r.Steps[m.Step]
+		return markPoint{x: ax.of(st), y: st.TPSE, label: fmt.Sprintf("max within limits: %.1f tpsE", st.TPSE)}, true
+	}
+	if !withLimits {
+		return markPoint{}, false
+	}
+	best := -1
+	for i := range r.Steps {
+		if lims.Judge(&r.Steps[i]).Pass && (best < 0 || r.Steps[i].TPSE > r.Steps[best].TPSE) {
+			best = i
+		}
+	}
+	if best < 0 {
+		return markPoint{}, false
+	}
+	st := &r.Steps[best]
+	return markPoint{x: ax.of(st), y: st.TPSE, label: fmt.Sprintf("best within limits: %.1f tpsE", st.TPSE)}, true
+}
+
+// limitLines are each limited transaction's p90 as a percentage of its limit, so
+// transactions with 1 s and 3 s limits share one axis and one "limit" line at 100.
+func limitLines(r *Run, lims Limits, order []int, ax xAxis) []line {
+	var ls []line
+	k := 0
+	for _, name := range TransactionNames {
+		lim, ok := lims[name]
+		if !ok {
+			continue
+		}
+		l := line{name: Slug(name), color: k}
+		for _, i := range order {
+			t, ok := r.Steps[i].Transactions[name]
+			if !ok || t.Count == 0 {
+				continue
+			}
+			l.xs = append(l.xs, ax.of(&r.Steps[i]))
+			l.ys = append(l.ys, t.P90MS/(float64(lim)/float64(time.Millisecond))*100)
+		}
+		if len(l.xs) > 0 {
+			ls = append(ls, l)
+			k++
+		}
+	}
+	return ls
+}

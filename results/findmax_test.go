@@ -1,0 +1,165 @@
+package results
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+)
+
+func maxRuns(a, b float64) []Input {
+	ra := sampleRun("A", []int{50}, 1, 1, 1)
+	rb := sampleRun("B", []int{50}, 1, 1, 2)
+	ra.Max = &Max{Dimension: "rate", Load: 1200, Users: 50, TPSE: a, Step: 0, Resolution: 0.05, Stopped: "resolved"}
+	rb.Max = &Max{Dimension: "rate", Load: 700, Users: 50, TPSE: b, Step: 0, Resolution: 0.05, Stopped: "resolved"}
+	return []Input{{"a.json", ra}, {"b.json", rb}}
+}
+
+func TestMaxHeadline(t *testing.T) {
+	c, err := Compare(maxRuns(73, 119))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := c.MaxHeadline(1), "max tpsE within limits: B 119, A 73 (+63 %)"; got != want {
+		t.Errorf("got  %q\nwant %q", got, want)
+	}
+	var b bytes.Buffer
+	if err := c.WriteText(&b); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(b.String(), "max tpsE within limits: B 119, A 73 (+63 %)") || strings.Contains(b.String(), "B vs A at 50 users") {
+		t.Errorf("the max headline must replace the per-step one:\n%s", b.String())
+	}
+	if !strings.Contains(b.String(), "At the maximum within limits") || !strings.Contains(b.String(), "offered rate") {
+		t.Errorf("no table of the two maxima:\n%s", b.String())
+	}
+	// Without max in both runs: the per-step headline.
+	in := maxRuns(73, 119)
+	in[0].Run.Max = nil
+	c, _ = Compare(in)
+	if c.MaxHeadline(1) != "" || c.Headline(1) == "" {
+		t.Error("one run without max must fall back to the step headline")
+	}
+}
+
+func TestMaxTPSEGate(t *testing.T) {
+	for _, tc := range []struct {
+		expr      string
+		base, run float64
+		trips     bool
+	}{
+		{"max_tps_e<-10%", 119, 73, true},
+		{"max_tps_e<-10%", 119, 110, false},
+		{"max_tpse<-10%", 100, 89, true},
+		{"max_tps_e<80", 119, 73, true},
+		{"max_tps_e<50", 119, 73, false},
+	} {
+		g, err := ParseGate(tc.expr)
+		if err != nil {
+			t.Fatalf("%s: %v", tc.expr, err)
+		}
+		c, _ := Compare(maxRuns(tc.base, tc.run))
+		trips, err := c.CheckGates([]Gate{g})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if (len(trips) > 0) != tc.trips {
+			t.Errorf("%s with %v → %v: trips %v", tc.expr, tc.base, tc.run, trips)
+		}
+		if len(trips) == 1 && !strings.HasPrefix(trips[0].String(), "run B: max_tps_e ") {
+			t.Errorf("trip reads %q", trips[0])
+		}
+		if len(c.Unevaluated([]Gate{g})) != 0 {
+			t.Errorf("%s was checked", tc.expr)
+		}
+	}
+	g, _ := ParseGate("max_tps_e<-10%")
+	c, _ := Compare([]Input{{"a.json", sampleRun("A", []int{50}, 1, 1, 1)}, {"b.json", sampleRun("B", []int{50}, 1, 1, 2)}})
+	if trips, _ := c.CheckGates([]Gate{g}); len(trips) != 0 {
+		t.Error("runs without max must not trip")
+	}
+	if len(c.Unevaluated([]Gate{g})) != 1 {
+		t.Error("a max gate on runs without max must be reported unevaluated")
+	}
+}
+
+func TestMaxSummary(t *testing.T) {
+	m := &Max{Dimension: "rate", Load: 400, Users: 50, TPS: 401.2, TPSE: 41.3, Step: 3, NextLoad: 420, LimitedBy: "Trade-Status", Stopped: "resolved"}
+	if got, want := m.Summary(), "max within limits: 400 tps offered (401.2 tps, 41.30 tpsE) at 50 users; 420 failed on Trade-Status"; got != want {
+		t.Errorf("got  %q\nwant %q", got, want)
+	}
+	m.Stopped = "driver-bottleneck"
+	if !strings.Contains(m.Summary(), "not resolved") {
+		t.Error(m.Summary())
+	}
+	none := &Max{Step: -1, NextLoad: 10, NextWhy: "errors 5.0 %", Stopped: "none-passed"}
+	if !strings.HasPrefix(none.Summary(), "no probe passed") {
+		t.Error(none.Summary())
+	}
+}
+
+func TestChartTicks(t *testing.T) {
+	ticks := plainTicks{}.Ticks(0, 937.5)
+	for _, tk := range ticks {
+		if strings.Contains(tk.Label, ".") {
+			t.Errorf("integer axis labelled %q", tk.Label)
+		}
+	}
+	small := plainTicks{}.Ticks(0, 0.9)
+	labelled := 0
+	for _, tk := range small {
+		if tk.Label != "" {
+			labelled++
+			if strings.HasSuffix(tk.Label, "0") && strings.Contains(tk.Label, ".") && tk.Value != 0 {
+				t.Errorf("trailing zero in %q", tk.Label)
+			}
+		}
+	}
+	if labelled < 2 {
+		t.Errorf("ticks %v", small)
+	}
+	if !doubling([]float64{2, 4, 8, 16}) || doubling([]float64{50, 100, 150, 200}) || doubling([]float64{2, 4}) {
+		t.Error("doubling")
+	}
+	vt := valueTicks([]float64{16, 2, 4, 8, 4}).Ticks(0, 0)
+	var got []string
+	for _, tk := range vt {
+		got = append(got, tk.Label)
+	}
+	if strings.Join(got, ",") != "2,4,8,16" {
+		t.Errorf("user ticks %v", got)
+	}
+}
+
+// TestReportHTMLMarks checks the chart of a ramp ticked at its user counts and
+// the limit and maximum marked.
+func TestReportHTMLMarks(t *testing.T) {
+	r := sampleRun("A", []int{2, 4, 8, 16}, 1, 1, 1)
+	r.Limits = DefaultLimits.Record()
+	var b bytes.Buffer
+	if err := WriteReportHTML(&b, Input{Path: "a.json", Run: r}); err != nil {
+		t.Fatal(err)
+	}
+	html := b.String()
+	first := html[strings.Index(html, "<svg"):]
+	first = first[:strings.Index(first, "</svg>")]
+	for _, want := range []string{">2<", ">4<", ">8<", ">16<"} {
+		if !strings.Contains(first, want) {
+			t.Errorf("the users axis lacks the tick %q", want)
+		}
+	}
+	for _, bad := range []string{">3<", ">9<", ".00<"} {
+		if strings.Contains(first, bad) {
+			t.Errorf("the throughput chart has %q", bad)
+		}
+	}
+	for _, want := range []string{">16<", "best within limits", "% of limit", ">limit<"} {
+		if !strings.Contains(html, want) {
+			t.Errorf("HTML lacks %q", want)
+		}
+	}
+	for _, bad := range []string{"<script", "href=", "src=", "@import", "url("} {
+		if strings.Contains(html, bad) {
+			t.Errorf("HTML has %q", bad)
+		}
+	}
+}

@@ -1,0 +1,146 @@
+package results
+
+import (
+	"errors"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+)
+
+func TestParseLimit(t *testing.T) {
+	for _, tc := range []struct {
+		expr string
+		name string
+		want time.Duration
+		bad  string // part of the error, "" when valid
+	}{
+		{expr: "trade-status.p90=500ms", name: "Trade-Status", want: 500 * time.Millisecond},
+		{expr: " Trade-Result.P90 = 1.5s ", name: "Trade-Result", want: 1500 * time.Millisecond},
+		{expr: "market-feed.p90=250", name: "Market-Feed", want: 250 * time.Millisecond},
+		{expr: "data-maintenance.p90=10s", name: "Data-Maintenance", want: 10 * time.Second},
+		{expr: "trade-lookup.p90=none", name: "Trade-Lookup", want: 0},
+		{expr: "trade-status.p95=1s", bad: "90th percentile only"},
+		{expr: "trade-status=1s", bad: "no figure"},
+		{expr: "trade-staus.p90=1s", bad: "unknown transaction"},
+		{expr: "trade-status.p90", bad: "no '='"},
+		{expr: "trade-status.p90=", bad: "no limit"},
+		{expr: "trade-status.p90=-1s", bad: "not a positive time"},
+		{expr: "trade-status.p90=0", bad: "not a positive time"},
+		{expr: "trade-status.p90=fast", bad: "not a positive time"},
+	} {
+		name, d, err := ParseLimit(tc.expr)
+		if tc.bad != "" {
+			var le *LimitError
+			if err == nil || !errors.As(err, &le) || !strings.Contains(err.Error(), tc.bad) {
+				t.Errorf("ParseLimit(%q) = %v, want a LimitError with %q", tc.expr, err, tc.bad)
+			}
+			continue
+		}
+		if err != nil || name != tc.name || d != tc.want {
+			t.Errorf("ParseLimit(%q) = %q, %v, %v; want %q, %v", tc.expr, name, d, err, tc.name, tc.want)
+		}
+	}
+}
+
+func TestLimitOverrides(t *testing.T) {
+	got, err := DefaultLimits.WithOverrides([]string{"trade-status.p90=500ms", "trade-order.p90=none", "trade-status.p90=700ms", "data-maintenance.p90=30s"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got["Trade-Status"] != 700*time.Millisecond {
+		t.Errorf("the later override must win: %v", got["Trade-Status"])
+	}
+	if _, ok := got["Trade-Order"]; ok {
+		t.Error("=none must drop the limit")
+	}
+	if got["Data-Maintenance"] != 30*time.Second || got["Market-Feed"] != 2*time.Second {
+		t.Errorf("got %v", got)
+	}
+	if DefaultLimits["Trade-Status"] != time.Second || DefaultLimits["Trade-Order"] != 2*time.Second {
+		t.Error("overrides changed the defaults")
+	}
+	_, err = DefaultLimits.WithOverrides([]string{"x.p90=1s", "trade-status.p99=1s"})
+	if err == nil || !strings.Contains(err.Error(), `"x.p90=1s"`) || !strings.Contains(err.Error(), `"trade-status.p99=1s"`) {
+		t.Errorf("want both errors, got %v", err)
+	}
+}
+
+// TestDefaultLimitsTable pins the documented table (README, result-format.md).
+func TestDefaultLimitsTable(t *testing.T) {
+	want := map[string]time.Duration{
+		"Trade-Status": time.Second, "Trade-Order": 2 * time.Second, "Trade-Result": 2 * time.Second, "Market-Feed": 2 * time.Second,
+		"Broker-Volume": 3 * time.Second, "Customer-Position": 3 * time.Second, "Market-Watch": 3 * time.Second,
+		"Security-Detail": 3 * time.Second, "Trade-Lookup": 3 * time.Second, "Trade-Update": 3 * time.Second,
+	}
+	if len(DefaultLimits) != len(want) {
+		t.Fatalf("%d limits, want %d", len(DefaultLimits), len(want))
+	}
+	for k, v := range want {
+		if DefaultLimits[k] != v {
+			t.Errorf("%s: %v, want %v", k, DefaultLimits[k], v)
+		}
+	}
+	for _, none := range []string{"Data-Maintenance", "Trade-Cleanup"} {
+		if _, ok := DefaultLimits[none]; ok {
+			t.Errorf("%s must have no limit", none)
+		}
+	}
+}
+
+func TestBrokenAndJudge(t *testing.T) {
+	st := &Step{MeasuredS: 60, Transactions: map[string]TxnStats{
+		"Trade-Status":      {Count: 100, P90MS: 1300},
+		"Trade-Order":       {Count: 100, P90MS: 2000}, // at the limit: holds
+		"Customer-Position": {Count: 100, P90MS: 3100},
+		"Data-Maintenance":  {Count: 1, P90MS: 60000}, // no limit
+		"Trade-Update":      {Count: 0, P90MS: 9000},  // did not run
+	}}
+	lims := DefaultLimits
+	st.LimitsBroken = lims.Broken(st)
+	if want := []string{"Customer-Position", "Trade-Status"}; !slices.Equal(st.LimitsBroken, want) {
+		t.Fatalf("Broken = %v, want %v", st.LimitsBroken, want)
+	}
+	v := lims.Judge(st)
+	if v.Pass || v.Limiting != "Trade-Status" || v.Why != "Trade-Status p90 1.3 s > 1 s and 1 more over their limits" {
+		t.Errorf("Judge = %+v; Trade-Status is 30 %% over, Customer-Position 3 %%", v)
+	}
+	ok := &Step{MeasuredS: 60, Transactions: map[string]TxnStats{"Trade-Status": {Count: 1000, P90MS: 10, Errors: 9}}}
+	if v := lims.Judge(ok); !v.Pass {
+		t.Errorf("0.9 %% errors must pass: %+v", v)
+	}
+	ok.Transactions["Trade-Status"] = TxnStats{Count: 990, P90MS: 10, Errors: 10}
+	if v := lims.Judge(ok); v.Pass || !strings.Contains(v.Why, "errors 1.0 %") {
+		t.Errorf("1 %% errors must fail: %+v", v)
+	}
+	if v := lims.Judge(&Step{}); v.Pass {
+		t.Error("a step that measured nothing must not pass")
+	}
+}
+
+func TestReportShowsLimits(t *testing.T) {
+	r := sampleRun("A", []int{10, 20}, 1, 1, 1)
+	lims, _ := DefaultLimits.WithOverrides([]string{"trade-order.p90=1ms"})
+	r.Limits = lims.Record()
+	for i := range r.Steps {
+		r.Steps[i].LimitsBroken = lims.Broken(&r.Steps[i])
+	}
+	var b strings.Builder
+	if err := WriteReport(&b, Input{Path: "a.json", Run: r}); err != nil {
+		t.Fatal(err)
+	}
+	out := b.String()
+	for _, want := range []string{"limits", "FAIL: Trade-Order", "p90 limit", "1 ms", "trade-order 1 ms"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("report lacks %q:\n%s", want, out)
+		}
+	}
+	// A file from before limits were recorded shows no limits column.
+	var old strings.Builder
+	if err := WriteReport(&old, Input{Path: "old.json", Run: sampleRun("A", []int{10}, 1, 1, 1)}); err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(old.String(), "p90 limit") {
+		t.Error("a file without limits must not be judged")
+	}
+}
