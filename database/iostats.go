@@ -37,7 +37,7 @@ type IOCounters struct {
 
 // IOGroup is one I/O class. PostgreSQL counts the reads and writes it asks of the
 // kernel: reads include OS page-cache hits and writes land in the page cache first
-// (iops.md §3.1), so these are upper bounds of device reads, and device writes
+// (docs/storage.md §2.4, §6.1), so these are upper bounds of device reads, and device writes
 // happen later.
 type IOGroup struct {
 	Name                  string

@@ -8,7 +8,7 @@
 // connections), a deck per user, and optional views of the pool, the storage
 // (IOSampler) and anything else measured per step (WindowProbe).
 //
-// Actors (tpce.md §5): users run the customer deck through their own executor, each
+// Actors (docs/workload.md §6): users run the customer deck through their own executor, each
 // transaction paced by think time and an optional global rate; the market-exchange
 // emulator (MEE) receives committed Trade-Orders and runs Trade-Result and
 // Market-Feed on its own pool of workers with the reference's delays and ticker

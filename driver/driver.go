@@ -24,7 +24,7 @@ const (
 )
 
 // DefaultMEEWorkers is the emulator's pool size when the caller gives none: DBT-5's
-// single connection became the bottleneck; 16 fixed it there (tpce.md §5.4).
+// single connection became the bottleneck; 16 fixed it there (docs/workload.md §6.2).
 const DefaultMEEWorkers = 8
 
 // MEEWorkersFor sizes the emulator for a plan: about one worker per three users, at

@@ -9,10 +9,10 @@ import (
 )
 
 // MarketConfig is the market-exchange emulator's shape. The delays and batch sizes
-// are the reference's (tpce.md §5.4), not knobs; tests shorten the delays.
+// are the reference's (docs/workload.md §6.2), not knobs; tests shorten the delays.
 type MarketConfig struct {
 	// Workers run Trade-Result and Market-Feed, each on its own executor and
-	// connection: one serialized connection was DBT-5's bottleneck (tpce.md §5.4).
+	// connection: one serialized connection was DBT-5's bottleneck (docs/workload.md §6.2).
 	Workers int
 	// DelayMean and DelayMax shape the processing delay before a market order's
 	// Trade-Result (negative-exponential, mean 1 s, capped at 5 s).
@@ -51,7 +51,7 @@ func InTheMoney(r txn.MarketRequest, current int64) bool {
 	return true // market orders always fill
 }
 
-// FillPrice is the price a trade completes at (tpce.md §5.4): a limit buy below the
+// FillPrice is the price a trade completes at (docs/workload.md §6.2): a limit buy below the
 // current price or a limit sell above it fills at its limit; everything else at the
 // current price.
 func FillPrice(r txn.MarketRequest, current int64) int64 {

@@ -51,7 +51,7 @@ func (h *meeHeap) Pop() any {
 	return it
 }
 
-// mee is the market-exchange emulator (tpce.md §5.4): one dispatcher goroutine
+// mee is the market-exchange emulator (docs/workload.md §6.2): one dispatcher goroutine
 // holds the pending items ordered by due time and hands due ones to a pool of
 // workers, each with its own executor and so its own connection.
 type mee struct {
@@ -246,7 +246,7 @@ func (m *mee) afterConnectionLoss(it meeItem, now time.Time, err error) {
 	_ = m.clock.Sleep(m.rec.txCtx, failureBackoff)
 }
 
-// afterTradeResult feeds the ticker (tpce.md §5.4): the trade's own entry plus one
+// afterTradeResult feeds the ticker (docs/workload.md §6.2): the trade's own entry plus one
 // more, a triggered limit order if one waits, else a random security at its current
 // price; every TickerBatch entries make a Market-Feed.
 func (m *mee) afterTradeResult(r txn.MarketRequest, price int64, now time.Time) {

@@ -86,7 +86,7 @@ func (d *Driver) waitUsers(cancelTx context.CancelFunc) {
 	}
 }
 
-// runUser is the user loop (style.md §5.3): think, take the pacer's intended start,
+// runUser is the user loop (docs/workload.md §6.1): think, take the pacer's intended start,
 // wait for it, run, record from the intended start, pass Trade-Orders to the
 // emulator. Think time is spent outside the measured transaction.
 func (d *Driver) runUser(ctx context.Context, u *user) {

@@ -73,7 +73,7 @@ func tableOf(t testing.TB, name string) schema.Table {
 }
 
 // fingerprint is the committed digest of every table's generated rows at
-// fingerprintScale with the default seed (style.md practice 4). A change to any
+// fingerprintScale with the default seed (docs/workload.md §5.1). A change to any
 // generator changes it: then bump GeneratorVersion, so templates and markers of the
 // old data are not mistaken for the new, and update the constant.
 const fingerprint = "dc12558e7cd2f6602a672b8c77b2108adcfa34b8012af91515cc07d9a846f271"
@@ -114,7 +114,7 @@ func TestDeterministicFingerprint(t *testing.T) {
 		t.Errorf("generated data changed: fingerprint %s, committed %s\nper table:\n%s\nIf intended, bump GeneratorVersion and commit the new fingerprint.", got, fingerprint, report.String())
 	}
 
-	// The deterministic cardinalities of tpce.md §3 hold in the generator itself.
+	// The deterministic cardinalities of docs/workload.md §3.1 hold in the generator itself.
 	for _, n := range []string{"customer", "customer_account", "customer_taxrate", "broker", "company", "company_competitor",
 		"security", "last_trade", "financial", "news_item", "news_xref", "daily_market", "address", "watch_list",
 		"status_type", "trade_type", "taxrate", "zip_code", "sector", "industry", "exchange", "charge", "commission_rate",
@@ -127,7 +127,7 @@ func TestDeterministicFingerprint(t *testing.T) {
 
 // checkIndependence runs a sample of every job kind alone, in reverse order, each on a
 // fresh key space, and compares it with its output inside the sequential run seq of
-// the whole plan (style.md practice 3).
+// the whole plan (docs/workload.md §5.1).
 func checkIndependence(t *testing.T, sc schema.Scale, seed uint64, jobs []job, seq []jobOutput) {
 	t.Helper()
 	seen := map[int64]int{}

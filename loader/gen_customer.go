@@ -10,12 +10,12 @@ import (
 	"github.com/brokerbench/brokerbench/schema/rnd"
 )
 
-// Customer tables of one customer group (tpce.md §4 "Customers", "Accounts and
-// permissions", "Watch lists"). CUSTOMER_ACCOUNT is written by the trade job.
+// Customer tables of one customer group (docs/workload.md §5.2: customers, accounts and
+// permissions, watch lists). CUSTOMER_ACCOUNT is written by the trade job.
 
 var customerTables = []string{"customer", "customer_taxrate", "address", "watch_list", "watch_item", "account_permission"}
 
-// Age brackets relative to the history start (tpce.md §4), percent and age range.
+// Age brackets relative to the history start (docs/workload.md §5.2), percent and age range.
 var ageBrackets = [...]struct{ pct, lo, hi int }{
 	{5, 10, 18}, {16, 19, 24}, {17, 25, 34}, {19, 35, 44}, {16, 45, 54}, {11, 55, 64}, {8, 65, 74}, {7, 75, 84}, {1, 85, 100},
 }

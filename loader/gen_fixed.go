@@ -7,7 +7,7 @@ import (
 	"github.com/brokerbench/brokerbench/schema"
 )
 
-// Fixed tables (tpce.md §3.1): the same rows at every scale and seed, from our own
+// Fixed tables (docs/workload.md §3.1): the same rows at every scale and seed, from our own
 // look-alike lists (never EGen's files). EXCHANGE's symbol counts depend on the scale.
 
 // zipCode returns the i-th zip code: unique, increasing, five digits.

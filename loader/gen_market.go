@@ -9,7 +9,7 @@ import (
 	"github.com/brokerbench/brokerbench/schema/rnd"
 )
 
-// Market tables of one load unit (tpce.md §4 "Securities, companies, market data").
+// Market tables of one load unit (docs/workload.md §5.3).
 
 var marketTables = []string{"company", "company_competitor", "security", "last_trade", "financial", "news_xref", "address"}
 

@@ -67,7 +67,7 @@ func tradeJob(ks *keyspace, lu, g int64) job {
 		run: func(ctx context.Context, e *emitter) error { return runTrades(ctx, ks, lu, g, e) }}
 }
 
-// openingBalance is the account's balance before the generated trades (tpce.md §4):
+// openingBalance is the account's balance before the generated trades (docs/workload.md §5.2):
 // 80 % uniform in [0, 9,999,999.99], 20 % in [-9,999,999.99, 0].
 func openingBalance(seed uint64, caID int64) int64 {
 	h := schema.Mix2(schema.Mix2(schema.Mix(seed), kindBalance), uint64(caID))

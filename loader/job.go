@@ -8,8 +8,8 @@ import (
 )
 
 // Job kinds double as the generator stream ids: a batch's generator is
-// rnd.New(seed, kind, lu, part), so any worker can rebuild any batch (style.md
-// practice 3). Changing a number changes the data: bump GeneratorVersion.
+// rnd.New(seed, kind, lu, part), so any worker can rebuild any batch (docs/workload.md
+// §5.1). Changing a number changes the data: bump GeneratorVersion.
 const (
 	kindFixed    = 1
 	kindMarket   = 2

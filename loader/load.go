@@ -273,7 +273,7 @@ func generate(ctx context.Context, db database.DB, jobs []job, o Options, tr *Tr
 	return nil
 }
 
-// verifyCounts checks the tables whose cardinality the scale fixes (tpce.md §3)
+// verifyCounts checks the tables whose cardinality the scale fixes (docs/workload.md §3.1)
 // against what was streamed: a mismatch is a generator bug, caught before any index
 // is built on wrong data.
 func verifyCounts(sc schema.Scale, tr *Tracker) error {

@@ -34,7 +34,7 @@ func queryInt(t *testing.T, db database.DB, q string) int64 {
 	return n
 }
 
-// The deterministic cardinalities of tpce.md §3 at one load unit and 5 trade days,
+// The deterministic cardinalities of docs/workload.md §3.1 at one load unit and 5 trade days,
 // and the reference's ratios for the others.
 func TestLoadedCardinalities(t *testing.T) {
 	t.Parallel()
@@ -98,7 +98,7 @@ func TestLoadedCardinalities(t *testing.T) {
 	}
 }
 
-// The consistency rules of tpce.md §4 that `check` verifies.
+// The consistency rules of docs/workload.md §11 that `check` verifies.
 func TestLoadedConsistency(t *testing.T) {
 	t.Parallel()
 	db := open(t, testdb.Loaded(t))

@@ -7,7 +7,7 @@ import (
 	"github.com/brokerbench/brokerbench/schema/rnd"
 )
 
-// The initial trades (tpce.md §4 "Initial trades"). Every attribute of a trade except
+// The initial trades (docs/workload.md §5.4). Every attribute of a trade except
 // its tax is a pure function of (seed, ordinal), so the trade job of a customer group
 // and the broker job of a load unit agree without sharing state: a trade job scans its
 // load unit's ordinals, keeps its own customers' trades and replays their holdings.

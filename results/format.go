@@ -140,7 +140,7 @@ type StepIO struct {
 	Series            []IOSample `json:"series,omitempty"`
 }
 
-// IOFigures are ratios of sums over a window (iops.md §6.3).
+// IOFigures are ratios of sums over a window (docs/storage.md §5.1).
 type IOFigures struct {
 	ReadIOPS     float64 `json:"read_iops"`
 	WriteIOPS    float64 `json:"write_iops"`

@@ -13,7 +13,7 @@ import (
 // are microseconds. The range is wide on purpose: a stalled storage array can hold a
 // transaction for minutes, and a value outside the range would otherwise be lost;
 // values are clamped into it instead (see clampMicros). Three significant digits
-// keep sub-millisecond differences between storage setups visible (peers.md §1.5).
+// keep sub-millisecond differences between storage setups visible (docs/result-format.md, Histograms).
 const (
 	HistLowestMicros  int64 = 1
 	HistHighestMicros int64 = 3600e6 // one hour

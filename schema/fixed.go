@@ -2,7 +2,7 @@ package schema
 
 import "fmt"
 
-// Status and trade type codes (tpce.md §1). Not knobs.
+// Status and trade type codes (docs/workload.md §1). Not knobs.
 const (
 	StatusCompleted = "CMPT"
 	StatusActive    = "ACTV"
@@ -52,7 +52,7 @@ func TradeTypeByID(id string) (TradeType, bool) {
 // ExchangeIDs are the four exchanges, in address-id order.
 var ExchangeIDs = [Exchanges]string{"NYSE", "NASDAQ", "AMEX", "PCX"}
 
-// Charges per trade type and tier (tpce.md §1), in cents.
+// Charges per trade type and tier (docs/workload.md §1), in cents.
 var Charges = map[string][3]int64{
 	MarketBuy: {500, 450, 250}, MarketSell: {500, 450, 250},
 	StopLoss: {650, 550, 350}, LimitSell: {600, 500, 300}, LimitBuy: {600, 500, 300},

@@ -18,7 +18,7 @@ func Mix(x uint64) uint64 {
 // Mix2 hashes a pair.
 func Mix2(a, b uint64) uint64 { return Mix(a ^ Mix(b)) }
 
-// The customer tier permutation (tpce.md §4): a fixed bijection of the low three digits
+// The customer tier permutation (docs/workload.md §4.2): a fixed bijection of the low three digits
 // of the customer ordinal. perm < 200 is tier 1, < 800 tier 2, else tier 3, giving
 // 20/60/20 % per load unit.
 const (
@@ -69,7 +69,7 @@ func CustomerFromTier(lu int64, tier int, rank int64) int64 {
 	return CustomerID(lu*LoadUnit + permInverse(perm) + 1)
 }
 
-// Account counts per tier (tpce.md §4): tier 1 1-4, tier 2 2-8, tier 3 5-10. The cycles
+// Account counts per tier (docs/workload.md §4.2): tier 1 1-4, tier 2 2-8, tier 3 5-10. The cycles
 // are balanced so every load unit has exactly 5,000 accounts (500 + 3,000 + 1,500).
 var (
 	tier1Accounts = [...]int{1, 4, 2, 3}                         // 200 customers, mean 2.5
@@ -154,7 +154,7 @@ func Symbol(secIndex int64) string {
 	return sym
 }
 
-// AccountBasket returns the security indexes an account trades (tpce.md §4): 6-14
+// AccountBasket returns the security indexes an account trades (docs/workload.md §4.2): 6-14
 // distinct securities, about 10, drawn from all securities. The loader's trades and
 // holdings and the transactions' inputs both use it.
 func (s Scale) AccountBasket(caID int64) []int64 {
@@ -211,7 +211,7 @@ func AccountHolders(caID int64) []Holder {
 	return out
 }
 
-// Price wave (tpce.md §4): every security moves on a triangular wave between $20 and
+// Price wave (docs/workload.md §4.3): every security moves on a triangular wave between $20 and
 // $30 with a 900 s period, phase-shifted by its index.
 const (
 	PriceLow    = 20.00

@@ -1,6 +1,6 @@
 package schema
 
-// ZipCodes is the size of the fixed ZIP_CODE table (tpce.md §3.1).
+// ZipCodes is the size of the fixed ZIP_CODE table (docs/workload.md §3.1).
 const ZipCodes = 14_741
 
 // RowsExact reports whether Rows is exact for the table rather than the
@@ -13,7 +13,7 @@ func RowsExact(table string) bool {
 	return true
 }
 
-// Rows is the row count of a table at a scale (tpce.md §3): exact for the
+// Rows is the row count of a table at a scale (docs/workload.md §3.1): exact for the
 // deterministic tables, the reference's ratio for the others (permissions, watch
 // items, history, cash transactions, holdings).
 func (sc Scale) Rows(table string) int64 {

@@ -5,7 +5,7 @@ import (
 	"time"
 )
 
-// Workload constants of the reference (tpce.md §1, §3). Not knobs: changing one changes
+// Workload constants of the reference (docs/workload.md §1, §3). Not knobs: changing one changes
 // the workload, and the key space below depends on them.
 const (
 	LoadUnit          = 1000                // customers per load unit
@@ -34,7 +34,7 @@ const (
 	BusinessDaySeconds = 8 * 3600
 )
 
-// Time base of the generated history (tpce.md §4): trades on 8-hour weekdays from
+// Time base of the generated history (docs/workload.md §4.3): trades on 8-hour weekdays from
 // Monday 2005-01-03 09:00; daily market from Monday 2000-01-03.
 var (
 	TradeBase       = time.Date(2005, 1, 3, 9, 0, 0, 0, time.UTC)
@@ -81,14 +81,14 @@ func (s Scale) TradeOrdinals() int64 { return s.LoadUnits() * s.TradeIDsPerLU() 
 // MaxLoadedTradeID is the highest trade id the load can use.
 func (s Scale) MaxLoadedTradeID() int64 { return TradeShift + s.TradeOrdinals() }
 
-// FirstRunTradeID is the first id run-time Trade-Orders take (tpce.md §6.12).
+// FirstRunTradeID is the first id run-time Trade-Orders take (docs/workload.md §4.1).
 func (s Scale) FirstRunTradeID() int64 { return s.MaxLoadedTradeID() + 1 }
 
 // TradeID maps a 1-based trade ordinal to its id.
 func TradeID(ordinal int64) int64 { return TradeShift + ordinal }
 
 // TradeOrdinalSkipped reports whether the ordinal's id is left unused: one id in 101
-// mimics a rolled-back Trade-Order (tpce.md §3.1).
+// mimics a rolled-back Trade-Order (docs/workload.md §4.1).
 func TradeOrdinalSkipped(ordinal int64) bool { return ordinal%101 == 0 }
 
 // TradeSeconds is the business time (seconds since TradeBase, counting only the
@@ -115,7 +115,7 @@ func (s Scale) HistoryEnd() time.Time {
 	return BusinessTime(float64(s.TradeDays) * BusinessDaySeconds)
 }
 
-// Ids derived from ordinals (tpce.md §1 identifier conventions). Ordinals are 1-based.
+// Ids derived from ordinals (docs/workload.md §4.1). Ordinals are 1-based.
 
 func CustomerID(ordinal int64) int64                 { return IdentShift + ordinal }
 func CustomerOrdinal(cID int64) int64                { return cID - IdentShift }

@@ -1,7 +1,7 @@
 package schema
 
 // nn is a NOT NULL column, opt a nullable one: the table literals below read like the
-// reference's column lists (tpce.md §2).
+// reference's column lists (docs/workload.md §2).
 func nn(name string, t Type) Column  { return Column{Name: name, Type: t} }
 func opt(name string, t Type) Column { return Column{Name: name, Type: t, Nullable: true} }
 
@@ -17,7 +17,7 @@ func idx(name string, c ...string) Index { return Index{Name: name, Columns: c} 
 // foreign keys point to, so keys can also be created in this order.
 func Tables() []Table {
 	return []Table{
-		// Dimension and fixed tables first (tpce.md §2.5, §2.3, §2.4).
+		// Dimension and fixed tables first (docs/workload.md §2.2).
 		{Name: "status_type", Class: Fixed, PrimaryKey: cols("st_id"), Columns: []Column{
 			nn("st_id", VC(4)), nn("st_name", VC(10))}},
 		{Name: "trade_type", Class: Fixed, PrimaryKey: cols("tt_id"), Columns: []Column{
@@ -49,7 +49,7 @@ func Tables() []Table {
 			nn("cr_from_qty", SQty), nn("cr_to_qty", SQty), nn("cr_rate", Dec(5, 2))},
 			ForeignKeys: []ForeignKey{fk(cols("cr_tt_id"), "trade_type", "tt_id"), fk(cols("cr_ex_id"), "exchange", "ex_id")}},
 
-		// Market tables (tpce.md §2.4).
+		// Market tables (docs/workload.md §2.2).
 		{Name: "company", Class: Scaling, PrimaryKey: cols("co_id"), Columns: []Column{
 			nn("co_id", Ident), nn("co_st_id", VC(4)), nn("co_name", VC(60)), nn("co_in_id", VC(2)),
 			nn("co_sp_rate", VC(4)), nn("co_ceo", VC(46)), nn("co_ad_id", Ident), nn("co_desc", VC(150)),
@@ -94,7 +94,7 @@ func Tables() []Table {
 			Indexes:     []Index{idx("i_nx_co_id", "nx_co_id")},
 			ForeignKeys: []ForeignKey{fk(cols("nx_ni_id"), "news_item", "ni_id"), fk(cols("nx_co_id"), "company", "co_id")}},
 
-		// Customer and broker tables (tpce.md §2.2, §2.3).
+		// Customer and broker tables (docs/workload.md §2.2).
 		{Name: "customer", Class: Scaling, PrimaryKey: cols("c_id"), Columns: []Column{
 			nn("c_id", Ident), nn("c_tax_id", VC(20)), nn("c_st_id", VC(4)), nn("c_l_name", VC(25)),
 			nn("c_f_name", VC(20)), opt("c_m_name", VC(1)), opt("c_gndr", VC(1)), nn("c_tier", Small),
@@ -106,7 +106,7 @@ func Tables() []Table {
 			Indexes:     []Index{idx("i_c_tax_id", "c_tax_id")},
 			ForeignKeys: []ForeignKey{fk(cols("c_st_id"), "status_type", "st_id"), fk(cols("c_ad_id"), "address", "ad_id")}},
 		{Name: "customer_taxrate", Class: Scaling, PrimaryKey: cols("cx_c_id", "cx_tx_id"), Columns: []Column{
-			// PK leads with the customer: every query filters by cx_c_id (tpce.md §2.2).
+			// PK leads with the customer: every query filters by cx_c_id (docs/workload.md §2.3).
 			nn("cx_tx_id", VC(4)), nn("cx_c_id", Ident)},
 			ForeignKeys: []ForeignKey{fk(cols("cx_tx_id"), "taxrate", "tx_id"), fk(cols("cx_c_id"), "customer", "c_id")}},
 		{Name: "broker", Class: Scaling, PrimaryKey: cols("b_id"), FillFactor: 10, Columns: []Column{

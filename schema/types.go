@@ -28,7 +28,7 @@ type Type struct {
 	Scale     int // Decimal
 }
 
-// Meta-types of the reference (tpce.md §2.1); money widened as DBT-5 did.
+// Meta-types of the reference (docs/workload.md §2.1); money widened as DBT-5 did.
 var (
 	Ident   = Type{Kind: Int64}                            // IDENT_T
 	TradeT  = Type{Kind: Int64}                            // TRADE_T
@@ -52,7 +52,7 @@ func VC(n int) Type { return Type{Kind: Varchar, Length: n} }
 // Dec is a NUMERIC(p,s).
 func Dec(p, s int) Type { return Type{Kind: Decimal, Precision: p, Scale: s} }
 
-// Class says how a table grows (tpce.md §2 size classes).
+// Class says how a table grows (docs/workload.md §2.2).
 type Class uint8
 
 const (
@@ -91,7 +91,7 @@ type Table struct {
 	Indexes     []Index
 	ForeignKeys []ForeignKey
 	// FillFactor, when set, spreads a tiny hot table over pages so the planner uses its
-	// index and SSI takes row rather than relation locks (tpce.md §8.3, BROKER).
+	// index and SSI takes row rather than relation locks (docs/workload.md §2.3).
 	FillFactor int
 }
 

@@ -6,7 +6,7 @@
 #   slow  --pgdata on ext4 on a loop device, the server in a cgroup v1 blkio group that
 #         caps the loop device at SLOW_IOPS reads and SLOW_IOPS writes per second
 #
-# (docs: machines.md §3; device-mapper and cgroup v2 io.max are not available on the
+# (Why these mechanisms: device-mapper and cgroup v2 io.max are not available on the
 # project's machines, loop devices, zram and cgroup v1 blkio throttling are.)
 #
 # Both layouts get identical data: it is loaded once on the fast layout and copied to

@@ -9,10 +9,10 @@ import (
 	"github.com/brokerbench/brokerbench/schema"
 )
 
-// Broker-Volume (tpce.md §6.1): the value of pending limit orders per broker, for a
+// Broker-Volume (docs/workload.md §9.1): the value of pending limit orders per broker, for a
 // list of brokers, in one sector. Read-only, read committed.
 
-// BrokerVolumeInput: tpce.md §6.1.
+// BrokerVolumeInput: docs/workload.md §7.3.
 type BrokerVolumeInput struct {
 	BrokerNames []string
 	SectorName  string

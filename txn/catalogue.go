@@ -26,7 +26,7 @@ const (
 	NumKinds
 )
 
-// Origin says which actor runs a transaction (tpce.md §5.1).
+// Origin says which actor runs a transaction (docs/workload.md §6.1).
 type Origin uint8
 
 const (
@@ -47,7 +47,7 @@ type Spec struct {
 	run func(*executor, context.Context) (Outcome, error)
 }
 
-// Catalogue is the workload (tpce.md §5.3). The weights are the reference's 890-card
+// Catalogue is the workload (docs/workload.md §8). The weights are the reference's 890-card
 // deck; they are not knobs.
 var Catalogue = [NumKinds]Spec{
 	{BrokerVolume, "Broker-Volume", Customer, 49, true, (*executor).runBrokerVolume},

@@ -8,7 +8,7 @@ import (
 	"github.com/brokerbench/brokerbench/schema"
 )
 
-// The invariants `brokerbench check` verifies (design.md §6) on a loaded or a run
+// The invariants `brokerbench check` verifies (docs/workload.md §11) on a loaded or a run
 // database. Each is one query listing the rows that break it, so a correct database
 // costs a few scans and a broken one names its culprits.
 

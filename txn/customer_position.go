@@ -8,10 +8,10 @@ import (
 	"github.com/brokerbench/brokerbench/schema"
 )
 
-// Customer-Position (tpce.md §6.2): a customer's accounts with their cash and market
+// Customer-Position (docs/workload.md §9.2): a customer's accounts with their cash and market
 // value, and optionally the recent trade history of one of them. Read committed.
 
-// CustomerPositionInput: tpce.md §6.2.
+// CustomerPositionInput: docs/workload.md §7.3.
 type CustomerPositionInput struct {
 	CustID     int64  // 0 when identified by tax id
 	TaxID      string // "" when identified by id
@@ -165,7 +165,7 @@ var (
   c_ctry_3, c_area_3, c_local_3, c_ext_3, c_email_1, c_email_2
 FROM customer WHERE c_id = $1`)
 	// LAST_TRADE joins inside the outer join: an account without holdings still
-	// appears, with assets 0 (DBT-5's version drops it, tpce.md §6.2).
+	// appears, with assets 0 (DBT-5's version drops it, docs/workload.md §9.2).
 	customerPositionAccounts = CustomerPosition.statement("CustomerPositionAccounts", `SELECT ca_id, ca_bal, COALESCE(SUM(hs_qty * lt_price), 0) AS assets
 FROM customer_account
 LEFT JOIN (holding_summary JOIN last_trade ON lt_s_symb = hs_s_symb) ON hs_ca_id = ca_id

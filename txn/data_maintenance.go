@@ -10,17 +10,17 @@ import (
 	"github.com/brokerbench/brokerbench/schema"
 )
 
-// Data-Maintenance (tpce.md §6.11): once a minute, a small change to one of 12 tables
+// Data-Maintenance (docs/workload.md §9.11): once a minute, a small change to one of 12 tables
 // in round-robin order. Each change toggles or shifts a value so the table stays
 // realistic however long the run. Read committed.
 
-// DMTables is Data-Maintenance's round-robin of target tables (tpce.md §5.5).
+// DMTables is Data-Maintenance's round-robin of target tables (docs/workload.md §9.11).
 var DMTables = [...]string{
 	"account_permission", "address", "company", "customer", "customer_taxrate", "daily_market",
 	"exchange", "financial", "news_item", "security", "taxrate", "watch_item",
 }
 
-// DataMaintenanceInput: tpce.md §6.11.
+// DataMaintenanceInput: docs/workload.md §7.3.
 type DataMaintenanceInput struct {
 	Table      string
 	AcctID     int64

@@ -3,7 +3,7 @@ package txn
 import "github.com/brokerbench/brokerbench/schema/rnd"
 
 // DeckSize is the number of cards in the customer deck: the sum of the customer
-// weights of the catalogue (890, tpce.md §5.3).
+// weights of the catalogue (890, docs/workload.md §8).
 var DeckSize = deckSize()
 
 func deckSize() int {
@@ -15,7 +15,7 @@ func deckSize() int {
 }
 
 // Deck deals the customer emulator's transactions: one card per unit of weight,
-// shuffled as it is dealt (the reference's rule, tpce.md §5.3), so every run of
+// shuffled as it is dealt (the reference's rule, docs/workload.md §8), so every run of
 // DeckSize consecutive draws holds exactly the weights, and a short run is not biased
 // by a fixed order.
 type Deck struct {

@@ -5,7 +5,7 @@ import (
 	"fmt"
 )
 
-// CheckError is a violated output check of the reference (tpce.md §6 "checks", §10.9):
+// CheckError is a violated output check of the reference (docs/workload.md §10.3):
 // the transaction ran, but what it found or changed is not what a correct database
 // gives. It counts as an error of that transaction, not as a retry or a rollback.
 type CheckError struct {

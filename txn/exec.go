@@ -10,7 +10,7 @@ import (
 )
 
 // MaxAttempts bounds the retries of a transaction that fails with a serialization
-// failure or a deadlock (DBT-5 retries 10 times, tpce.md §8.1).
+// failure or a deadlock (DBT-5 retries 10 times, docs/workload.md §10.2).
 const MaxAttempts = 10
 
 // Option adjusts an Executor.

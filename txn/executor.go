@@ -6,7 +6,7 @@ import (
 )
 
 // MarketRequest is what the market-exchange emulator receives from a committed
-// Trade-Order (tpce.md §5.4) and what Market-Feed hands back for triggered limit
+// Trade-Order (docs/workload.md §6.2) and what Market-Feed hands back for triggered limit
 // orders.
 type MarketRequest struct {
 	TradeID   int64

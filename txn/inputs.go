@@ -7,7 +7,7 @@ import (
 	"github.com/brokerbench/brokerbench/schema/rnd"
 )
 
-// Input generation (tpce.md §6 "CE inputs", after EGen's CETxnInputGenerator). Every
+// Input generation (docs/workload.md §7, after EGen's CETxnInputGenerator). Every
 // input is drawn before the transaction starts, so a retry runs the same inputs and
 // a seed fixes the whole stream of a worker. The percentages below are the
 // reference's; they are not knobs. Each transaction's input type and its draw live
@@ -33,7 +33,7 @@ func NewGen(sc schema.Scale, seed uint64, worker int) *Gen {
 func (g *Gen) Rand() *rnd.Rand { return g.r }
 
 // customerAccount is the common draw: a tier-skewed customer, an account uniform among
-// its accounts (tpce.md §5.2).
+// its accounts (docs/workload.md §7.1).
 func (g *Gen) customerAccount() (cID, caID int64) {
 	cID = g.r.Customer(g.sc)
 	return cID, g.r.Account(cID)

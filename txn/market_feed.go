@@ -8,7 +8,7 @@ import (
 	"github.com/brokerbench/brokerbench/schema"
 )
 
-// Market-Feed (tpce.md §6.3): the market emulator applies a batch of ticker entries
+// Market-Feed (docs/workload.md §9.3): the market emulator applies a batch of ticker entries
 // and releases the limit orders the new prices put in the money. As DBT-5 and
 // Percona's kit do, each entry is its own short repeatable-read transaction: LAST_TRADE
 // rows are hot, and holding 20 of their locks in one transaction would serialize the

@@ -8,7 +8,7 @@ import (
 	"github.com/brokerbench/brokerbench/schema"
 )
 
-// Market-Watch (tpce.md §6.4): the percentage change in market capitalisation of a
+// Market-Watch (docs/workload.md §9.4): the percentage change in market capitalisation of a
 // list of securities since a past day. The list is a customer's watch list, an
 // account's holdings, or an industry's securities within a company-id window.
 // Read-only, read committed.
@@ -24,7 +24,7 @@ const (
 	WatchByIndustry
 )
 
-// MarketWatchInput: tpce.md §6.4.
+// MarketWatchInput: docs/workload.md §7.3.
 type MarketWatchInput struct {
 	By           int
 	CustID       int64 // WatchByWatchList

@@ -123,7 +123,7 @@ func (r *Rate) Scan(src any) error {
 	return fmt.Errorf("rate: cannot scan %T", src)
 }
 
-// commission is rate percent of qty x price, rounded to cents (tpce.md §6.7 frame 4).
+// commission is rate percent of qty x price, rounded to cents (docs/workload.md §9.7, frame 4).
 func commission(rate Rate, qty int, price Money) Money {
 	return centsOf(float64(rate) / 100 * float64(qty) * float64(price) / 100)
 }

@@ -8,12 +8,12 @@ import (
 	"github.com/brokerbench/brokerbench/schema"
 )
 
-// Security-Detail (tpce.md §6.5): the full profile of one security: company, its two
+// Security-Detail (docs/workload.md §9.5): the full profile of one security: company, its two
 // addresses, exchange, competitors, 20 quarters of financials, a run of daily market
 // rows, the last trade and two news items (with the large item text 1 % of the time).
 // Read-only, read committed.
 
-// SecurityDetailInput: tpce.md §6.5.
+// SecurityDetailInput: docs/workload.md §7.3.
 type SecurityDetailInput struct {
 	Symbol    string
 	AccessLOB bool

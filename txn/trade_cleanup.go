@@ -8,7 +8,7 @@ import (
 	"github.com/brokerbench/brokerbench/schema"
 )
 
-// Trade-Cleanup (tpce.md §6.12): once before a run, cancel what an earlier run left
+// Trade-Cleanup (docs/workload.md §9.12): once before a run, cancel what an earlier run left
 // in flight - every pending limit order (with its request) and every submitted
 // run-time trade - so the new run starts from a clean market. Read committed, as
 // DBT-5 runs it; nothing else runs at the time.

@@ -10,11 +10,11 @@ import (
 	"github.com/brokerbench/brokerbench/schema"
 )
 
-// Trade-Lookup (tpce.md §6.6): inspect historical trades by id, by account, by symbol,
+// Trade-Lookup (docs/workload.md §9.6): inspect historical trades by id, by account, by symbol,
 // or through the holding history one trade touched. Every window falls inside the
 // initial trades, so it reads load-time data. Read-only, read committed.
 
-// TradeLookupInput serves Trade-Lookup (tpce.md §6.6) and Trade-Update (§6.10),
+// TradeLookupInput serves Trade-Lookup (docs/workload.md §9.6) and Trade-Update (§9.10),
 // whose inputs have the same shape.
 type TradeLookupInput struct {
 	Frame      int

@@ -9,11 +9,11 @@ import (
 	"github.com/brokerbench/brokerbench/schema"
 )
 
-// Trade-Order (tpce.md §6.7): a customer places a market or limit order. Repeatable
+// Trade-Order (docs/workload.md §9.7): a customer places a market or limit order. Repeatable
 // read: it reads the account's position to estimate tax and must see one snapshot;
 // its writes are new rows only, so it rarely conflicts.
 
-// TradeOrderInput: tpce.md §6.7.
+// TradeOrderInput: docs/workload.md §7.3.
 type TradeOrderInput struct {
 	AcctID                          int64
 	ExecFirst, ExecLast, ExecTaxID  string

@@ -10,7 +10,7 @@ import (
 	"github.com/brokerbench/brokerbench/schema"
 )
 
-// Trade-Result (tpce.md §6.8): the market emulator completes a trade. It is the
+// Trade-Result (docs/workload.md §9.8): the market emulator completes a trade. It is the
 // throughput metric.
 //
 // Isolation: read committed with explicit row locks taken in one fixed order - the
@@ -19,7 +19,7 @@ import (
 // (b_num_trades + 1, ca_bal + amount) or an insert. Why not serializable, as DBT-5
 // runs it: BROKER has 10 rows per load unit and every Trade-Result updates one, so
 // under SSI the planner's sequential scan of that tiny table takes a relation-level
-// predicate lock and concurrent Trade-Results abort en masse (tpce.md §8.3); under
+// predicate lock and concurrent Trade-Results abort en masse (docs/workload.md §10.1); under
 // repeatable read every concurrent update of the same broker row aborts with 40001
 // too. Locking the account first serializes the Trade-Results of one account, which is
 // all that protects the position (HOLDING_SUMMARY, HOLDING, HOLDING_HISTORY) from a

@@ -7,10 +7,10 @@ import (
 	"github.com/brokerbench/brokerbench/database"
 )
 
-// Trade-Status (tpce.md §6.9): the 50 most recent trades of an account, with the
+// Trade-Status (docs/workload.md §9.9): the 50 most recent trades of an account, with the
 // customer's and broker's names. Read-only, read committed.
 
-// TradeStatusInput: tpce.md §6.9.
+// TradeStatusInput: docs/workload.md §7.3.
 type TradeStatusInput struct{ AcctID int64 }
 
 // TradeStatus draws Trade-Status's inputs.

@@ -8,7 +8,7 @@ import (
 	"github.com/brokerbench/brokerbench/schema"
 )
 
-// Trade-Update (tpce.md §6.10): like Trade-Lookup, but each frame also rewrites a few
+// Trade-Update (docs/workload.md §9.10): like Trade-Lookup, but each frame also rewrites a few
 // rows of the trades it reads: the executor's name (frame 1), the settlement's cash
 // type (frame 2) or the cash transaction's description (frame 3). Repeatable read:
 // two Trade-Updates toggling the same row must not both succeed from one snapshot

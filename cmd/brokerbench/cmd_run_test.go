@@ -27,7 +27,7 @@ func withPassword(t *testing.T, dsn, pw string) string {
 
 const runTestSecret = "S3cretRunPw"
 
-// TestRunFlow is design.md §1 flows 1 and 2 as a user types them, at the smallest
+// TestRunFlow is README.md's usage steps 1 and 2 as a user types them, at the smallest
 // scale: load, run a two-step ramp with a label and tags, then report and compare
 // the result file. The same database then serves the run command's other paths.
 func TestRunFlow(t *testing.T) {

@@ -6,7 +6,7 @@ import (
 	"fmt"
 )
 
-// Exit codes (design.md §2).
+// Exit codes (README.md, Usage).
 const (
 	exitOK          = 0
 	exitRuntime     = 1

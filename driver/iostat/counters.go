@@ -83,7 +83,7 @@ func Delta(prev, cur Counters) (Counters, error) {
 
 // Sum adds deltas of several devices of one layer (never a disk and its partition,
 // never a stacked device and its members): ratios are then taken of the sums
-// (iops.md §6.3). A time field is known only when it is known for all of them.
+// (docs/storage.md §5.1). A time field is known only when it is known for all of them.
 func Sum(ds ...Counters) Counters {
 	if len(ds) == 0 {
 		return Counters{}

@@ -60,7 +60,7 @@ func TestDeltaResetIsAnError(t *testing.T) {
 	}
 }
 
-// TestFiguresIostatPair is the golden pair of iops.md §1.7: two readings of vda 5.01 s
+// TestFiguresIostatPair is the golden pair of docs/storage.md §5.3: two readings of vda 5.01 s
 // apart must give iostat's r_await 0.73 ms, w_await 0.63 ms, aqu-sz 0.38, %util 4.1.
 func TestFiguresIostatPair(t *testing.T) {
 	a := kernelCounters(blockdevice.IOStats{ReadIOs: 534623, ReadMerges: 9828, ReadSectors: 7111874, ReadTicks: 104965,

@@ -45,7 +45,7 @@ func (d *diskstats) Snapshot(context.Context) (*Snapshot, error) {
 	return s, nil
 }
 
-// kernelCounters converts one diskstats line (iops.md §1.1): sectors are always 512
+// kernelCounters converts one diskstats line (docs/storage.md §4.2): sectors are always 512
 // bytes; the ms fields wrap at 2³².
 func kernelCounters(st blockdevice.IOStats) Counters {
 	return Counters{

@@ -2,7 +2,7 @@
 // read and write IOPS, MB/s (MiB/s, as iostat -m prints them), average read and
 // write latency, queue depth and utilisation, per device and role (data, wal), plus a
 // time series, all taken as ratios of sums between cumulative counter snapshots
-// (iops.md §6).
+// (docs/storage.md).
 //
 // Sources, tried in this order by Open:
 //   - a node_exporter on the database host (--io-node-exporter URL),

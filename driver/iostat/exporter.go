@@ -17,7 +17,7 @@ import (
 	"github.com/prometheus/common/model"
 )
 
-// nodeExporter scrapes a remote host's node_exporter (iops.md §2.2). Its diskstats
+// nodeExporter scrapes a remote host's node_exporter (docs/storage.md §2.1). Its diskstats
 // metrics carry the same kernel counters as /proc/diskstats (ms fields as seconds),
 // and node_time_seconds is the host's clock, used for interval lengths.
 type nodeExporter struct {

@@ -8,7 +8,7 @@ import (
 
 const mib = 1 << 20
 
-// Figures turns a delta over seconds into the result file's figures (iops.md §6.3):
+// Figures turns a delta over seconds into the result file's figures (docs/storage.md §5.1):
 // rates are Δcount/T, latencies Δtime/Δops (ratio of sums, never an average of
 // averages), queue depth Δweighted-time/T, or Little's law (IOPS × await) when the
 // source has no weighted time. Unknown figures stay zero.

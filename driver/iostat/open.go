@@ -11,7 +11,7 @@ import (
 	"github.com/brokerbench/brokerbench/database"
 )
 
-// Open picks the sources in order (iops.md §6.1; see the package doc). It fails only
+// Open picks the sources in order (docs/storage.md §2; see the package doc). It fails only
 // for a user mistake that names a source (an unknown --io-device, an unreachable
 // --io-node-exporter URL); when no source is usable it says so once through
 // Options.Log and returns a Sampler whose steps record source "none".

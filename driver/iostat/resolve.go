@@ -13,7 +13,7 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-// locator maps directories to the block devices under them (iops.md §1.4). proc and
+// locator maps directories to the block devices under them (docs/storage.md §2.3). proc and
 // sys are the mount points ("/proc", "/sys" or a test fixture).
 type locator struct {
 	proc, sys string

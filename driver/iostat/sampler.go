@@ -33,7 +33,7 @@ type Options struct {
 	ProcRoot, SysRoot string
 }
 
-// DefaultInterval is the series period when Options.Interval is 0 (iops.md §5.2).
+// DefaultInterval is the series period when Options.Interval is 0 (docs/storage.md §5.4).
 const DefaultInterval = 5 * time.Second
 
 // maxHistory bounds the kept snapshots (at 5 s, about 11 days); the oldest half is
@@ -249,7 +249,7 @@ func (s *Sampler) entryAt(seq int64) *entry {
 
 // edges finds the snapshots of source i for window [a, b]: the marks themselves, or
 // when a mark's read failed, the nearest successful snapshot inside the window (the
-// window shrinks, and the note says so; iops.md §6.2).
+// window shrinks, and the note says so; docs/storage.md §5.2).
 func (s *Sampler) edges(i int, a, b Mark) (*Snapshot, *Snapshot, string) {
 	var sa, sb *Snapshot
 	var qa, qb int64
@@ -325,7 +325,7 @@ func (s *Sampler) Window(a, b Mark, txns, commits int64) *results.StepIO {
 				io.Devices = append(io.Devices, dio)
 				if dv.InTotals && d.ReadOps+d.WriteOps == 0 && commits > 0 && src.Name() != SourceNone {
 					// Commits that write WAL must reach the disk; none counted usually
-					// means the device's accounting is off (iops.md §1.3, §6.6).
+					// means the device's accounting is off (docs/storage.md §6.2).
 					addNote(fmt.Sprintf("no I/O counted on %s during %d commits: its statistics may be disabled (queue/iostats = 0, an NVMe multipath head, md without accounting)", dv.Name, commits))
 				}
 			}

@@ -22,7 +22,7 @@ import (
 )
 
 // Scale and Seed of the template: one load unit and the minimum trade days keep the
-// build short while every transaction still finds its time windows (tpce.md §9).
+// build short while every transaction still finds its time windows (docs/workload.md §3.2).
 var (
 	Scale = schema.Scale{Customers: 1000, TradeDays: 5}
 	Seed  = loader.DefaultSeed

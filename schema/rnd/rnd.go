@@ -34,7 +34,7 @@ func (r *Rand) Between(lo, hi int64) int64 {
 // Chance returns true with probability pct percent.
 func (r *Rand) Chance(pct float64) bool { return r.Float64()*100 < pct }
 
-// Skewed is the reference's NURand-like helper (tpce.md §5.2): a uniform value in
+// Skewed is the reference's NURand-like helper (docs/workload.md §7.2): a uniform value in
 // [p, q] OR'ed with a uniform value in [0, a] shifted left by s bits, reduced into the
 // range.
 func (r *Rand) Skewed(p, q, a int64, s uint) int64 {
