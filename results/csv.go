@@ -41,7 +41,7 @@ func csvColumns() []csvColumn {
 			return f(v.st.IO)
 		}
 	}
-	return []csvColumn{
+	return append([]csvColumn{
 		{"file", func(in Input, _ stepView) string { return in.Path }},
 		{"label", func(in Input, _ stepView) string { return in.Run.Label }},
 		{"users", func(_ Input, v stepView) string { return strconv.Itoa(v.st.Users) }},
@@ -78,7 +78,7 @@ func csvColumns() []csvColumn {
 		{"queue_depth", io(func(s *StepIO) string { return csvFloat(s.QueueDepth) })},
 		csvMetric("io_per_txn", "io_per_txn"),
 		{"wal_bytes_per_commit", io(func(s *StepIO) string { return csvFloat(s.WALBytesPerCommit) })},
-	}
+	}, storageCSVColumns()...)
 }
 
 // CSVHeader is the step CSV's column names in order.

@@ -11,6 +11,7 @@ const (
 	flagPartial    = "P"
 	flagBottleneck = "D"
 	flagKnee       = "K"
+	flagMemory     = "M"
 )
 
 // stepFlags lists what makes a step's figures special.
@@ -24,6 +25,9 @@ func stepFlags(st *Step, knee bool) string {
 	}
 	if knee {
 		f = append(f, flagKnee)
+	}
+	if MemoryResident(st) {
+		f = append(f, flagMemory)
 	}
 	return strings.Join(f, "")
 }
@@ -71,10 +75,12 @@ func WriteReport(w io.Writer, in Input) error {
 func stepsTable(r *Run) table {
 	knee := Knee(r.Steps)
 	withIO := hasIO(r)
+	perTxn, hit := withIO && hasPerTxn(r), hasHitRatio(r)
 	t := table{Caption: "Steps (measured window)", Head: []string{"users", "tps", "tpsE", "avg ms", "p95 ms", "errors", "retries"}}
 	if withIO {
 		t.Head = append(t.Head, "read IOPS", "write IOPS", "read MB/s", "write MB/s", "read await ms", "write await ms", "I/O per txn")
 	}
+	t.Head = append(t.Head, storageHead(perTxn, hit)...)
 	t.Head = append(t.Head, "flags")
 	for _, i := range stepOrder(r.Steps) {
 		st := &r.Steps[i]
@@ -95,6 +101,7 @@ func stepsTable(r *Run) table {
 				}
 			}
 		}
+		row = append(row, storageCells(st, perTxn, hit)...)
 		row = append(row, cell{Text: stepFlags(st, i == knee)})
 		t.Rows = append(t.Rows, row)
 	}
@@ -114,6 +121,9 @@ func stepNotes(r *Run) []string {
 	}
 	if bottleneck {
 		notes = append(notes, "D: the load driver itself was the bottleneck; the step understates the database.")
+	}
+	if n := memoryResidentNote(r); n != "" {
+		notes = append(notes, n)
 	}
 	if knee := Knee(r.Steps); knee >= 0 {
 		notes = append(notes, fmt.Sprintf("K: knee at %d users: tps rose by %.0f %% or less after this step.", r.Steps[knee].Users, KneeRise*100))
