@@ -21,6 +21,8 @@ import (
 	"strings"
 	"syscall"
 	"time"
+
+	"github.com/brokerbench/brokerbench/internal/memcap"
 )
 
 // ErrNoBinaries is returned when no PostgreSQL server binaries can be found.
@@ -38,6 +40,9 @@ type Options struct {
 	Settings map[string]string
 	// Log receives one line per step ("initdb", "started ..."); nil for none.
 	Log func(format string, args ...any)
+	// MemoryCap runs the server in a memory cgroup of this many bytes, page cache
+	// included (memory.go); 0 for none.
+	MemoryCap int64
 }
 
 // Cluster is a running (or stopped) managed cluster.
@@ -46,15 +51,23 @@ type Cluster struct {
 	Dir       string // holds the socket, the server log and the state file
 	DataDir   string
 	Port      int
+	// MemoryCap is the server's memory cap in bytes, 0 for none.
+	MemoryCap int64
 	temporary bool
 	runAs     *user.User // nil: run as ourselves
 	log       func(string, ...any)
+	settings  map[string]string
+	cgroup    *memcap.Group // the server's memory cgroup when capped
 }
 
 // state is what `pg status` reads back in a later process.
 type state struct {
 	Port   int    `json:"port"`
 	BinDir string `json:"bin_dir"`
+	// MemoryCap and Cgroup let a later process (pg stop, run --pgdata) see the cap
+	// and remove the group.
+	MemoryCap int64  `json:"memory_cap,omitempty"`
+	Cgroup    string `json:"cgroup,omitempty"`
 }
 
 const stateFile = "brokerbench-managed.json"
@@ -134,7 +147,7 @@ func Start(ctx context.Context, o Options) (*Cluster, error) {
 	if err != nil {
 		return nil, err
 	}
-	c := &Cluster{BinDir: bin, log: o.Log}
+	c := &Cluster{BinDir: bin, log: o.Log, MemoryCap: o.MemoryCap, settings: o.Settings}
 	if c.log == nil {
 		c.log = func(string, ...any) {}
 	}
@@ -168,6 +181,7 @@ func Start(ctx context.Context, o Options) (*Cluster, error) {
 		}
 		if st, err := c.status(); err == nil && st.Port > 0 {
 			c.Port = st.Port
+			c.MemoryCap, c.cgroup = st.MemoryCap, groupFromState(st)
 			c.log("managed PostgreSQL already running in %s on port %d", abs, c.Port)
 			return c, nil
 		}
@@ -182,7 +196,7 @@ func Start(ctx context.Context, o Options) (*Cluster, error) {
 			return nil, err
 		}
 	}
-	if err := c.start(ctx, o.Settings); err != nil {
+	if err := c.startCapped(ctx, o.Settings); err != nil {
 		c.cleanup()
 		return nil, err
 	}
@@ -374,7 +388,7 @@ func (c *Cluster) giveToServer(paths ...string) error {
 }
 
 func (c *Cluster) writeState() error {
-	b, _ := json.Marshal(state{Port: c.Port, BinDir: c.BinDir})
+	b, _ := json.Marshal(state{Port: c.Port, BinDir: c.BinDir, MemoryCap: c.MemoryCap, Cgroup: c.MemoryGroup()})
 	return os.WriteFile(filepath.Join(c.Dir, stateFile), b, 0o644)
 }
 
@@ -414,6 +428,7 @@ func Attach(dataDir string) (*Cluster, error) {
 		return nil, fmt.Errorf("no managed PostgreSQL is running in %s (start one with `brokerbench pg start --pgdata %s`)", abs, dataDir)
 	}
 	c.Port = st.Port
+	c.MemoryCap, c.cgroup = st.MemoryCap, groupFromState(st)
 	return c, nil
 }
 
@@ -434,6 +449,7 @@ func (c *Cluster) Stop() error {
 	if err == nil {
 		c.log("managed PostgreSQL stopped")
 		_ = os.Remove(filepath.Join(c.Dir, stateFile))
+		err = c.removeMemoryGroup()
 	}
 	if c.temporary {
 		if rmErr := os.RemoveAll(c.Dir); rmErr != nil && err == nil {
@@ -459,6 +475,12 @@ func (c *Cluster) PostmasterPID() (int, error) {
 
 // Restart restarts the server on the same port (fault tests).
 func (c *Cluster) Restart(ctx context.Context) error {
+	if c.cgroup != nil {
+		// pg_ctl forks the new postmaster: it must do so inside the group.
+		return c.cgroup.Run(func() error {
+			return c.run(ctx, "pg_ctl", "-D", c.DataDir, "-l", filepath.Join(c.Dir, "server.log"), "-m", "fast", "-w", "-t", "120", "restart")
+		})
+	}
 	return c.run(ctx, "pg_ctl", "-D", c.DataDir, "-l", filepath.Join(c.Dir, "server.log"), "-m", "fast", "-w", "-t", "120", "restart")
 }
 
