@@ -20,7 +20,7 @@ const (
 37 30 0:34 / /sys/fs/cgroup/blkio rw,relatime - cgroup cgroup rw,blkio
 40 30 0:37 / /sys/fs/cgroup/unified rw,relatime - cgroup2 cgroup2 rw
 `
-	selfV1 = "7:blkio:/\n4:memory:/sessions/abc\n0::/\n"
+	selfV1   = "7:blkio:/\n4:memory:/sessions/abc\n0::/\n"
 	mountsV2 = `25 1 0:22 / /sys/fs/cgroup rw,nosuid,nodev,noexec,relatime shared:4 - cgroup2 cgroup2 rw,nsdelegate,memory_recursiveprot
 `
 	selfV2 = "0::/user.slice/user-1000.slice/session-2.scope\n"

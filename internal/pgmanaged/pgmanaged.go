@@ -51,11 +51,12 @@ type Cluster struct {
 	Dir       string // holds the socket, the server log and the state file
 	DataDir   string
 	Port      int
-	// MemoryCap is the server's memory cap in bytes, 0 for none.
-	MemoryCap int64
 	temporary bool
 	runAs     *user.User // nil: run as ourselves
 	log       func(string, ...any)
+
+	// MemoryCap is the server's memory cap in bytes, 0 for none (memory.go).
+	MemoryCap int64
 	settings  map[string]string
 	cgroup    *memcap.Group // the server's memory cgroup when capped
 }
