@@ -71,6 +71,7 @@ gathers statistics. It refuses to touch an existing brokerbench schema unless --
 		},
 	}
 	o.AddFlags(c)
+	addServerMemoryFlag(c, &g.ServerMemory, serverMemoryUsage)
 	return c
 }
 

@@ -26,18 +26,25 @@ URL it prints as --db. pg stop stops it; the data stays in the folder.`,
 		}
 		return nil
 	}
-	pg.AddCommand(&cobra.Command{
+	start := &cobra.Command{
 		Use: "start", Short: "Start the managed cluster in --pgdata", Args: cobra.NoArgs,
 		RunE: func(c *cobra.Command, _ []string) error {
 			if err := need(); err != nil {
 				return err
 			}
+			capBytes, capGiven, err := parseServerMemory(g.ServerMemory)
+			if err != nil {
+				return err
+			}
 			if cl, err := pgmanaged.Attach(g.PGData); err == nil {
+				if err := checkAttachedCap(cl, capBytes, capGiven); err != nil {
+					return err
+				}
 				fmt.Fprintf(g.Stdout, "already running: %s\n", cl.URL("brokerbench"))
 				return nil
 			}
 			logf := g.logf
-			cl, err := pgmanaged.Start(c.Context(), pgmanaged.Options{DataDir: g.PGData, Log: logf})
+			cl, err := pgmanaged.Start(c.Context(), pgmanaged.Options{DataDir: g.PGData, Log: logf, MemoryCap: capBytes})
 			if err != nil {
 				return err
 			}
@@ -47,7 +54,9 @@ URL it prints as --db. pg stop stops it; the data stays in the folder.`,
 			fmt.Fprintf(g.Stdout, "%s\n", cl.URL("brokerbench"))
 			return nil
 		},
-	}, &cobra.Command{
+	}
+	addServerMemoryFlag(start, &g.ServerMemory, serverMemoryUsage)
+	pg.AddCommand(start, &cobra.Command{
 		Use: "stop", Short: "Stop the managed cluster in --pgdata (its data is kept)", Args: cobra.NoArgs,
 		RunE: func(c *cobra.Command, _ []string) error {
 			if err := need(); err != nil {

@@ -100,6 +100,7 @@ service times from its first statement. The figures are TPC-E-like, not TPC-E re
 		},
 	}
 	o.AddFlags(c)
+	addServerMemoryFlag(c, &g.ServerMemory, serverMemoryUsage)
 	return c
 }
 
@@ -329,15 +330,26 @@ func (l *liveWriter) logf(format string, args ...any) {
 	l.mu.Unlock()
 }
 
-// ioAdapter gives the driver its view of the I/O sampler.
-type ioAdapter struct{ s *iostat.Sampler }
-
-func (a ioAdapter) Begin() func(txns, commits int64) *results.StepIO {
-	m := a.s.Mark()
-	return func(txns, commits int64) *results.StepIO { return a.s.Window(m, a.s.Mark(), txns, commits) }
+// ioAdapter gives the driver its view of the I/O sampler. It keeps the last closed
+// window's cache hit ratio for OnStep, which the driver calls right after closing it.
+type ioAdapter struct {
+	s        *iostat.Sampler
+	hitRatio *float64
 }
 
-func (a ioAdapter) Live() (results.IOFigures, bool) {
+func (a *ioAdapter) Begin() func(txns, commits int64) *results.StepIO {
+	m := a.s.Mark()
+	return func(txns, commits int64) *results.StepIO {
+		end := a.s.Mark()
+		a.hitRatio = nil
+		if r, ok := a.s.HitRatio(m, end); ok {
+			a.hitRatio = &r
+		}
+		return a.s.Window(m, end, txns, commits)
+	}
+}
+
+func (a *ioAdapter) Live() (results.IOFigures, bool) {
 	f := a.s.Live()
 	return f, a.s.Source() != iostat.SourceNone
 }
@@ -425,6 +437,7 @@ func runOnTarget(ctx context.Context, g *globalOptions, o *runOptions, c *cobra.
 		StartedAt: time.Now().UTC(), Steps: []results.Step{},
 	}
 	run.Options["connections_used"] = conns + o.MEEWorkers + 1
+	recordStorageRegime(ctx, run, tgt, db, lw.logf)
 	// Write the file once before the first step: a bad --out fails now, not after
 	// the first step's minutes.
 	if err := results.Write(out, run); err != nil {
@@ -433,6 +446,7 @@ func runOnTarget(ctx context.Context, g *globalOptions, o *runOptions, c *cobra.
 
 	var sampler *iostat.Sampler
 	var ioView driver.IOSampler
+	var ioAd *ioAdapter
 	if !o.ioDisabled() {
 		sampler, err = iostat.Open(ctx, iostat.Options{Devices: o.IODevices, NodeExporterURL: o.IONodeExp, Interval: o.IOInterval,
 			DataDir: srv.DataDir, WALDir: srv.WALDir, DB: db, Log: lw.logf})
@@ -441,7 +455,8 @@ func runOnTarget(ctx context.Context, g *globalOptions, o *runOptions, c *cobra.
 		}
 		defer sampler.Close()
 		sampler.Start(ctx)
-		ioView = ioAdapter{sampler}
+		ioAd = &ioAdapter{s: sampler}
+		ioView = ioAd
 	}
 
 	var metrics *driver.Metrics
@@ -477,10 +492,13 @@ func runOnTarget(ctx context.Context, g *globalOptions, o *runOptions, c *cobra.
 			if metrics != nil {
 				metrics.SetLive(l)
 			}
-			lw.line(l.String())
+			lw.line(l.String() + ioAd.liveHitRatio())
 		},
 		OnStep: func(st *results.Step) {
+			st.CacheHitRatio = ioAd.takeHitRatio()
 			run.Steps = append(run.Steps, *st)
+			results.SetStepFlags(run)
+			st = &run.Steps[len(run.Steps)-1]
 			if err := results.Write(out, run); err != nil && fileErr == nil {
 				fileErr = err
 				lw.logf("brokerbench: %v", err)

@@ -135,6 +135,12 @@ func (c *Cluster) RestartWithMemoryCap(ctx context.Context, capBytes int64) erro
 	if err := CheckMemoryCap(capBytes); err != nil {
 		return err
 	}
+	// Find out whether a cap can be applied at all before stopping a running server.
+	if capBytes > 0 {
+		if _, err := memcap.Find(); err != nil {
+			return err
+		}
+	}
 	if err := c.run(context.WithoutCancel(ctx), "pg_ctl", "-D", c.DataDir, "-m", "fast", "-w", "-t", "60", "stop"); err != nil {
 		return err
 	}
