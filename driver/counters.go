@@ -5,7 +5,7 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/brokerbench/brokerbench/schema/dialect"
+	"github.com/brokerbench/brokerbench/database"
 )
 
 // Failure classes of failed transactions, as the result file's faults.by_class names
@@ -27,7 +27,7 @@ func failureClass(err error) int {
 		return 1
 	case isCheck(err):
 		return 2
-	case dialect.Classify(err) == dialect.Connection:
+	case database.Classify(err) == database.Connection:
 		return 0
 	}
 	return 3

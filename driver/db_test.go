@@ -13,10 +13,10 @@ import (
 
 	hdrhistogram "github.com/HdrHistogram/hdrhistogram-go"
 
+	"github.com/brokerbench/brokerbench/database"
 	"github.com/brokerbench/brokerbench/internal/testdb"
 	"github.com/brokerbench/brokerbench/internal/testpg"
 	"github.com/brokerbench/brokerbench/results"
-	"github.com/brokerbench/brokerbench/schema/dialect"
 	"github.com/brokerbench/brokerbench/schema/rnd"
 	"github.com/brokerbench/brokerbench/txn"
 )
@@ -24,10 +24,10 @@ import (
 func TestMain(m *testing.M) { os.Exit(testpg.Main(m)) }
 
 // realConfig drives a clone of the loaded test database with the real executors.
-func realConfig(t *testing.T, users []int, step, warmup time.Duration) (Config, dialect.DB) {
+func realConfig(t *testing.T, users []int, step, warmup time.Duration) (Config, database.DB) {
 	t.Helper()
 	dsn := testdb.Loaded(t)
-	db, err := dialect.Open(context.Background(), dsn, dialect.Options{MaxConns: 40})
+	db, err := database.Open(context.Background(), dsn, database.Options{MaxConns: 40})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -135,7 +135,7 @@ func TestRealRate(t *testing.T) {
 // pauseServer stops (SIGSTOP) every process of the test cluster for d, or holds the
 // hot tables' locks for d on a server the tests do not own. Either way the server
 // answers nothing for d.
-func pauseServer(t *testing.T, db dialect.DB, d time.Duration) {
+func pauseServer(t *testing.T, db database.DB, d time.Duration) {
 	if c := testpg.Cluster(t); c != nil {
 		pm, err := c.PostmasterPID()
 		if err != nil {
@@ -162,7 +162,7 @@ func pauseServer(t *testing.T, db dialect.DB, d time.Duration) {
 		// deadlock detector may pick us: try again until the locks are held, or the
 		// stall never happens and the test measures nothing.
 		for attempt := 0; attempt < 20; attempt++ {
-			err := db.InTx(context.Background(), dialect.ReadCommitted, func(tx dialect.Tx) error {
+			err := db.InTx(context.Background(), database.ReadCommitted, func(tx database.Tx) error {
 				if _, err := tx.Exec(context.Background(), "LOCK TABLE trade, last_trade, security, customer_account, broker IN ACCESS EXCLUSIVE MODE"); err != nil {
 					return err
 				}

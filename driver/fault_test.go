@@ -7,9 +7,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/brokerbench/brokerbench/database"
 	"github.com/brokerbench/brokerbench/internal/testdb"
 	"github.com/brokerbench/brokerbench/internal/testpg"
-	"github.com/brokerbench/brokerbench/schema/dialect"
 	"github.com/brokerbench/brokerbench/schema/rnd"
 	"github.com/brokerbench/brokerbench/txn"
 )
@@ -21,7 +21,7 @@ const faultApp = "brokerbench fault test"
 // countOurBackends counts the sessions of dsn's database opened by the test's pools.
 func countOurBackends(t *testing.T, dsn string) int {
 	t.Helper()
-	db, err := dialect.Open(context.Background(), dsn, dialect.Options{MaxConns: 1})
+	db, err := database.Open(context.Background(), dsn, database.Options{MaxConns: 1})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -59,8 +59,8 @@ func TestRealServerFaults(t *testing.T) {
 	before := runtime.NumGoroutine()
 
 	const users = 4
-	open := func(app string, conns int) dialect.DB {
-		db, err := dialect.Open(context.Background(), dsn, dialect.Options{MaxConns: conns, AppName: app})
+	open := func(app string, conns int) database.DB {
+		db, err := database.Open(context.Background(), dsn, database.Options{MaxConns: conns, AppName: app})
 		if err != nil {
 			t.Fatal(err)
 		}

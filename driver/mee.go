@@ -6,8 +6,8 @@ import (
 	"sync"
 	"time"
 
+	"github.com/brokerbench/brokerbench/database"
 	"github.com/brokerbench/brokerbench/schema"
-	"github.com/brokerbench/brokerbench/schema/dialect"
 	"github.com/brokerbench/brokerbench/schema/rnd"
 	"github.com/brokerbench/brokerbench/txn"
 )
@@ -230,7 +230,7 @@ func (m *mee) run(w *worker, it meeItem) {
 // a reconnect storm), and a cut Trade-Result is due again later, with a growing
 // delay, up to meeRetries times. Other failures are final.
 func (m *mee) afterConnectionLoss(it meeItem, now time.Time, err error) {
-	if dialect.Classify(err) != dialect.Connection {
+	if database.Classify(err) != database.Connection {
 		return
 	}
 	if it.action == doTradeResult && it.tries < meeRetries {

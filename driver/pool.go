@@ -1,14 +1,9 @@
 package driver
 
-import "github.com/brokerbench/brokerbench/schema/dialect"
+import "github.com/brokerbench/brokerbench/database"
 
-// PoolStatsOf returns the pool view of db, or nil when its dialect has none.
-func PoolStatsOf(db dialect.DB) PoolStatser {
-	for _, of := range []func(dialect.DB) PoolStatser{pgPoolOf, msPoolOf} {
-		if p := of(db); p != nil {
-			return p
-		}
-	}
+// PoolStatsOf returns the pool view of db, or nil when its database has none.
+func PoolStatsOf(db database.DB) PoolStatser {
 	if p, ok := db.(PoolStatser); ok {
 		return p
 	}

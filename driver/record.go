@@ -5,8 +5,8 @@ import (
 	"sync"
 	"time"
 
+	"github.com/brokerbench/brokerbench/database"
 	"github.com/brokerbench/brokerbench/results"
-	"github.com/brokerbench/brokerbench/schema/dialect"
 	"github.com/brokerbench/brokerbench/txn"
 )
 
@@ -51,12 +51,12 @@ func (r *recording) newWorker(id int, exec txn.Executor) *worker {
 func (r *recording) finish(w *worker, k txn.Kind, intended, start, end time.Time, out *txn.Outcome, err error) bool {
 	w.stats.statements.Add(int64(out.Statements))
 	if err != nil {
-		switch dialect.Classify(err) {
-		case dialect.Canceled:
+		switch database.Classify(err) {
+		case database.Canceled:
 			if r.txCtx.Err() != nil {
 				return false
 			}
-		case dialect.Rollback:
+		case database.Rollback:
 			// The workload's intended rollback, passed up as an error: normal.
 			out.RolledBack, err = true, nil
 		}

@@ -10,6 +10,7 @@ import (
 
 	hdrhistogram "github.com/HdrHistogram/hdrhistogram-go"
 
+	"github.com/brokerbench/brokerbench/database"
 	"github.com/brokerbench/brokerbench/results"
 )
 
@@ -28,17 +29,11 @@ const (
 )
 
 // PoolStat is a connection pool's running totals.
-type PoolStat struct {
-	Acquires      int64
-	EmptyAcquires int64 // acquires that had to wait for a connection
-	AcquireWait   time.Duration
-	NewConns      int64
-}
+type PoolStat = database.PoolStat
 
-// PoolStatser is the optional pool view of a database (pool_postgres.go).
-type PoolStatser interface {
-	PoolStat() PoolStat
-}
+// PoolStatser is the optional pool view of a database; each database's pool
+// implements it in its own package (database/postgres, database/sqlserver).
+type PoolStatser = database.PoolStatser
 
 // schedProbe measures the Go scheduler's wake-up delay: a goroutine asks to sleep a
 // few milliseconds and records how late it wakes. A load generator whose goroutines

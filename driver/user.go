@@ -4,7 +4,7 @@ import (
 	"context"
 	"time"
 
-	"github.com/brokerbench/brokerbench/schema/dialect"
+	"github.com/brokerbench/brokerbench/database"
 	"github.com/brokerbench/brokerbench/schema/rnd"
 )
 
@@ -116,7 +116,7 @@ func (d *Driver) runUser(ctx context.Context, u *user) {
 		if err == nil && !out.RolledBack && len(out.ToMarket) > 0 {
 			d.mee.submit(out.ToMarket, end)
 		}
-		if err != nil && dialect.Classify(err) == dialect.Connection {
+		if err != nil && database.Classify(err) == database.Connection {
 			backoff = nextBackoff(backoff, u.w.id)
 			if d.clock.Sleep(ctx, backoff) != nil {
 				return

@@ -5,14 +5,15 @@ import (
 	"fmt"
 	"testing"
 
+	"github.com/brokerbench/brokerbench/database"
+	"github.com/brokerbench/brokerbench/database/postgres"
 	"github.com/brokerbench/brokerbench/internal/testpg"
 	"github.com/brokerbench/brokerbench/schema"
-	"github.com/brokerbench/brokerbench/schema/dialect"
 )
 
-func openTest(t *testing.T, dsn string) dialect.DB {
+func openTest(t *testing.T, dsn string) database.DB {
 	t.Helper()
-	db, err := dialect.Open(context.Background(), dsn, dialect.Options{MaxConns: MaxConnections})
+	db, err := database.Open(context.Background(), dsn, database.Options{MaxConns: MaxConnections})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -37,7 +38,8 @@ func TestPGNumericEncodingRoundTrips(t *testing.T) {
 	cases := []c{{0, 2, "0.00"}, {1, 2, "0.01"}, {-1, 2, "-0.01"}, {12345, 2, "123.45"}, {100000000, 2, "1000000.00"},
 		{-999999999, 2, "-9999999.99"}, {10000, 2, "100.00"}, {12345, 5, "0.12345"}, {35000, 5, "0.35000"},
 		{123456789012345, 2, "1234567890123.45"}, {7, 0, "7"}, {10000, 0, "10000"}, {-20000000, 4, "-2000.0000"}}
-	enc := newPGBinaryEncoder(3)
+	format := postgres.Engine.RowFormat
+	enc := encodedRows{format.NewEncoder(3, chunkBytes)}
 	for i, k := range cases {
 		enc.Int32(int32(i))
 		enc.Int16(int16(k.scale))
@@ -47,8 +49,8 @@ func TestPGNumericEncodingRoundTrips(t *testing.T) {
 	ch := make(chan chunk, 1)
 	ch <- enc.Take()
 	close(ch)
-	s := &sink{table: schema.Table{Name: "n"}, ch: ch, prog: &TableProgress{}}
-	n, err := db.(dialect.BinaryCopier).CopyBinary(ctx, "n", []string{"id", "s", "v"}, &chunkReader{ctx: ctx, s: s}, true)
+	s := &sink{table: schema.Table{Name: "n"}, ch: ch, prog: &TableProgress{}, format: format}
+	n, err := db.(database.BinaryCopier).CopyBinary(ctx, "n", []string{"id", "s", "v"}, &chunkReader{ctx: ctx, s: s}, true)
 	if err != nil || n != int64(len(cases)) {
 		t.Fatalf("copy: %d rows, %v", n, err)
 	}
@@ -63,7 +65,7 @@ func TestPGNumericEncodingRoundTrips(t *testing.T) {
 	}
 }
 
-// The generic bulk path (boxed values through dialect.DB.Bulk, what SQL Server uses)
+// The generic bulk path (boxed values through database.DB.Bulk, what SQL Server uses)
 // stores exactly what the PostgreSQL binary fast path stores.
 func TestGenericPathMatchesBinaryPath(t *testing.T) {
 	t.Parallel()
@@ -81,7 +83,7 @@ func TestGenericPathMatchesBinaryPath(t *testing.T) {
 	sums := map[bool]map[string]string{}
 	for _, generic := range []bool{false, true} {
 		db := openTest(t, testpg.NewDB(t))
-		ddl, _ := dialect.DDLFor(db.Name())
+		ddl := postgres.Engine.DDL
 		for _, tb := range loadedTables() {
 			if _, err := db.Exec(ctx, ddl.CreateTable(tb)); err != nil {
 				t.Fatal(err)

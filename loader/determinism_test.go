@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/brokerbench/brokerbench/database/postgres"
 	"github.com/brokerbench/brokerbench/schema"
 )
 
@@ -33,7 +34,7 @@ func runJob(t testing.TB, ks *keyspace, j job, feed func(table string, b []byte)
 	e := &emitter{enc: make([]rowEncoder, len(j.tables))}
 	for i, name := range j.tables {
 		tb := tableOf(t, name)
-		e.enc[i] = newPGBinaryEncoder(len(tb.Columns))
+		e.enc[i] = encodedRows{postgres.Engine.RowFormat.NewEncoder(len(tb.Columns), chunkBytes)}
 		hs[i] = sha256.New()
 	}
 	e.ship = func(_ context.Context, i int, c chunk) error {

@@ -2,7 +2,8 @@
 // generators that are pure functions of (seed, scale, batch), an orchestrator that runs
 // batches on workers and streams each table through one bulk operation, and the
 // post-load steps (indexes, foreign keys, the trade-id sequence, statistics). Policy
-// lives here; the mechanism (COPY, bulk copy, DDL) in schema/dialect.
+// lives here; the mechanism (COPY, bulk copy, DDL, row encoding) in the database's
+// engine (package database and its sub-packages).
 //
 // Besides the 33 workload tables a load writes two of brokerbench's own:
 //   - bb_load (schema.LoadMarkerTable): one row with customers, trade days, seed,
@@ -28,8 +29,8 @@ import (
 
 	"golang.org/x/sync/errgroup"
 
+	"github.com/brokerbench/brokerbench/database"
 	"github.com/brokerbench/brokerbench/schema"
-	"github.com/brokerbench/brokerbench/schema/dialect"
 )
 
 // DefaultSeed is the seed of a load that names none: fixed, so two loads at the same
@@ -49,7 +50,7 @@ type Options struct {
 	Drop bool
 	// ToolVersion is recorded in the marker.
 	ToolVersion string
-	// Generic disables dialect fast paths (tests use it to cover the generic path).
+	// Generic disables the database's fast paths (tests use it to cover the generic path).
 	Generic bool
 }
 
@@ -73,7 +74,7 @@ type TableStat struct {
 	Name string
 	Rows int64
 	// HeapBytes is the table's size on disk without indexes (heap and TOAST), and
-	// TotalBytes with them; both 0 when the dialect cannot say.
+	// TotalBytes with them; both 0 when the database cannot say.
 	HeapBytes, TotalBytes int64
 }
 
@@ -91,7 +92,7 @@ var ErrUnfinished = errors.New("unfinished load")
 
 // Load creates the schema, generates and streams every table, and runs the post-load
 // steps. tr (from NewTracker) reports progress; it may be nil.
-func Load(ctx context.Context, db dialect.DB, o Options, tr *Tracker) (Stats, error) {
+func Load(ctx context.Context, db database.DB, o Options, tr *Tracker) (Stats, error) {
 	var st Stats
 	if err := o.Scale.Validate(); err != nil {
 		return st, err
@@ -102,10 +103,11 @@ func Load(ctx context.Context, db dialect.DB, o Options, tr *Tracker) (Stats, er
 	if tr == nil {
 		tr = NewTracker(o.Scale)
 	}
-	ddl, err := dialect.DDLFor(db.Name())
+	eng, err := database.Of(db)
 	if err != nil {
 		return st, err
 	}
+	ddl := eng.DDL
 	start := time.Now()
 	phase := func(name string, fn func() error) error {
 		tr.setPhase(name)
@@ -144,7 +146,7 @@ func Load(ctx context.Context, db dialect.DB, o Options, tr *Tracker) (Stats, er
 
 // create checks for an existing schema, drops it when asked, creates every table with
 // its primary key and records the load's parameters in the marker.
-func create(ctx context.Context, db dialect.DB, ddl dialect.DDL, o Options) error {
+func create(ctx context.Context, db database.DB, ddl database.DDL, o Options) error {
 	present, err := Preflight(ctx, db, o.Drop)
 	if err != nil {
 		return err
@@ -154,7 +156,7 @@ func create(ctx context.Context, db dialect.DB, ddl dialect.DDL, o Options) erro
 			return err
 		}
 	}
-	kd, deferKeys := ddl.(dialect.KeyDeferrer)
+	kd, deferKeys := ddl.(database.KeyDeferrer)
 	deferKeys = deferKeys && !o.Generic
 	for _, t := range append(schema.Tables(), schema.MetaTables()...) {
 		stmt := ddl.CreateTable(t)
@@ -171,15 +173,22 @@ func create(ctx context.Context, db dialect.DB, ddl dialect.DDL, o Options) erro
 // generate runs the jobs on o.Workers goroutines and streams each table through its
 // sink; loaded (may be nil) hears of every table as its stream commits, and of the
 // tables no job writes once all streams are done.
-func generate(ctx context.Context, db dialect.DB, jobs []job, o Options, tr *Tracker, loaded func(schema.Table)) error {
+func generate(ctx context.Context, db database.DB, jobs []job, o Options, tr *Tracker, loaded func(schema.Table)) error {
 	if loaded == nil {
 		loaded = func(schema.Table) {}
 	}
-	_, binary := db.(dialect.BinaryCopier)
-	binary = binary && !o.Generic
+	// The database's own row format when it has one and a pool that takes it.
+	var format *database.RowFormat
+	if _, ok := db.(database.BinaryCopier); ok && !o.Generic {
+		eng, err := database.Of(db)
+		if err != nil {
+			return err
+		}
+		format = eng.RowFormat
+	}
 	sinks := map[string]*sink{}
 	for _, t := range loadedTables() {
-		sinks[t.Name] = &sink{table: t, ch: make(chan chunk, sinkQueue), prog: tr.table(t.Name), binary: binary}
+		sinks[t.Name] = &sink{table: t, ch: make(chan chunk, sinkQueue), prog: tr.table(t.Name), format: format}
 	}
 	for _, j := range jobs {
 		for _, name := range j.tables {
@@ -256,7 +265,7 @@ func verifyCounts(sc schema.Scale, tr *Tracker) error {
 // Preflight reports whether brokerbench tables exist in db, and refuses (ErrSchemaExists
 // or ErrUnfinished, naming --drop) when they do and drop is false. Load runs it first;
 // commands call it to fail before announcing a load.
-func Preflight(ctx context.Context, db dialect.DB, drop bool) (present bool, err error) {
+func Preflight(ctx context.Context, db database.DB, drop bool) (present bool, err error) {
 	tables, err := ExistingTables(ctx, db)
 	if err != nil || len(tables) == 0 {
 		return false, err
@@ -271,7 +280,7 @@ func Preflight(ctx context.Context, db dialect.DB, drop bool) (present bool, err
 }
 
 // ExistingTables returns which of brokerbench's tables exist in the database.
-func ExistingTables(ctx context.Context, db dialect.DB) ([]string, error) {
+func ExistingTables(ctx context.Context, db database.DB) ([]string, error) {
 	want := map[string]bool{}
 	for _, t := range append(schema.Tables(), schema.MetaTables()...) {
 		want[t.Name] = true
@@ -296,18 +305,19 @@ func ExistingTables(ctx context.Context, db dialect.DB) ([]string, error) {
 
 // Drop removes the workload's tables, brokerbench's own tables and the trade-id
 // sequence.
-func Drop(ctx context.Context, db dialect.DB) error {
-	ddl, err := dialect.DDLFor(db.Name())
+func Drop(ctx context.Context, db database.DB) error {
+	eng, err := database.Of(db)
 	if err != nil {
 		return err
 	}
+	ddl := eng.DDL
 	all := append(schema.Tables(), schema.MetaTables()...)
 	for i := len(all) - 1; i >= 0; i-- { // referencing tables first
 		if _, err := db.Exec(ctx, ddl.DropTable(all[i])); err != nil {
 			return fmt.Errorf("drop table %s: %w", all[i].Name, err)
 		}
 	}
-	if _, err := db.Exec(ctx, "DROP SEQUENCE IF EXISTS "+schema.TradeIDSequence); err != nil {
+	if _, err := db.Exec(ctx, ddl.DropSequence(schema.TradeIDSequence)); err != nil {
 		return fmt.Errorf("drop sequence %s: %w", schema.TradeIDSequence, err)
 	}
 	return nil

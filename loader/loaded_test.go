@@ -8,16 +8,16 @@ import (
 	"testing"
 	"time"
 
+	"github.com/brokerbench/brokerbench/database"
 	"github.com/brokerbench/brokerbench/internal/testdb"
 	"github.com/brokerbench/brokerbench/internal/testpg"
 	"github.com/brokerbench/brokerbench/loader"
 	"github.com/brokerbench/brokerbench/schema"
-	"github.com/brokerbench/brokerbench/schema/dialect"
 )
 
-func open(t *testing.T, dsn string) dialect.DB {
+func open(t *testing.T, dsn string) database.DB {
 	t.Helper()
-	db, err := dialect.Open(context.Background(), dsn, dialect.Options{MaxConns: loader.MaxConnections})
+	db, err := database.Open(context.Background(), dsn, database.Options{MaxConns: loader.MaxConnections})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -25,7 +25,7 @@ func open(t *testing.T, dsn string) dialect.DB {
 	return db
 }
 
-func queryInt(t *testing.T, db dialect.DB, q string) int64 {
+func queryInt(t *testing.T, db database.DB, q string) int64 {
 	t.Helper()
 	var n int64
 	if err := db.QueryRow(context.Background(), q).Scan(&n); err != nil {

@@ -6,8 +6,8 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/brokerbench/brokerbench/database"
 	"github.com/brokerbench/brokerbench/schema"
-	"github.com/brokerbench/brokerbench/schema/dialect"
 )
 
 // Marker is the row of bb_load: what was loaded and whether the load finished. Later
@@ -25,7 +25,7 @@ type Marker struct {
 // ErrNoLoad is returned by ReadMarker when the database holds no brokerbench load.
 var ErrNoLoad = errors.New("no brokerbench load found")
 
-func writeMarker(ctx context.Context, db dialect.DB, o Options) error {
+func writeMarker(ctx context.Context, db database.DB, o Options) error {
 	cols := []string{"load_id", "customers", "trade_days", "seed", "generator_version", "started_at", "completed_at", "tool_version", "workers"}
 	row := []any{int16(1), o.Scale.Customers, int32(o.Scale.TradeDays), int64(o.Seed), int32(GeneratorVersion),
 		time.Now().UTC().Truncate(time.Microsecond), nil, o.ToolVersion, int32(o.Workers)}
@@ -54,7 +54,7 @@ func (r *oneRow) Err() error             { return nil }
 // ReadMarker returns the load recorded in db. It fails with ErrNoLoad when there is
 // none and ErrUnfinished (with the marker) when the load did not complete; both
 // messages tell the user what to run.
-func ReadMarker(ctx context.Context, db dialect.DB) (Marker, error) {
+func ReadMarker(ctx context.Context, db database.DB) (Marker, error) {
 	var m Marker
 	var n int64
 	if err := db.QueryRow(ctx, "SELECT COUNT(*) FROM information_schema.tables WHERE table_name = '"+schema.LoadMarkerTable+"'").Scan(&n); err != nil {
@@ -67,7 +67,7 @@ func ReadMarker(ctx context.Context, db dialect.DB) (Marker, error) {
 	var days, ver, workers int32
 	err := db.QueryRow(ctx, "SELECT customers, trade_days, seed, generator_version, started_at, completed_at, tool_version, workers FROM "+
 		schema.LoadMarkerTable+" WHERE load_id = 1").Scan(&customers, &days, &seed, &ver, &m.StartedAt, &m.CompletedAt, &m.ToolVersion, &workers)
-	if errors.Is(err, dialect.ErrNoRows) {
+	if errors.Is(err, database.ErrNoRows) {
 		return m, fmt.Errorf("%w in %s; run `brokerbench load` first", ErrNoLoad, db.Target())
 	}
 	if err != nil {

@@ -7,19 +7,19 @@ import (
 
 	"golang.org/x/sync/errgroup"
 
+	"github.com/brokerbench/brokerbench/database"
 	"github.com/brokerbench/brokerbench/schema"
-	"github.com/brokerbench/brokerbench/schema/dialect"
 )
 
 // indexMemMB is maintenance_work_mem per index build: enough for the largest sorts at
 // the scales a 2-core machine loads, times the builds running at once.
 const indexMemMB = 512
 
-// postLoader makes the keys and indexes. Each table's primary key (where the dialect
+// postLoader makes the keys and indexes. Each table's primary key (where the database
 // defers it) and secondary indexes are built as soon as the table's stream commits,
 // overlapping with the streams still running; finish then adds the foreign keys and
 // the trade-id sequence:
-//   - where the dialect can add keys unchecked (PostgreSQL), all keys are added
+//   - where the database can add keys unchecked (PostgreSQL), all keys are added
 //     unchecked (instant) and checked in parallel, one goroutine per table, so the
 //     checks do not queue behind each other's share-row-exclusive locks;
 //   - otherwise each table's keys are added in turn, tables in parallel.
@@ -27,13 +27,13 @@ const indexMemMB = 512
 // The end state is the same either way.
 type postLoader struct {
 	ctx    context.Context
-	db     dialect.DB
-	ddl    dialect.DDL
+	db     database.DB
+	ddl    database.DDL
 	o      Options
-	mt     dialect.Maintainer
-	kd     dialect.KeyDeferrer
-	ki     dialect.KeyIndexer // only with kd
-	fv     dialect.FKValidator
+	mt     database.Maintainer
+	kd     database.KeyDeferrer
+	ki     database.KeyIndexer // only with kd
+	fv     database.FKValidator
 	g      *errgroup.Group
 	gctx   context.Context
 	cancel context.CancelFunc
@@ -47,18 +47,18 @@ func (p *postLoader) abort() {
 	_ = p.g.Wait()
 }
 
-func newPostLoader(ctx context.Context, db dialect.DB, ddl dialect.DDL, o Options) *postLoader {
+func newPostLoader(ctx context.Context, db database.DB, ddl database.DDL, o Options) *postLoader {
 	p := &postLoader{ctx: ctx, db: db, ddl: ddl, o: o, slots: make(chan struct{}, o.Workers)}
 	var cctx context.Context
 	cctx, p.cancel = context.WithCancel(ctx)
 	p.g, p.gctx = errgroup.WithContext(cctx)
 	if !o.Generic {
-		p.mt, _ = db.(dialect.Maintainer)
-		p.kd, _ = ddl.(dialect.KeyDeferrer)
+		p.mt, _ = db.(database.Maintainer)
+		p.kd, _ = ddl.(database.KeyDeferrer)
 		if p.kd != nil {
-			p.ki, _ = ddl.(dialect.KeyIndexer)
+			p.ki, _ = ddl.(database.KeyIndexer)
 		}
-		p.fv, _ = ddl.(dialect.FKValidator)
+		p.fv, _ = ddl.(database.FKValidator)
 	}
 	return p
 }
@@ -166,8 +166,7 @@ func (p *postLoader) finish() error {
 	if err := each(fks); err != nil {
 		return err
 	}
-	stmt := fmt.Sprintf("CREATE SEQUENCE %s START WITH %d", schema.TradeIDSequence, p.o.Scale.FirstRunTradeID())
-	return exec(ctx, stmt)
+	return exec(ctx, p.ddl.CreateSequence(schema.TradeIDSequence, p.o.Scale.FirstRunTradeID()))
 }
 
 func isIndex(stmt string) bool { return len(stmt) > 6 && stmt[:6] == "CREATE" }
@@ -179,9 +178,9 @@ func wrapStmt(stmt string, err error) error {
 	return fmt.Errorf("%s: %w", stmt, err)
 }
 
-// analyze gathers statistics on every loaded table where the dialect can.
-func analyze(ctx context.Context, db dialect.DB, workers int) error {
-	mt, ok := db.(dialect.Maintainer)
+// analyze gathers statistics on every loaded table where the database can.
+func analyze(ctx context.Context, db database.DB, workers int) error {
+	mt, ok := db.(database.Maintainer)
 	if !ok {
 		return nil
 	}
@@ -193,9 +192,9 @@ func analyze(ctx context.Context, db dialect.DB, workers int) error {
 	return g.Wait()
 }
 
-// tableStats reports rows streamed and, where the dialect can say, sizes on disk.
-func tableStats(ctx context.Context, db dialect.DB, tr *Tracker) ([]TableStat, error) {
-	sz, _ := db.(dialect.Sizer)
+// tableStats reports rows streamed and, where the database can say, sizes on disk.
+func tableStats(ctx context.Context, db database.DB, tr *Tracker) ([]TableStat, error) {
+	sz, _ := db.(database.Sizer)
 	var out []TableStat
 	for _, p := range tr.Tables {
 		ts := TableStat{Name: p.Name, Rows: p.Rows()}

@@ -2,26 +2,12 @@ package loader
 
 import (
 	"time"
+
+	"github.com/brokerbench/brokerbench/database"
 )
 
-// RowWriter receives one row's values in column order. Generators write through it so
-// the same generator feeds any bulk path (a binary COPY stream, boxed values for a
-// generic driver, or a hash for the determinism fingerprint) without building an
-// intermediate row.
-type RowWriter interface {
-	Int16(v int16)
-	Int32(v int32)
-	Int64(v int64)
-	Bool(v bool)
-	// Decimal is unscaled x 10^-scale: cents are Decimal(c, 2).
-	Decimal(unscaled int64, scale int)
-	Text(s string)
-	// Date is days since 1970-01-01.
-	Date(days int32)
-	// Timestamp is microseconds since 1970-01-01 00:00 UTC.
-	Timestamp(micros int64)
-	Null()
-}
+// RowWriter receives one row's values in column order (see database.RowWriter).
+type RowWriter = database.RowWriter
 
 // rowEncoder collects a batch's rows of one table into a chunk that a sink ships.
 type rowEncoder interface {
@@ -38,7 +24,7 @@ type rowEncoder interface {
 type chunk struct {
 	rows  int
 	bytes int
-	data  []byte  // binary COPY tuples (PostgreSQL fast path)
+	data  []byte  // rows in the database's own row format
 	boxed [][]any // generic path
 }
 
@@ -56,7 +42,15 @@ func unixMicros(t time.Time) int64 { return t.UnixMicro() }
 // dateOf returns the Unix day of a Unix-microseconds timestamp.
 func dateOf(micros int64) int32 { return int32(micros / microsPerDay) }
 
-// boxedEncoder is the generic path: rows of boxed values for dialect.DB.Bulk.
+// encodedRows adapts a database's RowEncoder to the loader's chunks.
+type encodedRows struct{ database.RowEncoder }
+
+func (e encodedRows) Take() chunk {
+	rows, data := e.RowEncoder.Take()
+	return chunk{rows: rows, bytes: len(data), data: data}
+}
+
+// boxedEncoder is the generic path: rows of boxed values for database.DB.Bulk.
 type boxedEncoder struct {
 	cols  int
 	cur   []any
@@ -105,5 +99,3 @@ func (e *boxedEncoder) Take() chunk {
 }
 
 var pow10f = [...]float64{1, 10, 100, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9}
-
-var pow10i = [...]int64{1, 10, 100, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9}

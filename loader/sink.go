@@ -5,20 +5,21 @@ import (
 	"io"
 	"sync/atomic"
 
+	"github.com/brokerbench/brokerbench/database"
 	"github.com/brokerbench/brokerbench/schema"
-	"github.com/brokerbench/brokerbench/schema/dialect"
 )
 
 // A sink streams every chunk of one table into the database over one connection, in
-// one bulk operation: with PostgreSQL's fast path that is a single COPY FREEZE in the
-// transaction that truncated the table. Jobs on any worker send it chunks; it ends
+// one bulk operation: with the database's own row format (PostgreSQL's binary COPY)
+// that is a single COPY FREEZE in the transaction that truncated the table. Jobs on any worker send it chunks; it ends
 // when the last job writing the table is done.
 type sink struct {
 	table   schema.Table
 	ch      chan chunk
 	writers atomic.Int32 // jobs still to finish that write this table
 	prog    *TableProgress
-	binary  bool
+	// format is the database's own row encoding; nil sends boxed rows through DB.Bulk.
+	format *database.RowFormat
 }
 
 // sinkQueue is how many chunks may wait per table: memory stays bounded at about
@@ -26,8 +27,8 @@ type sink struct {
 const sinkQueue = 4
 
 func (s *sink) newEncoder() rowEncoder {
-	if s.binary {
-		return newPGBinaryEncoder(len(s.table.Columns))
+	if s.format != nil {
+		return encodedRows{s.format.NewEncoder(len(s.table.Columns), chunkBytes)}
 	}
 	return newBoxedEncoder(len(s.table.Columns))
 }
@@ -49,14 +50,14 @@ func (s *sink) done() {
 	}
 }
 
-func (s *sink) run(ctx context.Context, db dialect.DB) (int64, error) {
-	if bc, ok := db.(dialect.BinaryCopier); ok && s.binary {
+func (s *sink) run(ctx context.Context, db database.DB) (int64, error) {
+	if bc, ok := db.(database.BinaryCopier); ok && s.format != nil {
 		return bc.CopyBinary(ctx, s.table.Name, s.table.ColumnNames(), &chunkReader{ctx: ctx, s: s}, true)
 	}
 	return db.Bulk(ctx, s.table.Name, s.table.ColumnNames(), &chunkSource{ctx: ctx, s: s})
 }
 
-// chunkReader presents the queue as one binary COPY stream.
+// chunkReader presents the queue as one stream in the database's row format.
 type chunkReader struct {
 	ctx    context.Context
 	s      *sink
@@ -72,13 +73,13 @@ func (r *chunkReader) Read(p []byte) (int, error) {
 		}
 		if !r.header {
 			r.header = true
-			r.cur = pgCopyHeader
+			r.cur = r.s.format.Header
 			continue
 		}
 		select {
 		case c, ok := <-r.s.ch:
 			if !ok {
-				r.cur, r.eof = pgCopyTrailer, true
+				r.cur, r.eof = r.s.format.Trailer, true
 				continue
 			}
 			r.cur = c.data
@@ -92,7 +93,7 @@ func (r *chunkReader) Read(p []byte) (int, error) {
 	return n, nil
 }
 
-// chunkSource presents the queue as a dialect.RowSource of boxed rows.
+// chunkSource presents the queue as a database.RowSource of boxed rows.
 type chunkSource struct {
 	ctx  context.Context
 	s    *sink
@@ -101,7 +102,7 @@ type chunkSource struct {
 	err  error
 }
 
-var _ dialect.RowSource = (*chunkSource)(nil)
+var _ database.RowSource = (*chunkSource)(nil)
 
 func (c *chunkSource) Next() bool {
 	c.i++

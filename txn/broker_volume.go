@@ -3,7 +3,7 @@ package txn
 import (
 	"context"
 
-	"github.com/brokerbench/brokerbench/schema/dialect"
+	"github.com/brokerbench/brokerbench/database"
 )
 
 // Broker-Volume (tpce.md §6.1): the value of pending limit orders per broker, for a
@@ -23,7 +23,7 @@ func (e *executor) brokerVolume(ctx context.Context, in BrokerVolumeInput) (Outc
 func (e *executor) brokerVolumeRun(ctx context.Context, in BrokerVolumeInput) (Outcome, []BrokerVolumeRow, error) {
 	out := Outcome{Kind: BrokerVolume}
 	var res []BrokerVolumeRow
-	err := e.inTx(ctx, &out, dialect.ReadOnlyCommitted, func(tx dialect.Tx) error {
+	err := e.inTx(ctx, &out, database.ReadOnlyCommitted, func(tx database.Tx) error {
 		res = nil
 		return e.bvFrame1(ctx, tx, in, &res)
 	})
@@ -34,7 +34,7 @@ func (e *executor) brokerVolumeRun(ctx context.Context, in BrokerVolumeInput) (O
 // The broker list binds as MaxBrokerList parameters so the statement text is fixed
 // (and cached); unused slots repeat the first name, which changes nothing in an IN
 // list.
-func (e *executor) bvFrame1(ctx context.Context, tx dialect.Tx, in BrokerVolumeInput, res *[]BrokerVolumeRow) error {
+func (e *executor) bvFrame1(ctx context.Context, tx database.Tx, in BrokerVolumeInput, res *[]BrokerVolumeRow) error {
 	if len(in.BrokerNames) == 0 || len(in.BrokerNames) > MaxBrokerList {
 		return checkf(BrokerVolume, 1, "%d broker names, want 1-%d", len(in.BrokerNames), MaxBrokerList)
 	}
@@ -44,7 +44,7 @@ func (e *executor) bvFrame1(ctx context.Context, tx dialect.Tx, in BrokerVolumeI
 		args = append(args, in.BrokerNames[min(i, len(in.BrokerNames)-1)])
 	}
 	rows, err := tx.Query(ctx, e.sql.BrokerVolume, args...)
-	err = scanRows(rows, err, func(r dialect.Rows) error {
+	err = scanRows(rows, err, func(r database.Rows) error {
 		var b BrokerVolumeRow
 		if err := r.Scan(&b.Broker, &b.Volume); err != nil {
 			return err

@@ -4,8 +4,8 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/brokerbench/brokerbench/database"
 	"github.com/brokerbench/brokerbench/schema"
-	"github.com/brokerbench/brokerbench/schema/dialect"
 )
 
 // The invariants `brokerbench check` verifies (design.md §6) on a loaded or a run
@@ -38,11 +38,11 @@ type CheckSQL struct {
 const maxPerCheck = 20
 
 // StatementsFor returns the statements of a dialect.
-func StatementsFor(n dialect.Name) (*Statements, error) {
+func StatementsFor(n database.Name) (*Statements, error) {
 	switch n {
-	case dialect.Postgres:
+	case database.Postgres:
 		return PostgresSQL(), nil
-	case dialect.SQLServer:
+	case database.SQLServer:
 		return SQLServerSQL(), nil
 	}
 	return nil, fmt.Errorf("no transaction SQL for dialect %q", n)
@@ -50,7 +50,7 @@ func StatementsFor(n dialect.Name) (*Statements, error) {
 
 // Check verifies the invariants on db at scale sc and returns every violation found;
 // the error is for a check that could not run.
-func Check(ctx context.Context, db dialect.DB, sc schema.Scale) ([]Violation, error) {
+func Check(ctx context.Context, db database.DB, sc schema.Scale) ([]Violation, error) {
 	st, err := StatementsFor(db.Name())
 	if err != nil {
 		return nil, err
@@ -62,30 +62,30 @@ func Check(ctx context.Context, db dialect.DB, sc schema.Scale) ([]Violation, er
 		sql  string
 		args []any
 		// line formats one violating row; scan reads it.
-		scan func(dialect.Rows) (string, error)
+		scan func(database.Rows) (string, error)
 	}
 	checks := []check{
-		{"broker totals", q.BrokerTotals, nil, func(r dialect.Rows) (string, error) {
+		{"broker totals", q.BrokerTotals, nil, func(r database.Rows) (string, error) {
 			var id, n, want int64
 			var comm, wantComm Money
 			err := r.Scan(&id, &n, &comm, &want, &wantComm)
 			return fmt.Sprintf("broker %d has b_num_trades %d and b_comm_total %s; its accounts' completed trades count %d with commission %s",
 				id, n, comm, want, wantComm), err
 		}},
-		{"holding summary", q.HoldingSummaries, nil, func(r dialect.Rows) (string, error) {
+		{"holding summary", q.HoldingSummaries, nil, func(r database.Rows) (string, error) {
 			var ca int64
 			var sym string
 			var qty, sum int64
 			err := r.Scan(&ca, &sym, &qty, &sum)
 			return fmt.Sprintf("account %d %s: hs_qty %d but its lots sum to %d", ca, sym, qty, sum), err
 		}},
-		{"holding without summary", q.OrphanLots, nil, func(r dialect.Rows) (string, error) {
+		{"holding without summary", q.OrphanLots, nil, func(r database.Rows) (string, error) {
 			var t, ca int64
 			var sym string
 			err := r.Scan(&t, &ca, &sym)
 			return fmt.Sprintf("lot %d of account %d %s has no holding summary", t, ca, sym), err
 		}},
-		{"completed trade", q.CompletedTrades, nil, func(r dialect.Rows) (string, error) {
+		{"completed trade", q.CompletedTrades, nil, func(r database.Rows) (string, error) {
 			var t int64
 			var se, th, ct int64
 			var cash bool
@@ -93,7 +93,7 @@ func Check(ctx context.Context, db dialect.DB, sc schema.Scale) ([]Violation, er
 			return fmt.Sprintf("trade %d: %d settlement rows (want 1), %d CMPT history rows (want 1), cash %v with %d cash transactions",
 				t, se, th, cash, ct), err
 		}},
-		{"cash balance", q.Balances, nil, func(r dialect.Rows) (string, error) {
+		{"cash balance", q.Balances, nil, func(r database.Rows) (string, error) {
 			var ca int64
 			var bal Money
 			var want *Money
@@ -105,19 +105,19 @@ func Check(ctx context.Context, db dialect.DB, sc schema.Scale) ([]Violation, er
 			}
 			return fmt.Sprintf("account %d: ca_bal %s but opening balance plus cash transactions is %s", ca, bal, *want), nil
 		}},
-		{"lost trade", q.RunTimeTrades, []any{sc.FirstRunTradeID()}, func(r dialect.Rows) (string, error) {
+		{"lost trade", q.RunTimeTrades, []any{sc.FirstRunTradeID()}, func(r database.Rows) (string, error) {
 			var t int64
 			var s string
 			err := r.Scan(&t, &s)
 			return fmt.Sprintf("run-time trade %d is %s: neither completed, submitted, canceled nor pending with its request", t, s), err
 		}},
-		{"loaded trade", q.LoadedTrades, []any{sc.FirstRunTradeID()}, func(r dialect.Rows) (string, error) {
+		{"loaded trade", q.LoadedTrades, []any{sc.FirstRunTradeID()}, func(r database.Rows) (string, error) {
 			var t int64
 			var s string
 			err := r.Scan(&t, &s)
 			return fmt.Sprintf("loaded trade %d is %s, want CMPT", t, s), err
 		}},
-		{"trade request", q.Requests, nil, func(r dialect.Rows) (string, error) {
+		{"trade request", q.Requests, nil, func(r database.Rows) (string, error) {
 			var t int64
 			var s *string
 			if err := r.Scan(&t, &s); err != nil {
@@ -181,7 +181,7 @@ var countedTables = [...]string{
 	"watch_list",
 }
 
-func rowCounts(ctx context.Context, db dialect.DB, q CheckSQL) (map[string]int64, error) {
+func rowCounts(ctx context.Context, db database.DB, q CheckSQL) (map[string]int64, error) {
 	out := map[string]int64{}
 	rows, err := db.Query(ctx, q.RowCounts)
 	if err != nil {

@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/brokerbench/brokerbench/schema/dialect"
+	"github.com/brokerbench/brokerbench/database"
 	"github.com/brokerbench/brokerbench/schema/rnd"
 )
 
@@ -47,7 +47,7 @@ func (mk *testMarket) complete(ctx context.Context, e Executor, m MarketRequest)
 	return nil, nil
 }
 
-func testConcurrentMixKeepsInvariants(t *testing.T, db dialect.DB) {
+func testConcurrentMixKeepsInvariants(t *testing.T, db database.DB) {
 	if testing.Short() {
 		t.Skip("runs the mix for several seconds")
 	}

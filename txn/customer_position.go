@@ -4,7 +4,7 @@ import (
 	"context"
 	"time"
 
-	"github.com/brokerbench/brokerbench/schema/dialect"
+	"github.com/brokerbench/brokerbench/database"
 )
 
 // Customer-Position (tpce.md §6.2): a customer's accounts with their cash and market
@@ -42,7 +42,7 @@ type CustomerPositionOutput struct {
 func (e *executor) customerPosition(ctx context.Context, in CustomerPositionInput) (Outcome, CustomerPositionOutput, error) {
 	out := Outcome{Kind: CustomerPosition}
 	var res CustomerPositionOutput
-	err := e.inTx(ctx, &out, dialect.ReadOnlyCommitted, func(tx dialect.Tx) error {
+	err := e.inTx(ctx, &out, database.ReadOnlyCommitted, func(tx database.Tx) error {
 		res = CustomerPositionOutput{}
 		if err := e.cpFrame1(ctx, tx, in, &res); err != nil {
 			return err
@@ -56,7 +56,7 @@ func (e *executor) customerPosition(ctx context.Context, in CustomerPositionInpu
 }
 
 // cpFrame1 resolves the customer, reads its row and lists its accounts by assets.
-func (e *executor) cpFrame1(ctx context.Context, tx dialect.Tx, in CustomerPositionInput, res *CustomerPositionOutput) error {
+func (e *executor) cpFrame1(ctx context.Context, tx database.Tx, in CustomerPositionInput, res *CustomerPositionOutput) error {
 	res.CustID = in.CustID
 	if in.TaxID != "" {
 		if err := tx.QueryRow(ctx, e.sql.CustomerPositionByTaxID, in.TaxID).Scan(&res.CustID); err != nil {
@@ -81,7 +81,7 @@ func (e *executor) cpFrame1(ctx context.Context, tx dialect.Tx, in CustomerPosit
 		return frameErr(CustomerPosition, 1, "customer", err)
 	}
 	rows, err := tx.Query(ctx, e.sql.CustomerPositionAccounts, res.CustID, cpMaxAccounts)
-	err = scanRows(rows, err, func(r dialect.Rows) error {
+	err = scanRows(rows, err, func(r database.Rows) error {
 		var a CustomerPositionAccount
 		if err := r.Scan(&a.AcctID, &a.Cash, &a.Assets); err != nil {
 			return err
@@ -99,12 +99,12 @@ func (e *executor) cpFrame1(ctx context.Context, tx dialect.Tx, in CustomerPosit
 }
 
 // cpFrame2 returns the history of the account's 10 most recent trades.
-func (e *executor) cpFrame2(ctx context.Context, tx dialect.Tx, in CustomerPositionInput, res *CustomerPositionOutput) error {
+func (e *executor) cpFrame2(ctx context.Context, tx database.Tx, in CustomerPositionInput, res *CustomerPositionOutput) error {
 	idx := min(in.AcctIdx, len(res.Accounts)-1)
 	acct := res.Accounts[idx].AcctID
 	rows, err := tx.Query(ctx, e.sql.CustomerPositionHistory, acct, cpMaxTrades, cpMaxHistory)
 	trades := map[int64]bool{}
-	err = scanRows(rows, err, func(r dialect.Rows) error {
+	err = scanRows(rows, err, func(r database.Rows) error {
 		var h CustomerPositionHistory
 		if err := r.Scan(&h.TradeID, &h.Symbol, &h.Qty, &h.Status, &h.When); err != nil {
 			return err

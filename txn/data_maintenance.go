@@ -6,8 +6,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/brokerbench/brokerbench/database"
 	"github.com/brokerbench/brokerbench/schema"
-	"github.com/brokerbench/brokerbench/schema/dialect"
 )
 
 // Data-Maintenance (tpce.md §6.11): once a minute, a small change to one of 12 tables
@@ -28,7 +28,7 @@ func (e *executor) dataMaintenance(ctx context.Context, in DataMaintenanceInput)
 func (e *executor) dataMaintenanceRun(ctx context.Context, in DataMaintenanceInput) (Outcome, DataMaintenanceOutput, error) {
 	out := Outcome{Kind: DataMaintenance}
 	res := DataMaintenanceOutput{Table: in.Table}
-	err := e.inTx(ctx, &out, dialect.ReadCommitted, func(tx dialect.Tx) error {
+	err := e.inTx(ctx, &out, database.ReadCommitted, func(tx database.Tx) error {
 		n, err := e.dmFrame1(ctx, tx, in)
 		res.Changed = n
 		if err == nil && n == 0 {
@@ -40,7 +40,7 @@ func (e *executor) dataMaintenanceRun(ctx context.Context, in DataMaintenanceInp
 }
 
 // dmFrame1 applies the change for the input's table.
-func (e *executor) dmFrame1(ctx context.Context, tx dialect.Tx, in DataMaintenanceInput) (int64, error) {
+func (e *executor) dmFrame1(ctx context.Context, tx database.Tx, in DataMaintenanceInput) (int64, error) {
 	s := e.sql
 	var cur string
 	read := func(q string, args ...any) error {
@@ -170,11 +170,11 @@ func nextCountryRate(id string) string {
 const exchangeMarker = " LAST UPDATED "
 
 // dmExchange appends or refreshes "LAST UPDATED <time>" on all four exchanges.
-func (e *executor) dmExchange(ctx context.Context, tx dialect.Tx) (int64, error) {
+func (e *executor) dmExchange(ctx context.Context, tx database.Tx) (int64, error) {
 	type ex struct{ id, desc string }
 	var all []ex
 	rows, err := tx.Query(ctx, e.sql.DMExchangeDescs)
-	err = scanRows(rows, err, func(r dialect.Rows) error {
+	err = scanRows(rows, err, func(r database.Rows) error {
 		var x ex
 		var d *string
 		if err := r.Scan(&x.id, &d); err != nil {
@@ -205,11 +205,11 @@ func (e *executor) dmExchange(ctx context.Context, tx dialect.Tx) (int64, error)
 
 // dmWatchItem replaces the middle symbol of the customer's watch list by the next
 // symbol, alphabetically, that is not on the list yet.
-func (e *executor) dmWatchItem(ctx context.Context, tx dialect.Tx, in DataMaintenanceInput) (int64, error) {
+func (e *executor) dmWatchItem(ctx context.Context, tx database.Tx, in DataMaintenanceInput) (int64, error) {
 	var syms []string
 	var wlID int64
 	rows, err := tx.Query(ctx, e.sql.DMWatchItems, in.CustID)
-	err = scanRows(rows, err, func(r dialect.Rows) error {
+	err = scanRows(rows, err, func(r database.Rows) error {
 		var s string
 		if err := r.Scan(&wlID, &s); err != nil {
 			return err
@@ -218,7 +218,7 @@ func (e *executor) dmWatchItem(ctx context.Context, tx dialect.Tx, in DataMainte
 		return nil
 	})
 	if err == nil && len(syms) == 0 {
-		err = dialect.ErrNoRows
+		err = database.ErrNoRows
 	}
 	if err != nil {
 		return 0, frameErr(DataMaintenance, 1, "watch items", err)

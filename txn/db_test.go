@@ -7,21 +7,21 @@ import (
 	"testing"
 	"time"
 
+	"github.com/brokerbench/brokerbench/database"
 	"github.com/brokerbench/brokerbench/internal/testdb"
 	"github.com/brokerbench/brokerbench/internal/testpg"
 	"github.com/brokerbench/brokerbench/schema"
-	"github.com/brokerbench/brokerbench/schema/dialect"
 )
 
 func TestMain(m *testing.M) { os.Exit(testpg.Main(m)) }
 
 // loadedDB opens a fresh clone of the loaded test database.
-func loadedDB(t testing.TB, conns int) dialect.DB {
+func loadedDB(t testing.TB, conns int) database.DB {
 	t.Helper()
 	dsn := testdb.Loaded(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	db, err := dialect.Open(ctx, dsn, dialect.Options{MaxConns: conns})
+	db, err := database.Open(ctx, dsn, database.Options{MaxConns: conns})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -29,11 +29,11 @@ func loadedDB(t testing.TB, conns int) dialect.DB {
 	return db
 }
 
-func newTestExecutor(db dialect.DB, worker int) *executor {
+func newTestExecutor(db database.DB, worker int) *executor {
 	return NewExecutor(db, PostgresSQL(), testdb.Scale, 42, worker).(*executor)
 }
 
-func mustNoViolations(t *testing.T, db dialect.DB) {
+func mustNoViolations(t *testing.T, db database.DB) {
 	t.Helper()
 	v, err := Check(context.Background(), db, testdb.Scale)
 	if err != nil {
@@ -45,7 +45,7 @@ func mustNoViolations(t *testing.T, db dialect.DB) {
 }
 
 // q1 reads one value.
-func q1[T any](t testing.TB, db dialect.DB, sql string, args ...any) T {
+func q1[T any](t testing.TB, db database.DB, sql string, args ...any) T {
 	t.Helper()
 	var v T
 	if err := db.QueryRow(context.Background(), sql, args...).Scan(&v); err != nil {
@@ -54,7 +54,7 @@ func q1[T any](t testing.TB, db dialect.DB, sql string, args ...any) T {
 	return v
 }
 
-func testCheckPassesAfterLoad(t *testing.T, db dialect.DB) {
+func testCheckPassesAfterLoad(t *testing.T, db database.DB) {
 	mustNoViolations(t, db)
 	// And it finds a broken invariant.
 	ctx := context.Background()
@@ -77,7 +77,7 @@ func testCheckPassesAfterLoad(t *testing.T, db dialect.DB) {
 	}
 }
 
-func testReadOnlyTransactionsMeetTheReferenceChecks(t *testing.T, db dialect.DB) {
+func testReadOnlyTransactionsMeetTheReferenceChecks(t *testing.T, db database.DB) {
 	e := newTestExecutor(db, 1)
 	ctx := context.Background()
 	for i := 0; i < 40; i++ {
@@ -153,7 +153,7 @@ func testReadOnlyTransactionsMeetTheReferenceChecks(t *testing.T, db dialect.DB)
 	}
 }
 
-func testBrokerVolumeSumsPendingOrders(t *testing.T, db dialect.DB) {
+func testBrokerVolumeSumsPendingOrders(t *testing.T, db database.DB) {
 	e := newTestExecutor(db, 1)
 	ctx := context.Background()
 	// Place limit orders until some exist, then ask for all brokers in every sector.
@@ -189,7 +189,7 @@ func testBrokerVolumeSumsPendingOrders(t *testing.T, db dialect.DB) {
 	}
 }
 
-func testTradeOrderWritesTheOrder(t *testing.T, db dialect.DB) {
+func testTradeOrderWritesTheOrder(t *testing.T, db database.DB) {
 	e := newTestExecutor(db, 1)
 	ctx := context.Background()
 	for _, c := range []struct {
@@ -277,7 +277,7 @@ func placeOrder(t *testing.T, e *executor, tt string, mutate func(*TradeOrderInp
 	return o.ToMarket[0]
 }
 
-func testTradeResultCompletesTrades(t *testing.T, db dialect.DB) {
+func testTradeResultCompletesTrades(t *testing.T, db database.DB) {
 	e := newTestExecutor(db, 1)
 	ctx := context.Background()
 	type snap struct {
@@ -360,7 +360,7 @@ func testTradeResultCompletesTrades(t *testing.T, db dialect.DB) {
 	mustNoViolations(t, db)
 }
 
-func testMarketFeedTriggersLimitOrders(t *testing.T, db dialect.DB) {
+func testMarketFeedTriggersLimitOrders(t *testing.T, db database.DB) {
 	e := newTestExecutor(db, 1)
 	ctx := context.Background()
 	buy := placeOrder(t, e, schema.LimitBuy, func(in *TradeOrderInput) { in.RequestedPrice = 2500 })
@@ -420,7 +420,7 @@ func testMarketFeedTriggersLimitOrders(t *testing.T, db dialect.DB) {
 	}
 }
 
-func testTradeUpdateChangesWhatItsFrameSays(t *testing.T, db dialect.DB) {
+func testTradeUpdateChangesWhatItsFrameSays(t *testing.T, db database.DB) {
 	e := newTestExecutor(db, 1)
 	ctx := context.Background()
 	done := map[int]bool{}
@@ -481,11 +481,11 @@ func testTradeUpdateChangesWhatItsFrameSays(t *testing.T, db dialect.DB) {
 	}
 }
 
-func tradeIDsIn(t *testing.T, db dialect.DB, sql string, args ...any) []int64 {
+func tradeIDsIn(t *testing.T, db database.DB, sql string, args ...any) []int64 {
 	t.Helper()
 	rows, err := db.Query(context.Background(), sql, args...)
 	var out []int64
-	err = scanRows(rows, err, func(r dialect.Rows) error {
+	err = scanRows(rows, err, func(r database.Rows) error {
 		out = append(out, 0)
 		return r.Scan(&out[len(out)-1])
 	})
@@ -495,7 +495,7 @@ func tradeIDsIn(t *testing.T, db dialect.DB, sql string, args ...any) []int64 {
 	return out
 }
 
-func testDataMaintenanceChangesEveryTable(t *testing.T, db dialect.DB) {
+func testDataMaintenanceChangesEveryTable(t *testing.T, db database.DB) {
 	e := NewExecutor(db, PostgresSQL(), testdb.Scale, 42, 1, WithClock(func() time.Time {
 		return time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
 	})).(*executor)
@@ -536,7 +536,7 @@ func testDataMaintenanceChangesEveryTable(t *testing.T, db dialect.DB) {
 	}
 }
 
-func testTradeCleanupCancelsLeftovers(t *testing.T, db dialect.DB) {
+func testTradeCleanupCancelsLeftovers(t *testing.T, db database.DB) {
 	e := newTestExecutor(db, 1)
 	ctx := context.Background()
 	limit := placeOrder(t, e, schema.LimitBuy, nil)
@@ -584,7 +584,7 @@ func TestOnLoadedDatabase(t *testing.T) {
 	db := loadedDB(t, 8)
 	for _, c := range []struct {
 		name string
-		fn   func(*testing.T, dialect.DB)
+		fn   func(*testing.T, database.DB)
 	}{
 		{"ReadOnlyTransactionsMeetTheReferenceChecks", testReadOnlyTransactionsMeetTheReferenceChecks},
 		{"TradeOrderWritesTheOrder", testTradeOrderWritesTheOrder},
@@ -611,7 +611,7 @@ func TestOnLoadedDatabase(t *testing.T) {
 // testRetryOnSerializationFailure makes a Trade-Update lose a write conflict: another
 // transaction changes one of its trades after the Trade-Update's snapshot. The
 // repeatable-read update then fails with 40001, and the whole transaction runs again.
-func testRetryOnSerializationFailure(t *testing.T, db dialect.DB) {
+func testRetryOnSerializationFailure(t *testing.T, db database.DB) {
 	e := newTestExecutor(db, 7)
 	ctx := context.Background()
 	var in TradeLookupInput
@@ -621,7 +621,7 @@ func testRetryOnSerializationFailure(t *testing.T, db dialect.DB) {
 	last := in.TradeIDs[len(in.TradeIDs)-1]
 	locked, release, done := make(chan struct{}), make(chan struct{}), make(chan error, 1)
 	go func() {
-		done <- db.InTx(ctx, dialect.ReadCommitted, func(tx dialect.Tx) error {
+		done <- db.InTx(ctx, database.ReadCommitted, func(tx database.Tx) error {
 			if _, err := tx.Exec(ctx, "UPDATE trade SET t_exec_name = t_exec_name WHERE t_id = $1", last); err != nil {
 				return err
 			}

@@ -40,6 +40,6 @@ func (e *GiveUpError) Error() string {
 	return fmt.Sprintf("%s gave up after %d attempts: %v", e.Kind, e.Attempts, e.Last)
 }
 
-// GiveUpError deliberately has no Unwrap: dialect.Classify would see the last
+// GiveUpError deliberately has no Unwrap: database.Classify would see the last
 // serialization failure and call the give-up retryable, and the driver must count it
 // as an error instead.

@@ -5,8 +5,8 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/brokerbench/brokerbench/database"
 	"github.com/brokerbench/brokerbench/schema"
-	"github.com/brokerbench/brokerbench/schema/dialect"
 )
 
 // MaxAttempts bounds the retries of a transaction that fails with a serialization
@@ -22,7 +22,7 @@ func WithClock(now func() time.Time) Option { return func(e *executor) { e.now =
 
 // executor runs the transactions of one worker.
 type executor struct {
-	db  dialect.DB
+	db  database.DB
 	sql *Statements
 	sc  schema.Scale
 	gen *Gen
@@ -34,7 +34,7 @@ var _ Executor = (*executor)(nil)
 // NewExecutor returns the Executor of one worker: inputs from NewGen(sc, seed,
 // worker), SQL from sql, time from the wall clock (UTC) unless WithClock says
 // otherwise.
-func NewExecutor(db dialect.DB, sql *Statements, sc schema.Scale, seed uint64, worker int, opts ...Option) Executor {
+func NewExecutor(db database.DB, sql *Statements, sc schema.Scale, seed uint64, worker int, opts ...Option) Executor {
 	e := &executor{db: db, sql: sql, sc: sc, gen: NewGen(sc, seed, worker), now: func() time.Time { return time.Now().UTC() }}
 	for _, o := range opts {
 		o(e)
@@ -79,24 +79,24 @@ func (e *executor) Run(ctx context.Context, k Kind) (Outcome, error) {
 
 // inTx runs body as one transaction at iso, again from the start on a retryable
 // error, up to MaxAttempts. The body must start from scratch on each call: inputs are
-// fixed before, outputs are rebuilt inside. An intended rollback (dialect.ErrRollback)
+// fixed before, outputs are rebuilt inside. An intended rollback (database.ErrRollback)
 // is not an error: it sets RolledBack.
-func (e *executor) inTx(ctx context.Context, out *Outcome, iso dialect.Isolation, body func(tx dialect.Tx) error) error {
+func (e *executor) inTx(ctx context.Context, out *Outcome, iso database.Isolation, body func(tx database.Tx) error) error {
 	var last error
 	for attempt := 1; attempt <= MaxAttempts; attempt++ {
 		out.Attempts++
 		out.ServiceStart = time.Now()
-		err := e.db.InTx(ctx, iso, func(tx dialect.Tx) error {
+		err := e.db.InTx(ctx, iso, func(tx database.Tx) error {
 			return body(countingTx{tx: tx, n: &out.Statements})
 		})
 		if err == nil {
 			return nil
 		}
-		switch dialect.Classify(err) {
-		case dialect.Retry:
+		switch database.Classify(err) {
+		case database.Retry:
 			last = err
 			continue
-		case dialect.Rollback:
+		case database.Rollback:
 			out.RolledBack = true
 			return nil
 		}
@@ -108,7 +108,7 @@ func (e *executor) inTx(ctx context.Context, out *Outcome, iso dialect.Isolation
 // countingTx counts the statements a transaction sends (Outcome.Statements); BEGIN
 // and COMMIT are not counted.
 type countingTx struct {
-	tx dialect.Tx
+	tx database.Tx
 	n  *int
 }
 
@@ -117,25 +117,25 @@ func (c countingTx) Exec(ctx context.Context, sql string, args ...any) (int64, e
 	return c.tx.Exec(ctx, sql, args...)
 }
 
-func (c countingTx) Query(ctx context.Context, sql string, args ...any) (dialect.Rows, error) {
+func (c countingTx) Query(ctx context.Context, sql string, args ...any) (database.Rows, error) {
 	*c.n++
 	return c.tx.Query(ctx, sql, args...)
 }
 
-func (c countingTx) QueryRow(ctx context.Context, sql string, args ...any) dialect.Row {
+func (c countingTx) QueryRow(ctx context.Context, sql string, args ...any) database.Row {
 	*c.n++
 	return c.tx.QueryRow(ctx, sql, args...)
 }
 
 // Pipeline counts every queued statement and sends them together where the dialect
-// can (dialect.Pipeline).
-func (c countingTx) Pipeline(ctx context.Context, qs []dialect.Queued) error {
+// can (database.Pipeline).
+func (c countingTx) Pipeline(ctx context.Context, qs []database.Queued) error {
 	*c.n += len(qs)
-	return dialect.Pipeline(ctx, c.tx, qs)
+	return database.Pipeline(ctx, c.tx, qs)
 }
 
 // execOne runs a statement that must change exactly one row.
-func execOne(ctx context.Context, tx dialect.Tx, k Kind, frame int, what, sql string, args ...any) error {
+func execOne(ctx context.Context, tx database.Tx, k Kind, frame int, what, sql string, args ...any) error {
 	n, err := tx.Exec(ctx, sql, args...)
 	if err != nil {
 		return fmt.Errorf("%s: %w", what, err)
@@ -147,7 +147,7 @@ func execOne(ctx context.Context, tx dialect.Tx, k Kind, frame int, what, sql st
 }
 
 // scanRows reads every row of a query through scan.
-func scanRows(rows dialect.Rows, err error, scan func(dialect.Rows) error) error {
+func scanRows(rows database.Rows, err error, scan func(database.Rows) error) error {
 	if err != nil {
 		return err
 	}

@@ -5,8 +5,8 @@ import (
 
 	"context"
 
+	"github.com/brokerbench/brokerbench/database"
 	"github.com/brokerbench/brokerbench/schema"
-	"github.com/brokerbench/brokerbench/schema/dialect"
 )
 
 // Market-Feed (tpce.md §6.3): the market emulator applies a batch of ticker entries
@@ -32,7 +32,7 @@ func (e *executor) MarketFeed(ctx context.Context, entries []TickerEntry) (Outco
 	for _, en := range entries {
 		eo := Outcome{Kind: MarketFeed}
 		var st *marketFeedEntryState
-		err := e.inTx(ctx, &eo, dialect.RepeatableRead, func(tx dialect.Tx) error {
+		err := e.inTx(ctx, &eo, database.RepeatableRead, func(tx database.Tx) error {
 			st = &marketFeedEntryState{entry: en, now: e.now()}
 			if err := e.mfUpdateLastTrade(ctx, tx, st); err != nil {
 				return err
@@ -55,7 +55,7 @@ func (e *executor) MarketFeed(ctx context.Context, entries []TickerEntry) (Outco
 }
 
 // mfUpdateLastTrade moves the security's last trade to the entry.
-func (e *executor) mfUpdateLastTrade(ctx context.Context, tx dialect.Tx, st *marketFeedEntryState) error {
+func (e *executor) mfUpdateLastTrade(ctx context.Context, tx database.Tx, st *marketFeedEntryState) error {
 	return execOne(ctx, tx, MarketFeed, 1, "update last trade", e.sql.MarketFeedUpdateLastTrade,
 		Money(st.entry.Price), st.entry.Qty, st.now, st.entry.Symbol)
 }
@@ -63,12 +63,12 @@ func (e *executor) mfUpdateLastTrade(ctx context.Context, tx dialect.Tx, st *mar
 // mfRelease finds the symbol's pending limit orders the price triggers (a stop-loss at
 // or above the quote, a limit sell at or below it, a limit buy at or above it), marks
 // each trade submitted, deletes its request and records the history.
-func (e *executor) mfRelease(ctx context.Context, tx dialect.Tx, st *marketFeedEntryState) error {
+func (e *executor) mfRelease(ctx context.Context, tx database.Tx, st *marketFeedEntryState) error {
 	price := Money(st.entry.Price)
 	rows, err := tx.Query(ctx, e.sql.MarketFeedTriggered, st.entry.Symbol,
 		schema.StopLoss, price, schema.LimitSell, schema.LimitBuy)
 	var reqs []MarketRequest
-	err = scanRows(rows, err, func(r dialect.Rows) error {
+	err = scanRows(rows, err, func(r database.Rows) error {
 		var m MarketRequest
 		var bid Money
 		if err := r.Scan(&m.TradeID, &m.TradeType, &m.Symbol, &m.Qty, &bid); err != nil {

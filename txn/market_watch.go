@@ -3,7 +3,7 @@ package txn
 import (
 	"context"
 
-	"github.com/brokerbench/brokerbench/schema/dialect"
+	"github.com/brokerbench/brokerbench/database"
 )
 
 // Market-Watch (tpce.md §6.4): the percentage change in market capitalisation of a
@@ -24,16 +24,16 @@ type MarketWatchOutput struct {
 func (e *executor) marketWatch(ctx context.Context, in MarketWatchInput) (Outcome, MarketWatchOutput, error) {
 	out := Outcome{Kind: MarketWatch}
 	var res MarketWatchOutput
-	err := e.inTx(ctx, &out, dialect.ReadOnlyCommitted, func(tx dialect.Tx) error {
+	err := e.inTx(ctx, &out, database.ReadOnlyCommitted, func(tx database.Tx) error {
 		res = MarketWatchOutput{}
 		return e.mwFrame1(ctx, tx, in, &res)
 	})
 	return out, res, err
 }
 
-func (e *executor) mwFrame1(ctx context.Context, tx dialect.Tx, in MarketWatchInput, res *MarketWatchOutput) error {
+func (e *executor) mwFrame1(ctx context.Context, tx database.Tx, in MarketWatchInput, res *MarketWatchOutput) error {
 	var (
-		rows dialect.Rows
+		rows database.Rows
 		err  error
 	)
 	switch in.By {
@@ -45,7 +45,7 @@ func (e *executor) mwFrame1(ctx context.Context, tx dialect.Tx, in MarketWatchIn
 		rows, err = tx.Query(ctx, e.sql.MarketWatchByIndustry, in.IndustryName, in.StartCoID, in.EndCoID, in.StartDay)
 	}
 	var oldCap, newCap float64
-	err = scanRows(rows, err, func(r dialect.Rows) error {
+	err = scanRows(rows, err, func(r database.Rows) error {
 		var numOut int64
 		var price, close Money
 		if err := r.Scan(&numOut, &price, &close); err != nil {

@@ -4,7 +4,7 @@ import (
 	"context"
 	"time"
 
-	"github.com/brokerbench/brokerbench/schema/dialect"
+	"github.com/brokerbench/brokerbench/database"
 )
 
 // Security-Detail (tpce.md §6.5): the full profile of one security: company, its two
@@ -33,14 +33,14 @@ type SecurityDetailOutput struct {
 func (e *executor) securityDetail(ctx context.Context, in SecurityDetailInput) (Outcome, SecurityDetailOutput, error) {
 	out := Outcome{Kind: SecurityDetail}
 	var res SecurityDetailOutput
-	err := e.inTx(ctx, &out, dialect.ReadOnlyCommitted, func(tx dialect.Tx) error {
+	err := e.inTx(ctx, &out, database.ReadOnlyCommitted, func(tx database.Tx) error {
 		res = SecurityDetailOutput{}
 		return e.sdFrame1(ctx, tx, in, &res)
 	})
 	return out, res, err
 }
 
-func (e *executor) sdFrame1(ctx context.Context, tx dialect.Tx, in SecurityDetailInput, res *SecurityDetailOutput) error {
+func (e *executor) sdFrame1(ctx context.Context, tx database.Tx, in SecurityDetailInput, res *SecurityDetailOutput) error {
 	var (
 		coID                            int64
 		ceo, desc, exName, exDesc       string
@@ -63,7 +63,7 @@ func (e *executor) sdFrame1(ctx context.Context, tx dialect.Tx, in SecurityDetai
 		return frameErr(SecurityDetail, 1, "security", err)
 	}
 	rows, err := tx.Query(ctx, e.sql.SecurityDetailCompetitors, coID, sdCompetitors)
-	err = scanRows(rows, err, func(r dialect.Rows) error {
+	err = scanRows(rows, err, func(r database.Rows) error {
 		var name, industry string
 		res.Competitors++
 		return r.Scan(&name, &industry)
@@ -72,7 +72,7 @@ func (e *executor) sdFrame1(ctx context.Context, tx dialect.Tx, in SecurityDetai
 		return frameErr(SecurityDetail, 1, "competitors", err)
 	}
 	rows, err = tx.Query(ctx, e.sql.SecurityDetailFinancials, coID, sdFinancialRows)
-	err = scanRows(rows, err, func(r dialect.Rows) error {
+	err = scanRows(rows, err, func(r database.Rows) error {
 		var year, qtr int
 		var start time.Time
 		var rev, earn, beps, deps, margin, inv, assets, liab Money
@@ -84,7 +84,7 @@ func (e *executor) sdFrame1(ctx context.Context, tx dialect.Tx, in SecurityDetai
 		return frameErr(SecurityDetail, 1, "financials", err)
 	}
 	rows, err = tx.Query(ctx, e.sql.SecurityDetailDays, in.Symbol, in.StartDay, in.MaxRows)
-	err = scanRows(rows, err, func(r dialect.Rows) error {
+	err = scanRows(rows, err, func(r database.Rows) error {
 		var d time.Time
 		var cl, hi, lo Money
 		var vol int64
@@ -104,7 +104,7 @@ func (e *executor) sdFrame1(ctx context.Context, tx dialect.Tx, in SecurityDetai
 		q = e.sql.SecurityDetailNewsWithItem
 	}
 	rows, err = tx.Query(ctx, q, coID, sdNewsRows)
-	err = scanRows(rows, err, func(r dialect.Rows) error {
+	err = scanRows(rows, err, func(r database.Rows) error {
 		var item, headline, summary, source string
 		var author *string
 		var dts time.Time

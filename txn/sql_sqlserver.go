@@ -6,8 +6,8 @@ import (
 	"regexp"
 	"strings"
 
+	"github.com/brokerbench/brokerbench/database/sqlserver"
 	"github.com/brokerbench/brokerbench/schema"
-	"github.com/brokerbench/brokerbench/schema/dialect"
 )
 
 // SQLServerSQL returns the T-SQL statements: the same frames, effects and parameter
@@ -357,7 +357,7 @@ func sqlserverColumnTypes() map[string]string {
 	out := map[string]string{}
 	for _, t := range append(schema.Tables(), schema.MetaTables()...) {
 		for _, c := range t.Columns {
-			out[c.Name] = dialect.SQLServerColumnType(c.Type)
+			out[c.Name] = sqlserver.ColumnType(c.Type)
 		}
 	}
 	return out

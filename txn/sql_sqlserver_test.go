@@ -14,9 +14,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/brokerbench/brokerbench/database"
 	"github.com/brokerbench/brokerbench/internal/testdb"
 	"github.com/brokerbench/brokerbench/schema"
-	"github.com/brokerbench/brokerbench/schema/dialect"
 )
 
 // sqlserverFields lists every statement of a set as field path -> text, the Check
@@ -188,12 +188,12 @@ func TestSQLServerGolden(t *testing.T) {
 // load, each transaction's effects, a short concurrent run, then `check`. Without the
 // variable every test below is skipped with one line.
 
-func sqlserverLoaded(t *testing.T, conns int) dialect.DB {
+func sqlserverLoaded(t *testing.T, conns int) database.DB {
 	t.Helper()
 	dsn := testdb.SQLServerLoaded(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	db, err := dialect.Open(ctx, dsn, dialect.Options{MaxConns: conns, AppName: "brokerbench-test"})
+	db, err := database.Open(ctx, dsn, database.Options{MaxConns: conns, AppName: "brokerbench-test"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -201,7 +201,7 @@ func sqlserverLoaded(t *testing.T, conns int) dialect.DB {
 	return db
 }
 
-func msQ1[T any](t testing.TB, db dialect.DB, sql string, args ...any) T {
+func msQ1[T any](t testing.TB, db database.DB, sql string, args ...any) T {
 	t.Helper()
 	var v T
 	if err := db.QueryRow(context.Background(), sql, args...).Scan(&v); err != nil {
@@ -210,11 +210,11 @@ func msQ1[T any](t testing.TB, db dialect.DB, sql string, args ...any) T {
 	return v
 }
 
-func sqlserverNoViolations(t *testing.T, db dialect.DB) {
+func sqlserverNoViolations(t *testing.T, db database.DB) {
 	t.Helper()
 	v, err := Check(context.Background(), db, testdb.Scale)
 	if err != nil {
-		t.Fatalf("check on SQL Server: %v (StatementsFor must return SQLServerSQL for dialect.SQLServer)", err)
+		t.Fatalf("check on SQL Server: %v (StatementsFor must return SQLServerSQL for database.SQLServer)", err)
 	}
 	for _, x := range v {
 		t.Errorf("violation: %s", x)

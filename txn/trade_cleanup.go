@@ -4,8 +4,8 @@ import (
 	"context"
 	"time"
 
+	"github.com/brokerbench/brokerbench/database"
 	"github.com/brokerbench/brokerbench/schema"
-	"github.com/brokerbench/brokerbench/schema/dialect"
 )
 
 // Trade-Cleanup (tpce.md §6.12): once before a run, cancel what an earlier run left
@@ -26,7 +26,7 @@ func (e *executor) tradeCleanup(ctx context.Context) (Outcome, error) {
 func (e *executor) tradeCleanupRun(ctx context.Context) (Outcome, TradeCleanupOutput, error) {
 	out := Outcome{Kind: TradeCleanup}
 	var res TradeCleanupOutput
-	err := e.inTx(ctx, &out, dialect.ReadCommitted, func(tx dialect.Tx) error {
+	err := e.inTx(ctx, &out, database.ReadCommitted, func(tx database.Tx) error {
 		res = TradeCleanupOutput{}
 		now := e.now()
 		if err := e.tcPending(ctx, tx, now, &res); err != nil {
@@ -38,10 +38,10 @@ func (e *executor) tradeCleanupRun(ctx context.Context) (Outcome, TradeCleanupOu
 }
 
 // tradeIDList reads a list of trade ids.
-func tradeIDList(ctx context.Context, tx dialect.Tx, sql string, args ...any) ([]int64, error) {
+func tradeIDList(ctx context.Context, tx database.Tx, sql string, args ...any) ([]int64, error) {
 	var ids []int64
 	rows, err := tx.Query(ctx, sql, args...)
-	err = scanRows(rows, err, func(r dialect.Rows) error {
+	err = scanRows(rows, err, func(r database.Rows) error {
 		var id int64
 		if err := r.Scan(&id); err != nil {
 			return err
@@ -54,7 +54,7 @@ func tradeIDList(ctx context.Context, tx dialect.Tx, sql string, args ...any) ([
 
 // tcPending cancels every pending limit order: history SBMT then CNCL, the trade
 // CNCL, and finally all requests deleted.
-func (e *executor) tcPending(ctx context.Context, tx dialect.Tx, now time.Time, res *TradeCleanupOutput) error {
+func (e *executor) tcPending(ctx context.Context, tx database.Tx, now time.Time, res *TradeCleanupOutput) error {
 	pending, err := tradeIDList(ctx, tx, e.sql.TradeCleanupRequests)
 	if err != nil {
 		return frameErr(TradeCleanup, 1, "trade requests", err)
@@ -79,7 +79,7 @@ func (e *executor) tcPending(ctx context.Context, tx dialect.Tx, now time.Time, 
 
 // tcSubmitted cancels the run-time trades still submitted: their Trade-Result never
 // came.
-func (e *executor) tcSubmitted(ctx context.Context, tx dialect.Tx, now time.Time, res *TradeCleanupOutput) error {
+func (e *executor) tcSubmitted(ctx context.Context, tx database.Tx, now time.Time, res *TradeCleanupOutput) error {
 	submitted, err := tradeIDList(ctx, tx, e.sql.TradeCleanupSubmitted, e.sc.FirstRunTradeID(), schema.StatusSubmitted)
 	if err != nil {
 		return frameErr(TradeCleanup, 1, "submitted trades", err)

@@ -6,7 +6,7 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/brokerbench/brokerbench/schema/dialect"
+	"github.com/brokerbench/brokerbench/database"
 )
 
 // Trade-Lookup (tpce.md §6.6): inspect historical trades by id, by account, by symbol,
@@ -57,7 +57,7 @@ type TradeLookupOutput struct {
 func (e *executor) tradeLookup(ctx context.Context, in TradeLookupInput) (Outcome, TradeLookupOutput, error) {
 	out := Outcome{Kind: TradeLookup}
 	var res TradeLookupOutput
-	err := e.inTx(ctx, &out, dialect.ReadOnlyCommitted, func(tx dialect.Tx) error {
+	err := e.inTx(ctx, &out, database.ReadOnlyCommitted, func(tx database.Tx) error {
 		res = TradeLookupOutput{Frame: in.Frame}
 		switch in.Frame {
 		case 1:
@@ -74,7 +74,7 @@ func (e *executor) tradeLookup(ctx context.Context, in TradeLookupInput) (Outcom
 
 // tlFrame1 reads each of the given trades with its details; all must be found. The
 // twenty trade reads go out as one pipeline, then their child rows as another.
-func (e *executor) tlFrame1(ctx context.Context, tx dialect.Tx, in TradeLookupInput, res *TradeLookupOutput) error {
+func (e *executor) tlFrame1(ctx context.Context, tx database.Tx, in TradeLookupInput, res *TradeLookupOutput) error {
 	list, err := e.tradesByID(ctx, tx, TradeLookup, 1, in.TradeIDs)
 	if err != nil {
 		return err
@@ -91,10 +91,10 @@ func (e *executor) tlFrame1(ctx context.Context, tx dialect.Tx, in TradeLookupIn
 
 // accountTrades reads up to MaxTrades of an account's trades in the input's window,
 // oldest first (frame 2 of Trade-Lookup and Trade-Update).
-func (e *executor) accountTrades(ctx context.Context, tx dialect.Tx, k Kind, in TradeLookupInput) ([]TradeDetail, error) {
+func (e *executor) accountTrades(ctx context.Context, tx database.Tx, k Kind, in TradeLookupInput) ([]TradeDetail, error) {
 	var list []TradeDetail
 	rows, err := tx.Query(ctx, e.sql.TradeLookupTradesByAccount, in.AcctID, in.Start, in.End, in.MaxTrades)
-	err = scanRows(rows, err, func(r dialect.Rows) error {
+	err = scanRows(rows, err, func(r database.Rows) error {
 		d := TradeDetail{AcctID: in.AcctID}
 		var tp *Money
 		if err := r.Scan(&d.BidPrice, &d.ExecName, &d.IsCash, &d.TradeID, &tp, &d.When); err != nil {
@@ -114,14 +114,14 @@ func (e *executor) accountTrades(ctx context.Context, tx dialect.Tx, k Kind, in 
 
 // tradesByID reads the given trades (bid price, executor, cash and market flags,
 // trade price) in one pipeline; a missing trade is an error of the frame.
-func (e *executor) tradesByID(ctx context.Context, tx dialect.Tx, k Kind, frame int, ids []int64) ([]TradeDetail, error) {
+func (e *executor) tradesByID(ctx context.Context, tx database.Tx, k Kind, frame int, ids []int64) ([]TradeDetail, error) {
 	list := make([]TradeDetail, len(ids))
 	found := make([]bool, len(ids))
-	qs := make([]dialect.Queued, len(ids))
+	qs := make([]database.Queued, len(ids))
 	for i, id := range ids {
 		i := i
 		list[i].TradeID = id
-		qs[i] = dialect.Queued{SQL: e.sql.TradeLookupTradeByID, Args: []any{id}, Scan: func(r dialect.Rows) error {
+		qs[i] = database.Queued{SQL: e.sql.TradeLookupTradeByID, Args: []any{id}, Scan: func(r database.Rows) error {
 			d := &list[i]
 			var tp *Money
 			if err := r.Scan(&d.BidPrice, &d.ExecName, &d.IsCash, &d.IsMarket, &tp); err != nil {
@@ -134,19 +134,19 @@ func (e *executor) tradesByID(ctx context.Context, tx dialect.Tx, k Kind, frame 
 			return nil
 		}}
 	}
-	if err := dialect.Pipeline(ctx, tx, qs); err != nil {
+	if err := database.Pipeline(ctx, tx, qs); err != nil {
 		return nil, frameErr(k, frame, "trade", err)
 	}
 	for i, ok := range found {
 		if !ok {
-			return nil, frameErr(k, frame, "trade", fmt.Errorf("trade %d: %w", ids[i], dialect.ErrNoRows))
+			return nil, frameErr(k, frame, "trade", fmt.Errorf("trade %d: %w", ids[i], database.ErrNoRows))
 		}
 	}
 	return list, nil
 }
 
 // tlFrame2 reads an account's trades in a time window.
-func (e *executor) tlFrame2(ctx context.Context, tx dialect.Tx, in TradeLookupInput, res *TradeLookupOutput) error {
+func (e *executor) tlFrame2(ctx context.Context, tx database.Tx, in TradeLookupInput, res *TradeLookupOutput) error {
 	list, err := e.accountTrades(ctx, tx, TradeLookup, in)
 	if err != nil {
 		return err
@@ -155,7 +155,7 @@ func (e *executor) tlFrame2(ctx context.Context, tx dialect.Tx, in TradeLookupIn
 }
 
 // tlFrame3 reads a symbol's trades in a time window.
-func (e *executor) tlFrame3(ctx context.Context, tx dialect.Tx, in TradeLookupInput, res *TradeLookupOutput) error {
+func (e *executor) tlFrame3(ctx context.Context, tx database.Tx, in TradeLookupInput, res *TradeLookupOutput) error {
 	list, err := e.tradesBySymbol(ctx, tx, TradeLookup, in)
 	if err != nil {
 		return err
@@ -165,10 +165,10 @@ func (e *executor) tlFrame3(ctx context.Context, tx dialect.Tx, in TradeLookupIn
 
 // tlFrame4 finds the account's first trade from the start time and the holding
 // history of every lot that trade touched.
-func (e *executor) tlFrame4(ctx context.Context, tx dialect.Tx, in TradeLookupInput, res *TradeLookupOutput) error {
+func (e *executor) tlFrame4(ctx context.Context, tx database.Tx, in TradeLookupInput, res *TradeLookupOutput) error {
 	var id int64
 	err := tx.QueryRow(ctx, e.sql.TradeLookupFirstTrade, in.AcctID, in.Start).Scan(&id)
-	if errors.Is(err, dialect.ErrNoRows) {
+	if errors.Is(err, database.ErrNoRows) {
 		return nil // no trade after the start: a legal, empty answer
 	}
 	if err != nil {
@@ -176,7 +176,7 @@ func (e *executor) tlFrame4(ctx context.Context, tx dialect.Tx, in TradeLookupIn
 	}
 	res.Trades = append(res.Trades, TradeDetail{TradeID: id, AcctID: in.AcctID})
 	rows, err := tx.Query(ctx, e.sql.TradeLookupHoldingHistory, id, in.MaxTrades)
-	err = scanRows(rows, err, func(r dialect.Rows) error {
+	err = scanRows(rows, err, func(r database.Rows) error {
 		var h HoldingHistoryRow
 		if err := r.Scan(&h.HoldingTradeID, &h.TradeID, &h.Before, &h.After); err != nil {
 			return err
@@ -195,7 +195,7 @@ func (e *executor) tlFrame4(ctx context.Context, tx dialect.Tx, in TradeLookupIn
 }
 
 // tradesBySymbol is frame 3's list of Trade-Lookup and Trade-Update.
-func (e *executor) tradesBySymbol(ctx context.Context, tx dialect.Tx, k Kind, in TradeLookupInput) ([]TradeDetail, error) {
+func (e *executor) tradesBySymbol(ctx context.Context, tx database.Tx, k Kind, in TradeLookupInput) ([]TradeDetail, error) {
 	var list []TradeDetail
 	// Trade-Update's list also joins TRADE_TYPE and SECURITY for the names it rewrites.
 	q := e.sql.TradeLookupTradesBySymbol
@@ -203,7 +203,7 @@ func (e *executor) tradesBySymbol(ctx context.Context, tx dialect.Tx, k Kind, in
 		q = e.sql.TradeUpdateTradesBySymbol
 	}
 	rows, err := tx.Query(ctx, q, in.Symbol, in.Start, in.End, in.MaxTrades)
-	err = scanRows(rows, err, func(r dialect.Rows) error {
+	err = scanRows(rows, err, func(r database.Rows) error {
 		d := TradeDetail{Symbol: in.Symbol}
 		var tp *Money
 		dst := []any{&d.AcctID, &d.ExecName, &d.IsCash, &tp, &d.Qty, &d.When, &d.TradeID, &d.TypeID}
@@ -226,7 +226,7 @@ func (e *executor) tradesBySymbol(ctx context.Context, tx dialect.Tx, k Kind, in
 }
 
 // detailList reads the child rows of each listed trade.
-func (e *executor) detailList(ctx context.Context, tx dialect.Tx, k Kind, frame int, in TradeLookupInput, list []TradeDetail, res *TradeLookupOutput) error {
+func (e *executor) detailList(ctx context.Context, tx database.Tx, k Kind, frame int, in TradeLookupInput, list []TradeDetail, res *TradeLookupOutput) error {
 	if len(list) > in.MaxTrades {
 		return checkf(k, frame, "%d trades, want at most %d", len(list), in.MaxTrades)
 	}
@@ -240,18 +240,18 @@ func (e *executor) detailList(ctx context.Context, tx dialect.Tx, k Kind, frame 
 // tradeChildrenAll reads every listed trade's settlement, cash transaction (cash
 // trades) and up to three history rows, all in one pipeline: sixty statements, one
 // round trip.
-func (e *executor) tradeChildrenAll(ctx context.Context, tx dialect.Tx, k Kind, frame int, list []TradeDetail) error {
-	qs := make([]dialect.Queued, 0, 3*len(list))
+func (e *executor) tradeChildrenAll(ctx context.Context, tx database.Tx, k Kind, frame int, list []TradeDetail) error {
+	qs := make([]database.Queued, 0, 3*len(list))
 	settled := make([]bool, len(list))
 	for i := range list {
 		d := &list[i]
 		i := i
-		qs = append(qs, dialect.Queued{SQL: e.sql.TradeLookupSettlement, Args: []any{d.TradeID}, Scan: func(r dialect.Rows) error {
+		qs = append(qs, database.Queued{SQL: e.sql.TradeLookupSettlement, Args: []any{d.TradeID}, Scan: func(r database.Rows) error {
 			settled[i] = true
 			return r.Scan(&d.Settlement, &d.DueDate, &d.CashType)
 		}})
 		if d.IsCash {
-			qs = append(qs, dialect.Queued{SQL: e.sql.TradeLookupCash, Args: []any{d.TradeID}, Scan: func(r dialect.Rows) error {
+			qs = append(qs, database.Queued{SQL: e.sql.TradeLookupCash, Args: []any{d.TradeID}, Scan: func(r database.Rows) error {
 				var name *string
 				if err := r.Scan(&d.CashAmount, &d.CashWhen, &name); err != nil {
 					return err
@@ -263,7 +263,7 @@ func (e *executor) tradeChildrenAll(ctx context.Context, tx dialect.Tx, k Kind, 
 				return nil
 			}})
 		}
-		qs = append(qs, dialect.Queued{SQL: e.sql.TradeLookupHistory, Args: []any{d.TradeID}, Scan: func(r dialect.Rows) error {
+		qs = append(qs, database.Queued{SQL: e.sql.TradeLookupHistory, Args: []any{d.TradeID}, Scan: func(r database.Rows) error {
 			var t time.Time
 			var s string
 			if err := r.Scan(&t, &s); err != nil {
@@ -274,16 +274,16 @@ func (e *executor) tradeChildrenAll(ctx context.Context, tx dialect.Tx, k Kind, 
 			return nil
 		}})
 	}
-	if err := dialect.Pipeline(ctx, tx, qs); err != nil {
+	if err := database.Pipeline(ctx, tx, qs); err != nil {
 		return frameErr(k, frame, "trade details", err)
 	}
 	for i := range list {
 		d := &list[i]
 		if !settled[i] {
-			return frameErr(k, frame, "settlement", fmt.Errorf("trade %d: %w", d.TradeID, dialect.ErrNoRows))
+			return frameErr(k, frame, "settlement", fmt.Errorf("trade %d: %w", d.TradeID, database.ErrNoRows))
 		}
 		if d.IsCash && !d.HasCash {
-			return frameErr(k, frame, "cash transaction", fmt.Errorf("trade %d: %w", d.TradeID, dialect.ErrNoRows))
+			return frameErr(k, frame, "cash transaction", fmt.Errorf("trade %d: %w", d.TradeID, database.ErrNoRows))
 		}
 		if n := len(d.HistoryDTS); n < 1 || n > 3 {
 			return checkf(k, frame, "trade %d has %d history rows, want 1-3", d.TradeID, n)

@@ -5,8 +5,8 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/brokerbench/brokerbench/database"
 	"github.com/brokerbench/brokerbench/schema"
-	"github.com/brokerbench/brokerbench/schema/dialect"
 )
 
 // Trade-Order (tpce.md §6.7): a customer places a market or limit order. Repeatable
@@ -48,7 +48,7 @@ type tradeOrderState struct {
 func (e *executor) tradeOrder(ctx context.Context, in TradeOrderInput) (Outcome, error) {
 	out := Outcome{Kind: TradeOrder}
 	var st *tradeOrderState
-	err := e.inTx(ctx, &out, dialect.RepeatableRead, func(tx dialect.Tx) error {
+	err := e.inTx(ctx, &out, database.RepeatableRead, func(tx database.Tx) error {
 		st = &tradeOrderState{in: in}
 		if err := e.toFrame1(ctx, tx, st); err != nil {
 			return err
@@ -60,7 +60,7 @@ func (e *executor) tradeOrder(ctx context.Context, in TradeOrderInput) (Outcome,
 				return err
 			}
 			if !ok {
-				return dialect.ErrRollback // frame 5: unauthorized executor
+				return database.ErrRollback // frame 5: unauthorized executor
 			}
 		}
 		if err := e.toFrame3(ctx, tx, st); err != nil {
@@ -70,7 +70,7 @@ func (e *executor) tradeOrder(ctx context.Context, in TradeOrderInput) (Outcome,
 			return err
 		}
 		if in.Rollback {
-			return dialect.ErrRollback // frame 5: the reference's 1-in-101 rollback
+			return database.ErrRollback // frame 5: the reference's 1-in-101 rollback
 		}
 		return nil // frame 6: commit
 	})
@@ -89,7 +89,7 @@ func (e *executor) tradeOrder(ctx context.Context, in TradeOrderInput) (Outcome,
 }
 
 // toFrame1 reads the account, its owner and its broker.
-func (e *executor) toFrame1(ctx context.Context, tx dialect.Tx, st *tradeOrderState) error {
+func (e *executor) toFrame1(ctx context.Context, tx database.Tx, st *tradeOrderState) error {
 	var name *string
 	if err := tx.QueryRow(ctx, e.sql.TradeOrderAccount, st.in.AcctID).Scan(&name, &st.brokerID, &st.custID, &st.taxStatus); err != nil {
 		return frameErr(TradeOrder, 1, "account", err)
@@ -107,10 +107,10 @@ func (e *executor) toFrame1(ctx context.Context, tx dialect.Tx, st *tradeOrderSt
 }
 
 // toFrame2 checks the executor's permission on the account; false means none.
-func (e *executor) toFrame2(ctx context.Context, tx dialect.Tx, st *tradeOrderState) (bool, error) {
+func (e *executor) toFrame2(ctx context.Context, tx database.Tx, st *tradeOrderState) (bool, error) {
 	var acl string
 	err := tx.QueryRow(ctx, e.sql.TradeOrderPermission, st.in.AcctID, st.in.ExecFirst, st.in.ExecLast, st.in.ExecTaxID).Scan(&acl)
-	if errors.Is(err, dialect.ErrNoRows) {
+	if errors.Is(err, database.ErrNoRows) {
 		return false, nil
 	}
 	if err != nil {
@@ -121,7 +121,7 @@ func (e *executor) toFrame2(ctx context.Context, tx dialect.Tx, st *tradeOrderSt
 
 // toFrame3 resolves the security and prices the order: market price, position,
 // estimated tax, commission rate, charge and, for margin orders, the account's assets.
-func (e *executor) toFrame3(ctx context.Context, tx dialect.Tx, st *tradeOrderState) error {
+func (e *executor) toFrame3(ctx context.Context, tx database.Tx, st *tradeOrderState) error {
 	in := st.in
 	if in.ByCompany {
 		if err := tx.QueryRow(ctx, e.sql.TradeOrderCompanyByName, in.CoName).Scan(&st.coID); err != nil {
@@ -151,7 +151,7 @@ func (e *executor) toFrame3(ctx context.Context, tx dialect.Tx, st *tradeOrderSt
 		st.price = st.marketPrice
 	}
 	err := tx.QueryRow(ctx, e.sql.TradeOrderHoldingQty, in.AcctID, st.symbol).Scan(&st.hsQty)
-	if errors.Is(err, dialect.ErrNoRows) {
+	if errors.Is(err, database.ErrNoRows) {
 		st.hsQty, err = 0, nil
 	}
 	if err != nil {
@@ -165,7 +165,7 @@ func (e *executor) toFrame3(ctx context.Context, tx dialect.Tx, st *tradeOrderSt
 		}
 		needed := in.Qty
 		rows, err := tx.Query(ctx, q, in.AcctID, st.symbol)
-		err = scanRows(rows, err, func(r dialect.Rows) error {
+		err = scanRows(rows, err, func(r database.Rows) error {
 			var hQty int
 			var hPrice Money
 			if err := r.Scan(&hQty, &hPrice); err != nil {
@@ -228,7 +228,7 @@ func (e *executor) toFrame3(ctx context.Context, tx dialect.Tx, st *tradeOrderSt
 }
 
 // toFrame4 records the order: TRADE, TRADE_REQUEST for limit orders, TRADE_HISTORY.
-func (e *executor) toFrame4(ctx context.Context, tx dialect.Tx, st *tradeOrderState, execName string) error {
+func (e *executor) toFrame4(ctx context.Context, tx database.Tx, st *tradeOrderState, execName string) error {
 	in := st.in
 	if err := tx.QueryRow(ctx, e.sql.TradeOrderNextTradeID).Scan(&st.tradeID); err != nil {
 		return frameErr(TradeOrder, 4, "next trade id", err)
@@ -252,7 +252,7 @@ func (e *executor) toFrame4(ctx context.Context, tx dialect.Tx, st *tradeOrderSt
 // frameErr wraps a frame's database error; a missing row the frame needs is a
 // failed check (the database is not what the workload loaded).
 func frameErr(k Kind, frame int, what string, err error) error {
-	if errors.Is(err, dialect.ErrNoRows) {
+	if errors.Is(err, database.ErrNoRows) {
 		return checkf(k, frame, "%s: no row", what)
 	}
 	return fmt.Errorf("%s frame %d: %s: %w", k, frame, what, err)

@@ -6,8 +6,8 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/brokerbench/brokerbench/database"
 	"github.com/brokerbench/brokerbench/schema"
-	"github.com/brokerbench/brokerbench/schema/dialect"
 )
 
 // Trade-Result (tpce.md §6.8): the market emulator completes a trade. It is the
@@ -81,9 +81,9 @@ func (e *executor) TradeResult(ctx context.Context, tradeID int64, price int64) 
 func (e *executor) tradeResult(ctx context.Context, tradeID int64, price Money) (Outcome, TradeResultOutput, error) {
 	out := Outcome{Kind: TradeResult}
 	var st *tradeResultState
-	err := e.inTx(ctx, &out, dialect.ReadCommitted, func(tx dialect.Tx) error {
+	err := e.inTx(ctx, &out, database.ReadCommitted, func(tx database.Tx) error {
 		st = &tradeResultState{tradeID: tradeID, price: price, now: e.now()}
-		for _, f := range []func(context.Context, dialect.Tx, *tradeResultState) error{
+		for _, f := range []func(context.Context, database.Tx, *tradeResultState) error{
 			e.trFrame1, e.trFrame2, e.trFrame3, e.trFrame4, e.trFrame5, e.trFrame6,
 		} {
 			if err := f(ctx, tx, st); err != nil {
@@ -100,7 +100,7 @@ func (e *executor) tradeResult(ctx context.Context, tradeID int64, price Money) 
 
 // trFrame1 reads and locks the trade, reads its type, and locks the account before
 // reading the position (see the isolation note above).
-func (e *executor) trFrame1(ctx context.Context, tx dialect.Tx, st *tradeResultState) error {
+func (e *executor) trFrame1(ctx context.Context, tx database.Tx, st *tradeResultState) error {
 	if err := tx.QueryRow(ctx, e.sql.TradeResultTrade, st.tradeID).Scan(
 		&st.acctID, &st.typeID, &st.symbol, &st.qty, &st.charge, &st.lifo, &st.isCash, &st.status); err != nil {
 		return frameErr(TradeResult, 1, fmt.Sprintf("trade %d", st.tradeID), err)
@@ -120,7 +120,7 @@ func (e *executor) trFrame1(ctx context.Context, tx dialect.Tx, st *tradeResultS
 	switch {
 	case err == nil:
 		st.hsFound = true
-	case errors.Is(err, dialect.ErrNoRows):
+	case errors.Is(err, database.ErrNoRows):
 		st.hsQty = 0
 	default:
 		return frameErr(TradeResult, 1, "holding summary", err)
@@ -137,7 +137,7 @@ type holdingLot struct {
 
 // trFrame2 moves the position: holding summary, lots closed or shrunk on the opposite
 // side with a HOLDING_HISTORY row each, and a new lot for any remainder.
-func (e *executor) trFrame2(ctx context.Context, tx dialect.Tx, st *tradeResultState) error {
+func (e *executor) trFrame2(ctx context.Context, tx database.Tx, st *tradeResultState) error {
 	needed := st.qty
 	// HOLDING has a foreign key to HOLDING_SUMMARY: insert the summary before a new
 	// lot, and delete it only after the lots are gone.
@@ -164,7 +164,7 @@ func (e *executor) trFrame2(ctx context.Context, tx dialect.Tx, st *tradeResultS
 		}
 		var lots []holdingLot
 		rows, err := tx.Query(ctx, q, st.acctID, st.symbol)
-		err = scanRows(rows, err, func(r dialect.Rows) error {
+		err = scanRows(rows, err, func(r database.Rows) error {
 			var l holdingLot
 			if err := r.Scan(&l.tID, &l.qty, &l.price); err != nil {
 				return err
@@ -234,7 +234,7 @@ func (e *executor) trFrame2(ctx context.Context, tx dialect.Tx, st *tradeResultS
 }
 
 // trFrame3 computes the tax on a realised gain for taxable accounts.
-func (e *executor) trFrame3(ctx context.Context, tx dialect.Tx, st *tradeResultState) error {
+func (e *executor) trFrame3(ctx context.Context, tx database.Tx, st *tradeResultState) error {
 	if !(st.taxStatus == 1 || st.taxStatus == 2) || st.sellValue <= st.buyValue {
 		return nil
 	}
@@ -250,7 +250,7 @@ func (e *executor) trFrame3(ctx context.Context, tx dialect.Tx, st *tradeResultS
 }
 
 // trFrame4 reads the security, the customer's tier and the commission rate.
-func (e *executor) trFrame4(ctx context.Context, tx dialect.Tx, st *tradeResultState) error {
+func (e *executor) trFrame4(ctx context.Context, tx database.Tx, st *tradeResultState) error {
 	if err := tx.QueryRow(ctx, e.sql.TradeResultSecurity, st.symbol).Scan(&st.exchange, &st.secName); err != nil {
 		return frameErr(TradeResult, 4, "security", err)
 	}
@@ -267,7 +267,7 @@ func (e *executor) trFrame4(ctx context.Context, tx dialect.Tx, st *tradeResultS
 }
 
 // trFrame5 completes the trade, records its history and credits the broker.
-func (e *executor) trFrame5(ctx context.Context, tx dialect.Tx, st *tradeResultState) error {
+func (e *executor) trFrame5(ctx context.Context, tx database.Tx, st *tradeResultState) error {
 	st.comm = commission(st.commRate, st.qty, st.price)
 	if err := execOne(ctx, tx, TradeResult, 5, "complete trade", e.sql.TradeResultCompleteTrade,
 		st.comm, st.now, schema.StatusCompleted, st.price, st.tradeID); err != nil {
@@ -282,7 +282,7 @@ func (e *executor) trFrame5(ctx context.Context, tx dialect.Tx, st *tradeResultS
 
 // trFrame6 settles the trade: SETTLEMENT, and for cash trades the balance and a
 // CASH_TRANSACTION.
-func (e *executor) trFrame6(ctx context.Context, tx dialect.Tx, st *tradeResultState) error {
+func (e *executor) trFrame6(ctx context.Context, tx database.Tx, st *tradeResultState) error {
 	y, m, d := st.now.Date()
 	due := time.Date(y, m, d, 0, 0, 0, 0, time.UTC).AddDate(0, 0, 2)
 	gross := Money(st.qty) * st.price

@@ -4,7 +4,7 @@ import (
 	"context"
 	"time"
 
-	"github.com/brokerbench/brokerbench/schema/dialect"
+	"github.com/brokerbench/brokerbench/database"
 )
 
 // Trade-Status (tpce.md §6.9): the 50 most recent trades of an account, with the
@@ -36,16 +36,16 @@ type TradeStatusOutput struct {
 func (e *executor) tradeStatus(ctx context.Context, in TradeStatusInput) (Outcome, TradeStatusOutput, error) {
 	out := Outcome{Kind: TradeStatus}
 	var res TradeStatusOutput
-	err := e.inTx(ctx, &out, dialect.ReadOnlyCommitted, func(tx dialect.Tx) error {
+	err := e.inTx(ctx, &out, database.ReadOnlyCommitted, func(tx database.Tx) error {
 		res = TradeStatusOutput{}
 		return e.tsFrame1(ctx, tx, in, &res)
 	})
 	return out, res, err
 }
 
-func (e *executor) tsFrame1(ctx context.Context, tx dialect.Tx, in TradeStatusInput, res *TradeStatusOutput) error {
+func (e *executor) tsFrame1(ctx context.Context, tx database.Tx, in TradeStatusInput, res *TradeStatusOutput) error {
 	rows, err := tx.Query(ctx, e.sql.TradeStatusTrades, in.AcctID, tradeStatusMax)
-	err = scanRows(rows, err, func(r dialect.Rows) error {
+	err = scanRows(rows, err, func(r database.Rows) error {
 		var t TradeStatusRow
 		if err := r.Scan(&t.TradeID, &t.When, &t.Status, &t.TypeName, &t.Symbol, &t.Qty, &t.ExecName,
 			&t.Charge, &t.SecName, &t.Exchange); err != nil {

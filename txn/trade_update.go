@@ -4,7 +4,7 @@ import (
 	"context"
 	"strings"
 
-	"github.com/brokerbench/brokerbench/schema/dialect"
+	"github.com/brokerbench/brokerbench/database"
 )
 
 // Trade-Update (tpce.md §6.10): like Trade-Lookup, but each frame also rewrites a few
@@ -16,7 +16,7 @@ import (
 func (e *executor) tradeUpdate(ctx context.Context, in TradeLookupInput) (Outcome, TradeLookupOutput, error) {
 	out := Outcome{Kind: TradeUpdate}
 	var res TradeLookupOutput
-	err := e.inTx(ctx, &out, dialect.RepeatableRead, func(tx dialect.Tx) error {
+	err := e.inTx(ctx, &out, database.RepeatableRead, func(tx database.Tx) error {
 		res = TradeLookupOutput{Frame: in.Frame}
 		switch in.Frame {
 		case 1:
@@ -62,7 +62,7 @@ func toggleShares(s string) string {
 
 // tuFrame1 toggles the executor name of each given trade, then reads the trades and
 // their details (two pipelines: the reads do not depend on each other).
-func (e *executor) tuFrame1(ctx context.Context, tx dialect.Tx, in TradeLookupInput, res *TradeLookupOutput) error {
+func (e *executor) tuFrame1(ctx context.Context, tx database.Tx, in TradeLookupInput, res *TradeLookupOutput) error {
 	for _, id := range in.TradeIDs {
 		if res.Updated >= in.MaxTrades {
 			break
@@ -92,7 +92,7 @@ func (e *executor) tuFrame1(ctx context.Context, tx dialect.Tx, in TradeLookupIn
 }
 
 // tuFrame2 toggles the settlement cash type of an account's trades in a window.
-func (e *executor) tuFrame2(ctx context.Context, tx dialect.Tx, in TradeLookupInput, res *TradeLookupOutput) error {
+func (e *executor) tuFrame2(ctx context.Context, tx database.Tx, in TradeLookupInput, res *TradeLookupOutput) error {
 	list, err := e.accountTrades(ctx, tx, TradeUpdate, in)
 	if err != nil {
 		return err
@@ -121,7 +121,7 @@ func (e *executor) tuFrame2(ctx context.Context, tx dialect.Tx, in TradeLookupIn
 }
 
 // tuFrame3 rewrites the cash transaction name of a symbol's cash trades in a window.
-func (e *executor) tuFrame3(ctx context.Context, tx dialect.Tx, in TradeLookupInput, res *TradeLookupOutput) error {
+func (e *executor) tuFrame3(ctx context.Context, tx database.Tx, in TradeLookupInput, res *TradeLookupOutput) error {
 	list, err := e.tradesBySymbol(ctx, tx, TradeUpdate, in)
 	if err != nil {
 		return err

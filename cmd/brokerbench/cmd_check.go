@@ -5,8 +5,8 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/brokerbench/brokerbench/database"
 	"github.com/brokerbench/brokerbench/loader"
-	"github.com/brokerbench/brokerbench/schema/dialect"
 	"github.com/brokerbench/brokerbench/txn"
 	"github.com/spf13/cobra"
 )
@@ -42,7 +42,7 @@ func runCheck(ctx context.Context, g *globalOptions) error {
 		return err
 	}
 	defer tgt.Close()
-	db, err := dialect.Open(ctx, tgt.DSN, dialect.Options{MaxConns: 2, AppName: "brokerbench check"})
+	db, err := database.Open(ctx, tgt.DSN, database.Options{MaxConns: 2, AppName: "brokerbench check"})
 	if err != nil {
 		return err
 	}

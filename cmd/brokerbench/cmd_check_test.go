@@ -6,9 +6,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/brokerbench/brokerbench/database"
 	"github.com/brokerbench/brokerbench/internal/testdb"
 	"github.com/brokerbench/brokerbench/internal/testpg"
-	"github.com/brokerbench/brokerbench/schema/dialect"
 )
 
 // TestMain stops the PostgreSQL server testpg may start for the check tests.
@@ -20,7 +20,7 @@ func TestCheckCommand(t *testing.T) {
 	if code != 0 || !strings.HasPrefix(out, "OK: ") || !strings.Contains(out, "1000 customers, 5 trade days") {
 		t.Fatalf("check on a fresh load: exit %d\nstdout: %s\nstderr: %s", code, out, errOut)
 	}
-	db, err := dialect.Open(context.Background(), dsn, dialect.Options{MaxConns: 1})
+	db, err := database.Open(context.Background(), dsn, database.Options{MaxConns: 1})
 	if err != nil {
 		t.Fatal(err)
 	}

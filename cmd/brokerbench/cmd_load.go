@@ -14,9 +14,9 @@ import (
 	"github.com/vbauerster/mpb/v8/decor"
 	"golang.org/x/term"
 
+	"github.com/brokerbench/brokerbench/database"
 	"github.com/brokerbench/brokerbench/loader"
 	"github.com/brokerbench/brokerbench/schema"
-	"github.com/brokerbench/brokerbench/schema/dialect"
 )
 
 // loadOptions are the flags of `brokerbench load`.
@@ -86,7 +86,7 @@ func runLoad(ctx context.Context, g *globalOptions, o *loadOptions) error {
 			fmt.Fprintf(g.Stderr, "brokerbench: stop managed PostgreSQL: %v\n", err)
 		}
 	}()
-	db, err := dialect.Open(ctx, t.DSN, dialect.Options{MaxConns: loader.MaxConnections + o.Workers, AppName: "brokerbench load"})
+	db, err := database.Open(ctx, t.DSN, database.Options{MaxConns: loader.MaxConnections + o.Workers, AppName: "brokerbench load"})
 	if err != nil {
 		return err
 	}
@@ -108,7 +108,7 @@ func runLoad(ctx context.Context, g *globalOptions, o *loadOptions) error {
 		}
 		// A server that went away (restart, crash, a killed session) leaves the
 		// marker saying unfinished: the user is told what the next load needs.
-		if dialect.Classify(err) == dialect.Connection {
+		if database.Classify(err) == database.Connection {
 			return fmt.Errorf("lost the connection to the server; the load is unfinished, run `brokerbench load --drop` to start over: %w", err)
 		}
 		return err

@@ -6,10 +6,10 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/brokerbench/brokerbench/database"
 	"github.com/brokerbench/brokerbench/internal/testdb"
 	"github.com/brokerbench/brokerbench/internal/testpg"
 	"github.com/brokerbench/brokerbench/loader"
-	"github.com/brokerbench/brokerbench/schema/dialect"
 )
 
 // runCLI runs the command line as a user types it and returns exit code and output.
@@ -52,7 +52,7 @@ func TestLoadCommandEndToEnd(t *testing.T) {
 	if strings.Contains(strings.ToLower(out), "tpc-e result") {
 		t.Error("the summary claims TPC-E results")
 	}
-	db, err := dialect.Open(context.Background(), dsn, dialect.Options{MaxConns: 2})
+	db, err := database.Open(context.Background(), dsn, database.Options{MaxConns: 2})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -73,7 +73,7 @@ func TestLoadCommandEndToEnd(t *testing.T) {
 func TestLoadRefusesUnfinishedLoad(t *testing.T) {
 	t.Parallel()
 	dsn := testdb.Loaded(t)
-	db, err := dialect.Open(context.Background(), dsn, dialect.Options{MaxConns: 2})
+	db, err := database.Open(context.Background(), dsn, database.Options{MaxConns: 2})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -113,7 +113,7 @@ func TestLoadConnectionErrors(t *testing.T) {
 	} {
 		code, out, errb := runCLI(t, "--db", tc.dsn, "load", "--customers", "1000", "--trade-days", "5")
 		if code != 1 {
-			t.Errorf("%s: exit %d", dialect.Redact(tc.dsn), code)
+			t.Errorf("%s: exit %d", database.Redact(tc.dsn), code)
 		}
 		oneErrorLine(t, errb, tc.words...)
 		if strings.Contains(out+errb, secret) {

@@ -11,10 +11,10 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/brokerbench/brokerbench/database"
 	"github.com/brokerbench/brokerbench/loader"
 	"github.com/brokerbench/brokerbench/results"
 	"github.com/brokerbench/brokerbench/schema"
-	"github.com/brokerbench/brokerbench/schema/dialect"
 )
 
 // The quickstart's scale: one load unit and the minimum trade days load in about
@@ -135,7 +135,7 @@ func runQuickstart(ctx context.Context, g *globalOptions, o *quickstartOptions, 
 func describeQuickstartTarget(g *globalOptions) string {
 	switch {
 	case g.DB != "":
-		return dialect.Redact(g.DB)
+		return database.Redact(g.DB)
 	case g.PGData != "":
 		return "managed PostgreSQL in " + g.PGData
 	}
@@ -145,7 +145,7 @@ func describeQuickstartTarget(g *globalOptions) string {
 // quickstartLoad loads the quickstart scale unless the database already holds a
 // finished load (a kept --pgdata cluster, or a --db the user loaded before).
 func quickstartLoad(ctx context.Context, g *globalOptions, tgt *target, say func(string, ...any)) error {
-	db, err := dialect.Open(ctx, tgt.DSN, dialect.Options{MaxConns: loader.MaxConnections + 4, AppName: "brokerbench quickstart"})
+	db, err := database.Open(ctx, tgt.DSN, database.Options{MaxConns: loader.MaxConnections + 4, AppName: "brokerbench quickstart"})
 	if err != nil {
 		return err
 	}

@@ -23,11 +23,11 @@ import (
 	"go.yaml.in/yaml/v3"
 	"golang.org/x/term"
 
+	"github.com/brokerbench/brokerbench/database"
 	"github.com/brokerbench/brokerbench/driver"
 	"github.com/brokerbench/brokerbench/driver/iostat"
 	"github.com/brokerbench/brokerbench/loader"
 	"github.com/brokerbench/brokerbench/results"
-	"github.com/brokerbench/brokerbench/schema/dialect"
 	"github.com/brokerbench/brokerbench/schema/rnd"
 	"github.com/brokerbench/brokerbench/txn"
 )
@@ -400,14 +400,14 @@ func runOnTarget(ctx context.Context, g *globalOptions, o *runOptions, c *cobra.
 	if o.MEEWorkers == 0 {
 		o.MEEWorkers = driver.MEEWorkersFor(plan.MaxUsers())
 	}
-	db, err := dialect.Open(ctx, tgt.DSN, dialect.Options{MaxConns: conns, AppName: "brokerbench run"})
+	db, err := database.Open(ctx, tgt.DSN, database.Options{MaxConns: conns, AppName: "brokerbench run"})
 	if err != nil {
 		return nil, err
 	}
 	defer db.Close()
 	// The emulator and the timer get their own pool: queued users must never starve
 	// the Trade-Results (with 10,000 users on 100 connections they would).
-	marketDB, err := dialect.Open(ctx, tgt.DSN, dialect.Options{MaxConns: o.MEEWorkers + 1, AppName: "brokerbench market"})
+	marketDB, err := database.Open(ctx, tgt.DSN, database.Options{MaxConns: o.MEEWorkers + 1, AppName: "brokerbench market"})
 	if err != nil {
 		return nil, err
 	}

@@ -8,9 +8,9 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/brokerbench/brokerbench/database"
 	"github.com/brokerbench/brokerbench/loader"
 	"github.com/brokerbench/brokerbench/schema"
-	"github.com/brokerbench/brokerbench/schema/dialect"
 )
 
 func newSchemaCommand(g *globalOptions) *cobra.Command {
@@ -23,14 +23,14 @@ secondary indexes, then the foreign keys (created after the data is in), then th
 sequence. schema drop removes brokerbench's tables and sequence from --db.`,
 		Args: cobra.NoArgs,
 		RunE: func(c *cobra.Command, _ []string) error {
-			ddl, err := dialect.DDLFor(dialect.Name(name))
+			eng, err := database.Lookup(database.Name(name))
 			if err != nil {
 				return usagef("--dialect: %v", err)
 			}
-			return printDDL(g.Stdout, ddl)
+			return printDDL(g.Stdout, eng.DDL)
 		},
 	}
-	c.Flags().StringVar(&name, "dialect", string(dialect.Postgres), "postgres or sqlserver")
+	c.Flags().StringVar(&name, "dialect", string(database.Postgres), database.Names())
 	c.AddCommand(&cobra.Command{
 		Use:   "drop",
 		Short: "Drop brokerbench's tables and sequence from the database",
@@ -42,7 +42,7 @@ sequence. schema drop removes brokerbench's tables and sequence from --db.`,
 
 // printDDL writes the schema script of a dialect. The sequence starts at the first
 // run-time id of the smallest scale; load creates it for its own scale.
-func printDDL(w io.Writer, ddl dialect.DDL) error {
+func printDDL(w io.Writer, ddl database.DDL) error {
 	tables := append(schema.Tables(), schema.MetaTables()...)
 	var b strings.Builder
 	b.WriteString("-- brokerbench schema (TPC-E-like); tables with primary keys\n\n")
@@ -63,7 +63,7 @@ func printDDL(w io.Writer, ddl dialect.DDL) error {
 	}
 	sc := schema.Scale{Customers: schema.LoadUnit, TradeDays: schema.DefaultTradeDays}
 	fmt.Fprintf(&b, "\n-- run-time trade ids start above the loaded ones (here: %d customers, %d trade days)\n", sc.Customers, sc.TradeDays)
-	fmt.Fprintf(&b, "CREATE SEQUENCE %s START WITH %d;\n", schema.TradeIDSequence, sc.FirstRunTradeID())
+	b.WriteString(ddl.CreateSequence(schema.TradeIDSequence, sc.FirstRunTradeID()) + ";\n")
 	_, err := io.WriteString(w, b.String())
 	return err
 }
@@ -75,7 +75,7 @@ func runSchemaDrop(ctx context.Context, g *globalOptions) error {
 		return err
 	}
 	defer func() { _ = t.Close() }()
-	db, err := dialect.Open(ctx, t.DSN, dialect.Options{MaxConns: 2, AppName: "brokerbench schema drop"})
+	db, err := database.Open(ctx, t.DSN, database.Options{MaxConns: 2, AppName: "brokerbench schema drop"})
 	if err != nil {
 		return err
 	}

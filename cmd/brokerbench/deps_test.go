@@ -1,6 +1,7 @@
 package main
 
 import (
+	"go/ast"
 	"go/parser"
 	"go/token"
 	"io/fs"
@@ -12,8 +13,9 @@ import (
 
 const module = "github.com/brokerbench/brokerbench/"
 
-// TestDependencyDirection is the architecture test (style.md practice 15): imports
-// point one way, database clients live behind schema/dialect, and only cmd knows cobra.
+// TestDependencyDirection is the architecture test: imports point one way, database
+// clients live behind database/..., only cmd chooses the concrete databases, and only
+// cmd knows cobra.
 func TestDependencyDirection(t *testing.T) {
 	root := filepath.Join("..", "..")
 	imports := map[string]map[string]string{} // package dir -> import path -> file
@@ -58,23 +60,25 @@ func TestDependencyDirection(t *testing.T) {
 	under := func(pkg, prefix string) bool { return pkg == prefix || strings.HasPrefix(pkg, prefix+"/") }
 	// allowed lists, per package prefix, which of our packages it may import.
 	allowed := map[string][]string{
-		"schema/dialect": {"schema"},
-		"schema/rnd":     {"schema"},
-		"schema":         {},
-		"results":        {},
-		"loader":         {"schema", "internal"},
-		"txn":            {"schema"},
-		"driver":         {"txn", "results", "schema", "driver", "internal"},
-		"internal":       {"schema", "internal", "loader"},
+		"database":   {"schema", "database"},
+		"schema/rnd": {"schema"},
+		"schema":     {},
+		"results":    {},
+		"loader":     {"schema", "internal", "database"},
+		"txn":        {"schema", "database"},
+		"driver":     {"txn", "results", "schema", "driver", "internal", "database"},
+		"internal":   {"schema", "internal", "loader", "database"},
 	}
 	for pkg, ims := range imports {
 		for im, file := range ims {
 			where := pkg + "/" + file
 			if strings.HasPrefix(im, "github.com/jackc/pgx") || strings.HasPrefix(im, "github.com/microsoft/go-mssqldb") {
-				// The test harness talks to servers directly so dialect's own tests can use it.
-				if !under(pkg, "schema/dialect") && !strings.HasPrefix(pkg, "internal/test") {
-					t.Errorf("%s imports the database client %s: only schema/dialect may", where, im)
+				if !under(pkg, "database") || pkg == "database" {
+					t.Errorf("%s imports the database client %s: only database's sub-packages may", where, im)
 				}
+			}
+			if dep, ok := ours(im); ok && under(dep, "database") && dep != "database" && !under(pkg, dep) && !wiresDatabases(pkg, file) {
+				t.Errorf("%s imports the concrete database %s: only cmd chooses the databases; use package database", where, dep)
 			}
 			if strings.HasPrefix(im, "github.com/spf13/") && !under(pkg, "cmd") {
 				t.Errorf("%s imports %s: only cmd may know the command line", where, im)
@@ -83,7 +87,7 @@ func TestDependencyDirection(t *testing.T) {
 			if !ok || under(pkg, "cmd") || under(pkg, "examples") || under(pkg, "scripts") {
 				continue
 			}
-			// The longest matching rule wins (schema/dialect before schema).
+			// The longest matching rule wins (schema/rnd before schema).
 			rule, best := []string(nil), ""
 			for prefix, deps := range allowed {
 				if under(pkg, prefix) && len(prefix) > len(best) {
@@ -103,5 +107,64 @@ func TestDependencyDirection(t *testing.T) {
 				t.Errorf("%s imports %s, which %s must not depend on", where, dep, best)
 			}
 		}
+	}
+}
+
+// wiresDatabases says whether a non-test file may import a concrete database package:
+// cmd links them in; the test harnesses (internal/testpg, internal/testdb) open
+// servers of one kind by design.
+func wiresDatabases(pkg, file string) bool {
+	switch {
+	case pkg == "cmd/brokerbench", strings.HasPrefix(pkg, "internal/test"):
+		return true
+	case pkg == "txn" && file == "sql_sqlserver.go":
+		// The T-SQL statements cast parameters to column types (sqlserver.ColumnType)
+		// until they move behind Engine.SQL (issue 16.3).
+		return true
+	}
+	return false
+}
+
+// TestNoNameSwitchOnDatabases: outside database/..., code gets what differs between
+// databases from the registered Engine, never by comparing with an engine's name.
+// cmd may name the default (--dialect postgres).
+func TestNoNameSwitchOnDatabases(t *testing.T) {
+	root := filepath.Join("..", "..")
+	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(root, path)
+		rel = filepath.ToSlash(rel)
+		if d.IsDir() {
+			if n := d.Name(); n == "testdata" || n == "database" && rel == "database" || strings.HasPrefix(n, ".") && path != root {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		if !strings.HasSuffix(path, ".go") || strings.HasSuffix(path, "_test.go") || strings.HasPrefix(rel, "cmd/") {
+			return nil
+		}
+		// The statement catalogue picks statements by name until each transaction
+		// owns its statements (issue 16.3).
+		if rel == "txn/check.go" {
+			return nil
+		}
+		f, err := parser.ParseFile(token.NewFileSet(), path, nil, 0)
+		if err != nil {
+			return err
+		}
+		ast.Inspect(f, func(n ast.Node) bool {
+			if sel, ok := n.(*ast.SelectorExpr); ok {
+				if x, ok := sel.X.(*ast.Ident); ok && x.Name == "database" && (sel.Sel.Name == "Postgres" || sel.Sel.Name == "SQLServer") {
+					t.Errorf("%s names database.%s: take the behaviour from the Engine instead", rel, sel.Sel.Name)
+				}
+			}
+			return true
+		})
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
 	}
 }

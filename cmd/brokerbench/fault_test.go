@@ -15,10 +15,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/brokerbench/brokerbench/database"
 	"github.com/brokerbench/brokerbench/internal/testdb"
 	"github.com/brokerbench/brokerbench/internal/testpg"
 	"github.com/brokerbench/brokerbench/results"
-	"github.com/brokerbench/brokerbench/schema/dialect"
 )
 
 // childArgsEnv carries the command line of a brokerbench the tests start as a child
@@ -262,7 +262,7 @@ func TestFaultLoadCut(t *testing.T) {
 		code, out, errb := runMain(load...)
 		done <- res{code, out, errb}
 	}()
-	admin, err := dialect.Open(context.Background(), dsn, dialect.Options{MaxConns: 1})
+	admin, err := database.Open(context.Background(), dsn, database.Options{MaxConns: 1})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -317,7 +317,7 @@ func TestFaultRunBackendsKilled(t *testing.T) {
 	dsn := testdb.Loaded(t)
 	out := filepath.Join(t.TempDir(), "killed-backends.json")
 	args := []string{"run", "--db", dsn, "--users", "3,3", "--step", "4s", "--warmup", "1s", "--io-device", "none", "--out", out}
-	admin, err := dialect.Open(context.Background(), dsn, dialect.Options{MaxConns: 1})
+	admin, err := database.Open(context.Background(), dsn, database.Options{MaxConns: 1})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -12,8 +12,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/brokerbench/brokerbench/database"
 	"github.com/brokerbench/brokerbench/internal/testpg"
-	"github.com/brokerbench/brokerbench/schema/dialect"
 )
 
 // secretPW is the password of the secret test's role. Its distinctive prefix is what
@@ -33,7 +33,7 @@ func secretRole(t *testing.T, dsn string) string {
 	if testpg.Cluster(t) == nil {
 		t.Skip("the secret test creates a superuser role: only on the tests' own managed cluster")
 	}
-	admin, err := dialect.Open(context.Background(), testpg.AdminDSN(t), dialect.Options{MaxConns: 1})
+	admin, err := database.Open(context.Background(), testpg.AdminDSN(t), database.Options{MaxConns: 1})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -10,7 +10,7 @@ import (
 	"github.com/brokerbench/brokerbench/internal/memcap"
 	"github.com/brokerbench/brokerbench/internal/pgmanaged"
 	"github.com/brokerbench/brokerbench/results"
-	"github.com/brokerbench/brokerbench/schema/dialect"
+	"github.com/brokerbench/brokerbench/database"
 )
 
 // --server-memory: run the managed PostgreSQL in a memory cgroup so that a database
@@ -66,11 +66,11 @@ func capWords(b int64) string {
 
 // recordStorageRegime stores the server's memory cap and the database's size in the
 // run, so report and compare can tell storage-bound runs from memory-resident ones.
-func recordStorageRegime(ctx context.Context, run *results.Run, tgt *target, db dialect.DB, logf func(string, ...any)) {
+func recordStorageRegime(ctx context.Context, run *results.Run, tgt *target, db database.DB, logf func(string, ...any)) {
 	if tgt.Managed != nil {
 		run.Database.MemoryCapBytes = tgt.Managed.MemoryCap
 	}
-	size, err := dialect.DatabaseBytes(ctx, db)
+	size, err := database.DatabaseBytes(ctx, db)
 	if err != nil {
 		logf("run: the database's size is unknown (%v); compare cannot check that runs used the same data", err)
 		return
@@ -101,11 +101,11 @@ func capQuickstartServer(ctx context.Context, tgt *target, asked int64, given bo
 	}
 	capBytes := asked
 	if !given {
-		db, err := dialect.Open(ctx, tgt.DSN, dialect.Options{MaxConns: 1, AppName: "brokerbench quickstart"})
+		db, err := database.Open(ctx, tgt.DSN, database.Options{MaxConns: 1, AppName: "brokerbench quickstart"})
 		if err != nil {
 			return err
 		}
-		size, err := dialect.DatabaseBytes(ctx, db)
+		size, err := database.DatabaseBytes(ctx, db)
 		db.Close()
 		if err != nil {
 			return err

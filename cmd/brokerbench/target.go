@@ -5,8 +5,8 @@ import (
 	"fmt"
 	"os"
 
+	"github.com/brokerbench/brokerbench/database"
 	"github.com/brokerbench/brokerbench/internal/pgmanaged"
-	"github.com/brokerbench/brokerbench/schema/dialect"
 )
 
 // target is the database a command works on: the one --db names, or a managed local
@@ -23,7 +23,7 @@ func (t *target) Shown() string {
 	if t.Managed != nil {
 		return "managed PostgreSQL in " + t.Managed.DataDir
 	}
-	return dialect.Redact(t.DSN)
+	return database.Redact(t.DSN)
 }
 
 // hasPGEnv reports whether the user configured PostgreSQL through PG* variables, which
@@ -72,7 +72,7 @@ func openTarget(ctx context.Context, g *globalOptions, logf func(string, ...any)
 
 // ensureDatabase creates the managed cluster's benchmark database once.
 func ensureDatabase(ctx context.Context, c *pgmanaged.Cluster, name string) error {
-	db, err := dialect.Open(ctx, c.URL("postgres"), dialect.Options{MaxConns: 1})
+	db, err := database.Open(ctx, c.URL("postgres"), database.Options{MaxConns: 1})
 	if err != nil {
 		return err
 	}

@@ -19,8 +19,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/brokerbench/brokerbench/database"
 	"github.com/brokerbench/brokerbench/internal/pgmanaged"
-	"github.com/brokerbench/brokerbench/schema/dialect"
 )
 
 // testCA is a certificate authority made for one test.
@@ -107,7 +107,7 @@ func TestSecretTLSVerifyFull(t *testing.T) {
 			}
 		}
 	}
-	admin, err := dialect.Open(ctx, c.URL("postgres"), dialect.Options{MaxConns: 1})
+	admin, err := database.Open(ctx, c.URL("postgres"), database.Options{MaxConns: 1})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -145,7 +145,7 @@ func TestSecretTLSVerifyFull(t *testing.T) {
 		return u.String()
 	}
 
-	db, err := dialect.Open(ctx, dsnWith(caFile), dialect.Options{MaxConns: 1, AppName: "brokerbench tls test"})
+	db, err := database.Open(ctx, dsnWith(caFile), database.Options{MaxConns: 1, AppName: "brokerbench tls test"})
 	if err != nil {
 		t.Fatalf("verify-full with the server's CA: %v", err)
 	}

@@ -5,7 +5,7 @@ import (
 	"time"
 
 	"github.com/brokerbench/brokerbench/internal/testpg"
-	"github.com/brokerbench/brokerbench/schema/dialect"
+	"github.com/brokerbench/brokerbench/database"
 )
 
 // TestPostgresHitRatio reads a table that stays in shared_buffers, many times: the
@@ -14,7 +14,7 @@ import (
 func TestPostgresHitRatio(t *testing.T) {
 	dsn := testpg.NewDB(t)
 	ctx := t.Context()
-	db, err := dialect.Open(ctx, dsn, dialect.Options{MaxConns: 1})
+	db, err := database.Open(ctx, dsn, database.Options{MaxConns: 1})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -5,20 +5,20 @@ import (
 	"math"
 	"time"
 
-	"github.com/brokerbench/brokerbench/schema/dialect"
+	"github.com/brokerbench/brokerbench/database"
 )
 
-// dbSource adapts a dialect's I/O statistics reader: the database's own view of its
+// dbSource adapts a database's I/O statistics reader (database.IOStatsReader): the database's own view of its
 // I/O per class (data, wal), and its WAL volume.
 type dbSource struct {
-	r       dialect.IOStatsReader
+	r       database.IOStatsReader
 	devices []Device
 	now     func() time.Time
 }
 
 var _ Source = (*dbSource)(nil)
 
-func newDBSource(r dialect.IOStatsReader) *dbSource {
+func newDBSource(r database.IOStatsReader) *dbSource {
 	return &dbSource{r: r, now: time.Now, devices: []Device{
 		{Name: "data", Role: RoleData, InTotals: true},
 		{Name: "wal", Role: RoleWAL, InTotals: true},
@@ -48,7 +48,7 @@ func (d *dbSource) Snapshot(ctx context.Context) (*Snapshot, error) {
 	// The cache counters are a second statement on the same connection, read at the
 	// same instant as the I/O counters; without them the step has no hit ratio, but
 	// its I/O figures stand.
-	if cr, ok := d.r.(dialect.CacheStatsReader); ok {
+	if cr, ok := d.r.(database.CacheStatsReader); ok {
 		if cc, err := cr.ReadCache(ctx); err == nil {
 			s.Cache = &CacheCounters{Hits: cc.Hits, Reads: cc.Reads}
 		}
@@ -56,7 +56,7 @@ func (d *dbSource) Snapshot(ctx context.Context) (*Snapshot, error) {
 	return s, nil
 }
 
-func groupCounters(g dialect.IOGroup) Counters {
+func groupCounters(g database.IOGroup) Counters {
 	c := Counters{
 		ReadOps:    nonNeg(g.ReadOps),
 		WriteOps:   nonNeg(g.WriteOps),

@@ -9,7 +9,8 @@
 //   - local block devices: named with --io-device, or found under the database's data
 //     directory and WAL directory when the database runs on this host (/proc/diskstats),
 //   - the database's own I/O views (PostgreSQL pg_stat_io on 16+, pg_stat_database,
-//     pg_stat_bgwriter and pg_stat_wal below), through dialect's IOStats readers,
+//     pg_stat_bgwriter and pg_stat_wal below; SQL Server sys.dm_io_virtual_file_stats),
+//     through the database.IOStatsReader the pool opens,
 //   - none: the step records source "none" and the run goes on.
 //
 // Every source returns cumulative counters; the Sampler differences them at the

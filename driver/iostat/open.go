@@ -7,15 +7,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/brokerbench/brokerbench/schema/dialect"
+	"github.com/brokerbench/brokerbench/database"
 )
-
-// ioStatsOpener is what a dialect.DB offers when the database can report its own
-// I/O: *dialect.PG now, the SQL Server dialect with its issue. Asserting on a method
-// rather than on the type keeps this package free of per-product code.
-type ioStatsOpener interface {
-	OpenIOStats(ctx context.Context) (dialect.IOStatsReader, error)
-}
 
 // Open picks the sources in order (iops.md §6.1; see the package doc). It fails only
 // for a user mistake that names a source (an unknown --io-device, an unreachable
@@ -40,7 +33,7 @@ func Open(ctx context.Context, o Options) (*Sampler, error) {
 	// The database's reader: the primary when nothing better is there, and in any
 	// case the WAL volume for wal_bytes_per_commit.
 	var db *dbSource
-	if op, ok := o.DB.(ioStatsOpener); ok && o.DB != nil {
+	if op, ok := o.DB.(database.IOStatsOpener); ok && o.DB != nil {
 		r, err := op.OpenIOStats(ctx)
 		if err != nil {
 			s.log("iostat: the database's I/O views are not readable: %v", err)

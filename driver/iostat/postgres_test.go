@@ -9,19 +9,19 @@ import (
 	"testing"
 	"time"
 
+	"github.com/brokerbench/brokerbench/database"
 	"github.com/brokerbench/brokerbench/internal/testpg"
-	"github.com/brokerbench/brokerbench/schema/dialect"
 )
 
 // localPG opens a fresh test database and returns it with its server description;
 // it skips when the server's data directory is not on this host (an external
 // BROKERBENCH_TEST_DSN server elsewhere), since nothing local can be measured then.
-func localPG(t *testing.T) (dialect.DB, dialect.ServerInfo) {
+func localPG(t *testing.T) (database.DB, database.ServerInfo) {
 	t.Helper()
 	dsn := testpg.NewDB(t)
 	ctx, cancel := context.WithTimeout(t.Context(), 30*time.Second)
 	defer cancel()
-	db, err := dialect.Open(ctx, dsn, dialect.Options{MaxConns: 2})
+	db, err := database.Open(ctx, dsn, database.Options{MaxConns: 2})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -53,7 +53,7 @@ func evalOrSelf(p string) string {
 
 // writeHeavyStep writes rows × 512 bytes of table data (and as much WAL) and
 // checkpoints, so the data device sees writes within the step.
-func writeHeavyStep(t *testing.T, db dialect.DB, rows int) {
+func writeHeavyStep(t *testing.T, db database.DB, rows int) {
 	t.Helper()
 	ctx := t.Context()
 	for _, q := range []string{

@@ -7,8 +7,8 @@ import (
 	"sync"
 	"time"
 
+	"github.com/brokerbench/brokerbench/database"
 	"github.com/brokerbench/brokerbench/results"
-	"github.com/brokerbench/brokerbench/schema/dialect"
 )
 
 // Options configure Open.
@@ -25,7 +25,7 @@ type Options struct {
 	DataDir, WALDir string
 	// DB is a connection to the database for its own I/O views and its WAL volume;
 	// the source opens its own dedicated connection from it.
-	DB dialect.DB
+	DB database.DB
 	// Log receives one-time notices; nil discards them.
 	Log func(format string, args ...any)
 

@@ -10,8 +10,8 @@ const (
 	SourceDiskstats    = "diskstats"
 	SourceNodeExporter = "node_exporter"
 	SourceNone         = "none"
-	// The database sources take their names from the dialect (pg_stat_io, pg_stat,
-	// later sqlserver_file_stats).
+	// The database sources take their names from the database's reader (pg_stat_io,
+	// pg_stat, sqlserver_file_stats).
 )
 
 // Roles of a device.
@@ -61,8 +61,8 @@ type Snapshot struct {
 
 // Source reads cumulative counters. Implementations: diskstats (local block
 // devices), node_exporter (a remote host), the database's views (dbSource, over
-// dialect's IOStats readers: PostgreSQL now, SQL Server's dm_io_virtual_file_stats
-// with the SQL Server issue).
+// the database.IOStatsReader its pool opens: PostgreSQL's pg_stat views, SQL
+// Server's sys.dm_io_virtual_file_stats).
 type Source interface {
 	// Name is the result file's source name.
 	Name() string

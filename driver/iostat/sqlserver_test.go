@@ -6,9 +6,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/brokerbench/brokerbench/database"
+	"github.com/brokerbench/brokerbench/database/sqlserver"
 	"github.com/brokerbench/brokerbench/driver/iostat"
 	"github.com/brokerbench/brokerbench/internal/testdb"
-	"github.com/brokerbench/brokerbench/schema/dialect"
 )
 
 // TestSQLServerSource opens the sampler on a SQL Server (BROKERBENCH_SQLSERVER_DSN)
@@ -19,7 +20,7 @@ func TestSQLServerSource(t *testing.T) {
 	dsn := testdb.SQLServerDB(t)
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
-	db, err := dialect.Open(ctx, dsn, dialect.Options{MaxConns: 2})
+	db, err := database.Open(ctx, dsn, database.Options{MaxConns: 2})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -31,12 +32,12 @@ func TestSQLServerSource(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer s.Close()
-	if s.Source() != dialect.SQLServerIOSource {
+	if s.Source() != sqlserver.IOSource {
 		joined := strings.Join(notes, "\n")
 		if s.Source() == iostat.SourceNone && strings.Contains(joined, "not readable") {
 			t.Skipf("login lacks the DMV permission (the fallback works): %s", joined)
 		}
-		t.Fatalf("source %q, want %s; notes: %s", s.Source(), dialect.SQLServerIOSource, joined)
+		t.Fatalf("source %q, want %s; notes: %s", s.Source(), sqlserver.IOSource, joined)
 	}
 	var names []string
 	for _, d := range s.Devices() {
@@ -53,13 +54,13 @@ func TestSQLServerIOCountersGrow(t *testing.T) {
 	dsn := testdb.SQLServerDB(t)
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
-	db, err := dialect.Open(ctx, dsn, dialect.Options{MaxConns: 2})
+	db, err := database.Open(ctx, dsn, database.Options{MaxConns: 2})
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer db.Close()
 	op, ok := db.(interface {
-		OpenIOStats(context.Context) (dialect.IOStatsReader, error)
+		OpenIOStats(context.Context) (database.IOStatsReader, error)
 	})
 	if !ok {
 		t.Fatal("the SQL Server dialect offers no I/O statistics")

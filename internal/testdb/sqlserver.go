@@ -11,9 +11,10 @@ import (
 	"testing"
 	"time"
 
-	// Registers the "sqlserver" database/sql driver for the admin connections, which
-	// run statements schema/dialect has no reason to offer (CREATE DATABASE, BACKUP).
-	_ "github.com/microsoft/go-mssqldb"
+	// Registers the SQL Server engine, and with it go-mssqldb's "sqlserver"
+	// database/sql driver for the admin connections, which run statements the engine
+	// has no reason to offer (CREATE DATABASE, BACKUP).
+	_ "github.com/brokerbench/brokerbench/database/sqlserver"
 )
 
 // SQL Server helpers. Integration tests call

@@ -9,8 +9,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/brokerbench/brokerbench/database"
 	"github.com/brokerbench/brokerbench/loader"
-	"github.com/brokerbench/brokerbench/schema/dialect"
 )
 
 // SQLServerLoaded returns the DSN of a fresh database holding a load at Scale and
@@ -96,7 +96,7 @@ SELECT @r`, key).Scan(&lock); err != nil {
 		}
 	}
 	dsn := SQLServerWithDatabase(admin, building)
-	ldb, err := dialect.Open(ctx, dsn, dialect.Options{MaxConns: loader.MaxConnections, AppName: "brokerbench-testdb"})
+	ldb, err := database.Open(ctx, dsn, database.Options{MaxConns: loader.MaxConnections, AppName: "brokerbench-testdb"})
 	if err != nil {
 		return "", err
 	}

@@ -15,10 +15,10 @@ import (
 	"fmt"
 	"testing"
 
+	"github.com/brokerbench/brokerbench/database"
 	"github.com/brokerbench/brokerbench/internal/testpg"
 	"github.com/brokerbench/brokerbench/loader"
 	"github.com/brokerbench/brokerbench/schema"
-	"github.com/brokerbench/brokerbench/schema/dialect"
 )
 
 // Scale and Seed of the template: one load unit and the minimum trade days keep the
@@ -38,7 +38,7 @@ func Loaded(t testing.TB) string {
 
 // Build loads the template's scale and seed into the database at dsn.
 func Build(ctx context.Context, dsn string) error {
-	db, err := dialect.Open(ctx, dsn, dialect.Options{MaxConns: loader.MaxConnections})
+	db, err := database.Open(ctx, dsn, database.Options{MaxConns: loader.MaxConnections})
 	if err != nil {
 		return err
 	}

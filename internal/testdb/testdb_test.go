@@ -5,9 +5,9 @@ import (
 	"os"
 	"testing"
 
+	"github.com/brokerbench/brokerbench/database"
 	"github.com/brokerbench/brokerbench/internal/testpg"
 	"github.com/brokerbench/brokerbench/loader"
-	"github.com/brokerbench/brokerbench/schema/dialect"
 )
 
 func TestMain(m *testing.M) { os.Exit(testpg.Main(m)) }
@@ -15,7 +15,7 @@ func TestMain(m *testing.M) { os.Exit(testpg.Main(m)) }
 func TestLoadedHasACompleteLoad(t *testing.T) {
 	dsn := Loaded(t)
 	ctx := context.Background()
-	db, err := dialect.Open(ctx, dsn, dialect.Options{MaxConns: 2})
+	db, err := database.Open(ctx, dsn, database.Options{MaxConns: 2})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -11,7 +11,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/brokerbench/brokerbench/schema/dialect"
+	"github.com/brokerbench/brokerbench/database"
 )
 
 // Fault injection for the tests of issue 8: real faults on the real server, never a
@@ -22,7 +22,7 @@ import (
 // operator's pg_terminate_backend would, and returns how many it ended.
 func TerminateBackends(t testing.TB, dsn string) int {
 	t.Helper()
-	db, err := dialect.Open(context.Background(), dsn, dialect.Options{MaxConns: 1})
+	db, err := database.Open(context.Background(), dsn, database.Options{MaxConns: 1})
 	if err != nil {
 		t.Fatalf("terminate backends: %v", err)
 	}
@@ -115,4 +115,4 @@ func Restart(t testing.TB) {
 }
 
 // ErrorSummary is a small helper for messages.
-func ErrorSummary(err error) string { return fmt.Sprintf("%v (class %s)", err, dialect.Classify(err)) }
+func ErrorSummary(err error) string { return fmt.Sprintf("%v (class %s)", err, database.Classify(err)) }

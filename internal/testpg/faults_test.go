@@ -5,7 +5,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/brokerbench/brokerbench/schema/dialect"
+	"github.com/brokerbench/brokerbench/database"
 )
 
 // TestFaultsAreReal: a terminated backend's next query fails with a connection-class
@@ -13,7 +13,7 @@ import (
 func TestFaultsAreReal(t *testing.T) {
 	dsn := NewDB(t)
 	ctx := context.Background()
-	db, err := dialect.Open(ctx, dsn, dialect.Options{MaxConns: 1})
+	db, err := database.Open(ctx, dsn, database.Options{MaxConns: 1})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -28,7 +28,7 @@ func TestFaultsAreReal(t *testing.T) {
 	if err == nil {
 		t.Fatal("query on a terminated backend succeeded")
 	}
-	if c := dialect.Classify(err); c != dialect.Connection {
+	if c := database.Classify(err); c != database.Connection {
 		t.Fatalf("terminated backend: %s, want connection class", ErrorSummary(err))
 	}
 	if _, err := db.Exec(ctx, "SELECT 1"); err != nil {

@@ -22,8 +22,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/brokerbench/brokerbench/database"
+	"github.com/brokerbench/brokerbench/database/postgres"
 	"github.com/brokerbench/brokerbench/internal/pgmanaged"
-	"github.com/brokerbench/brokerbench/schema/dialect"
 )
 
 // EnvDSN names an existing server for the tests (an admin URL, e.g. database postgres).
@@ -94,11 +95,11 @@ func WithDatabase(dsn, db string) string {
 	return u.String()
 }
 
-func admin(t testing.TB) dialect.DB {
+func admin(t testing.TB) database.DB {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	db, err := dialect.Open(ctx, AdminDSN(t), dialect.Options{MaxConns: 1})
+	db, err := database.Open(ctx, AdminDSN(t), database.Options{MaxConns: 1})
 	if err != nil {
 		t.Fatalf("test PostgreSQL: %v", err)
 	}
@@ -133,7 +134,7 @@ func create(t testing.TB, template string) string {
 			break
 		}
 		// 55006: the template is being accessed by another backend for a moment.
-		if dialect.SQLState(err) != "55006" {
+		if postgres.SQLState(err) != "55006" {
 			break
 		}
 		time.Sleep(250 * time.Millisecond)

@@ -5,7 +5,7 @@ import (
 	"os"
 	"testing"
 
-	"github.com/brokerbench/brokerbench/schema/dialect"
+	"github.com/brokerbench/brokerbench/database"
 )
 
 func TestMain(m *testing.M) { os.Exit(Main(m)) }
@@ -14,7 +14,7 @@ func TestTemplateBuiltOnceAndCloned(t *testing.T) {
 	builds := 0
 	build := func(ctx context.Context, dsn string) error {
 		builds++
-		db, err := dialect.Open(ctx, dsn, dialect.Options{})
+		db, err := database.Open(ctx, dsn, database.Options{})
 		if err != nil {
 			return err
 		}
@@ -24,7 +24,7 @@ func TestTemplateBuiltOnceAndCloned(t *testing.T) {
 	}
 	for i := 0; i < 2; i++ {
 		dsn := FromTemplate(t, "unit", build)
-		db, err := dialect.Open(context.Background(), dsn, dialect.Options{})
+		db, err := database.Open(context.Background(), dsn, database.Options{})
 		if err != nil {
 			t.Fatal(err)
 		}

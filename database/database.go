@@ -1,0 +1,250 @@
+// Package database is what the rest of brokerbench sees of a database: DB and Tx,
+// isolation levels, error classes, the server description, DSN redaction and the
+// optional capabilities (bulk fast path, maintenance, I/O views, pool statistics).
+// Each database lives in a sub-package (database/postgres, database/sqlserver) that
+// registers one Engine carrying everything that differs between databases; only cmd
+// chooses which are linked in, and nothing outside database/... names a concrete one.
+package database
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/url"
+	"strings"
+	"time"
+
+	"github.com/brokerbench/brokerbench/schema"
+)
+
+// Name identifies a database engine ("postgres", "sqlserver"). Result files and the
+// statement catalogue key on it.
+type Name string
+
+// The names of the engines brokerbench ships. Only the statement catalogue
+// (txn.StatementsFor) still picks by name; code that needs an engine's behaviour gets
+// it from the registered Engine instead.
+const (
+	Postgres  Name = "postgres"
+	SQLServer Name = "sqlserver"
+)
+
+// Isolation is a transaction isolation level, named as the workload reference names it.
+type Isolation uint8
+
+const (
+	ReadCommitted Isolation = iota + 1
+	RepeatableRead
+	Serializable
+	// ReadOnlyCommitted is read committed for work that only reads. Read committed
+	// gives every statement its own snapshot whether or not BEGIN was sent, so a
+	// database may run such work without an explicit transaction and save the BEGIN and
+	// COMMIT round trips, which cost the client more CPU than the reads themselves
+	// (scripts/bench-driver.sh). A database may also map it to a snapshot level that
+	// only suits readers (SQL Server's brokerbench_read_committed=snapshot).
+	ReadOnlyCommitted
+)
+
+func (i Isolation) String() string {
+	switch i {
+	case ReadCommitted:
+		return "read committed"
+	case RepeatableRead:
+		return "repeatable read"
+	case Serializable:
+		return "serializable"
+	case ReadOnlyCommitted:
+		return "read committed (read-only)"
+	}
+	return fmt.Sprintf("isolation(%d)", uint8(i))
+}
+
+// DB is a pool of connections to the database under test.
+type DB interface {
+	Name() Name
+	// InTx runs fn in one transaction at iso and commits when fn returns nil; it rolls
+	// back when fn returns an error (including ErrRollback, the workload's intended
+	// rollbacks). It does not retry: retry policy belongs to the caller.
+	InTx(ctx context.Context, iso Isolation, fn func(Tx) error) error
+	// Exec runs one statement outside an explicit transaction.
+	Exec(ctx context.Context, sql string, args ...any) (int64, error)
+	Query(ctx context.Context, sql string, args ...any) (Rows, error)
+	QueryRow(ctx context.Context, sql string, args ...any) Row
+	// Bulk streams rows into table through the database's bulk path (COPY, bulk copy).
+	Bulk(ctx context.Context, table string, columns []string, src RowSource) (int64, error)
+	// Server describes the server: product, version, key settings.
+	Server(ctx context.Context) (ServerInfo, error)
+	// Target names the server without secrets, for messages: "host:port/database".
+	Target() string
+	Close()
+}
+
+// Tx is one open transaction.
+type Tx interface {
+	Exec(ctx context.Context, sql string, args ...any) (int64, error)
+	Query(ctx context.Context, sql string, args ...any) (Rows, error)
+	QueryRow(ctx context.Context, sql string, args ...any) Row
+}
+
+// Rows is a result set; Close must be called (Next returning false closes it).
+type Rows interface {
+	Next() bool
+	Scan(dest ...any) error
+	Err() error
+	Close()
+}
+
+// Row is a single-row result; Scan returns ErrNoRows when there was none.
+type Row interface {
+	Scan(dest ...any) error
+}
+
+// RowSource feeds Bulk: Next advances, Values returns the current row (valid until the
+// next call to Next), Err reports a generation failure. It has the shape of
+// pgx.CopyFromSource so the PostgreSQL path streams without copying.
+type RowSource interface {
+	Next() bool
+	Values() ([]any, error)
+	Err() error
+}
+
+// ServerInfo describes the server under test for the result file.
+type ServerInfo struct {
+	Product  string
+	Version  string // short form, e.g. "15.18"
+	Num      int    // comparable form, e.g. 150018 (PostgreSQL server_version_num)
+	Edition  string
+	Settings map[string]string
+	// DataDir and WALDir are set when the server reports them and they are readable
+	// (the I/O sampler maps them to block devices).
+	DataDir string
+	WALDir  string
+}
+
+// ErrNoRows is returned by Row.Scan when the query returned no row.
+var ErrNoRows = errors.New("no rows in result set")
+
+// ErrRollback is returned by a transaction body to roll back on purpose (the
+// workload's intended rollbacks); InTx passes it through unchanged.
+var ErrRollback = errors.New("intended rollback")
+
+// Class is how the load driver must treat an error.
+type Class uint8
+
+const (
+	// Fatal: a bug or a broken database; count it as an error.
+	Fatal Class = iota
+	// Retry: serialization failure, deadlock, lock timeout; run the transaction again.
+	Retry
+	// Connection: the connection or server went away; reconnect and count a fault.
+	Connection
+	// Canceled: our own context ended; not an error of the transaction.
+	Canceled
+	// Rollback: the workload's intended rollback.
+	Rollback
+)
+
+func (c Class) String() string {
+	return [...]string{"fatal", "retry", "connection", "canceled", "rollback"}[c]
+}
+
+// Options size the pool.
+type Options struct {
+	MaxConns int           // 0: the driver's default
+	Timeout  time.Duration // connect timeout; 0: 10 s
+	AppName  string
+}
+
+// Redact removes the password from a DSN (URL or key=value form) so it can be shown.
+func Redact(dsn string) string {
+	s := strings.TrimSpace(dsn)
+	if hasScheme(s) {
+		u, err := url.Parse(s)
+		if err != nil {
+			return "<unparseable DSN>"
+		}
+		if u.User != nil {
+			if _, ok := u.User.Password(); ok {
+				u.User = url.UserPassword(u.User.Username(), "xxxxx")
+			}
+		}
+		q := u.Query()
+		for k := range q {
+			if strings.EqualFold(k, "password") {
+				q.Set(k, "xxxxx")
+			}
+		}
+		u.RawQuery = q.Encode()
+		return u.String()
+	}
+	// key=value form; values may be quoted.
+	fields := splitKV(s)
+	for i, f := range fields {
+		k, _, ok := strings.Cut(f, "=")
+		if ok && strings.EqualFold(strings.TrimSpace(k), "password") {
+			fields[i] = k + "=xxxxx"
+		}
+	}
+	return strings.Join(fields, " ")
+}
+
+// hasScheme reports whether s starts like a URL ("name://"), as opposed to libpq's
+// key=value form.
+func hasScheme(s string) bool {
+	i := strings.Index(s, "://")
+	if i <= 0 {
+		return false
+	}
+	for j, c := range s[:i] {
+		alpha := c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z'
+		if !alpha && (j == 0 || !(c >= '0' && c <= '9' || c == '+' || c == '-' || c == '.')) {
+			return false
+		}
+	}
+	return true
+}
+
+// splitKV splits a libpq key=value string on spaces outside single quotes.
+func splitKV(s string) []string {
+	var out []string
+	var cur strings.Builder
+	quoted := false
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case c == '\\' && i+1 < len(s):
+			cur.WriteByte(c)
+			i++
+			cur.WriteByte(s[i])
+		case c == '\'':
+			quoted = !quoted
+			cur.WriteByte(c)
+		case c == ' ' && !quoted:
+			if cur.Len() > 0 {
+				out = append(out, cur.String())
+				cur.Reset()
+			}
+		default:
+			cur.WriteByte(c)
+		}
+	}
+	if cur.Len() > 0 {
+		out = append(out, cur.String())
+	}
+	return out
+}
+
+// DDL renders the schema in one database's dialect of SQL.
+type DDL interface {
+	// CreateTable returns the statement creating t with its primary key only.
+	CreateTable(t schema.Table) string
+	// Indexes and ForeignKeys return the statements run after the data is in:
+	// secondary indexes, then (in a later pass) foreign keys.
+	Indexes(t schema.Table) []string
+	ForeignKeys(t schema.Table) []string
+	DropTable(t schema.Table) string
+	// CreateSequence creates the BIGINT sequence name whose first value is start
+	// (the trade-id sequence); DropSequence removes it if it exists.
+	CreateSequence(name string, start int64) string
+	DropSequence(name string) string
+}

@@ -1,0 +1,146 @@
+package database
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+	"sync"
+)
+
+// Engine is one database as brokerbench drives it: everything that differs between
+// databases and is not a method of an open pool. Each database sub-package declares
+// one and registers it from its init function; cmd links the sub-packages in
+// (cmd/brokerbench/databases.go), so adding a database touches its own sub-package,
+// that file and the statement catalogue, and nothing else.
+//
+// What an open pool can do beyond DB is found by type assertion on the DB that Open
+// returns: BinaryCopier (bulk fast path, paired with RowFormat), Maintainer, Sizer,
+// IOStatsOpener (the server's I/O views) and PoolStatser (pool statistics).
+type Engine struct {
+	// Name is what DB.Name of its pools returns and result files record.
+	Name Name
+	// Product names the database for people: "PostgreSQL".
+	Product string
+	// Schemes are the DSN URL schemes it accepts, lower case: "postgres".
+	Schemes []string
+	// KeyValueDSN says it also takes a DSN that is not a URL (libpq's key=value form);
+	// such a DSN, and one whose scheme no engine claims, goes to this engine.
+	KeyValueDSN bool
+	// Open connects to dsn. Its errors never carry the DSN's password.
+	Open func(ctx context.Context, dsn string, o Options) (DB, error)
+	// DDL renders the schema, the trade-id sequence included. It may also implement
+	// KeyDeferrer, KeyIndexer and FKValidator.
+	DDL DDL
+	// SQL turns portable statement text (PostgreSQL's $1, $2 placeholders) into the
+	// text this database runs.
+	SQL func(portable string) string
+	// Classify sorts an error its client returned by code and type, never by message;
+	// ok is false for an error that is not its client's, which the shared rules in
+	// Classify then sort.
+	Classify func(err error) (c Class, ok bool)
+	// RowFormat, when set, encodes load rows in the wire format of the pool's
+	// BinaryCopier; without it the loader sends boxed rows through DB.Bulk.
+	RowFormat *RowFormat
+}
+
+// RowFormat is a database's own bulk row encoding: the loader writes rows straight
+// into it and streams Header, the encoded chunks, then Trailer to CopyBinary.
+type RowFormat struct {
+	// NewEncoder returns an encoder for rows of cols columns whose chunks are about
+	// chunkBytes long.
+	NewEncoder func(cols, chunkBytes int) RowEncoder
+	// Header starts a stream and Trailer ends it.
+	Header, Trailer []byte
+}
+
+var registry struct {
+	mu      sync.RWMutex
+	engines []*Engine // sorted by name
+}
+
+// Register makes e available to Open, Lookup and Classify. Sub-packages call it from
+// init; a second engine under the same name is a programming error.
+func Register(e *Engine) {
+	if e == nil || e.Name == "" || e.Open == nil || e.DDL == nil || e.SQL == nil || e.Classify == nil {
+		panic("database: Register of an incomplete engine")
+	}
+	registry.mu.Lock()
+	defer registry.mu.Unlock()
+	for _, x := range registry.engines {
+		if x.Name == e.Name {
+			panic(fmt.Sprintf("database: engine %q registered twice", e.Name))
+		}
+	}
+	registry.engines = append(registry.engines, e)
+	slices.SortFunc(registry.engines, func(a, b *Engine) int { return strings.Compare(string(a.Name), string(b.Name)) })
+}
+
+// Engines returns the registered engines by name.
+func Engines() []*Engine {
+	registry.mu.RLock()
+	defer registry.mu.RUnlock()
+	return slices.Clone(registry.engines)
+}
+
+// Names lists the registered engines for messages: "postgres or sqlserver".
+func Names() string {
+	var names []string
+	for _, e := range Engines() {
+		names = append(names, string(e.Name))
+	}
+	switch len(names) {
+	case 0:
+		return "(none linked in)"
+	case 1:
+		return names[0]
+	}
+	return strings.Join(names[:len(names)-1], ", ") + " or " + names[len(names)-1]
+}
+
+// Lookup returns the engine named n.
+func Lookup(n Name) (*Engine, error) {
+	for _, e := range Engines() {
+		if e.Name == n {
+			return e, nil
+		}
+	}
+	return nil, fmt.Errorf("unknown database %q (want %s)", n, Names())
+}
+
+// Of returns the engine of an open pool.
+func Of(db DB) (*Engine, error) { return Lookup(db.Name()) }
+
+// For returns the engine a DSN selects by its scheme: the engine that lists the
+// scheme, else the one that takes key=value DSNs (which then reports what is wrong
+// with the DSN).
+func For(dsn string) (*Engine, error) {
+	scheme := ""
+	if s := strings.TrimSpace(dsn); hasScheme(s) {
+		scheme = strings.ToLower(s[:strings.Index(s, "://")])
+	}
+	var fallback *Engine
+	for _, e := range Engines() {
+		if scheme != "" && slices.Contains(e.Schemes, scheme) {
+			return e, nil
+		}
+		if e.KeyValueDSN && fallback == nil {
+			fallback = e
+		}
+	}
+	if fallback == nil {
+		return nil, fmt.Errorf("no database engine takes this DSN (%s); linked in: %s", Redact(dsn), Names())
+	}
+	return fallback, nil
+}
+
+// Open connects to dsn with the engine its scheme selects: postgres:// or
+// postgresql:// (or a libpq key=value string) for PostgreSQL, sqlserver:// for SQL
+// Server. Errors name the target without its password.
+func Open(ctx context.Context, dsn string, o Options) (DB, error) {
+	e, err := For(dsn)
+	if err != nil {
+		return nil, err
+	}
+	return e.Open(ctx, dsn, o)
+}

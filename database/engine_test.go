@@ -1,0 +1,59 @@
+package database_test
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/brokerbench/brokerbench/database"
+	"github.com/brokerbench/brokerbench/database/postgres"
+	"github.com/brokerbench/brokerbench/database/sqlserver"
+)
+
+// A DSN's scheme picks the engine; what is not a URL (libpq's key=value form), and a
+// scheme nobody claims, goes to the engine that takes key=value DSNs, PostgreSQL,
+// whose parser then says what is wrong.
+func TestForPicksTheEngineByScheme(t *testing.T) {
+	for in, want := range map[string]*database.Engine{
+		"postgres://x/y": postgres.Engine, "postgresql://x/y": postgres.Engine, "host=x": postgres.Engine, "": postgres.Engine,
+		"mysql://x/y": postgres.Engine, "sqlserver://sa@x?database=y": sqlserver.Engine, "SQLSERVER://x": sqlserver.Engine,
+	} {
+		got, err := database.For(in)
+		if err != nil || got != want {
+			t.Errorf("For(%q) = %v, %v; want %s", in, got, err, want.Name)
+		}
+	}
+}
+
+func TestRegistry(t *testing.T) {
+	if got := database.Names(); got != "postgres or sqlserver" {
+		t.Errorf("Names() = %q", got)
+	}
+	for _, e := range []*database.Engine{postgres.Engine, sqlserver.Engine} {
+		got, err := database.Lookup(e.Name)
+		if err != nil || got != e {
+			t.Errorf("Lookup(%s) = %v, %v", e.Name, got, err)
+		}
+	}
+	if _, err := database.Lookup("oracle"); err == nil || !strings.Contains(err.Error(), "postgres or sqlserver") {
+		t.Errorf("Lookup of an unknown engine: %v, want an error naming the known ones", err)
+	}
+	defer func() {
+		if recover() == nil {
+			t.Error("registering a second engine named postgres did not panic")
+		}
+	}()
+	dup := *postgres.Engine
+	database.Register(&dup)
+}
+
+// Each engine's Open returns a nil DB interface, not a typed nil, on failure: callers
+// compare with nil.
+func TestOpenFailureIsANilDB(t *testing.T) {
+	for _, dsn := range []string{"postgres://u:pw@127.0.0.1:1/d?connect_timeout=1", "sqlserver://u:pw@[::1"} {
+		db, err := database.Open(context.Background(), dsn, database.Options{Timeout: 1})
+		if err == nil || db != nil {
+			t.Errorf("Open(%s) = %v, %v; want nil and an error", database.Redact(dsn), db, err)
+		}
+	}
+}

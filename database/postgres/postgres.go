@@ -1,0 +1,309 @@
+package postgres
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
+	"github.com/jackc/pgx/v5/pgxpool"
+
+	"github.com/brokerbench/brokerbench/database"
+)
+
+// PG is a PostgreSQL pool (pgx). Statements are cached per connection
+// by pgx (QueryExecModeCacheStatement), so named SQL is prepared once per connection.
+type PG struct {
+	Pool   *pgxpool.Pool
+	target string
+}
+
+var _ database.DB = (*PG)(nil)
+
+func open(ctx context.Context, dsn string, o database.Options) (database.DB, error) {
+	pg, err := Open(ctx, dsn, o)
+	if err != nil {
+		return nil, err // a nil *PG in a DB interface would not compare equal to nil
+	}
+	return pg, nil
+}
+
+// Open connects to a PostgreSQL DSN (URL or key=value). Code outside database/...
+// goes through database.Open; tests that need the pool itself call this.
+func Open(ctx context.Context, dsn string, o database.Options) (*PG, error) {
+	cfg, err := pgxpool.ParseConfig(dsn)
+	if err != nil {
+		// pgx's parse errors can quote the DSN; never pass them through.
+		return nil, fmt.Errorf("invalid PostgreSQL DSN %s: %s", database.Redact(dsn), parseErrorReason(err))
+	}
+	if o.MaxConns > 0 {
+		cfg.MaxConns = int32(o.MaxConns)
+	}
+	cfg.MinConns = 0
+	timeout := o.Timeout
+	if timeout == 0 {
+		timeout = 10 * time.Second
+	}
+	cfg.ConnConfig.ConnectTimeout = timeout
+	if o.AppName != "" {
+		cfg.ConnConfig.RuntimeParams["application_name"] = o.AppName
+	}
+	target := pgTarget(cfg.ConnConfig)
+	pool, err := pgxpool.NewWithConfig(ctx, cfg)
+	if err != nil {
+		return nil, fmt.Errorf("connect to PostgreSQL at %s: %w", target, safeConnErr(err))
+	}
+	pctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	if err := pool.Ping(pctx); err != nil {
+		pool.Close()
+		return nil, fmt.Errorf("connect to PostgreSQL at %s: %w", target, safeConnErr(err))
+	}
+	return &PG{Pool: pool, target: target}, nil
+}
+
+func pgTarget(c *pgx.ConnConfig) string {
+	host := c.Host
+	if c.Database == "" {
+		c = c.Copy()
+		c.Database = "(the user's default)"
+	}
+	if strings.HasPrefix(host, "/") {
+		return fmt.Sprintf("%s (socket) port %d, database %s, user %s", host, c.Port, c.Database, c.User)
+	}
+	return fmt.Sprintf("%s, database %s, user %s", net.JoinHostPort(host, strconv.Itoa(int(c.Port))), c.Database, c.User)
+}
+
+// parseErrorReason keeps pgx's reason but drops the quoted connection string.
+func parseErrorReason(err error) string {
+	var pe *pgconn.ParseConfigError
+	if errors.As(err, &pe) && pe.Unwrap() != nil {
+		return pe.Unwrap().Error()
+	}
+	return "cannot parse"
+}
+
+// safeConnErr reduces a connect error to its cause: pgconn's ConnectError names host
+// and user (not the password), but we add our own target already.
+func safeConnErr(err error) error {
+	var pgErr *pgconn.PgError
+	if errors.As(err, &pgErr) {
+		return fmt.Errorf("%s (SQLSTATE %s)", pgErr.Message, pgErr.Code)
+	}
+	var ce *pgconn.ConnectError
+	if errors.As(err, &ce) && ce.Unwrap() != nil {
+		return safeConnErr(ce.Unwrap())
+	}
+	// pgx joins one error per attempt (TLS then plain text, each address of a
+	// host): say each distinct cause once.
+	if lines := strings.Split(err.Error(), "\n"); len(lines) > 1 {
+		seen := map[string]bool{}
+		var keep []string
+		for _, l := range lines {
+			if l = strings.TrimSpace(l); l != "" && !seen[l] {
+				seen[l] = true
+				keep = append(keep, l)
+			}
+		}
+		return &joinedConnErr{msg: strings.Join(keep, "; "), err: err}
+	}
+	return err
+}
+
+// joinedConnErr keeps the original error for errors.Is/As (classification) while
+// saying each cause once.
+type joinedConnErr struct {
+	msg string
+	err error
+}
+
+func (e *joinedConnErr) Error() string { return e.msg }
+func (e *joinedConnErr) Unwrap() error { return e.err }
+
+func (p *PG) Name() database.Name { return database.Postgres }
+func (p *PG) Target() string      { return p.target }
+func (p *PG) Close()              { p.Pool.Close() }
+
+func pgIso(iso database.Isolation) pgx.TxIsoLevel {
+	switch iso {
+	case database.RepeatableRead:
+		return pgx.RepeatableRead
+	case database.Serializable:
+		return pgx.Serializable
+	}
+	return pgx.ReadCommitted
+}
+
+func (p *PG) InTx(ctx context.Context, iso database.Isolation, fn func(database.Tx) error) error {
+	if iso == database.ReadOnlyCommitted {
+		return p.autocommit(ctx, fn)
+	}
+	tx, err := p.Pool.BeginTx(ctx, pgx.TxOptions{IsoLevel: pgIso(iso)})
+	if err != nil {
+		return err
+	}
+	if err := fn(pgTx{tx}); err != nil {
+		// The rollback error is secondary; the body's error says what went wrong.
+		_ = tx.Rollback(context.WithoutCancel(ctx))
+		return err
+	}
+	return tx.Commit(ctx)
+}
+
+func (p *PG) Exec(ctx context.Context, sql string, args ...any) (int64, error) {
+	tag, err := p.Pool.Exec(ctx, sql, args...)
+	return tag.RowsAffected(), err
+}
+
+func (p *PG) Query(ctx context.Context, sql string, args ...any) (database.Rows, error) {
+	r, err := p.Pool.Query(ctx, sql, args...)
+	if err != nil {
+		return nil, err
+	}
+	return pgRows{r}, nil
+}
+
+func (p *PG) QueryRow(ctx context.Context, sql string, args ...any) database.Row {
+	return pgRow{p.Pool.QueryRow(ctx, sql, args...)}
+}
+
+func (p *PG) Bulk(ctx context.Context, table string, columns []string, src database.RowSource) (int64, error) {
+	return p.Pool.CopyFrom(ctx, pgx.Identifier{table}, columns, src)
+}
+
+func (p *PG) Server(ctx context.Context) (database.ServerInfo, error) {
+	info := database.ServerInfo{Product: "PostgreSQL", Settings: map[string]string{}}
+	var num string
+	if err := p.Pool.QueryRow(ctx, "SELECT current_setting('server_version'), current_setting('server_version_num')").Scan(&info.Version, &num); err != nil {
+		return info, err
+	}
+	info.Num, _ = strconv.Atoi(num)
+	rows, err := p.Pool.Query(ctx, `SELECT name, setting || COALESCE(unit, '') FROM pg_settings
+		WHERE name IN ('shared_buffers','max_connections','synchronous_commit','fsync','wal_level',
+		'checkpoint_timeout','max_wal_size','effective_io_concurrency','random_page_cost','work_mem',
+		'full_page_writes','wal_compression','huge_pages','default_transaction_isolation')`)
+	if err != nil {
+		return info, err
+	}
+	for rows.Next() {
+		var k, v string
+		if err := rows.Scan(&k, &v); err != nil {
+			rows.Close()
+			return info, err
+		}
+		info.Settings[k] = v
+	}
+	rows.Close()
+	// data_directory needs superuser or pg_read_all_settings; without it the I/O
+	// sampler falls back to other sources.
+	var dir string
+	if err := p.Pool.QueryRow(ctx, "SELECT current_setting('data_directory')").Scan(&dir); err == nil {
+		info.DataDir = dir
+		info.WALDir = dir + "/pg_wal"
+	}
+	return info, rows.Err()
+}
+
+// autocommit runs read-only read-committed work on one connection without BEGIN and
+// COMMIT: each statement is its own implicit transaction with its own snapshot, which
+// is exactly what read committed gives inside an explicit one.
+func (p *PG) autocommit(ctx context.Context, fn func(database.Tx) error) error {
+	conn, err := p.Pool.Acquire(ctx)
+	if err != nil {
+		return err
+	}
+	defer conn.Release()
+	return fn(pgConnTx{conn.Conn()})
+}
+
+// pgConnTx runs statements on one connection outside an explicit transaction.
+type pgConnTx struct{ c *pgx.Conn }
+
+func (t pgConnTx) Exec(ctx context.Context, sql string, args ...any) (int64, error) {
+	tag, err := t.c.Exec(ctx, sql, args...)
+	return tag.RowsAffected(), err
+}
+
+func (t pgConnTx) Query(ctx context.Context, sql string, args ...any) (database.Rows, error) {
+	r, err := t.c.Query(ctx, sql, args...)
+	if err != nil {
+		return nil, err
+	}
+	return pgRows{r}, nil
+}
+
+func (t pgConnTx) QueryRow(ctx context.Context, sql string, args ...any) database.Row {
+	return pgRow{t.c.QueryRow(ctx, sql, args...)}
+}
+
+type pgTx struct{ tx pgx.Tx }
+
+func (t pgTx) Exec(ctx context.Context, sql string, args ...any) (int64, error) {
+	tag, err := t.tx.Exec(ctx, sql, args...)
+	return tag.RowsAffected(), err
+}
+
+func (t pgTx) Query(ctx context.Context, sql string, args ...any) (database.Rows, error) {
+	r, err := t.tx.Query(ctx, sql, args...)
+	if err != nil {
+		return nil, err
+	}
+	return pgRows{r}, nil
+}
+
+func (t pgTx) QueryRow(ctx context.Context, sql string, args ...any) database.Row {
+	return pgRow{t.tx.QueryRow(ctx, sql, args...)}
+}
+
+type pgRows struct{ r pgx.Rows }
+
+func (r pgRows) Next() bool             { return r.r.Next() }
+func (r pgRows) Scan(dest ...any) error { return r.r.Scan(dest...) }
+func (r pgRows) Err() error             { return r.r.Err() }
+func (r pgRows) Close()                 { r.r.Close() }
+
+type pgRow struct{ r pgx.Row }
+
+func (r pgRow) Scan(dest ...any) error {
+	err := r.r.Scan(dest...)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return database.ErrNoRows
+	}
+	return err
+}
+
+// SQLState returns the PostgreSQL error code of err, or "".
+func SQLState(err error) string {
+	var pgErr *pgconn.PgError
+	if errors.As(err, &pgErr) {
+		return pgErr.Code
+	}
+	return ""
+}
+
+// classify sorts an error by SQLSTATE class, never by message text; ok is false for
+// an error pgx did not produce.
+func classify(err error) (database.Class, bool) {
+	switch code := SQLState(err); {
+	case code == "40001", code == "40P01", code == "55P03": // serialization, deadlock, lock not available
+		return database.Retry, true
+	case strings.HasPrefix(code, "08"), code == "57P01", code == "57P02", code == "57P03", code == "53300":
+		// connection exceptions, admin/crash shutdown, cannot connect now, too many connections
+		return database.Connection, true
+	case code != "":
+		return database.Fatal, true
+	}
+	if pgconn.SafeToRetry(err) || pgconn.Timeout(err) {
+		return database.Connection, true
+	}
+	var ce *pgconn.ConnectError
+	if errors.As(err, &ce) {
+		return database.Connection, true
+	}
+	return database.Fatal, false
+}

@@ -1,0 +1,20 @@
+// Package sqlserver is brokerbench's SQL Server engine: go-mssqldb pools, T-SQL DDL,
+// bulk copy, error classification by error number, sys.dm_io_virtual_file_stats and
+// database/sql pool statistics. Importing it registers Engine with package database.
+package sqlserver
+
+import "github.com/brokerbench/brokerbench/database"
+
+// Engine is SQL Server as package database sees it. It has no RowFormat: bulk copy
+// takes boxed rows through DB.Bulk.
+var Engine = &database.Engine{
+	Name:     database.SQLServer,
+	Product:  "SQL Server",
+	Schemes:  []string{"sqlserver"},
+	Open:     open,
+	DDL:      sqlserverDDL{},
+	SQL:      SQL,
+	Classify: classify,
+}
+
+func init() { database.Register(Engine) }
