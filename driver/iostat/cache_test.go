@@ -4,8 +4,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/brokerbench/brokerbench/internal/testpg"
 	"github.com/brokerbench/brokerbench/database"
+	"github.com/brokerbench/brokerbench/internal/testpg"
 )
 
 // TestPostgresHitRatio reads a table that stays in shared_buffers, many times: the
