@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"path/filepath"
 	"strconv"
+	"strings"
 
 	"github.com/brokerbench/brokerbench/internal/memcap"
 )
@@ -84,11 +85,15 @@ func (c *Cluster) startCapped(ctx context.Context, settings map[string]string) e
 	if c.MemoryCap == 0 {
 		return c.start(ctx, settings)
 	}
+	settings = withMemorySettings(settings, c.MemoryCap)
+	if err := c.checkCapFits(ctx, settings); err != nil {
+		return err
+	}
 	g, err := c.openMemoryGroup(c.MemoryCap)
 	if err != nil {
 		return err
 	}
-	err = g.Run(func() error { return c.start(ctx, withMemorySettings(settings, c.MemoryCap)) })
+	err = g.Run(func() error { return c.start(ctx, settings) })
 	if err != nil {
 		return errors.Join(err, g.Remove())
 	}
@@ -108,6 +113,16 @@ func (c *Cluster) removeMemoryGroup() error {
 	c.log("memory cgroup %s removed", c.cgroup.Dir)
 	c.cgroup = nil
 	return nil
+}
+
+// removeEmptyMemoryGroup removes the group when no process is left in it.
+func (c *Cluster) removeEmptyMemoryGroup() {
+	if c.cgroup == nil {
+		return
+	}
+	if pids, err := c.cgroup.Procs(); err == nil && len(pids) == 0 {
+		_ = c.removeMemoryGroup()
+	}
 }
 
 // MemoryGroup is the directory of the server's memory cgroup, "" without a cap.
@@ -147,8 +162,17 @@ func (c *Cluster) RestartWithMemoryCap(ctx context.Context, capBytes int64) erro
 	if err := c.removeMemoryGroup(); err != nil {
 		return err
 	}
+	prev := c.MemoryCap
 	c.MemoryCap = capBytes
-	return c.startCapped(ctx, c.settings)
+	err := c.startCapped(ctx, c.settings)
+	var small *capTooSmallError
+	if errors.As(err, &small) {
+		// The cap is only known to be too small once the server is down: bring it
+		// back as it was, and say why the new cap was refused.
+		c.MemoryCap = prev
+		return errors.Join(err, c.startCapped(ctx, c.settings))
+	}
+	return err
 }
 
 // groupFromState reopens the group a state file names (pg stop in a later process).
@@ -157,4 +181,60 @@ func groupFromState(st state) *memcap.Group {
 		return nil
 	}
 	return memcap.OpenExisting(st.Cgroup)
+}
+
+// backendHeadroom is what a capped server needs beyond its shared memory: the
+// backends of a few dozen connections and a little page cache. Below it the
+// cgroup's OOM killer takes the postmaster in the middle of a run.
+const backendHeadroom = 64 << 20
+
+// checkCapFits refuses a cap that cannot hold the server's own shared memory (which
+// with 500 connections is far more than shared_buffers) plus backendHeadroom: the
+// run would end with the postmaster killed. The server reports its need with
+// `postgres -C shared_memory_size` (PostgreSQL 15 and later); older servers are not
+// checked beyond MinMemoryCap.
+func (c *Cluster) checkCapFits(ctx context.Context, settings map[string]string) error {
+	shm := c.sharedMemoryBytes(ctx, settings)
+	if shm == 0 || c.MemoryCap >= shm+backendHeadroom {
+		return nil
+	}
+	all := DefaultSettings()
+	for k, v := range settings {
+		all[k] = v
+	}
+	return &capTooSmallError{fmt.Sprintf("a memory cap of %s is too small for the managed PostgreSQL: its shared memory alone takes %s "+
+		"(shared_buffers %s, max_connections %s); give at least %s, or load more data to read from disk with a larger cap",
+		memcap.FormatSize(c.MemoryCap), memcap.FormatSize(shm), strings.Trim(all["shared_buffers"], "'"), all["max_connections"],
+		memcap.FormatSize(roundUpMB(shm+backendHeadroom)))}
+}
+
+// capTooSmallError is a cap below what the server needs before any page cache.
+type capTooSmallError struct{ msg string }
+
+func (e *capTooSmallError) Error() string { return e.msg }
+
+func roundUpMB(b int64) int64 { return (b + 1<<20 - 1) >> 20 << 20 }
+
+// sharedMemoryBytes asks the server binary for the shared memory the settings need;
+// 0 when it cannot tell (before PostgreSQL 15, or no initialised cluster yet).
+func (c *Cluster) sharedMemoryBytes(ctx context.Context, settings map[string]string) int64 {
+	all := DefaultSettings()
+	for k, v := range settings {
+		all[k] = v
+	}
+	args := []string{"-D", c.DataDir, "-C", "shared_memory_size"}
+	for _, k := range []string{"shared_buffers", "max_connections", "max_locks_per_transaction", "max_wal_senders", "max_worker_processes", "max_prepared_transactions"} {
+		if v, ok := all[k]; ok {
+			args = append(args, "-c", k+"="+strings.Trim(v, "'"))
+		}
+	}
+	out, err := c.command(ctx, "postgres", args...).Output()
+	if err != nil {
+		return 0
+	}
+	mb, err := strconv.ParseInt(strings.TrimSpace(string(out)), 10, 64)
+	if err != nil {
+		return 0
+	}
+	return mb << 20
 }

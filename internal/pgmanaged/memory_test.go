@@ -3,6 +3,7 @@ package pgmanaged
 import (
 	"bufio"
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"os/exec"
@@ -186,5 +187,29 @@ func TestCappedServerAfterCrash(t *testing.T) {
 	}
 	if _, err := os.Stat(dir); !os.IsNotExist(err) {
 		t.Errorf("group %s still there after pg stop: %v", dir, err)
+	}
+}
+
+// TestCapTooSmallRefused: a cap that cannot hold the server's own shared memory is
+// refused before the start, with what is needed, instead of a run whose postmaster
+// the OOM killer ends.
+func TestCapTooSmallRefused(t *testing.T) {
+	needCgroup(t)
+	c, err := Start(context.Background(), Options{MemoryCap: 120 << 20})
+	if err == nil {
+		c.Stop()
+		if bin, _ := FindBinaries(); versionOf(bin) > 0 && versionOf(bin) < 15 {
+			t.Skip("PostgreSQL before 15 cannot report its shared memory (shared_memory_size), so the cap is not checked")
+		}
+		t.Fatal("a 120 MB cap with 500 connections started")
+	}
+	var small *capTooSmallError
+	if !errors.As(err, &small) {
+		t.Fatalf("error %v, want the cap refused as too small", err)
+	}
+	for _, want := range []string{"too small", "shared memory alone takes", "give at least"} {
+		if !strings.Contains(err.Error(), want) {
+			t.Errorf("%q lacks %q", err, want)
+		}
 	}
 }

@@ -451,6 +451,10 @@ func (c *Cluster) Stop() error {
 		c.log("managed PostgreSQL stopped")
 		_ = os.Remove(filepath.Join(c.Dir, stateFile))
 		err = c.removeMemoryGroup()
+	} else {
+		// A server that died on its own (the cap's OOM killer took the postmaster)
+		// cannot be stopped, but its empty group must still go.
+		c.removeEmptyMemoryGroup()
 	}
 	if c.temporary {
 		if rmErr := os.RemoveAll(c.Dir); rmErr != nil && err == nil {
