@@ -118,7 +118,7 @@ func capQuickstartServer(ctx context.Context, tgt *target, asked int64, given bo
 		return nil
 	}
 	err := tgt.Managed.RestartWithMemoryCap(ctx, capBytes)
-	if err != nil && !given && errors.Is(err, pgmanaged.ErrMemoryCap) {
+	if err != nil && !given && (errors.Is(err, pgmanaged.ErrMemoryCap) || errors.Is(err, pgmanaged.ErrCapTooSmall)) {
 		say("cannot cap the server's memory (%v); running uncapped, so the database will likely be read from memory", err)
 		return nil
 	}

@@ -213,6 +213,12 @@ type capTooSmallError struct{ msg string }
 
 func (e *capTooSmallError) Error() string { return e.msg }
 
+// Is makes errors.Is(err, ErrCapTooSmall) true.
+func (e *capTooSmallError) Is(target error) bool { return target == ErrCapTooSmall }
+
+// ErrCapTooSmall matches a cap refused because the server would not fit in it.
+var ErrCapTooSmall = errors.New("memory cap too small for the server")
+
 func roundUpMB(b int64) int64 { return (b + 1<<20 - 1) >> 20 << 20 }
 
 // sharedMemoryBytes asks the server binary for the shared memory the settings need;
