@@ -107,10 +107,12 @@ func (c *Cluster) removeMemoryGroup() error {
 	if c.cgroup == nil {
 		return nil
 	}
+	peak, _ := c.cgroup.PeakBytes()
 	if err := c.cgroup.Remove(); err != nil {
 		return err
 	}
-	c.log("memory cgroup %s removed", c.cgroup.Dir)
+	c.log("memory cgroup %s removed (the server used at most %s of its %s cap, page cache included)",
+		c.cgroup.Dir, memcap.FormatSize(peak), memcap.FormatSize(c.MemoryCap))
 	c.cgroup = nil
 	return nil
 }
