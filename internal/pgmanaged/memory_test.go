@@ -74,7 +74,7 @@ func memoryCgroupOf(t *testing.T, pid int) string {
 // the group, shared_buffers follows the cap, and Stop removes the group.
 func TestCappedServerLifecycle(t *testing.T) {
 	needCgroup(t)
-	c, err := Start(context.Background(), Options{MemoryCap: 128 << 20})
+	c, err := Start(context.Background(), Options{MemoryCap: 192 << 20})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -85,7 +85,7 @@ func TestCappedServerLifecycle(t *testing.T) {
 		}
 	}()
 	dir := c.MemoryGroup()
-	if dir == "" || c.MemoryCap != 128<<20 {
+	if dir == "" || c.MemoryCap != 192<<20 {
 		t.Fatalf("group %q cap %d", dir, c.MemoryCap)
 	}
 	pid, err := c.PostmasterPID()
@@ -105,7 +105,7 @@ func TestCappedServerLifecycle(t *testing.T) {
 	}
 	if psql, err := exec.LookPath("psql"); err == nil {
 		out, err := exec.Command(psql, c.URL(""), "-Atc", "show shared_buffers").CombinedOutput()
-		if err != nil || strings.TrimSpace(string(out)) != "32MB" {
+		if err != nil || strings.TrimSpace(string(out)) != "48MB" {
 			t.Errorf("shared_buffers: %v %q, want a quarter of the cap", err, out)
 		}
 	}
@@ -136,7 +136,7 @@ func TestCappedServerAfterCrash(t *testing.T) {
 	t.Cleanup(func() { os.RemoveAll(base) })
 	os.Chmod(base, 0o755)
 	dataDir := filepath.Join(base, "kept")
-	c, err := Start(context.Background(), Options{DataDir: dataDir, MemoryCap: 128 << 20})
+	c, err := Start(context.Background(), Options{DataDir: dataDir, MemoryCap: 192 << 20})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -164,14 +164,14 @@ func TestCappedServerAfterCrash(t *testing.T) {
 	if _, err := os.Stat(dir); err != nil {
 		t.Fatalf("the crash left no group: %v", err)
 	}
-	c2, err := Start(context.Background(), Options{DataDir: dataDir, MemoryCap: 160 << 20})
+	c2, err := Start(context.Background(), Options{DataDir: dataDir, MemoryCap: 224 << 20})
 	if err != nil {
 		t.Fatalf("start after the crash: %v", err)
 	}
 	if c2.MemoryGroup() != dir {
 		t.Errorf("new group %s, want the stale %s reused", c2.MemoryGroup(), dir)
 	}
-	if lim, _ := memcap.OpenExisting(dir).Limit(); lim != 160<<20 {
+	if lim, _ := memcap.OpenExisting(dir).Limit(); lim != 224<<20 {
 		t.Errorf("reused group's limit %d", lim)
 	}
 	// pg stop in another process: Attach reads the group from the state file.
@@ -179,7 +179,7 @@ func TestCappedServerAfterCrash(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if a.MemoryCap != 160<<20 || a.MemoryGroup() != dir {
+	if a.MemoryCap != 224<<20 || a.MemoryGroup() != dir {
 		t.Errorf("attached cap %d group %s", a.MemoryCap, a.MemoryGroup())
 	}
 	if err := a.Stop(); err != nil {
