@@ -118,6 +118,8 @@ func capQuickstartServer(ctx context.Context, tgt *target, asked int64, given bo
 		return nil
 	}
 	err := tgt.Managed.RestartWithMemoryCap(ctx, capBytes)
+	// A restarted server listens on a port of its own choosing.
+	tgt.DSN = tgt.Managed.URL("brokerbench")
 	if err != nil && !given && (errors.Is(err, pgmanaged.ErrMemoryCap) || errors.Is(err, pgmanaged.ErrCapTooSmall)) {
 		say("cannot cap the server's memory (%v); running uncapped, so the database will likely be read from memory", err)
 		return nil

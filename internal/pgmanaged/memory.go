@@ -146,8 +146,9 @@ func (c *Cluster) MemoryPeak() int64 {
 }
 
 // RestartWithMemoryCap stops the server and starts it again with capBytes (0: no
-// cap), keeping its port, data and settings: quickstart loads without a cap, then
-// caps the server at a share of what it loaded.
+// cap), keeping its data and settings; the port may change, so connect again with
+// URL. quickstart loads without a cap, then caps the server at a share of what it
+// loaded.
 func (c *Cluster) RestartWithMemoryCap(ctx context.Context, capBytes int64) error {
 	if err := CheckMemoryCap(capBytes); err != nil {
 		return err
