@@ -124,6 +124,11 @@ type ServerInfo struct {
 // ErrNoRows is returned by Row.Scan when the query returned no row.
 var ErrNoRows = errors.New("no rows in result set")
 
+// ErrPermission marks an error (errors.Is) that means the login lacks a permission
+// for something optional, such as the server's I/O views: callers fall back and say
+// which grant is missing, where any other error is a failure.
+var ErrPermission = errors.New("permission denied")
+
 // ErrRollback is returned by a transaction body to roll back on purpose (the
 // workload's intended rollbacks); InTx passes it through unchanged.
 var ErrRollback = errors.New("intended rollback")

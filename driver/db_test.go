@@ -37,15 +37,17 @@ func realConfig(t *testing.T, users []int, step, warmup time.Duration) (Config, 
 		t.Fatal(err)
 	}
 	sc, seed := testdb.Scale, testdb.Seed
+	newExec := func(w int) txn.Executor { return txn.NewExecutor(db, sql, sc, seed, w) }
 	return Config{
-		Plan:        Plan{Users: users, Step: step, Warmup: warmup},
-		Market:      DefaultMarket(4),
-		Scale:       sc,
-		Seed:        seed,
-		NewExecutor: func(w int) txn.Executor { return txn.NewExecutor(db, sql, sc, seed, w) },
-		NewDeck:     func(w int) Deck { return txn.NewDeck(rnd.New(seed, 0xdec, uint64(w))) },
-		Pool:        PoolStatsOf(db),
-		Logf:        t.Logf,
+		Plan:              Plan{Users: users, Step: step, Warmup: warmup},
+		Market:            DefaultMarket(4),
+		Scale:             sc,
+		Seed:              seed,
+		NewUserExecutor:   newExec,
+		NewMarketExecutor: newExec,
+		NewDeck:           func(w int) Deck { return txn.NewDeck(rnd.New(seed, 0xdec, uint64(w))) },
+		Pool:              PoolStatsOf(db),
+		Logf:              t.Logf,
 	}, db
 }
 

@@ -1,6 +1,12 @@
 // Package driver is the load driver: it turns a Plan (user levels held for a step
-// each, the first part of each step a warm-up) into goroutines that run the
-// TPC-E-like workload and measure it.
+// each, the first part of each step a warm-up), or a StepSource that chooses each
+// step from the one before, into goroutines that run the TPC-E-like workload and
+// measure it.
+//
+// The caller supplies the workload through Config: one executor factory for the
+// users and one for the market emulator and the timer (so they can have their own
+// connections), a deck per user, and optional views of the pool, the storage
+// (IOSampler) and anything else measured per step (WindowProbe).
 //
 // Actors (tpce.md §5): users run the customer deck through their own executor, each
 // transaction paced by think time and an optional global rate; the market-exchange

@@ -14,12 +14,13 @@ import (
 	"github.com/brokerbench/brokerbench/txn"
 )
 
-// Worker ids given to the executor factory. Users are 0, 1, 2, ...; the emulator's
-// and the timer's ids sit far above any user so their input streams stay the same
-// whatever the user count.
+// Input streams of the market's executors (the stream argument of
+// Config.NewMarketExecutor). Users' streams are 0, 1, 2, ...; the emulator's and the
+// timer's sit far above any user so every stream stays the same whatever the user
+// count. They only number streams: the factories tell users from the market.
 const (
-	MEEWorkerBase = 1 << 20
-	TimerWorker   = 1 << 21
+	meeStreamBase = 1 << 20
+	timerStream   = 1 << 21
 )
 
 // DefaultMEEWorkers is the emulator's pool size when the caller gives none: DBT-5's
@@ -48,7 +49,7 @@ type IOSampler interface {
 
 // Live is the driver's state once a second, for the live line and metrics.
 type Live struct {
-	Step, Steps int // 1-based step number, of Steps
+	Step, Steps int // 1-based step number, of Steps (0: the StepSource does not know)
 	Users       int
 	Measuring   bool          // past the step's warm-up
 	InStep      time.Duration // time since the step started
@@ -58,10 +59,14 @@ type Live struct {
 	IO          *results.IOFigures
 }
 
-// Config is everything a run needs. NewExecutor and NewDeck are called once per
-// worker (users, emulator workers, the timer) and never shared between goroutines.
+// Config is everything a run needs. The executor factories and NewDeck are called
+// once per worker and what they return is never shared between goroutines.
 type Config struct {
-	Plan   Plan
+	// Plan is the fixed staircase of user levels; Steps, when set, replaces it.
+	Plan Plan
+	// Steps chooses the steps one at a time from the results so far (a search for
+	// the highest level that meets a limit); nil: Plan.Source().
+	Steps  StepSource
 	Think  time.Duration // mean think time per user; 0: none
 	Rate   float64       // customer transaction starts per second for all users; 0: no cap
 	Market MarketConfig
@@ -75,10 +80,18 @@ type Config struct {
 	ShutdownGrace time.Duration
 	Clock         Clock
 
-	NewExecutor func(worker int) txn.Executor
-	NewDeck     func(worker int) Deck
-	Pool        PoolStatser // optional: pool waits in the self-check
-	IO          IOSampler   // optional: storage figures per step
+	// NewUserExecutor makes user i's executor, stream i (0, 1, 2, ...).
+	NewUserExecutor func(stream int) txn.Executor
+	// NewMarketExecutor makes the executors of the market emulator's workers and of
+	// the timer (Trade-Cleanup, Data-Maintenance). Give them their own connections:
+	// queued users must never starve the Trade-Results. stream is the worker's input
+	// stream for txn.NewExecutor, distinct from every user's.
+	NewMarketExecutor func(stream int) txn.Executor
+	NewDeck           func(user int) Deck
+	Pool              PoolStatser // optional: pool waits in the self-check
+	IO                IOSampler   // optional: storage figures per step
+	// Probes add their own figures to every step (optional; see WindowProbe).
+	Probes []WindowProbe
 
 	OnTick     func(Live)             // once a second
 	OnInterval func(results.Interval) // each transaction type's figures of the last second
@@ -124,7 +137,7 @@ var ErrAllFailing = errors.New("every transaction is failing")
 // abortAfterFailures: with this many failures and no success, the run stops.
 const abortAfterFailures = 100
 
-// Driver runs one plan.
+// Driver runs one run's steps.
 type Driver struct {
 	cfg   Config
 	clock Clock
@@ -147,11 +160,14 @@ type Driver struct {
 // New returns a driver for cfg.
 func New(cfg Config) (*Driver, error) {
 	cfg.defaults()
-	if err := cfg.Plan.Validate(); err != nil {
-		return nil, err
+	if cfg.Steps == nil {
+		if err := cfg.Plan.Validate(); err != nil {
+			return nil, err
+		}
+		cfg.Steps = cfg.Plan.Source()
 	}
-	if cfg.NewExecutor == nil || cfg.NewDeck == nil {
-		return nil, errors.New("driver: NewExecutor and NewDeck are required")
+	if cfg.NewUserExecutor == nil || cfg.NewMarketExecutor == nil || cfg.NewDeck == nil {
+		return nil, errors.New("driver: NewUserExecutor, NewMarketExecutor and NewDeck are required")
 	}
 	if cfg.Rate < 0 || cfg.Think < 0 {
 		return nil, errors.New("--rate and --think must not be negative")
@@ -159,9 +175,9 @@ func New(cfg Config) (*Driver, error) {
 	return &Driver{cfg: cfg, clock: cfg.Clock}, nil
 }
 
-// Run runs the plan and returns its steps. When ctx ends early (an interrupt), the
-// step in progress is kept as Partial if part of its window was measured, and Run
-// returns the steps with ctx's error.
+// Run runs the steps (Config.Steps, or the plan's) and returns them. When ctx ends
+// early (an interrupt), the step in progress is kept as Partial if part of its
+// window was measured, and Run returns the steps with ctx's error. A Driver runs once.
 func (d *Driver) Run(ctx context.Context) ([]results.Step, error) {
 	cfg := &d.cfg
 	txCtx, cancelTx := context.WithCancel(context.WithoutCancel(ctx))
@@ -169,7 +185,7 @@ func (d *Driver) Run(ctx context.Context) ([]results.Step, error) {
 	d.rec = &recording{rec: results.NewRecorder(d.clock.Now()), txCtx: txCtx,
 		onNewFail: func(class string, err error) { cfg.Logf("first %s failure: %v", class, err) }}
 
-	timer := d.rec.newWorker(TimerWorker, cfg.NewExecutor(TimerWorker))
+	timer := d.rec.newWorker(timerStream, cfg.NewMarketExecutor(timerStream))
 	if err := d.tradeCleanup(ctx, timer); err != nil {
 		return nil, err
 	}
@@ -188,7 +204,7 @@ func (d *Driver) Run(ctx context.Context) ([]results.Step, error) {
 
 	meeWorkers := make([]*worker, cfg.Market.Workers)
 	for i := range meeWorkers {
-		meeWorkers[i] = d.rec.newWorker(MEEWorkerBase+i, cfg.NewExecutor(MEEWorkerBase+i))
+		meeWorkers[i] = d.rec.newWorker(meeStreamBase+i, cfg.NewMarketExecutor(meeStreamBase+i))
 	}
 	d.mee = newMEE(cfg.Market, d.clock, d.rec, cfg.Scale.Securities(), cfg.Seed, start)
 	// The emulator outlives the users: it completes the market orders they left.
@@ -205,42 +221,7 @@ func (d *Driver) Run(ctx context.Context) ([]results.Step, error) {
 	bg.Add(1)
 	go func() { defer bg.Done(); d.tick(tickCtx, abort, timer.stats) }()
 
-	plan := cfg.Plan.Steps()
-	var steps []results.Step
-	var runErr error
-	for _, sp := range plan {
-		stepStart := start.Add(sp.Start)
-		d.setUsers(sp.Users)
-		d.setLive(sp, stepStart, false)
-		if err := sleepUntil(stepCtx, d.clock, start.Add(sp.MeasureFrom)); err != nil {
-			runErr = err
-			break // interrupted in the warm-up: nothing measured
-		}
-		w := d.openWindow()
-		d.setLive(sp, stepStart, true)
-		err := sleepUntil(stepCtx, d.clock, start.Add(sp.End))
-		if err != nil {
-			runErr = err
-			// Users stop first, so their in-flight transactions land in the window.
-			cut := d.clock.Now()
-			stopRun()
-			d.waitUsers(cancelTx)
-			st := d.closeWindow(w, sp, stepStart, cut)
-			st.Partial = true
-			if st.MeasuredS > 0 {
-				steps = append(steps, *st)
-				if cfg.OnStep != nil {
-					cfg.OnStep(st)
-				}
-			}
-			break
-		}
-		st := d.closeWindow(w, sp, stepStart, d.clock.Now())
-		steps = append(steps, *st)
-		if cfg.OnStep != nil {
-			cfg.OnStep(st)
-		}
-	}
+	steps, runErr := d.runSteps(stepCtx, abort, start, stopRun, cancelTx)
 	stopRun()
 	d.waitUsers(cancelTx)
 	if runErr == nil {
@@ -261,6 +242,66 @@ func (d *Driver) Run(ctx context.Context) ([]results.Step, error) {
 		return steps, ctx.Err()
 	}
 	return steps, nil
+}
+
+// runSteps runs the steps the source chooses until it has no more or one is cut
+// short (an interrupt, an abort). A level the source gets wrong aborts the run with
+// its error.
+func (d *Driver) runSteps(ctx context.Context, abort context.CancelCauseFunc, start time.Time, stopRun, cancelTx context.CancelFunc) ([]results.Step, error) {
+	cfg := &d.cfg
+	var steps []results.Step
+	var last *results.Step
+	var at time.Duration // the next step's start, from the run's start
+	for i := 0; ; i++ {
+		lv, more := cfg.Steps.Next(last)
+		if !more {
+			return steps, nil
+		}
+		if err := lv.Validate(); err != nil {
+			err = fmt.Errorf("step %d: %w", i+1, err)
+			abort(err)
+			return steps, err
+		}
+		sp := StepPlan{Index: i, Users: lv.Users, Start: at, MeasureFrom: at + lv.Warmup, End: at + lv.Step}
+		at = sp.End
+		st, err := d.runStep(ctx, sp, start, stopRun, cancelTx)
+		if st != nil {
+			steps = append(steps, *st)
+			if cfg.OnStep != nil {
+				cfg.OnStep(st)
+			}
+		}
+		if err != nil {
+			return steps, err
+		}
+		last = st
+	}
+}
+
+// runStep holds sp's user level and measures its window. Interrupted, it stops the
+// users (stopRun) so their in-flight transactions land in the window, and returns
+// the step as Partial if part of its window was measured (else nil) with the error.
+func (d *Driver) runStep(ctx context.Context, sp StepPlan, start time.Time, stopRun, cancelTx context.CancelFunc) (*results.Step, error) {
+	stepStart := start.Add(sp.Start)
+	d.setUsers(sp.Users)
+	d.setLive(sp, stepStart, false)
+	if err := sleepUntil(ctx, d.clock, start.Add(sp.MeasureFrom)); err != nil {
+		return nil, err // interrupted in the warm-up: nothing measured
+	}
+	w := d.openWindow()
+	d.setLive(sp, stepStart, true)
+	if err := sleepUntil(ctx, d.clock, start.Add(sp.End)); err != nil {
+		cut := d.clock.Now()
+		stopRun()
+		d.waitUsers(cancelTx)
+		st := d.closeWindow(w, sp, stepStart, cut)
+		st.Partial = true
+		if st.MeasuredS > 0 {
+			return st, err
+		}
+		return nil, err
+	}
+	return d.closeWindow(w, sp, stepStart, d.clock.Now()), nil
 }
 
 func (d *Driver) tradeCleanup(ctx context.Context, w *worker) error {
@@ -302,6 +343,7 @@ type window struct {
 	missed  int64
 	due     int64
 	closeIO func(txns, commits int64) *results.StepIO
+	probes  []func(*results.Step)
 }
 
 func (d *Driver) openWindow() *window {
@@ -316,6 +358,9 @@ func (d *Driver) openWindow() *window {
 	}
 	if d.cfg.IO != nil {
 		w.closeIO = d.cfg.IO.Begin()
+	}
+	for _, p := range d.cfg.Probes {
+		w.probes = append(w.probes, p())
 	}
 	return w
 }
@@ -370,6 +415,11 @@ func (d *Driver) closeWindow(w *window, sp StepPlan, stepStart, end time.Time) *
 	if w.closeIO != nil {
 		st.IO = w.closeIO(total, commits)
 	}
+	for _, done := range w.probes {
+		if done != nil {
+			done(st)
+		}
+	}
 	return st
 }
 
@@ -383,7 +433,7 @@ var specByName = func() map[string]txn.Spec {
 
 func (d *Driver) setLive(sp StepPlan, stepStart time.Time, measuring bool) {
 	d.liveMu.Lock()
-	d.live.Step, d.live.Steps, d.live.Users = sp.Index+1, len(d.cfg.Plan.Users), sp.Users
+	d.live.Step, d.live.Steps, d.live.Users = sp.Index+1, d.cfg.Steps.Steps(), sp.Users
 	d.live.Measuring = measuring
 	if !measuring {
 		d.errs = 0

@@ -212,13 +212,8 @@ func (failingExec) MarketFeed(context.Context, []txn.TickerEntry) (txn.Outcome, 
 func TestRunAllFailing(t *testing.T) {
 	m := newFakeMarket()
 	cfg := fakeConfig(m, []int{2}, time.Minute, time.Second)
-	inner := cfg.NewExecutor
-	cfg.NewExecutor = func(w int) txn.Executor {
-		if w == TimerWorker {
-			return inner(w) // Trade-Cleanup passes; the users' transactions fail
-		}
-		return failingExec{}
-	}
+	// Trade-Cleanup (on the market's executors) passes; the users' transactions fail.
+	cfg.NewUserExecutor = func(int) txn.Executor { return failingExec{} }
 	d, err := New(cfg)
 	if err != nil {
 		t.Fatal(err)

@@ -147,14 +147,16 @@ func (d *testDeck) Next() txn.Kind {
 
 // fakeConfig is a short run on fake executors.
 func fakeConfig(m *fakeMarket, users []int, step, warmup time.Duration) Config {
+	newExec := func(w int) txn.Executor {
+		return &fakeExec{m: m, r: rnd.New(7, uint64(w)), lat: 2 * time.Millisecond}
+	}
 	return Config{
-		Plan:   Plan{Users: users, Step: step, Warmup: warmup},
-		Market: MarketConfig{Workers: 4, DelayMean: 50 * time.Millisecond, DelayMax: 250 * time.Millisecond, TickerBatch: 20, TriggeredQty: 375},
-		Scale:  schema.Scale{Customers: 1000, TradeDays: 5},
-		Seed:   7,
-		NewExecutor: func(w int) txn.Executor {
-			return &fakeExec{m: m, r: rnd.New(7, uint64(w)), lat: 2 * time.Millisecond}
-		},
-		NewDeck: func(w int) Deck { return newTestDeck(rnd.New(7, 99, uint64(w))) },
+		Plan:              Plan{Users: users, Step: step, Warmup: warmup},
+		Market:            MarketConfig{Workers: 4, DelayMean: 50 * time.Millisecond, DelayMax: 250 * time.Millisecond, TickerBatch: 20, TriggeredQty: 375},
+		Scale:             schema.Scale{Customers: 1000, TradeDays: 5},
+		Seed:              7,
+		NewUserExecutor:   newExec,
+		NewMarketExecutor: newExec,
+		NewDeck:           func(w int) Deck { return newTestDeck(rnd.New(7, 99, uint64(w))) },
 	}
 }

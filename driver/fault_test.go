@@ -86,15 +86,11 @@ func TestRealServerFaults(t *testing.T) {
 		Plan:   Plan{Users: []int{users, users, users}, Step: 4 * time.Second, Warmup: 500 * time.Millisecond},
 		Market: DefaultMarket(4), Scale: sc, Seed: seed,
 		DataMaintenanceEvery: 2 * time.Second,
-		NewExecutor: func(w int) txn.Executor {
-			if w >= MEEWorkerBase {
-				return txn.NewExecutor(market, sql, sc, seed, w)
-			}
-			return txn.NewExecutor(db, sql, sc, seed, w)
-		},
-		NewDeck: func(w int) Deck { return txn.NewDeck(rnd.New(seed, 0xdec, uint64(w))) },
-		Pool:    PoolStatsOf(db),
-		Logf:    t.Logf,
+		NewUserExecutor:      func(w int) txn.Executor { return txn.NewExecutor(db, sql, sc, seed, w) },
+		NewMarketExecutor:    func(w int) txn.Executor { return txn.NewExecutor(market, sql, sc, seed, w) },
+		NewDeck:              func(w int) Deck { return txn.NewDeck(rnd.New(seed, 0xdec, uint64(w))) },
+		Pool:                 PoolStatsOf(db),
+		Logf:                 t.Logf,
 	}
 
 	// The faults fall in the measured part of steps 1, 2 and 3, timed from each

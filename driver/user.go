@@ -46,7 +46,7 @@ func (d *Driver) setUsers(n int) {
 	for len(d.users) < n {
 		id := len(d.users)
 		d.users = append(d.users, &user{
-			w:    d.rec.newWorker(id, d.cfg.NewExecutor(id)),
+			w:    d.rec.newWorker(id, d.cfg.NewUserExecutor(id)),
 			deck: d.cfg.NewDeck(id),
 			r:    rnd.New(d.cfg.Seed, 0x7468696e6b, uint64(id)),
 		})

@@ -44,6 +44,19 @@ func (o *quickstartOptions) AddFlags(c *cobra.Command) {
 		"default: half the loaded database, so the run reads from the disks; 0: no cap")
 }
 
+// runOptions are the options of the run quickstart makes: those of a `run` given
+// the quickstart's ramp, its label, a result file named for now, and a storage
+// series fine enough for 20-second steps.
+func (o *quickstartOptions) runOptions(now time.Time) runOptions {
+	ro := defaultRunOptions()
+	ro.Users, ro.Step, ro.Warmup, ro.Out = o.Users, o.Step, o.Warmup, o.Out
+	ro.Label, ro.IOInterval = "quickstart", 2*time.Second
+	if ro.Out == "" {
+		ro.Out = "quickstart-" + now.Format("20060102-150405") + ".json"
+	}
+	return ro
+}
+
 func newQuickstartCommand(g *globalOptions) *cobra.Command {
 	o := &quickstartOptions{}
 	c := &cobra.Command{
@@ -62,25 +75,20 @@ a delegated cgroup; without one quickstart runs uncapped and says so).`,
   brokerbench quickstart --users 4,8 --step 1m --warmup 15s
   brokerbench quickstart --pgdata /mnt/array-under-test/bbdata`,
 		Args: cobra.NoArgs,
-		RunE: func(c *cobra.Command, _ []string) error { return runQuickstart(c.Context(), g, o, c) },
+		RunE: func(c *cobra.Command, _ []string) error { return runQuickstart(c.Context(), g, o) },
 	}
 	o.AddFlags(c)
 	return c
 }
 
-func runQuickstart(ctx context.Context, g *globalOptions, o *quickstartOptions, c *cobra.Command) error {
-	ro := &runOptions{
-		Users: o.Users, Step: o.Step, Warmup: o.Warmup, Out: o.Out,
-		MEEWorkers: 0, Label: "quickstart", IOInterval: 2 * time.Second,
-	}
-	if ro.Out == "" {
-		ro.Out = "quickstart-" + time.Now().Format("20060102-150405") + ".json"
-	}
+func runQuickstart(ctx context.Context, g *globalOptions, o *quickstartOptions) error {
+	ro := o.runOptions(time.Now())
 	htmlPath := o.HTML
 	if htmlPath == "" {
 		htmlPath = strings.TrimSuffix(ro.Out, filepath.Ext(ro.Out)) + ".html"
 	}
-	plan, err := ro.plan()
+	lw := newLiveWriter(g)
+	s, err := newRunSession(g, ro, lw)
 	if err != nil {
 		return err
 	}
@@ -91,7 +99,6 @@ func runQuickstart(ctx context.Context, g *globalOptions, o *quickstartOptions, 
 	if capGiven && capBytes > 0 && g.DB != "" {
 		return errCapNeedsManaged()
 	}
-	lw := newLiveWriter(g)
 	say := func(format string, args ...any) { lw.logf("quickstart: "+format, args...) }
 
 	say("1/4 database: %s", describeQuickstartTarget(g))
@@ -112,8 +119,8 @@ func runQuickstart(ctx context.Context, g *globalOptions, o *quickstartOptions, 
 		return err
 	}
 
-	say("3/4 running users %v for %s each (%s warm-up); one live line per second, one row per step", plan.Users, plan.Step, plan.Warmup)
-	res, err := runOnTarget(ctx, g, ro, c, tgt, lw, plan, nil)
+	say("3/4 running users %v for %s each (%s warm-up); one live line per second, one row per step", s.plan.Users, s.plan.Step, s.plan.Warmup)
+	res, err := s.run(ctx, tgt)
 	if err != nil && (res == nil || !errors.Is(err, errInterrupted)) {
 		return err
 	}

@@ -32,6 +32,12 @@ func testQuickstartOn(t *testing.T, dsn, dir string) {
 	if err != nil || len(r.Steps) != 2 || r.Label != "quickstart" {
 		t.Fatalf("result file: %v %+v", err, r)
 	}
+	// The file records the run quickstart made, as a `run` would: its options, not
+	// quickstart's flags.
+	o := r.Options
+	if o["users"] != "2,3" || o["step"] != "3s" || o["label"] != "quickstart" || o["io-interval"] != "2s" || o["out"] != out || o["think"] != "0s" || o["html"] != nil {
+		t.Errorf("options: %v", o)
+	}
 	html, err := os.ReadFile(filepath.Join(dir, "qs.html"))
 	if err != nil || !strings.Contains(string(html), "<svg") {
 		t.Errorf("HTML report: %v (%d bytes)", err, len(html))

@@ -162,14 +162,13 @@ func joinAnd(parts []string) string {
 	return parts[0] + " and " + parts[1]
 }
 
-// takeHitRatio hands the last closed window's hit ratio to its step (nil: unknown).
-func (a *ioAdapter) takeHitRatio() *float64 {
-	if a == nil {
-		return nil
+// cacheProbe is a driver.WindowProbe: it hands the hit ratio that the adapter's
+// window (closed just before, from the same marks) measured to the step.
+func (a *ioAdapter) cacheProbe() func(*results.Step) {
+	return func(st *results.Step) {
+		st.CacheHitRatio = a.hitRatio
+		a.hitRatio = nil
 	}
-	r := a.hitRatio
-	a.hitRatio = nil
-	return r
 }
 
 // liveHitRatio is the live line's cache figure, "" when unknown.

@@ -3,6 +3,7 @@ package sqlserver
 import (
 	"context"
 	"database/sql"
+	"errors"
 	"fmt"
 	"net/url"
 	"strings"
@@ -14,13 +15,6 @@ import (
 // IOSource is the result file's name for SQL Server's own I/O counters.
 const IOSource = "sqlserver_file_stats"
 
-// SQL Server error numbers for a missing server-level permission.
-const (
-	msPermissionDenied   = 297 // "The user does not have permission to perform this action."
-	msServerStateDenied  = 300 // "VIEW SERVER STATE permission was denied on object 'server'"
-	msServerStateDenied2 = 262 // "... permission denied in database" (older wording)
-)
-
 // sqlserverIOQuery reads sys.dm_io_virtual_file_stats for the benchmark database and
 // tempdb (the row-version store of snapshot and RCSI reads lives there), one row per
 // file with its type from sys.database_files. sys.database_files is used instead of
@@ -28,22 +22,25 @@ const (
 // CREATE DATABASE, ALTER ANY DATABASE or VIEW ANY DEFINITION, while the database's
 // (and tempdb's) own catalog is visible to any user of it. The DMF itself needs VIEW
 // SERVER STATE (SQL Server 2019) or VIEW SERVER PERFORMANCE STATE (2022 and later).
-// sqlserver_start_time marks the counters' epoch: they start at zero with the
-// service.
-const sqlserverIOQuery = `SELECT SYSUTCDATETIME(), (SELECT CONVERT(varchar(33), sqlserver_start_time, 126) FROM sys.dm_os_sys_info),
+const sqlserverIOQuery = `SELECT SYSUTCDATETIME(),
 	CAST(f.database_id AS int), CAST(f.file_id AS int), df.type_desc,
 	f.num_of_reads, f.num_of_bytes_read, f.io_stall_read_ms,
 	f.num_of_writes, f.num_of_bytes_written, f.io_stall_write_ms
 FROM sys.dm_io_virtual_file_stats(DB_ID(), NULL) AS f
 JOIN sys.database_files AS df ON df.file_id = f.file_id
 UNION ALL
-SELECT SYSUTCDATETIME(), (SELECT CONVERT(varchar(33), sqlserver_start_time, 126) FROM sys.dm_os_sys_info),
+SELECT SYSUTCDATETIME(),
 	CAST(f.database_id AS int), CAST(f.file_id AS int), df.type_desc,
 	f.num_of_reads, f.num_of_bytes_read, f.io_stall_read_ms,
 	f.num_of_writes, f.num_of_bytes_written, f.io_stall_write_ms
 FROM sys.dm_io_virtual_file_stats(2, NULL) AS f
 JOIN tempdb.sys.database_files AS df ON df.file_id = f.file_id
 WHERE DB_ID() <> 2`
+
+// sqlserverEpochQuery reads sqlserver_start_time, which marks the counters' epoch:
+// they start at zero with the service. It is its own query so that a server without
+// sys.dm_os_sys_info still reports its file counters (with an empty epoch).
+const sqlserverEpochQuery = `SELECT CONVERT(varchar(33), sqlserver_start_time, 126) FROM sys.dm_os_sys_info`
 
 // sqlserverFileRow is one row of sqlserverIOQuery.
 type sqlserverFileRow struct {
@@ -94,6 +91,8 @@ func sqlserverIOCounters(rows []sqlserverFileRow, at time.Time, epoch string) da
 type msIOStats struct {
 	db   *sql.DB
 	host string
+	// noEpoch is set once the server has shown it cannot report its start time.
+	noEpoch bool
 }
 
 var _ database.IOStatsReader = (*msIOStats)(nil)
@@ -153,6 +152,10 @@ func (r *msIOStats) ServerProcess() (pid int, host string) { return 0, r.host }
 func (r *msIOStats) Close() error                          { return r.db.Close() }
 
 func (r *msIOStats) ReadIO(ctx context.Context) (database.IOCounters, error) {
+	epoch, err := r.epoch(ctx)
+	if err != nil {
+		return database.IOCounters{}, sqlserverIOError(err)
+	}
 	rows, err := r.db.QueryContext(ctx, sqlserverIOQuery)
 	if err != nil {
 		return database.IOCounters{}, sqlserverIOError(err)
@@ -160,10 +163,9 @@ func (r *msIOStats) ReadIO(ctx context.Context) (database.IOCounters, error) {
 	defer rows.Close()
 	var files []sqlserverFileRow
 	var at time.Time
-	var epoch sql.NullString
 	for rows.Next() {
 		var f sqlserverFileRow
-		if err := rows.Scan(&at, &epoch, &f.DatabaseID, &f.FileID, &f.TypeDesc,
+		if err := rows.Scan(&at, &f.DatabaseID, &f.FileID, &f.TypeDesc,
 			&f.Reads, &f.ReadBytes, &f.ReadMS, &f.Writes, &f.WriteBytes, &f.WriteMS); err != nil {
 			return database.IOCounters{}, sqlserverIOError(err)
 		}
@@ -175,15 +177,42 @@ func (r *msIOStats) ReadIO(ctx context.Context) (database.IOCounters, error) {
 	if len(files) == 0 {
 		return database.IOCounters{}, fmt.Errorf("read %s: no database files visible", IOSource)
 	}
-	return sqlserverIOCounters(files, at.UTC(), epoch.String), nil
+	return sqlserverIOCounters(files, at.UTC(), epoch), nil
 }
 
-// sqlserverIOError names the permission when the server refuses the DMVs.
+// epoch returns the service's start time, or "" when the server cannot say (a NULL,
+// a missing view, or a view the login may not read).
+func (r *msIOStats) epoch(ctx context.Context) (string, error) {
+	if r.noEpoch {
+		return "", nil
+	}
+	var epoch sql.NullString
+	err := r.db.QueryRowContext(ctx, sqlserverEpochQuery).Scan(&epoch)
+	switch {
+	case err == nil:
+		return epoch.String, nil
+	case missingObject(err) || errors.Is(err, sql.ErrNoRows):
+		r.noEpoch = true
+		return "", nil
+	}
+	return "", err
+}
+
+// sqlserverIOError names the permission when the server refuses the DMVs, and marks
+// that error database.ErrPermission (told by error number) so the sampler can tell a
+// missing grant from a broken query.
 func sqlserverIOError(err error) error {
-	switch ErrorNumber(err) {
-	case msPermissionDenied, msServerStateDenied, msServerStateDenied2:
-		return fmt.Errorf("read %s: sys.dm_io_virtual_file_stats needs VIEW SERVER STATE (SQL Server 2019) or VIEW SERVER PERFORMANCE STATE (2022 and later), e.g. GRANT VIEW SERVER PERFORMANCE STATE TO [login] (see docs/sqlserver.md): %w",
-			IOSource, err)
+	if permissionDenied(err) {
+		return &permissionError{fmt.Errorf("read %s: sys.dm_io_virtual_file_stats needs VIEW SERVER STATE (SQL Server 2019) or VIEW SERVER PERFORMANCE STATE (2022 and later), e.g. GRANT VIEW SERVER PERFORMANCE STATE TO [login] (see docs/sqlserver.md): %w",
+			IOSource, err)}
 	}
 	return fmt.Errorf("read %s: %w", IOSource, err)
+}
+
+// permissionError is an error that is also database.ErrPermission.
+type permissionError struct{ err error }
+
+func (e *permissionError) Error() string { return e.err.Error() }
+func (e *permissionError) Unwrap() []error {
+	return []error{e.err, database.ErrPermission}
 }

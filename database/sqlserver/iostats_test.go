@@ -1,6 +1,7 @@
 package sqlserver
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 	"testing"
@@ -66,8 +67,22 @@ func TestSQLServerIOPermissionMessage(t *testing.T) {
 	if ErrorNumber(err) != 300 {
 		t.Error("cause not wrapped")
 	}
-	if err := sqlserverIOError(mssql.Error{Number: 208}); strings.Contains(err.Error(), "VIEW SERVER") {
-		t.Errorf("non-permission error blamed on permissions: %v", err)
+	if !errors.Is(err, database.ErrPermission) {
+		t.Error("permission error not marked database.ErrPermission")
+	}
+	// Told by number, wherever it sits in the batch.
+	batch := mssql.Error{Number: 3621, Class: 16, All: []mssql.Error{{Number: 297, Class: 16}, {Number: 3621, Class: 16}}}
+	if err := sqlserverIOError(batch); !errors.Is(err, database.ErrPermission) {
+		t.Errorf("297 inside the batch not seen: %v", err)
+	}
+	for _, n := range []int32{208, 207, 102, 8134} {
+		err := sqlserverIOError(mssql.Error{Number: n, Class: 16})
+		if strings.Contains(err.Error(), "VIEW SERVER") || errors.Is(err, database.ErrPermission) {
+			t.Errorf("error %d blamed on permissions: %v", n, err)
+		}
+	}
+	if err := sqlserverIOError(errors.New("connection reset")); errors.Is(err, database.ErrPermission) {
+		t.Errorf("a non-server error blamed on permissions: %v", err)
 	}
 }
 

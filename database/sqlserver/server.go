@@ -2,6 +2,7 @@ package sqlserver
 
 import (
 	"context"
+	"database/sql"
 	"fmt"
 	"path"
 	"strconv"
@@ -13,97 +14,180 @@ import (
 // Server describes SQL Server for the result file. The version, edition and
 // database settings come from SERVERPROPERTY, sys.databases, sys.configurations and
 // sys.database_files, which the public role can read; nothing here needs VIEW SERVER
-// STATE.
+// STATE. The description is informative: a NULL, a column or view the server lacks,
+// or a view the login may not read gives an empty field, never a failed run (servers
+// that speak T-SQL without being Microsoft's lack several of these views). Other
+// errors (a lost connection) still fail.
 func (m *MSSQL) Server(ctx context.Context) (database.ServerInfo, error) {
 	info := database.ServerInfo{Product: "SQL Server", Settings: map[string]string{}}
-	var level, update, collation string
-	var engine int
-	err := m.DB.QueryRowContext(ctx, `SELECT
-		CAST(SERVERPROPERTY('ProductVersion') AS varchar(128)),
-		CAST(SERVERPROPERTY('Edition') AS varchar(128)),
-		CAST(SERVERPROPERTY('ProductLevel') AS varchar(128)),
-		COALESCE(CAST(SERVERPROPERTY('ProductUpdateLevel') AS varchar(128)), ''),
-		CAST(SERVERPROPERTY('EngineEdition') AS int),
-		CAST(SERVERPROPERTY('Collation') AS varchar(128))`).
-		Scan(&info.Version, &info.Edition, &level, &update, &engine, &collation)
-	if err != nil {
+	rows, err := readRows(ctx, m.DB, `SELECT
+		CAST(SERVERPROPERTY('ProductVersion') AS varchar(128)) AS version,
+		CAST(SERVERPROPERTY('Edition') AS varchar(128)) AS edition,
+		CAST(SERVERPROPERTY('ProductLevel') AS varchar(128)) AS product_level,
+		CAST(SERVERPROPERTY('ProductUpdateLevel') AS varchar(128)) AS product_update_level,
+		CAST(SERVERPROPERTY('EngineEdition') AS int) AS engine_edition,
+		CAST(SERVERPROPERTY('Collation') AS varchar(128)) AS server_collation`)
+	if err := tolerate(err); err != nil {
 		return info, fmt.Errorf("SQL Server version: %w", err)
 	}
-	info.Num = sqlserverVersionNum(info.Version)
-	info.Settings["product_level"] = level
-	if update != "" {
-		info.Settings["product_update_level"] = update
+	if len(rows) > 0 {
+		versionInfo(rows[0], &info)
 	}
-	info.Settings["engine_edition"] = strconv.Itoa(engine)
-	info.Settings["server_collation"] = collation
 	info.Settings["read_committed_mode"] = m.readCommittedMode()
 
-	var recovery, snapshot, delayed, pageVerify string
-	var compat, targetRecovery int
-	var rcsi, adr, autoStats bool
-	err = m.DB.QueryRowContext(ctx, `SELECT recovery_model_desc, snapshot_isolation_state_desc,
-		is_read_committed_snapshot_on, compatibility_level, delayed_durability_desc,
-		page_verify_option_desc, is_auto_update_stats_on, is_accelerated_database_recovery_on,
-		target_recovery_time_in_seconds
-		FROM sys.databases WHERE database_id = DB_ID()`).
-		Scan(&recovery, &snapshot, &rcsi, &compat, &delayed, &pageVerify, &autoStats, &adr, &targetRecovery)
-	if err != nil {
+	// SELECT * rather than named columns: a server without one of them (older
+	// versions lack is_accelerated_database_recovery_on) still reports the others.
+	rows, err = readRows(ctx, m.DB, `SELECT * FROM sys.databases WHERE database_id = DB_ID()`)
+	if err := tolerate(err); err != nil {
 		return info, fmt.Errorf("SQL Server database settings: %w", err)
 	}
-	info.Settings["recovery_model"] = recovery
-	info.Settings["allow_snapshot_isolation"] = snapshot
-	info.Settings["read_committed_snapshot"] = onOff(rcsi)
-	info.Settings["compatibility_level"] = strconv.Itoa(compat)
-	info.Settings["delayed_durability"] = delayed
-	info.Settings["page_verify"] = pageVerify
-	info.Settings["auto_update_statistics"] = onOff(autoStats)
-	info.Settings["accelerated_database_recovery"] = onOff(adr)
-	// Indirect checkpoints: how often dirty pages are written, hence the data writes.
-	info.Settings["target_recovery_time_s"] = strconv.Itoa(targetRecovery)
+	var db map[string]any
+	if len(rows) > 0 {
+		db = rows[0]
+	}
+	for k, v := range databaseSettings(db) {
+		info.Settings[k] = v
+	}
 
-	rows, err := m.DB.QueryContext(ctx, `SELECT name, CAST(value_in_use AS varchar(64)) FROM sys.configurations
+	rows, err = readRows(ctx, m.DB, `SELECT name, CAST(value_in_use AS varchar(64)) AS value FROM sys.configurations
 		WHERE name IN ('max server memory (MB)', 'min server memory (MB)', 'max degree of parallelism',
 		'cost threshold for parallelism', 'max worker threads', 'recovery interval (min)',
 		'optimize for ad hoc workloads')`)
-	if err != nil {
+	if err := tolerate(err); err != nil {
 		return info, fmt.Errorf("SQL Server configuration: %w", err)
 	}
-	for rows.Next() {
-		var k, v string
-		if err := rows.Scan(&k, &v); err != nil {
-			rows.Close()
-			return info, err
+	for _, r := range rows {
+		if k := text(r["name"]); k != "" {
+			info.Settings[k] = text(r["value"])
 		}
-		info.Settings[k] = v
-	}
-	rows.Close()
-	if err := rows.Err(); err != nil {
-		return info, err
 	}
 
 	// The files of the benchmark database. The paths are the server's: they help
 	// the I/O sampler only when the driver runs on the same host (not in a
 	// container with other mounts, not on Windows).
-	frows, err := m.DB.QueryContext(ctx, `SELECT type_desc, physical_name FROM sys.database_files
+	rows, err = readRows(ctx, m.DB, `SELECT type_desc, physical_name FROM sys.database_files
 		WHERE type_desc IN ('ROWS', 'LOG') ORDER BY file_id`)
-	if err != nil {
+	if err := tolerate(err); err != nil {
 		return info, fmt.Errorf("SQL Server database files: %w", err)
 	}
-	defer frows.Close()
-	for frows.Next() {
-		var kind, file string
-		if err := frows.Scan(&kind, &file); err != nil {
-			return info, err
+	info.DataDir, info.WALDir = fileDirs(rows)
+	return info, nil
+}
+
+// versionInfo fills the product fields from the SERVERPROPERTY row; a NULL property
+// leaves its field empty.
+func versionInfo(r map[string]any, info *database.ServerInfo) {
+	info.Version = text(r["version"])
+	info.Edition = text(r["edition"])
+	info.Num = sqlserverVersionNum(info.Version)
+	info.Settings["product_level"] = text(r["product_level"])
+	if u := text(r["product_update_level"]); u != "" {
+		info.Settings["product_update_level"] = u
+	}
+	info.Settings["engine_edition"] = text(r["engine_edition"])
+	info.Settings["server_collation"] = text(r["server_collation"])
+}
+
+// databaseSettings maps the sys.databases row (nil when the view gave none) to the
+// result file's settings; a missing column or a NULL gives an empty value.
+func databaseSettings(r map[string]any) map[string]string {
+	out := map[string]string{}
+	for _, c := range []struct{ key, column string }{
+		{"recovery_model", "recovery_model_desc"},
+		{"allow_snapshot_isolation", "snapshot_isolation_state_desc"},
+		{"read_committed_snapshot", "is_read_committed_snapshot_on"},
+		{"compatibility_level", "compatibility_level"},
+		{"delayed_durability", "delayed_durability_desc"},
+		{"page_verify", "page_verify_option_desc"},
+		{"auto_update_statistics", "is_auto_update_stats_on"},
+		{"accelerated_database_recovery", "is_accelerated_database_recovery_on"},
+		// Indirect checkpoints: how often dirty pages are written, hence the data writes.
+		{"target_recovery_time_s", "target_recovery_time_in_seconds"},
+	} {
+		out[c.key] = text(r[c.column])
+	}
+	return out
+}
+
+// fileDirs returns the directories of the first data (ROWS) and log file; a NULL
+// path is skipped.
+func fileDirs(rows []map[string]any) (data, log string) {
+	for _, r := range rows {
+		file := text(r["physical_name"])
+		if file == "" {
+			continue
 		}
-		dir := serverDir(file)
-		switch {
-		case kind == "ROWS" && info.DataDir == "":
-			info.DataDir = dir
-		case kind == "LOG" && info.WALDir == "":
-			info.WALDir = dir
+		switch text(r["type_desc"]) {
+		case "ROWS":
+			if data == "" {
+				data = serverDir(file)
+			}
+		case "LOG":
+			if log == "" {
+				log = serverDir(file)
+			}
 		}
 	}
-	return info, frows.Err()
+	return data, log
+}
+
+// readRows runs query and returns its rows as column name -> value, each value as
+// go-mssqldb scans it into an any (nil for NULL). Reading by name makes the caller
+// indifferent to columns a server adds, lacks or reorders.
+func readRows(ctx context.Context, db *sql.DB, query string, args ...any) ([]map[string]any, error) {
+	rows, err := db.QueryContext(ctx, query, args...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	cols, err := rows.Columns()
+	if err != nil {
+		return nil, err
+	}
+	var out []map[string]any
+	for rows.Next() {
+		vals := make([]any, len(cols))
+		ptrs := make([]any, len(cols))
+		for i := range vals {
+			ptrs[i] = &vals[i]
+		}
+		if err := rows.Scan(ptrs...); err != nil {
+			return nil, err
+		}
+		r := make(map[string]any, len(cols))
+		for i, c := range cols {
+			r[strings.ToLower(c)] = vals[i]
+		}
+		out = append(out, r)
+	}
+	return out, rows.Err()
+}
+
+// text renders a scanned value for the result file: "" for NULL, "on"/"off" for a
+// bit, decimal digits for an integer.
+func text(v any) string {
+	switch x := v.(type) {
+	case nil:
+		return ""
+	case string:
+		return x
+	case []byte:
+		return string(x)
+	case bool:
+		return onOff(x)
+	case int64:
+		return strconv.FormatInt(x, 10)
+	}
+	return fmt.Sprint(v)
+}
+
+// tolerate drops an error that only means the server cannot describe this part of
+// itself: an object or column it lacks, or a view the login may not read.
+func tolerate(err error) error {
+	if err == nil || missingObject(err) || permissionDenied(err) {
+		return nil
+	}
+	return err
 }
 
 // sqlserverVersionNum turns "16.0.4135.4" into 1604135 (major*100000 + build): the

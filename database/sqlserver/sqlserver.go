@@ -48,11 +48,11 @@ const (
 	// RCSI demands READ_COMMITTED_SNAPSHOT ON and refuses to open otherwise, so a
 	// result that says "rcsi" really ran with row-versioned reads.
 	RCSI ReadCommittedMode = "rcsi"
-	// RCSnapshot runs them at SNAPSHOT isolation (transaction-level row versions);
-	// it needs ALLOW_SNAPSHOT_ISOLATION ON. InTx cannot tell a read-only transaction
-	// from a writer, so every READ COMMITTED transaction runs so, Trade-Result
-	// included: writers that meet a row changed since their snapshot fail with 3960
-	// (update conflict), classified Retry, so no update is lost but retries rise.
+	// RCSnapshot runs the read-only ones (database.ReadOnlyCommitted) at SNAPSHOT
+	// isolation (transaction-level row versions); it needs ALLOW_SNAPSHOT_ISOLATION
+	// ON. Writers (database.ReadCommitted: Trade-Result, Data-Maintenance,
+	// Trade-Cleanup) stay at READ COMMITTED, as the database is configured: at
+	// SNAPSHOT they would fail with 3960 (update conflict) where read committed waits.
 	RCSnapshot ReadCommittedMode = "snapshot"
 	// RCLocking demands READ_COMMITTED_SNAPSHOT OFF: classic lock-based reads.
 	RCLocking ReadCommittedMode = "locking"
@@ -209,12 +209,18 @@ func scrubbed(err error, password, dsn string) error {
 // checkReadCommitted reads the database's row-versioning settings and refuses a mode
 // the database cannot honour, naming the ALTER DATABASE that fixes it.
 func (m *MSSQL) checkReadCommitted(ctx context.Context) error {
-	var rcsi bool
-	var snapshot string
+	// NULL (a server that does not report the setting) reads as off: the default mode
+	// then runs as the server is, and the modes that demand a setting refuse.
+	var rcsiOn sql.NullBool
+	var state sql.NullString
 	err := m.DB.QueryRowContext(ctx, `SELECT is_read_committed_snapshot_on, snapshot_isolation_state_desc
-		FROM sys.databases WHERE database_id = DB_ID()`).Scan(&rcsi, &snapshot)
+		FROM sys.databases WHERE database_id = DB_ID()`).Scan(&rcsiOn, &state)
 	if err != nil {
 		return fmt.Errorf("SQL Server at %s: read database settings: %w", m.target, err)
+	}
+	rcsi, snapshot := rcsiOn.Bool, state.String
+	if !state.Valid {
+		snapshot = "unknown"
 	}
 	m.rcsi = rcsi
 	switch m.rc {

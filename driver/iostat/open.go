@@ -2,6 +2,7 @@ package iostat
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"strings"
@@ -35,9 +36,15 @@ func Open(ctx context.Context, o Options) (*Sampler, error) {
 	var db *dbSource
 	if op, ok := o.DB.(database.IOStatsOpener); ok && o.DB != nil {
 		r, err := op.OpenIOStats(ctx)
-		if err != nil {
-			s.log("iostat: the database's I/O views are not readable: %v", err)
-		} else {
+		switch {
+		case errors.Is(err, database.ErrPermission):
+			s.log("iostat: the database's I/O views are not readable (missing permission): %v", err)
+		case err != nil:
+			// Not a grant the user can add: a view this server lacks, or a query of
+			// ours that is wrong. The run goes on without the views, but the message
+			// must not pass for a permission problem.
+			s.log("iostat: reading the database's I/O views failed: %v", err)
+		default:
 			db = newDBSource(r)
 		}
 	}

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -13,15 +14,30 @@ import (
 	"github.com/brokerbench/brokerbench/loader"
 )
 
-// SQLServerLoaded returns the DSN of a fresh database holding a load at Scale and
-// Seed, dropped when the test ends. The load runs once per server (and generator
-// version): it is kept as database bbtmpl_<key> with a COPY_ONLY backup next to the
-// server's default backup path, and each test restores that backup under a new name,
-// SQL Server's nearest thing to PostgreSQL's CREATE DATABASE ... TEMPLATE. Processes
-// building at the same time serialise on an application lock.
+// SQLServerLoaded returns the DSN of a database holding a load at Scale and Seed.
+//
+// Where the server allows ALTER DATABASE ... SET, BACKUP and RESTORE (SQLServerProbe),
+// each test gets a fresh copy, dropped when the test ends: the load runs once per
+// server (and generator version), is kept as database bbtmpl_<key> with a COPY_ONLY
+// backup next to the server's default backup path, and each test restores that
+// backup under a new name, SQL Server's nearest thing to PostgreSQL's CREATE
+// DATABASE ... TEMPLATE. Processes building at the same time serialise on an
+// application lock.
+//
+// Elsewhere (Azure SQL Database, managed instances, other T-SQL servers) the load
+// runs once per test package into a database its tests share: they must not depend
+// on what another test of the package changed. It is not dropped when the package
+// ends (Go has no hook for that); the next such load drops those older than a day.
+//
+// Either way the test logs one line saying which path it took.
 func SQLServerLoaded(t testing.TB) string {
 	t.Helper()
 	admin := SQLServer(t)
+	abilities := SQLServerProbe(t)
+	t.Log(abilities.Path())
+	if !abilities.Restores() {
+		return sqlserverPackageLoad(t, admin)
+	}
 	key := fmt.Sprintf("bbtmpl_loaded_c%d_d%d_s%d_g%d", Scale.Customers, Scale.TradeDays, Seed, loader.GeneratorVersion)
 	ctx, cancel := context.WithTimeout(context.Background(), 15*time.Minute)
 	defer cancel()
@@ -44,17 +60,57 @@ func SQLServerLoaded(t testing.TB) string {
 	if err := sqlserverRestore(ctx, conn, backup, name); err != nil {
 		t.Fatalf("restore %s as %s: %s", key, name, safeErr(err, admin))
 	}
-	t.Cleanup(func() {
-		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-		defer cancel()
-		if err := sqlserverAdmin(ctx, admin,
-			"ALTER DATABASE "+quoteName(name)+" SET SINGLE_USER WITH ROLLBACK IMMEDIATE",
-			"DROP DATABASE "+quoteName(name),
-		); err != nil {
-			t.Logf("drop SQL Server test database %s: %v", name, err)
-		}
-	})
+	t.Cleanup(func() { dropSQLServerDB(t, admin, name, abilities) })
 	return SQLServerWithDatabase(admin, name)
+}
+
+// sqlserverPackage is this process's (this test package's) loaded database on a
+// server that cannot clone one.
+var sqlserverPackage struct {
+	mu  sync.Mutex
+	dsn string
+	err error
+}
+
+// sqlserverPackageLoad loads Scale and Seed once per process into a new database and
+// returns its DSN to every caller.
+func sqlserverPackageLoad(t testing.TB, admin string) string {
+	t.Helper()
+	sqlserverPackage.mu.Lock()
+	defer sqlserverPackage.mu.Unlock()
+	if sqlserverPackage.dsn == "" && sqlserverPackage.err == nil {
+		ctx, cancel := context.WithTimeout(context.Background(), 15*time.Minute)
+		defer cancel()
+		sqlserverPackage.dsn, sqlserverPackage.err = loadPackageDB(ctx, admin)
+	}
+	if sqlserverPackage.err != nil {
+		t.Fatalf("SQL Server per-package load: %s", safeErr(sqlserverPackage.err, admin))
+	}
+	return sqlserverPackage.dsn
+}
+
+func loadPackageDB(ctx context.Context, admin string) (string, error) {
+	// Sweep what earlier packages left: a package's tests are long over after a day.
+	if err := sqlserverAdmin(ctx, admin, `DECLARE @drop nvarchar(max);
+SELECT @drop = STRING_AGG(CAST(N'DROP DATABASE ' + QUOTENAME(name) AS nvarchar(max)), N'; ')
+	FROM sys.databases WHERE name LIKE N'bbpkg[_]%' AND create_date < DATEADD(day, -1, GETDATE());
+IF @drop IS NOT NULL EXEC sys.sp_executesql @drop`); err != nil {
+		return "", fmt.Errorf("drop stale per-package databases: %w", err)
+	}
+	name := fmt.Sprintf("bbpkg_%d_%d", os.Getpid(), time.Now().UnixNano()%1e9)
+	if err := sqlserverAdmin(ctx, admin, "CREATE DATABASE "+quoteName(name)); err != nil {
+		return "", err
+	}
+	dsn := SQLServerWithDatabase(admin, name)
+	db, err := database.Open(ctx, dsn, database.Options{MaxConns: loader.MaxConnections, AppName: "brokerbench-testdb"})
+	if err != nil {
+		return "", err
+	}
+	defer db.Close()
+	if _, err := loader.Load(ctx, db, loader.Options{Scale: Scale, Seed: Seed, ToolVersion: "testdb"}, nil); err != nil {
+		return "", fmt.Errorf("load %s: %w", name, err)
+	}
+	return dsn, nil
 }
 
 // sqlserverTemplate makes sure the template database and its backup exist and

@@ -1,9 +1,14 @@
 package testdb
 
 import (
+	"errors"
+	"fmt"
 	"net/url"
 	"os"
+	"strings"
 	"testing"
+
+	mssql "github.com/microsoft/go-mssqldb"
 )
 
 func TestSQLServerWithDatabase(t *testing.T) {
@@ -51,5 +56,31 @@ func TestJoinServerPath(t *testing.T) {
 		if got := joinServerPath(c[0], c[1]); got != c[2] {
 			t.Errorf("joinServerPath(%q, %q) = %q, want %q", c[0], c[1], got, c[2])
 		}
+	}
+}
+
+func TestSQLServerAbilitiesPath(t *testing.T) {
+	all := SQLServerAbilities{AlterSet: true, BackupRestore: true}
+	if !all.Restores() || !strings.Contains(all.Path(), "restored per test") {
+		t.Errorf("all allowed: %v %q", all.Restores(), all.Path())
+	}
+	for _, a := range []SQLServerAbilities{
+		{AlterSet: true, Refused: []string{"BACKUP DATABASE ... TO DISK: error 40510: not supported"}},
+		{BackupRestore: true, Refused: []string{"ALTER DATABASE [x] SET RECOVERY SIMPLE: error 5008: not supported"}},
+	} {
+		if a.Restores() || !strings.Contains(a.Path(), "once per test package") || !strings.Contains(a.Path(), a.Refused[0]) {
+			t.Errorf("%+v: %v %q", a, a.Restores(), a.Path())
+		}
+	}
+}
+
+func TestRefusalNamesTheErrorNumber(t *testing.T) {
+	err := fmt.Errorf("exec: %w", mssql.Error{Number: 40510, Message: "Statement 'BACKUP DATABASE' is not supported in this version of SQL Server."})
+	got := refusal("BACKUP DATABASE [p]", err)
+	if !strings.HasPrefix(got, "BACKUP DATABASE [p]: error 40510: ") || !strings.Contains(got, "not supported") {
+		t.Errorf("got %q", got)
+	}
+	if got := refusal("", errors.New("no default backup path")); got != "no default backup path" {
+		t.Errorf("got %q", got)
 	}
 }

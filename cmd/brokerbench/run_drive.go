@@ -1,0 +1,128 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/brokerbench/brokerbench/driver"
+	"github.com/brokerbench/brokerbench/driver/iostat"
+	"github.com/brokerbench/brokerbench/results"
+	"github.com/brokerbench/brokerbench/schema/rnd"
+	"github.com/brokerbench/brokerbench/txn"
+)
+
+// drive runs the steps, recording each as it finishes. Why the run stopped early
+// (an interrupt, a failing database) is kept for finish; the error drive returns
+// means the run could not start.
+func (s *runSession) drive(ctx context.Context) error {
+	sc, seed := s.marker.Scale, s.seed
+	cfg := driver.Config{
+		Plan: s.plan, Steps: s.steps, Think: s.opts.Think, Rate: s.opts.Rate,
+		Market: driver.DefaultMarket(s.meeWorkers),
+		Scale:  sc, Seed: seed,
+		NewUserExecutor: func(stream int) txn.Executor {
+			return txn.NewExecutor(s.db, s.stmts, sc, seed, stream)
+		},
+		NewMarketExecutor: func(stream int) txn.Executor {
+			return txn.NewExecutor(s.marketDB, s.stmts, sc, seed, stream)
+		},
+		NewDeck: func(user int) driver.Deck { return txn.NewDeck(rnd.New(seed, 0xdec, uint64(user))) },
+		Pool:    driver.PoolStatsOf(s.db),
+		Probes:  s.probes,
+		OnTick:  s.tick,
+		OnStep:  s.recordStep,
+		Logf:    s.lw.logf,
+	}
+	if s.sampler != nil {
+		cfg.IO = s.ioAd
+	}
+	if s.metrics != nil {
+		cfg.OnInterval = s.metrics.Observe
+	}
+	d, err := driver.New(cfg)
+	if err != nil {
+		return usageError{err}
+	}
+	s.lw.logf("run: %s at %d customers (seed %d), users %v, %s steps after %s warm-up, %d + %d connections; results to %s",
+		s.tgt.Shown(), sc.Customers, seed, s.plan.Users, s.plan.Step, s.plan.Warmup, s.conns, s.meeWorkers+1, s.out)
+	_, s.runErr = d.Run(ctx)
+	s.lw.clear()
+	return nil
+}
+
+func (s *runSession) tick(l driver.Live) {
+	if s.metrics != nil {
+		s.metrics.SetLive(l)
+	}
+	s.lw.line(l.String() + s.ioAd.liveHitRatio())
+}
+
+// withIO: the step table has storage columns.
+func (s *runSession) withIO() bool {
+	return s.sampler != nil && s.sampler.Source() != iostat.SourceNone
+}
+
+// recordStep keeps a finished step: the result file is rewritten (a failed write is
+// reported once and fails the run at the end) and its row printed.
+func (s *runSession) recordStep(st *results.Step) {
+	s.result.Steps = append(s.result.Steps, *st)
+	// Flags are the run's: the knee moves as steps arrive.
+	results.SetStepFlags(s.result)
+	st = &s.result.Steps[len(s.result.Steps)-1]
+	if err := results.Write(s.out, s.result); err != nil && s.fileErr == nil {
+		s.fileErr = err
+		s.lw.logf("brokerbench: %v", err)
+	}
+	s.lw.clear()
+	if s.rows == 0 {
+		fmt.Fprintln(s.g.Stdout, driver.StepHeader(s.withIO()))
+	}
+	s.rows++
+	fmt.Fprintln(s.g.Stdout, driver.StepRow(s.rows, st, s.withIO()))
+}
+
+// finish writes the final result file, prints the report, and checks the
+// database's consistency unless --no-check. The result comes back even with an
+// error when the file holds steps.
+func (s *runSession) finish(ctx context.Context) (*runResult, error) {
+	g, out, run := s.g, s.out, s.result
+	run.FinishedAt = time.Now().UTC()
+	interrupted := s.runErr != nil && ctx.Err() != nil
+	run.Interrupted = interrupted
+	if err := results.Write(out, run); err != nil {
+		return nil, err
+	}
+	res := &runResult{Path: out, Run: run}
+	if s.runErr != nil && !interrupted {
+		return res, fmt.Errorf("run stopped: %w (finished steps are in %s)", s.runErr, out)
+	}
+	if s.fileErr != nil {
+		return res, s.fileErr
+	}
+	fmt.Fprintln(g.Stdout)
+	if err := results.WriteReport(g.Stdout, results.Input{Path: out, Run: run}); err != nil {
+		return res, err
+	}
+	if interrupted {
+		fmt.Fprintf(g.Stdout, "\nresults of %d finished step(s) written to %s\n", len(run.Steps), out)
+		return res, fmt.Errorf("%w: the run was stopped; results of finished steps are in %s", errInterrupted, out)
+	}
+	fmt.Fprintf(g.Stdout, "\nresults written to %s\n", out)
+	if s.opts.NoCheck {
+		return res, nil
+	}
+	s.lw.logf("checking the database's consistency (--no-check skips this)")
+	v, err := txn.Check(ctx, s.db, s.marker.Scale)
+	for _, x := range v {
+		fmt.Fprintln(g.Stdout, "check: "+x.String())
+	}
+	if err != nil {
+		return res, fmt.Errorf("check after the run: %w", err)
+	}
+	if len(v) > 0 {
+		return res, violationsError{len(v)}
+	}
+	fmt.Fprintln(g.Stdout, "check: OK")
+	return res, nil
+}

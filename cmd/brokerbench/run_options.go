@@ -1,0 +1,150 @@
+package main
+
+import (
+	"net"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/spf13/pflag"
+
+	"github.com/brokerbench/brokerbench/driver"
+	"github.com/brokerbench/brokerbench/driver/iostat"
+)
+
+// runOptions are the options of one run: `brokerbench run` fills them from its
+// flags and --config, quickstart from its own choices. A run session reads them and
+// never changes them; what it derives (the emulator's size, the result file's name)
+// it keeps itself.
+type runOptions struct {
+	Users       string
+	Step        time.Duration
+	Warmup      time.Duration
+	Think       time.Duration
+	Rate        float64
+	Connections int
+	MEEWorkers  int
+	Seed        uint64
+	Label       string
+	Tags        []string
+	Out         string
+	MetricsAddr string
+	Config      string
+	NoCheck     bool
+	IODevices   []string
+	IONodeExp   string
+	IOInterval  time.Duration
+}
+
+// bindFlags declares the options as flags on fs, with their defaults. It is the one
+// list of the options' names, defaults and formats: the run command parses its
+// flags with it, defaultRunOptions and optionsMap reuse it.
+func (o *runOptions) bindFlags(f *pflag.FlagSet) {
+	f.StringVar(&o.Users, "users", "50:300:50", "user levels: a list (10,50,100,300) or a range FROM:TO:STEP (50:300:50)")
+	f.DurationVar(&o.Step, "step", 5*time.Minute, "how long each user level runs")
+	f.DurationVar(&o.Warmup, "warmup", time.Minute, "the first part of each step, excluded from its figures")
+	f.DurationVar(&o.Think, "think", 0, "each user's mean think time between transactions (exponential, truncated at 10x); 0: none")
+	f.Float64Var(&o.Rate, "rate", 0, "target customer transaction starts per second for all users together (open loop; late starts count in the response times); 0: as fast as the users go")
+	f.IntVar(&o.Connections, "connections", 0, "the users' connection pool size; 0: one per user at the highest level (the market emulator and the timer have their own --mee-workers + 1 connections)")
+	f.IntVar(&o.MEEWorkers, "mee-workers", 0, "market-exchange emulator workers (each with its own connection) for Trade-Result and Market-Feed; 0: one per three users at the highest level, 8 to 64")
+	f.Uint64Var(&o.Seed, "seed", 0, "seed of the transaction inputs; 0: the load's seed (same inputs for the same database)")
+	f.StringVar(&o.Label, "label", "", "the run's name in reports and comparisons, e.g. \"H810 RAID10\"")
+	f.StringArrayVar(&o.Tags, "tag", nil, "a `key=value` stored with the run (controller, raid, cache, disks); repeatable")
+	f.StringVar(&o.Out, "out", "", "result file (JSON, rewritten after every step); default brokerbench-<time>.json")
+	f.StringVar(&o.MetricsAddr, "metrics-addr", "", "serve Prometheus metrics at this address (\":9090\" binds 127.0.0.1:9090; give a host to listen elsewhere)")
+	f.StringVar(&o.Config, "config", "", "YAML `file` of run options with the flags' names (users: 50:300:50, step: 5m, tag: [raid=10]); flags given on the command line win")
+	f.BoolVar(&o.NoCheck, "no-check", false, "skip the consistency check after the run")
+	f.StringArrayVar(&o.IODevices, "io-device", nil, "block device to sample (NAME or NAME=ROLE, role data, wal or data+wal); repeatable; default: the devices under the database's data directory")
+	f.StringVar(&o.IONodeExp, "io-node-exporter", "", "sample a remote database host's disks from its node_exporter `URL`")
+	f.DurationVar(&o.IOInterval, "io-interval", iostat.DefaultInterval, "period of the storage time series")
+}
+
+// defaultRunOptions are the options of a `run` given no flags.
+func defaultRunOptions() runOptions {
+	var o runOptions
+	o.bindFlags(pflag.NewFlagSet("run", pflag.ContinueOnError))
+	return o
+}
+
+// optionsMap is the result file's record of the options: every run option under
+// its flag's name and in its flag's format, and the global options, the DSN shown
+// without its password.
+func (o runOptions) optionsMap(g *globalOptions, shownDB string) map[string]any {
+	fs := pflag.NewFlagSet("run", pflag.ContinueOnError)
+	var v runOptions
+	v.bindFlags(fs) // the flags point into v...
+	v = o           // ...which now holds o's values (bindFlags wrote the defaults)
+	out := map[string]any{"db": shownDB, "pgdata": g.PGData, "quiet": strconv.FormatBool(g.Quiet)}
+	fs.VisitAll(func(f *pflag.Flag) {
+		if sv, ok := f.Value.(pflag.SliceValue); ok && strings.HasSuffix(f.Value.Type(), "Array") {
+			out[f.Name] = sv.GetSlice()
+			return
+		}
+		out[f.Name] = f.Value.String()
+	})
+	return out
+}
+
+// plan checks the options and turns them into the driver's plan (usage errors).
+func (o runOptions) plan() (driver.Plan, error) {
+	users, err := driver.ParseUsers(o.Users)
+	if err != nil {
+		return driver.Plan{}, usageError{err}
+	}
+	p := driver.Plan{Users: users, Step: o.Step, Warmup: o.Warmup}
+	if err := p.Validate(); err != nil {
+		return p, usageError{err}
+	}
+	switch {
+	case o.Rate < 0:
+		return p, usagef("--rate must not be negative, got %g", o.Rate)
+	case o.Think < 0:
+		return p, usagef("--think must not be negative, got %s", o.Think)
+	case o.Connections < 0:
+		return p, usagef("--connections must not be negative, got %d", o.Connections)
+	case o.MEEWorkers < 0:
+		return p, usagef("--mee-workers must not be negative, got %d", o.MEEWorkers)
+	case o.IOInterval <= 0:
+		return p, usagef("--io-interval must be positive, got %s", o.IOInterval)
+	}
+	if err := checkListenAddr(o.MetricsAddr); err != nil {
+		return p, err
+	}
+	return p, nil
+}
+
+// ioDisabled: "--io-device none" turns storage sampling off.
+func (o runOptions) ioDisabled() bool {
+	return len(o.IODevices) == 1 && o.IODevices[0] == "none"
+}
+
+// checkListenAddr refuses a --metrics-addr that can never be bound before anything
+// starts: a typo must not cost a connection or a managed server's start first.
+func checkListenAddr(addr string) error {
+	if addr == "" {
+		return nil
+	}
+	_, port, err := net.SplitHostPort(metricsListenAddr(addr))
+	if err != nil {
+		return usagef("--metrics-addr %q: want HOST:PORT or :PORT", addr)
+	}
+	if _, err := strconv.ParseUint(port, 10, 16); err != nil {
+		return usagef("--metrics-addr %q: port %q is not a number from 0 to 65535", addr, port)
+	}
+	return nil
+}
+
+func parseTags(tags []string) (map[string]string, error) {
+	if len(tags) == 0 {
+		return nil, nil
+	}
+	m := map[string]string{}
+	for _, t := range tags {
+		k, v, ok := strings.Cut(t, "=")
+		if !ok || strings.TrimSpace(k) == "" {
+			return nil, usagef("--tag %q: want key=value", t)
+		}
+		m[strings.TrimSpace(k)] = strings.TrimSpace(v)
+	}
+	return m, nil
+}

@@ -1,0 +1,198 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/brokerbench/brokerbench/database"
+	"github.com/brokerbench/brokerbench/driver"
+	"github.com/brokerbench/brokerbench/driver/iostat"
+	"github.com/brokerbench/brokerbench/loader"
+	"github.com/brokerbench/brokerbench/results"
+	"github.com/brokerbench/brokerbench/txn"
+)
+
+// runSession is one run of the workload on a target, phase by phase; each phase
+// builds on the one before, and run calls them in order:
+//
+//	newRunSession  checks the options and derives the plan, the pools' and the emulator's sizes
+//	open           the pools, the load's marker, the statements, the server's description
+//	record         the result file's header, written once so a bad --out fails now
+//	instrument     the storage sampler and the Prometheus endpoint
+//	drive          the steps; each is recorded, printed and written as it finishes
+//	finish         the final file, the report and the consistency check
+//	close          undoes open and instrument
+//
+// The options are read, never changed: what the session derives from them (the
+// emulator's size, the result file's name) it keeps in its own fields.
+type runSession struct {
+	g    *globalOptions
+	opts runOptions
+	lw   *liveWriter
+
+	plan       driver.Plan
+	tags       map[string]string
+	conns      int // the users' pool
+	meeWorkers int // the emulator's workers; the market's pool has one more, for the timer
+	// steps chooses the steps one at a time; nil: the plan's staircase. Set it
+	// before drive to choose each step from the last one's figures (the source sees
+	// each step after recordStep has written and printed it).
+	steps driver.StepSource
+	// probes add their own figures to every step, measured over its window; append
+	// them in instrument or later (the pools are open by then). They run before
+	// recordStep, so the file and the step source see what they add.
+	probes []driver.WindowProbe
+
+	tgt      *target
+	db       database.DB // the users'
+	marketDB database.DB // the emulator's and the timer's
+	marker   loader.Marker
+	stmts    *txn.Statements
+	srv      database.ServerInfo
+	seed     uint64
+
+	out     string       // the result file
+	result  *results.Run // the result file's content
+	fileErr error        // the first failed rewrite of the result file
+	rows    int          // step rows printed
+
+	sampler *iostat.Sampler // nil: storage sampling off
+	ioAd    *ioAdapter      // the driver's view of sampler, with the cache hit ratio
+	metrics *driver.Metrics // nil: no --metrics-addr
+
+	runErr error // why drive stopped early; nil: every step ran
+	undo   []func()
+}
+
+// runResult is what a finished (or interrupted) run hands back to quickstart.
+type runResult struct {
+	Path string
+	Run  *results.Run
+}
+
+// newRunSession checks the options (usage errors) before anything starts.
+func newRunSession(g *globalOptions, o runOptions, lw *liveWriter) (*runSession, error) {
+	plan, err := o.plan()
+	if err != nil {
+		return nil, err
+	}
+	tags, err := parseTags(o.Tags)
+	if err != nil {
+		return nil, err
+	}
+	s := &runSession{g: g, opts: o, lw: lw, plan: plan, tags: tags, conns: o.Connections, meeWorkers: o.MEEWorkers}
+	if s.conns == 0 {
+		s.conns = plan.MaxUsers()
+	}
+	if s.meeWorkers == 0 {
+		s.meeWorkers = driver.MEEWorkersFor(plan.MaxUsers())
+	}
+	return s, nil
+}
+
+// run runs every phase on an open target (the caller closes it).
+func (s *runSession) run(ctx context.Context, tgt *target) (*runResult, error) {
+	defer s.close()
+	if err := s.open(ctx, tgt); err != nil {
+		return nil, err
+	}
+	if err := s.record(); err != nil {
+		return nil, err
+	}
+	if err := s.instrument(ctx); err != nil {
+		return nil, err
+	}
+	if err := s.drive(ctx); err != nil {
+		return nil, err
+	}
+	return s.finish(ctx)
+}
+
+// close undoes what the phases opened, last first.
+func (s *runSession) close() {
+	for i := len(s.undo) - 1; i >= 0; i-- {
+		s.undo[i]()
+	}
+	s.undo = nil
+}
+
+func (s *runSession) open(ctx context.Context, tgt *target) error {
+	s.tgt = tgt
+	db, err := database.Open(ctx, tgt.DSN, database.Options{MaxConns: s.conns, AppName: "brokerbench run"})
+	if err != nil {
+		return err
+	}
+	s.db = db
+	s.undo = append(s.undo, db.Close)
+	// The emulator and the timer get their own pool: queued users must never starve
+	// the Trade-Results (with 10,000 users on 100 connections they would).
+	marketDB, err := database.Open(ctx, tgt.DSN, database.Options{MaxConns: s.meeWorkers + 1, AppName: "brokerbench market"})
+	if err != nil {
+		return err
+	}
+	s.marketDB = marketDB
+	s.undo = append(s.undo, marketDB.Close)
+	if s.marker, err = loader.ReadMarker(ctx, db); err != nil {
+		return err
+	}
+	if s.stmts, err = txn.StatementsFor(db.Name()); err != nil {
+		return err
+	}
+	if s.srv, err = db.Server(ctx); err != nil {
+		return fmt.Errorf("describe the server at %s: %w", db.Target(), err)
+	}
+	s.seed = s.opts.Seed
+	if s.seed == 0 {
+		s.seed = s.marker.Seed
+	}
+	return nil
+}
+
+// record starts the result file. Its options are the session's options as used:
+// --mee-workers records the emulator's size even when the session derived it.
+func (s *runSession) record() error {
+	s.out = s.opts.Out
+	if s.out == "" {
+		s.out = "brokerbench-" + time.Now().Format("20060102-150405") + ".json"
+	}
+	used := s.opts
+	used.MEEWorkers = s.meeWorkers
+	srv := s.srv
+	s.result = &results.Run{
+		Format: results.FormatVersion, Label: s.opts.Label, Tags: s.tags,
+		Database: results.Database{Product: srv.Product, Version: srv.Version, Edition: srv.Edition, Settings: srv.Settings, Managed: s.tgt.Managed != nil},
+		Scale:    results.Scale{Customers: s.marker.Scale.Customers, TradeDays: s.marker.Scale.TradeDays},
+		Seed:     s.seed, Options: used.optionsMap(s.g, s.tgt.Shown()), Tool: toolVersion(),
+		StartedAt: time.Now().UTC(), Steps: []results.Step{},
+	}
+	s.result.Options["connections_used"] = s.conns + s.meeWorkers + 1
+	// Write the file once before the first step: a bad --out fails now, not after
+	// the first step's minutes.
+	return results.Write(s.out, s.result)
+}
+
+func (s *runSession) instrument(ctx context.Context) error {
+	if !s.opts.ioDisabled() {
+		sampler, err := iostat.Open(ctx, iostat.Options{Devices: s.opts.IODevices, NodeExporterURL: s.opts.IONodeExp, Interval: s.opts.IOInterval,
+			DataDir: s.srv.DataDir, WALDir: s.srv.WALDir, DB: s.db, Log: s.lw.logf})
+		if err != nil {
+			return usageError{err}
+		}
+		s.sampler = sampler
+		s.undo = append(s.undo, sampler.Close)
+		sampler.Start(ctx)
+		s.ioAd = &ioAdapter{s: sampler}
+		s.probes = append(s.probes, s.ioAd.cacheProbe)
+	}
+	recordStorageRegime(ctx, s.result, s.tgt, s.db, s.lw.logf)
+	if s.opts.MetricsAddr != "" {
+		s.metrics = driver.NewMetrics()
+		stop, err := serveMetrics(s.opts.MetricsAddr, s.metrics, s.lw)
+		if err != nil {
+			return err
+		}
+		s.undo = append(s.undo, stop)
+	}
+	return nil
+}
