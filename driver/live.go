@@ -53,7 +53,7 @@ func fmtMS(ms float64) string {
 func StepHeader(withIO bool) string {
 	h := fmt.Sprintf("%5s %6s %9s %8s %9s %9s %7s %7s", "step", "users", "tps", "tpsE", "avg ms", "p95 ms", "errors", "retries")
 	if withIO {
-		h += fmt.Sprintf(" %8s %8s %8s", "IOPS", "I/O ms", "I/O/txn")
+		h += fmt.Sprintf(" %8s %8s %8s %7s %7s %7s", "IOPS", "I/O ms", "I/O/txn", "rd/txn", "wr/txn", "hit %")
 	}
 	return h + "  flags"
 }
@@ -69,9 +69,16 @@ func StepRow(n int, st *results.Step, withIO bool) string {
 	if withIO {
 		if io := st.IO; io != nil && io.Source != "" && io.Source != "none" {
 			r += fmt.Sprintf(" %8.0f %8.3f %8.1f", io.ReadIOPS+io.WriteIOPS, IOAwaitMS(io.IOFigures), io.IOPerTxn)
+			r += " " + optional("%7.2f", io.ReadsPerTxn) + " " + optional("%7.2f", io.WritesPerTxn)
 		} else {
-			r += fmt.Sprintf(" %8s %8s %8s", "-", "-", "-")
+			r += fmt.Sprintf(" %8s %8s %8s %7s %7s", "-", "-", "-", "-", "-")
 		}
+		var hit *float64
+		if st.CacheHitRatio != nil {
+			h := *st.CacheHitRatio * 100
+			hit = &h
+		}
+		r += " " + optional("%7.2f", hit)
 	}
 	var flags []string
 	if st.Partial {
@@ -86,5 +93,16 @@ func StepRow(n int, st *results.Step, withIO bool) string {
 	if st.Faults != nil && st.Faults.ConnectionsLost > 0 {
 		flags = append(flags, fmt.Sprintf("%d connections lost", st.Faults.ConnectionsLost))
 	}
+	if results.MemoryResident(st) {
+		flags = append(flags, results.FlagMemoryResident)
+	}
 	return r + "  " + strings.Join(flags, ", ")
+}
+
+// optional formats a figure that may be unknown, "-" right-aligned in its width.
+func optional(format string, v *float64) string {
+	if v == nil {
+		return fmt.Sprintf("%*s", len(fmt.Sprintf(format, 0.0)), "-")
+	}
+	return fmt.Sprintf(format, *v)
 }

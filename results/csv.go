@@ -79,11 +79,11 @@ func csvColumns() []csvColumn {
 		{"queue_depth", io(func(s *StepIO) string { return csvFloat(s.QueueDepth) })},
 		csvMetric("io_per_txn", "io_per_txn"),
 		{"wal_bytes_per_commit", io(func(s *StepIO) string { return csvFloat(s.WALBytesPerCommit) })},
-	}, limitsCSVColumns()...)
+	}, append(storageCSVColumns(), limitsCSVColumns()...)...)
 }
 
 // limitsCSVColumns are the limits, steadiness and --find-max columns, appended
-// after the original ones.
+// after the storage-regime ones (the step's flags are among those).
 func limitsCSVColumns() []csvColumn {
 	return []csvColumn{
 		{"rate", func(_ Input, v stepView) string {
@@ -115,7 +115,6 @@ func limitsCSVColumns() []csvColumn {
 			}
 			return csvFloat(v.st.Steadiness.HalfChange)
 		}},
-		{"flags", func(_ Input, v stepView) string { return strings.Join(v.st.Flags, ";") }},
 	}
 }
 

@@ -39,6 +39,11 @@ type Database struct {
 	Edition  string            `json:"edition,omitempty"`
 	Settings map[string]string `json:"settings,omitempty"` // key settings (shared_buffers, ...)
 	Managed  bool              `json:"managed,omitempty"`  // brokerbench started it
+	// MemoryCapBytes is the memory cap of the server's processes, page cache
+	// included (a managed server's --server-memory); 0 when there was none.
+	MemoryCapBytes int64 `json:"memory_cap_bytes,omitempty"`
+	// SizeBytes is the database's size when the run started; 0 when unknown.
+	SizeBytes int64 `json:"size_bytes,omitempty"`
 }
 
 // Scale is what was loaded.
@@ -65,8 +70,12 @@ type Step struct {
 	Driver       DriverCheck         `json:"driver"`
 	Transactions map[string]TxnStats `json:"transactions"`
 	IO           *StepIO             `json:"io,omitempty"`
-	// Flags are short words for what makes the step's figures special, e.g.
-	// "unsteady" (steadiness.go).
+	// CacheHitRatio is the share of the database's page reads served by its own
+	// buffer cache in the window, 0..1; nil when unknown (see storage.go).
+	CacheHitRatio *float64 `json:"cache_hit_ratio,omitempty"`
+	// Flags name what makes the step's figures special ("partial", "driver-bound",
+	// "knee", "memory-resident", "unsteady", ...); a reader must ignore names it
+	// does not know.
 	Flags []string `json:"flags,omitempty"`
 	// LimitsBroken names the transactions whose p90 exceeded its limit, sorted.
 	LimitsBroken []string `json:"limits_broken,omitempty"`
@@ -135,7 +144,12 @@ type StepIO struct {
 	IOFigures
 	Devices []DeviceIO `json:"devices,omitempty"`
 	// Derived figures; zero when unknown.
-	IOPerTxn          float64    `json:"io_per_txn,omitempty"`
+	IOPerTxn float64 `json:"io_per_txn,omitempty"`
+	// ReadsPerTxn and WritesPerTxn split IOPerTxn; nil when there were no
+	// transactions. A pointer, because zero reads per transaction is the finding
+	// that matters (a memory-resident step), not a missing figure.
+	ReadsPerTxn       *float64   `json:"reads_per_txn,omitempty"`
+	WritesPerTxn      *float64   `json:"writes_per_txn,omitempty"`
 	WALBytesPerCommit float64    `json:"wal_bytes_per_commit,omitempty"`
 	Series            []IOSample `json:"series,omitempty"`
 }

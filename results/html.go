@@ -198,6 +198,9 @@ func (c *Comparison) WriteCompareHTML(w io.Writer, o CompareHTMLOptions) error {
 			p.Notes = append(p.Notes, names[r]+" vs "+names[0]+" "+h)
 		}
 	}
+	for _, warn := range c.RegimeWarnings() {
+		p.Alerts = append(p.Alerts, "Not comparable: "+warn)
+	}
 	if len(o.Gates) > 0 {
 		gs := make([]string, len(o.Gates))
 		for i, g := range o.Gates {
@@ -232,7 +235,7 @@ func (c *Comparison) WriteCompareHTML(w io.Writer, o CompareHTMLOptions) error {
 // changeClass colours a change green when it is an improvement of more than 1 %,
 // red when it is a regression of more than 1 %.
 func changeClass(m metric, ch float64) string {
-	if m.key == "io_per_txn" || (ch > -1 && ch < 1) {
+	if m.neutral || (ch > -1 && ch < 1) {
 		return "num" // I/O per transaction is neither good nor bad in itself
 	}
 	if (ch > 0) == m.higherIsBetter {

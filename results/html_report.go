@@ -90,7 +90,11 @@ func WriteReportHTML(w io.Writer, in Input) error {
 	if withLimits {
 		p.Tables = append(p.Tables, lims.table())
 	}
-	p.Footnotes = append(p.Footnotes, "Flags: P partial step (interrupted), D the load driver was the bottleneck, K the knee, U unsteady.")
+	flagNote := "Flags: P partial step (interrupted), D the load driver was the bottleneck, K the knee, U unsteady."
+	if memoryResidentNote(r) != "" {
+		flagNote += " M memory-resident: the disks served almost no reads."
+	}
+	p.Footnotes = append(p.Footnotes, flagNote)
 	for _, i := range order {
 		p.Tables = append(p.Tables, txnTable(&r.Steps[i], lims))
 	}

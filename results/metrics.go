@@ -19,6 +19,8 @@ const (
 	unitCount unit = iota // plain number: tps, IOPS, errors
 	unitMS                // milliseconds: response times, await
 	unitMBps
+	unitRatio    // a small per-transaction figure: two decimals
+	unitFraction // 0..1, shown as a percentage
 )
 
 // metric is one figure of a step that compare shows and gates can test. The keys
@@ -29,7 +31,10 @@ type metric struct {
 	// higherIsBetter decides nothing in the arithmetic; it only colours the HTML.
 	higherIsBetter bool
 	integer        bool // a count of events: shown without decimals
-	value          func(v stepView) (float64, bool)
+	// neutral figures describe the regime (I/O per transaction, hit ratio): a change
+	// is neither an improvement nor a regression, so the HTML does not colour it.
+	neutral bool
+	value   func(v stepView) (float64, bool)
 }
 
 // ioKnown tells whether a step has storage figures at all; a zero from a step
@@ -67,12 +72,29 @@ var stepMetrics = []metric{
 	{key: "write_mbps", title: "write MB/s", unit: unitMBps, higherIsBetter: true, value: ioValue(func(io *StepIO) float64 { return io.WriteMBps })},
 	{key: "read_await", title: "read await", unit: unitMS, value: ioValue(func(io *StepIO) float64 { return io.ReadAwaitMS })},
 	{key: "write_await", title: "write await", unit: unitMS, value: ioValue(func(io *StepIO) float64 { return io.WriteAwaitMS })},
-	{key: "io_per_txn", title: "I/O per txn", value: func(v stepView) (float64, bool) {
+	{key: "io_per_txn", title: "I/O per txn", neutral: true, value: func(v stepView) (float64, bool) {
 		if v.st.IO == nil || v.st.IO.IOPerTxn == 0 {
 			return 0, false
 		}
 		return v.st.IO.IOPerTxn, true
 	}},
+	{key: "reads_per_txn", title: "reads per txn", unit: unitRatio, neutral: true, value: perTxnValue(func(io *StepIO) *float64 { return io.ReadsPerTxn })},
+	{key: "writes_per_txn", title: "writes per txn", unit: unitRatio, neutral: true, value: perTxnValue(func(io *StepIO) *float64 { return io.WritesPerTxn })},
+	{key: "cache_hit_ratio", title: "cache hit ratio", unit: unitFraction, neutral: true, value: func(v stepView) (float64, bool) {
+		if v.st.CacheHitRatio == nil {
+			return 0, false
+		}
+		return *v.st.CacheHitRatio, true
+	}},
+}
+
+func perTxnValue(f func(io *StepIO) *float64) func(stepView) (float64, bool) {
+	return func(v stepView) (float64, bool) {
+		if !ioKnown(v.st.IO) || f(v.st.IO) == nil {
+			return 0, false
+		}
+		return *f(v.st.IO), true
+	}
 }
 
 // metricAliases are other spellings users type for a metric key.

@@ -12,6 +12,7 @@ const (
 	flagBottleneck = "D"
 	flagKnee       = "K"
 	flagUnsteady   = "U"
+	flagMemory     = "M"
 )
 
 // stepFlags lists what makes a step's figures special.
@@ -25,6 +26,9 @@ func stepFlags(st *Step, knee bool) string {
 	}
 	if knee {
 		f = append(f, flagKnee)
+	}
+	if MemoryResident(st) {
+		f = append(f, flagMemory)
 	}
 	if HasFlag(st, FlagUnsteady) {
 		f = append(f, flagUnsteady)
@@ -93,6 +97,8 @@ func stepsTable(r *Run) table {
 	if withIO {
 		t.Head = append(t.Head, "read IOPS", "write IOPS", "read MB/s", "write MB/s", "read await ms", "write await ms", "I/O per txn")
 	}
+	perTxn, hit := withIO && hasPerTxn(r), hasHitRatio(r)
+	t.Head = append(t.Head, storageHead(perTxn, hit)...)
 	if withSteady {
 		t.Head = append(t.Head, "steadiness")
 	}
@@ -123,6 +129,7 @@ func stepsTable(r *Run) table {
 				}
 			}
 		}
+		row = append(row, storageCells(st, perTxn, hit)...)
 		if withSteady {
 			row = append(row, cell{Text: describeSteadiness(st.Steadiness)})
 		}
@@ -149,6 +156,9 @@ func stepNotes(r *Run) []string {
 	}
 	if bottleneck {
 		notes = append(notes, "D: the load driver itself was the bottleneck; the step understates the database.")
+	}
+	if n := memoryResidentNote(r); n != "" {
+		notes = append(notes, n)
 	}
 	if unsteady {
 		notes = append(notes, "U: "+UnsteadyAdvice+".")

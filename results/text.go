@@ -14,6 +14,10 @@ func formatValue(m metric, v float64) string {
 		return formatMS(v)
 	case unitMBps:
 		return fmt.Sprintf("%.1f MB/s", v)
+	case unitRatio:
+		return fmt.Sprintf("%.2f", v)
+	case unitFraction:
+		return formatHitRatio(v)
 	}
 	if m.integer {
 		return fmt.Sprintf("%.0f", v)
@@ -43,6 +47,7 @@ func describeRun(in Input) string {
 	if r.Scale.Customers > 0 {
 		parts = append(parts, fmt.Sprintf("%d customers", r.Scale.Customers))
 	}
+	parts = append(parts, describeStorage(r.Database)...)
 	parts = append(parts, fmt.Sprintf("seed %d", r.Seed))
 	if r.Interrupted {
 		parts = append(parts, "INTERRUPTED")
@@ -83,6 +88,9 @@ func (c *Comparison) WriteText(w io.Writer) error {
 		} else {
 			fmt.Fprintf(w, "%s vs %s: no step with the same user count\n", c.Inputs[r].Name(), c.Inputs[0].Name())
 		}
+	}
+	for _, warn := range c.RegimeWarnings() {
+		fmt.Fprintln(w, "warning: "+warn)
 	}
 	if t, ok := c.maxTable(); ok {
 		if err := writeTextTable(w, t); err != nil {

@@ -88,6 +88,13 @@ func TestBadInputEveryFlag(t *testing.T) {
 		{[]string{"--db", unreachable, "load", "--customers", "1000", "--trade-days", "5"}, 1, "127.0.0.1:1"},
 		{[]string{"--db", unreachable, "run", "--users", "1", "--step", "2s", "--warmup", "1s", "--out", filepath.Join(dir, "r.json")}, 1, "127.0.0.1:1"},
 		{[]string{"--db", "postgres://bench:" + secret + "@[::1", "check"}, 1, ""},
+		{[]string{"run", "--server-memory", "lots"}, 2, "server-memory"},
+		{[]string{"run", "--server-memory", "10MB"}, 2, "below"},
+		{[]string{"quickstart", "--server-memory", "-1GB"}, 2, "server-memory"},
+		{[]string{"pg", "start", "--pgdata", filepath.Join(dir, "pgx"), "--server-memory", "1XB"}, 2, "server-memory"},
+		{[]string{"--db", unreachable, "run", "--server-memory", "256MB", "--users", "1", "--step", "2s", "--warmup", "1s"}, 2, "managed PostgreSQL only"},
+		{[]string{"--db", unreachable, "load", "--server-memory", "1GB"}, 2, "managed PostgreSQL only"},
+		{[]string{"--db", unreachable, "quickstart", "--server-memory", "1GB"}, 2, "managed PostgreSQL only"},
 		{[]string{"--db", "sqlserver://sa:" + secret + "@127.0.0.1:1?database=x&dial+timeout=2&connection+timeout=2", "check"}, 1, "127.0.0.1"},
 	} {
 		t.Run(strings.Join(tc.args, " "), func(t *testing.T) {

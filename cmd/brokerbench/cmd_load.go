@@ -93,6 +93,7 @@ as the size needs, the history shortened to stay within the size. Every load pri
 		},
 	}
 	o.AddFlags(c)
+	addServerMemoryFlag(c, &g.ServerMemory, serverMemoryUsage)
 	return c
 }
 

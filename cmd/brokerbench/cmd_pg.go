@@ -29,20 +29,27 @@ stops it; the data stays in the folder.`,
 		}
 		return nil
 	}
-	pg.AddCommand(&cobra.Command{
+	start := &cobra.Command{
 		Use: "start", Short: "Start the managed cluster in --pgdata", Args: cobra.NoArgs,
 		RunE: func(c *cobra.Command, _ []string) error {
 			if err := need(); err != nil {
 				return err
 			}
+			capBytes, capGiven, err := parseServerMemory(g.ServerMemory)
+			if err != nil {
+				return err
+			}
 			// One an earlier brokerbench started without a password is not attached
 			// to: Start converts it.
 			if cl, err := pgmanaged.Attach(g.PGData); err == nil && !cl.Unprotected() {
+				if err := checkAttachedCap(cl, capBytes, capGiven); err != nil {
+					return err
+				}
 				fmt.Fprintf(g.Stdout, "already running: %s\n", cl.PassfileURL("brokerbench"))
 				g.logf("%s", connectHint(cl))
 				return nil
 			}
-			cl, err := pgmanaged.Start(c.Context(), pgmanaged.Options{DataDir: g.PGData, Log: g.logf})
+			cl, err := pgmanaged.Start(c.Context(), pgmanaged.Options{DataDir: g.PGData, Log: g.logf, MemoryCap: capBytes})
 			if err != nil {
 				return err
 			}
@@ -54,7 +61,9 @@ stops it; the data stays in the folder.`,
 			g.logf("%s", connectHint(cl))
 			return nil
 		},
-	}, &cobra.Command{
+	}
+	addServerMemoryFlag(start, &g.ServerMemory, serverMemoryUsage)
+	pg.AddCommand(start, &cobra.Command{
 		Use: "stop", Short: "Stop the managed cluster in --pgdata (its data is kept)", Args: cobra.NoArgs,
 		RunE: func(c *cobra.Command, _ []string) error {
 			if err := need(); err != nil {

@@ -43,6 +43,7 @@ Every step is judged against 90th-percentile response-time limits (--limit overr
 		},
 	}
 	o.bindFlags(c.Flags())
+	addServerMemoryFlag(c, &g.ServerMemory, serverMemoryUsage)
 	return c
 }
 

@@ -19,6 +19,9 @@ type globalOptions struct {
 	Quiet  bool
 	Stdout io.Writer
 	Stderr io.Writer
+
+	// ServerMemory is --server-memory of pg start, load and run (server_memory.go).
+	ServerMemory string
 }
 
 // logf reports progress on stderr unless --quiet: the logger every command hands to

@@ -35,7 +35,7 @@ func (s *runSession) drive(ctx context.Context) error {
 		Logf:    s.lw.logf,
 	}
 	if s.sampler != nil {
-		cfg.IO = ioAdapter{s.sampler}
+		cfg.IO = s.ioAd
 	}
 	if s.metrics != nil {
 		cfg.OnInterval = s.metrics.Observe
@@ -63,7 +63,7 @@ func (s *runSession) tick(l driver.Live) {
 	if s.metrics != nil {
 		s.metrics.SetLive(l)
 	}
-	s.lw.line(l.String())
+	s.lw.line(l.String() + s.ioAd.liveHitRatio())
 }
 
 // withIO: the step table has storage columns.
@@ -75,6 +75,9 @@ func (s *runSession) withIO() bool {
 // reported once and fails the run at the end) and its row printed.
 func (s *runSession) recordStep(st *results.Step) {
 	s.result.Steps = append(s.result.Steps, *st)
+	// Flags are the run's: the knee moves as steps arrive.
+	results.SetStepFlags(s.result)
+	st = &s.result.Steps[len(s.result.Steps)-1]
 	if err := results.Write(s.out, s.result); err != nil && s.fileErr == nil {
 		s.fileErr = err
 		s.lw.logf("brokerbench: %v", err)

@@ -81,14 +81,26 @@ func (l *liveWriter) logf(format string, args ...any) {
 }
 
 // ioAdapter gives the driver its view of the I/O sampler.
-type ioAdapter struct{ s *iostat.Sampler }
-
-func (a ioAdapter) Begin() func(txns, commits int64) *results.StepIO {
-	m := a.s.Mark()
-	return func(txns, commits int64) *results.StepIO { return a.s.Window(m, a.s.Mark(), txns, commits) }
+// It keeps the last closed window's cache hit ratio, from the same marks, for the
+// cache probe (server_memory.go), which the driver runs right after it.
+type ioAdapter struct {
+	s        *iostat.Sampler
+	hitRatio *float64
 }
 
-func (a ioAdapter) Live() (results.IOFigures, bool) {
+func (a *ioAdapter) Begin() func(txns, commits int64) *results.StepIO {
+	m := a.s.Mark()
+	return func(txns, commits int64) *results.StepIO {
+		end := a.s.Mark()
+		a.hitRatio = nil
+		if r, ok := a.s.HitRatio(m, end); ok {
+			a.hitRatio = &r
+		}
+		return a.s.Window(m, end, txns, commits)
+	}
+}
+
+func (a *ioAdapter) Live() (results.IOFigures, bool) {
 	f := a.s.Live()
 	return f, a.s.Source() != iostat.SourceNone
 }

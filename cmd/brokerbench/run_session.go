@@ -58,6 +58,7 @@ type runSession struct {
 	rows    int          // step rows printed
 
 	sampler *iostat.Sampler // nil: storage sampling off
+	ioAd    *ioAdapter      // the driver's view of sampler, with the cache hit ratio
 	metrics *driver.Metrics // nil: no --metrics-addr
 
 	runErr error // why drive stopped early; nil: every step ran
@@ -192,7 +193,10 @@ func (s *runSession) instrument(ctx context.Context) error {
 		s.sampler = sampler
 		s.undo = append(s.undo, sampler.Close)
 		sampler.Start(ctx)
+		s.ioAd = &ioAdapter{s: sampler}
+		s.probes = append(s.probes, s.ioAd.cacheProbe)
 	}
+	recordStorageRegime(ctx, s.result, s.tgt, s.db, s.lw.logf)
 	if s.opts.MetricsAddr != "" {
 		s.metrics = driver.NewMetrics()
 		stop, err := serveMetrics(s.opts.MetricsAddr, s.metrics, s.lw)

@@ -42,21 +42,28 @@ func hasPGEnv() bool {
 // openTarget resolves --db, BROKERBENCH_DB, the PG* variables and finally the managed
 // default. logf reports the managed server's progress (nil when quiet).
 func openTarget(ctx context.Context, g *globalOptions, logf func(string, ...any)) (*target, error) {
-	if g.DB != "" {
-		return &target{DSN: g.DB}, nil
+	capBytes, capGiven, err := parseServerMemory(g.ServerMemory)
+	if err != nil {
+		return nil, err
 	}
-	if hasPGEnv() {
-		return &target{DSN: ""}, nil
+	if g.DB != "" || hasPGEnv() {
+		if capBytes > 0 {
+			return nil, errCapNeedsManaged()
+		}
+		return &target{DSN: g.DB}, nil
 	}
 	if g.PGData != "" {
 		if c, err := pgmanaged.Attach(g.PGData); err == nil {
+			if err := checkAttachedCap(c, capBytes, capGiven); err != nil {
+				return nil, err
+			}
 			if c.Unprotected() && logf != nil {
 				logf("%s", unprotectedWarning(c))
 			}
 			return &target{DSN: c.URL("brokerbench"), Managed: c, keep: true}, nil
 		}
 	}
-	c, err := pgmanaged.Start(ctx, pgmanaged.Options{DataDir: g.PGData, Log: logf})
+	c, err := pgmanaged.Start(ctx, pgmanaged.Options{DataDir: g.PGData, Log: logf, MemoryCap: capBytes})
 	if err != nil {
 		return nil, fmt.Errorf("managed PostgreSQL: %w", err)
 	}

@@ -45,6 +45,14 @@ func (d *dbSource) Snapshot(ctx context.Context) (*Snapshot, error) {
 	if c.HasWAL && c.WALBytes >= 0 {
 		s.WALBytes, s.HasWAL = uint64(c.WALBytes), true
 	}
+	// The cache counters are a second statement on the same connection, read at the
+	// same instant as the I/O counters; without them the step has no hit ratio, but
+	// its I/O figures stand.
+	if cr, ok := d.r.(database.CacheStatsReader); ok {
+		if cc, err := cr.ReadCache(ctx); err == nil {
+			s.Cache = &CacheCounters{Hits: cc.Hits, Reads: cc.Reads}
+		}
+	}
 	return s, nil
 }
 

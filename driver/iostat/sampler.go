@@ -310,6 +310,7 @@ func (s *Sampler) Window(a, b Mark, txns, commits int64) *results.StepIO {
 			if txns > 0 {
 				io.IOPerTxn = float64(tot.ReadOps+tot.WriteOps) / float64(txns)
 			}
+			io.PerTxn(secs, txns)
 			for _, dv := range src.Devices() {
 				d, err := deviceDelta(sa, sb, dv.Name)
 				if err != nil {

@@ -54,6 +54,9 @@ type Snapshot struct {
 	// WALBytes is the database's cumulative WAL volume when HasWAL.
 	WALBytes uint64
 	HasWAL   bool
+	// Cache holds the database's buffer-cache counters (database sources whose
+	// reader has them); nil when unknown.
+	Cache *CacheCounters
 }
 
 // Source reads cumulative counters. Implementations: diskstats (local block

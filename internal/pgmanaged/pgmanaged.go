@@ -24,6 +24,8 @@ import (
 	"strings"
 	"syscall"
 	"time"
+
+	"github.com/brokerbench/brokerbench/internal/memcap"
 )
 
 // ErrNoBinaries is returned when no PostgreSQL server binaries can be found.
@@ -41,6 +43,9 @@ type Options struct {
 	Settings map[string]string
 	// Log receives one line per step ("initdb", "started ..."); nil for none.
 	Log func(format string, args ...any)
+	// MemoryCap runs the server in a memory cgroup of this many bytes, page cache
+	// included (memory.go); 0 for none.
+	MemoryCap int64
 }
 
 // Cluster is a running (or stopped) managed cluster.
@@ -55,12 +60,21 @@ type Cluster struct {
 	// started with trust authentication, until its next Start converts it.
 	password string
 	log      func(string, ...any)
+
+	// MemoryCap is the server's memory cap in bytes, 0 for none (memory.go).
+	MemoryCap int64
+	settings  map[string]string
+	cgroup    *memcap.Group // the server's memory cgroup when capped
 }
 
 // state is what `pg status` reads back in a later process.
 type state struct {
 	Port   int    `json:"port"`
 	BinDir string `json:"bin_dir"`
+	// MemoryCap and Cgroup let a later process (pg stop, run --pgdata) see the cap
+	// and remove the group.
+	MemoryCap int64  `json:"memory_cap,omitempty"`
+	Cgroup    string `json:"cgroup,omitempty"`
 }
 
 const stateFile = "brokerbench-managed.json"
@@ -140,6 +154,7 @@ func Start(ctx context.Context, o Options) (*Cluster, error) {
 	if err != nil {
 		return nil, err
 	}
+	c.MemoryCap, c.settings = o.MemoryCap, o.Settings
 	if o.DataDir == "" {
 		dir, err := os.MkdirTemp("", "brokerbench-pg-")
 		if err != nil {
@@ -172,7 +187,7 @@ func Start(ctx context.Context, o Options) (*Cluster, error) {
 		c.cleanup()
 		return nil, err
 	}
-	if err := c.start(ctx, o.Settings); err != nil {
+	if err := c.startCapped(ctx, o.Settings); err != nil {
 		c.cleanup()
 		return nil, err
 	}
@@ -188,6 +203,7 @@ func (c *Cluster) attachRunning() (running bool, err error) {
 		return false, nil
 	}
 	c.Port = st.Port
+	c.MemoryCap, c.cgroup = st.MemoryCap, groupFromState(st)
 	pw, err := readPassFile(c.PassFile())
 	switch {
 	case err == nil:
@@ -461,7 +477,7 @@ func (c *Cluster) giveToServer(paths ...string) error {
 }
 
 func (c *Cluster) writeState() error {
-	b, _ := json.Marshal(state{Port: c.Port, BinDir: c.BinDir})
+	b, _ := json.Marshal(state{Port: c.Port, BinDir: c.BinDir, MemoryCap: c.MemoryCap, Cgroup: c.MemoryGroup()})
 	return replaceFile(filepath.Join(c.Dir, stateFile), b, 0o644)
 }
 
@@ -507,6 +523,7 @@ func Attach(dataDir string) (*Cluster, error) {
 	} else if !errors.Is(err, fs.ErrNotExist) {
 		return nil, err
 	}
+	c.MemoryCap, c.cgroup = st.MemoryCap, groupFromState(st)
 	return c, nil
 }
 
@@ -546,6 +563,11 @@ func (c *Cluster) stopServer() error {
 	if err == nil {
 		c.log("managed PostgreSQL stopped")
 		_ = os.Remove(filepath.Join(c.Dir, stateFile))
+		err = c.removeMemoryGroup()
+	} else {
+		// A server that died on its own (the cap's OOM killer took the postmaster)
+		// cannot be stopped, but its empty group must still go.
+		c.removeEmptyMemoryGroup()
 	}
 	return err
 }
@@ -566,6 +588,12 @@ func (c *Cluster) PostmasterPID() (int, error) {
 
 // Restart restarts the server on the same port (fault tests).
 func (c *Cluster) Restart(ctx context.Context) error {
+	if c.cgroup != nil {
+		// pg_ctl forks the new postmaster: it must do so inside the group.
+		return c.cgroup.Run(func() error {
+			return c.run(ctx, "pg_ctl", "-D", c.DataDir, "-l", filepath.Join(c.Dir, "server.log"), "-m", "fast", "-w", "-t", "120", "restart")
+		})
+	}
 	return c.run(ctx, "pg_ctl", "-D", c.DataDir, "-l", filepath.Join(c.Dir, "server.log"), "-m", "fast", "-w", "-t", "120", "restart")
 }
 

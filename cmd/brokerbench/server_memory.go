@@ -1,0 +1,183 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/spf13/cobra"
+
+	"github.com/brokerbench/brokerbench/database"
+	"github.com/brokerbench/brokerbench/internal/memcap"
+	"github.com/brokerbench/brokerbench/internal/pgmanaged"
+	"github.com/brokerbench/brokerbench/results"
+)
+
+// --server-memory: run the managed PostgreSQL in a memory cgroup so that a database
+// larger than the cap is read from the disks (internal/memcap, docs/storage-bound.md).
+
+const serverMemoryUsage = "cap the managed PostgreSQL's memory, page cache included (e.g. 256MB, 1GB; shared_buffers becomes a quarter of it); " +
+	"needs root or a delegated cgroup; 0: no cap"
+
+// addServerMemoryFlag registers --server-memory on c, into dst.
+func addServerMemoryFlag(c *cobra.Command, dst *string, usage string) {
+	c.Flags().StringVar(dst, "server-memory", "", usage)
+}
+
+// parseServerMemory reads a --server-memory value: its bytes and whether it was
+// given at all ("" is not given; "0" is given and means no cap).
+func parseServerMemory(s string) (capBytes int64, given bool, err error) {
+	if s == "" {
+		return 0, false, nil
+	}
+	v, err := memcap.ParseSize(s)
+	if err != nil {
+		return 0, true, usagef("--server-memory: %v", err)
+	}
+	if err := pgmanaged.CheckMemoryCap(v); err != nil {
+		return 0, true, usagef("--server-memory: %v", err)
+	}
+	return v, true, nil
+}
+
+// errCapNeedsManaged is the usage error for --server-memory with a server brokerbench
+// does not start.
+func errCapNeedsManaged() error {
+	return usagef("--server-memory caps the managed PostgreSQL only; for a server given with --db, cap its memory yourself " +
+		"(docs/storage-bound.md: shared_buffers plus systemd MemoryMax= or a cgroup, SQL Server's max server memory)")
+}
+
+// checkAttachedCap refuses to use a running managed cluster with another cap than
+// the one asked for: the cap is set when the server starts.
+func checkAttachedCap(c *pgmanaged.Cluster, capBytes int64, given bool) error {
+	if !given || c.MemoryCap == capBytes {
+		return nil
+	}
+	return fmt.Errorf("the managed PostgreSQL in %s is running with %s; stop it (brokerbench pg stop --pgdata %s) to start it with --server-memory %s",
+		c.DataDir, capWords(c.MemoryCap), c.DataDir, capWords(capBytes))
+}
+
+func capWords(b int64) string {
+	if b <= 0 {
+		return "no memory cap"
+	}
+	return "a memory cap of " + memcap.FormatSize(b)
+}
+
+// recordStorageRegime stores the server's memory cap and the database's size in the
+// run, so report and compare can tell storage-bound runs from memory-resident ones.
+func recordStorageRegime(ctx context.Context, run *results.Run, tgt *target, db database.DB, logf func(string, ...any)) {
+	if tgt.Managed != nil {
+		run.Database.MemoryCapBytes = tgt.Managed.MemoryCap
+	}
+	size, err := database.DatabaseBytes(ctx, db)
+	if err != nil {
+		logf("run: the database's size is unknown (%v); compare cannot check that runs used the same data", err)
+		return
+	}
+	run.Database.SizeBytes = size
+	if run.Database.MemoryCapBytes > 0 {
+		logf("run: database %s, server memory capped at %s", memcap.FormatSize(size), memcap.FormatSize(run.Database.MemoryCapBytes))
+	}
+}
+
+// quickstartCap is the cap quickstart puts on its managed server once the database
+// is loaded: half the database, so it is about twice the memory and most reads go to
+// the disks; at least the managed server's minimum.
+func quickstartCap(dbBytes int64) int64 {
+	return max(dbBytes/2, pgmanaged.MinMemoryCap)
+}
+
+// capQuickstartServer restarts quickstart's managed server with its cap: the one
+// given, or half the loaded database. A cap that was not asked for but cannot be
+// applied (no memory controller, not root) is a warning: quickstart still runs, and
+// its summary then says how much of the reads the disks served.
+func capQuickstartServer(ctx context.Context, tgt *target, asked int64, given bool, say func(string, ...any)) error {
+	if tgt.Managed == nil {
+		if given && asked > 0 {
+			return errCapNeedsManaged()
+		}
+		return nil
+	}
+	capBytes := asked
+	if !given {
+		db, err := database.Open(ctx, tgt.DSN, database.Options{MaxConns: 1, AppName: "brokerbench quickstart"})
+		if err != nil {
+			return err
+		}
+		size, err := database.DatabaseBytes(ctx, db)
+		db.Close()
+		if err != nil {
+			return err
+		}
+		capBytes = quickstartCap(size)
+		say("capping the server's memory at %s for a %s database, so most reads go to the disks (--server-memory 0 turns this off)",
+			memcap.FormatSize(capBytes), memcap.FormatSize(size))
+	}
+	if capBytes == tgt.Managed.MemoryCap {
+		return nil
+	}
+	err := tgt.Managed.RestartWithMemoryCap(ctx, capBytes)
+	// A restarted server listens on a port of its own choosing.
+	tgt.DSN = tgt.Managed.URL("brokerbench")
+	if err != nil && !given && (errors.Is(err, pgmanaged.ErrMemoryCap) || errors.Is(err, pgmanaged.ErrCapTooSmall)) {
+		say("cannot cap the server's memory (%v); running uncapped, so the database will likely be read from memory", err)
+		return nil
+	}
+	return err
+}
+
+// diskReadSummary is quickstart's closing line on how much of the reads came from
+// the disks.
+func diskReadSummary(r *results.Run) string {
+	s := results.SummarizeDiskReads(r)
+	if !s.HasReadsPerTxn && !s.HasHitRatio {
+		return "Reads from disk: unknown (no storage figures for this run)."
+	}
+	var parts []string
+	if s.HasReadsPerTxn {
+		parts = append(parts, fmt.Sprintf("%.1f disk reads per transaction", s.ReadsPerTxn))
+	}
+	if s.HasHitRatio {
+		parts = append(parts, fmt.Sprintf("%.1f %% of page reads from the disk or the OS cache (cache hit ratio %.1f %%)", (1-s.HitRatio)*100, s.HitRatio*100))
+	}
+	line := "Reads from disk: " + joinAnd(parts)
+	if d := r.Database; d.MemoryCapBytes > 0 && d.SizeBytes > 0 {
+		line += fmt.Sprintf(", with the server's memory capped at %s for a %s database", memcap.FormatSize(d.MemoryCapBytes), memcap.FormatSize(d.SizeBytes))
+	}
+	line += "."
+	if s.MemoryResidentSteps > 0 {
+		line += fmt.Sprintf(" %d of %d steps were memory-resident: the disks served almost no reads; %s.", s.MemoryResidentSteps, s.Steps, results.MemoryResidentAdvice)
+	}
+	return line
+}
+
+func joinAnd(parts []string) string {
+	switch len(parts) {
+	case 0:
+		return ""
+	case 1:
+		return parts[0]
+	}
+	return parts[0] + " and " + parts[1]
+}
+
+// cacheProbe is a driver.WindowProbe: it hands the hit ratio that the adapter's
+// window (closed just before, from the same marks) measured to the step.
+func (a *ioAdapter) cacheProbe() func(*results.Step) {
+	return func(st *results.Step) {
+		st.CacheHitRatio = a.hitRatio
+		a.hitRatio = nil
+	}
+}
+
+// liveHitRatio is the live line's cache figure, "" when unknown.
+func (a *ioAdapter) liveHitRatio() string {
+	if a == nil {
+		return ""
+	}
+	if r, ok := a.s.LiveHitRatio(); ok {
+		return fmt.Sprintf("  hit %.1f %%", r*100)
+	}
+	return ""
+}

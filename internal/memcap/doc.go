@@ -1,0 +1,23 @@
+// Package memcap caps the memory of a managed database server, page cache included,
+// so that a database larger than the cap is read from the disks rather than from
+// memory: the storage-bound regime a controller comparison needs.
+//
+// The server's processes run in a memory cgroup made here: cgroup v2 `memory.max`
+// where the memory controller is on the unified hierarchy, v1
+// `memory.limit_in_bytes` otherwise. Page cache a process faults in is charged to its
+// cgroup, but pages cached before it joined stay charged elsewhere and stay cached:
+// start the server inside the group (Group.Run) and evict the cluster's own files
+// from the page cache (Evict) rather than dropping every cache on the machine.
+//
+// Life cycle, for one server:
+//
+//	ctl, err := memcap.Find()                 // ErrUnavailable: no controller, no permission
+//	g, err := ctl.Open(memcap.NameFor(dataDir), capBytes) // made, or a stale one reused
+//	err = g.Run(func() error { return startServer() })    // children inherit the group
+//	...
+//	err = g.Remove()                          // after the server stopped
+//
+// A group left by a crash (the process was killed before Remove) is found by its
+// name, derived from the data directory, and reused by the next Open; RemoveStale
+// removes empty leftovers of any data directory.
+package memcap

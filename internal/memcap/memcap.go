@@ -1,0 +1,349 @@
+package memcap
+
+import (
+	"bufio"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"golang.org/x/sys/unix"
+)
+
+// ErrUnavailable is wrapped by every error that means the cap cannot be applied on
+// this machine or by this user; its message says what is needed.
+var ErrUnavailable = errors.New("cannot cap the server's memory")
+
+// Prefix starts the name of every group this package makes, so leftovers can be
+// recognised and never mistaken for someone else's.
+const Prefix = "brokerbench-pg-"
+
+// Controller is the memory controller of this machine and where this process sits
+// in it.
+type Controller struct {
+	// Version is 1 (memory.limit_in_bytes) or 2 (memory.max).
+	Version int
+	// Mount is the hierarchy's mount point, e.g. /sys/fs/cgroup/memory (v1) or
+	// /sys/fs/cgroup (v2).
+	Mount string
+	// Parent is the directory new groups are made in: on v1 this process's own
+	// memory cgroup, so the server stays inside whatever limits and accounting the
+	// caller already runs under; on v2 the hierarchy's root, because a v2 cgroup
+	// that holds processes cannot hand the memory controller to children.
+	Parent string
+	// self is this process's cgroup directory, where Run returns it to.
+	self string
+}
+
+// Find locates the memory controller from /proc/self/mountinfo and /proc/self/cgroup.
+func Find() (*Controller, error) {
+	mi, err := os.ReadFile("/proc/self/mountinfo")
+	if err != nil {
+		return nil, fmt.Errorf("%w: read /proc/self/mountinfo: %v", ErrUnavailable, err)
+	}
+	cg, err := os.ReadFile("/proc/self/cgroup")
+	if err != nil {
+		return nil, fmt.Errorf("%w: read /proc/self/cgroup: %v", ErrUnavailable, err)
+	}
+	c, err := parseController(string(mi), string(cg), func(p string) ([]byte, error) { return os.ReadFile(p) })
+	if err != nil {
+		return nil, err
+	}
+	if err := checkWritable(c.Parent); err != nil {
+		return nil, err
+	}
+	return c, nil
+}
+
+// parseController picks the hierarchy: v2 when its root lists the memory controller,
+// else the v1 hierarchy mounted with the memory option.
+func parseController(mountinfo, selfCgroup string, read func(string) ([]byte, error)) (*Controller, error) {
+	var v1, v2 string
+	for _, line := range strings.Split(mountinfo, "\n") {
+		// id parent maj:min root mountpoint options [optional...] - fstype source superopts
+		pre, post, ok := strings.Cut(line, " - ")
+		if !ok {
+			continue
+		}
+		f, pf := strings.Fields(pre), strings.Fields(post)
+		if len(f) < 5 || len(pf) < 3 {
+			continue
+		}
+		switch pf[0] {
+		case "cgroup2":
+			if v2 == "" {
+				v2 = f[4]
+			}
+		case "cgroup":
+			for _, o := range strings.Split(pf[2], ",") {
+				if o == "memory" {
+					v1 = f[4]
+				}
+			}
+		}
+	}
+	var selfV1, selfV2 string
+	for _, line := range strings.Split(selfCgroup, "\n") {
+		parts := strings.SplitN(line, ":", 3)
+		if len(parts) != 3 {
+			continue
+		}
+		if parts[0] == "0" && parts[1] == "" {
+			selfV2 = parts[2]
+		}
+		for _, ctl := range strings.Split(parts[1], ",") {
+			if ctl == "memory" {
+				selfV1 = parts[2]
+			}
+		}
+	}
+	if v2 != "" {
+		if b, err := read(filepath.Join(v2, "cgroup.controllers")); err == nil && hasWord(string(b), "memory") {
+			return &Controller{Version: 2, Mount: v2, Parent: v2, self: filepath.Join(v2, selfV2)}, nil
+		}
+	}
+	if v1 != "" && selfV1 != "" {
+		self := filepath.Join(v1, selfV1)
+		return &Controller{Version: 1, Mount: v1, Parent: self, self: self}, nil
+	}
+	return nil, fmt.Errorf("%w: this machine has no cgroup memory controller (neither cgroup v2 with \"memory\" in cgroup.controllers nor a v1 memory hierarchy is mounted)", ErrUnavailable)
+}
+
+func hasWord(s, w string) bool {
+	for _, f := range strings.Fields(s) {
+		if f == w {
+			return true
+		}
+	}
+	return false
+}
+
+func checkWritable(dir string) error {
+	if err := unix.Access(dir, unix.W_OK); err != nil {
+		return fmt.Errorf("%w: cannot make a memory cgroup in %s (%v); run as root, or give this user a delegated cgroup "+
+			"(for example `systemd-run --user --scope -p Delegate=yes brokerbench ...`)", ErrUnavailable, dir, err)
+	}
+	return nil
+}
+
+// NameFor is the group name of the cluster in dataDir: stable, so the next start
+// after a crash finds the group its predecessor left.
+func NameFor(dataDir string) string {
+	abs, err := filepath.Abs(dataDir)
+	if err != nil {
+		abs = dataDir
+	}
+	sum := sha256.Sum256([]byte(abs))
+	return Prefix + hex.EncodeToString(sum[:6])
+}
+
+// Group is one memory cgroup.
+type Group struct {
+	Dir     string
+	Version int
+	ctl     *Controller
+}
+
+func (g *Group) limitFile() string {
+	if g.Version == 2 {
+		return "memory.max"
+	}
+	return "memory.limit_in_bytes"
+}
+
+// Open makes the group name under the controller's parent with a cap of limit
+// bytes, or reuses an existing one of that name (a crash's leftover) and sets its
+// cap. A group that still holds processes belongs to a running server: Open refuses
+// it rather than add a second server to it.
+func (c *Controller) Open(name string, limit int64) (*Group, error) {
+	if limit <= 0 {
+		return nil, fmt.Errorf("memory cap must be positive, got %d", limit)
+	}
+	if !strings.HasPrefix(name, Prefix) || strings.ContainsRune(name, '/') {
+		return nil, fmt.Errorf("memory cgroup name %q: want %s followed by no slash", name, Prefix)
+	}
+	if c.Version == 2 {
+		if err := enableMemory(c.Parent); err != nil {
+			return nil, err
+		}
+	}
+	g := &Group{Dir: filepath.Join(c.Parent, name), Version: c.Version, ctl: c}
+	if err := os.Mkdir(g.Dir, 0o755); err != nil && !errors.Is(err, os.ErrExist) {
+		return nil, fmt.Errorf("%w: make memory cgroup %s: %v", ErrUnavailable, g.Dir, err)
+	}
+	pids, err := g.Procs()
+	if err != nil {
+		return nil, err
+	}
+	if len(pids) > 0 {
+		return nil, fmt.Errorf("memory cgroup %s still holds processes %v (a server of this data directory is running)", g.Dir, pids)
+	}
+	if err := g.SetLimit(limit); err != nil {
+		return nil, err
+	}
+	return g, nil
+}
+
+// enableMemory makes sure children of dir get the memory controller (v2).
+func enableMemory(dir string) error {
+	p := filepath.Join(dir, "cgroup.subtree_control")
+	b, err := os.ReadFile(p)
+	if err == nil && hasWord(string(b), "memory") {
+		return nil
+	}
+	if err := os.WriteFile(p, []byte("+memory"), 0o644); err != nil {
+		return fmt.Errorf("%w: enable the memory controller for children of %s: %v", ErrUnavailable, dir, err)
+	}
+	return nil
+}
+
+// OpenExisting returns the group at dir (recorded in a state file), or nil when it
+// is gone.
+func OpenExisting(dir string) *Group {
+	if dir == "" {
+		return nil
+	}
+	if _, err := os.Stat(filepath.Join(dir, "cgroup.procs")); err != nil {
+		return nil
+	}
+	v := 1
+	if _, err := os.Stat(filepath.Join(dir, "memory.max")); err == nil {
+		v = 2
+	}
+	return &Group{Dir: dir, Version: v}
+}
+
+// SetLimit sets the cap in bytes.
+func (g *Group) SetLimit(limit int64) error {
+	p := filepath.Join(g.Dir, g.limitFile())
+	if err := os.WriteFile(p, []byte(strconv.FormatInt(limit, 10)), 0o644); err != nil {
+		return fmt.Errorf("set %s to %d: %w", p, limit, err)
+	}
+	return nil
+}
+
+// Limit reads the cap back; the kernel rounds it down to whole pages.
+func (g *Group) Limit() (int64, error) {
+	return readInt(filepath.Join(g.Dir, g.limitFile()))
+}
+
+// PeakBytes is the most memory the group used (page cache included): v1
+// memory.max_usage_in_bytes, v2 memory.peak (5.19+) or else memory.current.
+func (g *Group) PeakBytes() (int64, error) {
+	if g.Version == 1 {
+		return readInt(filepath.Join(g.Dir, "memory.max_usage_in_bytes"))
+	}
+	if v, err := readInt(filepath.Join(g.Dir, "memory.peak")); err == nil {
+		return v, nil
+	}
+	return readInt(filepath.Join(g.Dir, "memory.current"))
+}
+
+func readInt(p string) (int64, error) {
+	b, err := os.ReadFile(p)
+	if err != nil {
+		return 0, err
+	}
+	s := strings.TrimSpace(string(b))
+	if s == "max" {
+		return -1, nil
+	}
+	return strconv.ParseInt(s, 10, 64)
+}
+
+// Procs lists the processes in the group.
+func (g *Group) Procs() ([]int, error) {
+	return readPids(filepath.Join(g.Dir, "cgroup.procs"))
+}
+
+func readPids(p string) ([]int, error) {
+	f, err := os.Open(p)
+	if err != nil {
+		return nil, fmt.Errorf("read %s: %w", p, err)
+	}
+	defer f.Close()
+	var pids []int
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		if n, err := strconv.Atoi(strings.TrimSpace(sc.Text())); err == nil {
+			pids = append(pids, n)
+		}
+	}
+	return pids, sc.Err()
+}
+
+// joinMu serialises Run: the whole process moves between groups, so two Runs at once
+// would put one's child in the other's group.
+var joinMu sync.Mutex
+
+// Run moves this process into the group, calls fn (which starts the server: every
+// process forked meanwhile inherits the group) and moves this process back where it
+// was, whatever fn returned. Memory this process touches during fn is charged to the
+// group; keep fn to starting the server.
+func (g *Group) Run(fn func() error) error {
+	if g.ctl == nil {
+		return errors.New("memory cgroup opened without its controller cannot be joined")
+	}
+	joinMu.Lock()
+	defer joinMu.Unlock()
+	self := strconv.Itoa(os.Getpid())
+	if err := os.WriteFile(filepath.Join(g.Dir, "cgroup.procs"), []byte(self), 0o644); err != nil {
+		return fmt.Errorf("join memory cgroup %s: %w", g.Dir, err)
+	}
+	runErr := fn()
+	if err := os.WriteFile(filepath.Join(g.ctl.self, "cgroup.procs"), []byte(self), 0o644); err != nil {
+		// Staying in the group would cap brokerbench itself; say so rather than run on.
+		return errors.Join(runErr, fmt.Errorf("leave memory cgroup %s for %s: %w", g.Dir, g.ctl.self, err))
+	}
+	return runErr
+}
+
+// Remove deletes the group. Its processes must have exited; a server's last
+// children can take a moment after pg_ctl stop returns, so a busy group is retried
+// for a few seconds. A group already gone is not an error.
+func (g *Group) Remove() error {
+	deadline := time.Now().Add(5 * time.Second)
+	for {
+		err := unix.Rmdir(g.Dir)
+		switch {
+		case err == nil || errors.Is(err, unix.ENOENT):
+			return nil
+		case errors.Is(err, unix.EBUSY) && time.Now().Before(deadline):
+			time.Sleep(50 * time.Millisecond)
+			continue
+		}
+		pids, _ := g.Procs()
+		return fmt.Errorf("remove memory cgroup %s (processes left: %v): %w", g.Dir, pids, err)
+	}
+}
+
+// RemoveStale removes every empty group of this package under the controller's
+// parent except keep (a name), and returns the directories removed: leftovers of
+// servers whose process was killed before it could clean up.
+func (c *Controller) RemoveStale(keep string) ([]string, error) {
+	entries, err := os.ReadDir(c.Parent)
+	if err != nil {
+		return nil, err
+	}
+	var removed []string
+	for _, e := range entries {
+		if !e.IsDir() || !strings.HasPrefix(e.Name(), Prefix) || e.Name() == keep {
+			continue
+		}
+		dir := filepath.Join(c.Parent, e.Name())
+		pids, err := readPids(filepath.Join(dir, "cgroup.procs"))
+		if err != nil || len(pids) > 0 {
+			continue // a running server's group, or not ours to judge
+		}
+		if err := unix.Rmdir(dir); err == nil {
+			removed = append(removed, dir)
+		}
+	}
+	return removed, nil
+}

@@ -1,0 +1,283 @@
+package results
+
+import (
+	"fmt"
+	"math"
+	"slices"
+	"strings"
+)
+
+// Whether a step exercised the storage: its reads and writes per transaction, the
+// database's cache hit ratio, and the memory-resident flag (docs/result-format.md,
+// "Storage-bound or memory-resident").
+
+// Step flag names stored in steps[].flags. Other code may add its own names; these
+// functions only ever set or clear their own.
+const (
+	FlagPartial        = "partial"
+	FlagDriverBound    = "driver-bound"
+	FlagKnee           = "knee"
+	FlagMemoryResident = "memory-resident"
+)
+
+// The memory-resident rule: a step whose disks served fewer than
+// MemoryResidentReadsPerTxn reads per transaction, or whose database found more than
+// MemoryResidentHitRatio of its page reads in its own cache, measured memory, not
+// storage. Either alone suffices: every I/O source counts at least the reads that
+// reached the disks (a database's own views also count OS page-cache hits), and a
+// hit ratio that high leaves almost nothing to read. A storage-bound TPC-E-like step
+// reads about 10 to 100 pages from disk per transaction; a warm database that fits in
+// memory reads well under 0.1, but on a disk shared with other work their reads land
+// in the same counters (0.1 per transaction was seen from that alone), so the line
+// sits at 0.5: twenty times below the storage-bound regime and clear of that noise.
+const (
+	MemoryResidentReadsPerTxn = 0.5
+	MemoryResidentHitRatio    = 0.999
+)
+
+// MemoryResidentAdvice is what a user can do about a memory-resident step.
+const MemoryResidentAdvice = "cap the server's memory (--server-memory, or shared_buffers plus a memory limit on a server given with --db) or load more data"
+
+// CacheHitRatio is hits ÷ (hits + reads) of page-read counter deltas over a window:
+// PostgreSQL's blks_hit and blks_read, SQL Server's page lookups minus page reads
+// and page reads. It is false when the window saw no page requests or a counter
+// went backwards (a statistics reset).
+func CacheHitRatio(hits, reads int64) (float64, bool) {
+	if hits < 0 || reads < 0 || hits+reads == 0 {
+		return 0, false
+	}
+	return float64(hits) / float64(hits+reads), true
+}
+
+// PerTxn sets the step I/O's reads and writes per transaction from its rates over
+// measured seconds and the transactions finished in the window (none: left unset).
+func (io *StepIO) PerTxn(measuredS float64, txns int64) {
+	if io == nil || txns <= 0 || measuredS <= 0 {
+		return
+	}
+	r := round(io.ReadIOPS*measuredS/float64(txns), 4)
+	w := round(io.WriteIOPS*measuredS/float64(txns), 4)
+	io.ReadsPerTxn, io.WritesPerTxn = &r, &w
+}
+
+// MemoryResident applies the rule to one step; false when neither figure is known.
+func MemoryResident(st *Step) bool {
+	if ioKnown(st.IO) && st.IO.ReadsPerTxn != nil && *st.IO.ReadsPerTxn < MemoryResidentReadsPerTxn {
+		return true
+	}
+	return st.CacheHitRatio != nil && *st.CacheHitRatio > MemoryResidentHitRatio
+}
+
+// storageKnown reports whether the rule could be applied to the step at all.
+func storageKnown(st *Step) bool {
+	return (ioKnown(st.IO) && st.IO.ReadsPerTxn != nil) || st.CacheHitRatio != nil
+}
+
+// HasFlag reports whether the step carries flag name.
+func (st *Step) HasFlag(name string) bool { return slices.Contains(st.Flags, name) }
+
+// SetStepFlags recomputes the flags this file owns on every step of r: partial,
+// driver-bound, knee (which moves as later steps arrive) and memory-resident. Flags
+// of other names are kept as they are. Call it before writing the file.
+func SetStepFlags(r *Run) {
+	knee := Knee(r.Steps)
+	own := []string{FlagPartial, FlagDriverBound, FlagKnee, FlagMemoryResident}
+	for i := range r.Steps {
+		st := &r.Steps[i]
+		kept := slices.DeleteFunc(slices.Clone(st.Flags), func(f string) bool { return slices.Contains(own, f) })
+		var f []string
+		if st.Partial {
+			f = append(f, FlagPartial)
+		}
+		if st.Driver.Bottleneck {
+			f = append(f, FlagDriverBound)
+		}
+		if i == knee {
+			f = append(f, FlagKnee)
+		}
+		if MemoryResident(st) {
+			f = append(f, FlagMemoryResident)
+		}
+		f = append(f, kept...)
+		if len(f) == 0 {
+			f = nil
+		}
+		st.Flags = f
+	}
+}
+
+// readWriteRatio shows reads : writes as "9.2 : 1" (or "1 : 4.0" when writes
+// dominate); "-" when nothing was written and nothing read.
+func readWriteRatio(reads, writes float64) string {
+	switch {
+	case reads == 0 && writes == 0:
+		return "-"
+	case writes == 0:
+		return "∞ : 1"
+	case reads >= writes:
+		return fmt.Sprintf("%.1f : 1", reads/writes)
+	case reads == 0:
+		return "0 : 1"
+	}
+	return fmt.Sprintf("1 : %.1f", writes/reads)
+}
+
+// hasPerTxn reports whether any step of r has reads and writes per transaction.
+func hasPerTxn(r *Run) bool {
+	for i := range r.Steps {
+		if io := r.Steps[i].IO; ioKnown(io) && io.ReadsPerTxn != nil {
+			return true
+		}
+	}
+	return false
+}
+
+func hasHitRatio(r *Run) bool {
+	for i := range r.Steps {
+		if r.Steps[i].CacheHitRatio != nil {
+			return true
+		}
+	}
+	return false
+}
+
+// storageHead and storageCells are the step table's storage-regime columns.
+func storageHead(perTxn, hit bool) []string {
+	var h []string
+	if perTxn {
+		h = append(h, "reads/txn", "writes/txn", "r:w")
+	}
+	if hit {
+		h = append(h, "hit ratio")
+	}
+	return h
+}
+
+func storageCells(st *Step, perTxn, hit bool) []cell {
+	var row []cell
+	if perTxn {
+		if io := st.IO; ioKnown(io) && io.ReadsPerTxn != nil && io.WritesPerTxn != nil {
+			row = append(row, numCell("%.2f", *io.ReadsPerTxn), numCell("%.2f", *io.WritesPerTxn),
+				cell{Text: readWriteRatio(io.ReadIOPS, io.WriteIOPS), Class: "num"})
+		} else {
+			row = append(row, dash, dash, dash)
+		}
+	}
+	if hit {
+		if st.CacheHitRatio != nil {
+			row = append(row, cell{Text: formatHitRatio(*st.CacheHitRatio), Class: "num"})
+		} else {
+			row = append(row, dash)
+		}
+	}
+	return row
+}
+
+// formatHitRatio shows a ratio as a percentage with enough digits to tell 99.9 %
+// from 99.99 %: the difference between a tenth and a hundredth of the reads on disk.
+func formatHitRatio(r float64) string {
+	if r >= 0.99 && r < 1 {
+		return fmt.Sprintf("%.2f %%", math.Floor(r*10000)/100)
+	}
+	return fmt.Sprintf("%.1f %%", r*100)
+}
+
+// memoryResidentNote explains the M flag under the step table when a step has it.
+func memoryResidentNote(r *Run) string {
+	var users []string
+	for _, i := range stepOrder(r.Steps) {
+		if MemoryResident(&r.Steps[i]) {
+			users = append(users, fmt.Sprint(r.Steps[i].Users))
+		}
+	}
+	if len(users) == 0 {
+		return ""
+	}
+	return fmt.Sprintf("M: memory-resident (at %s users): the disks served fewer than %.1f reads per transaction or the cache hit ratio was above %.1f %%, "+
+		"so these steps measured memory, not storage; %s.", strings.Join(users, ", "), MemoryResidentReadsPerTxn, MemoryResidentHitRatio*100, MemoryResidentAdvice)
+}
+
+// DiskReadShare summarises a run for quickstart's closing lines: reads from disk per
+// transaction and the cache hit ratio over its measured steps (weighted by
+// transactions), and whether any of that is known.
+type DiskReadShare struct {
+	ReadsPerTxn, HitRatio       float64
+	HasReadsPerTxn, HasHitRatio bool
+	MemoryResidentSteps, Steps  int
+}
+
+// SummarizeDiskReads weighs every step by its transactions.
+func SummarizeDiskReads(r *Run) DiskReadShare {
+	var s DiskReadShare
+	var txnR, sumR, txnH, sumH float64
+	for i := range r.Steps {
+		st := &r.Steps[i]
+		n := st.TPS * st.MeasuredS
+		s.Steps++
+		if MemoryResident(st) {
+			s.MemoryResidentSteps++
+		}
+		if io := st.IO; ioKnown(io) && io.ReadsPerTxn != nil {
+			txnR += n
+			sumR += n * *io.ReadsPerTxn
+		}
+		if st.CacheHitRatio != nil {
+			txnH += n
+			sumH += n * *st.CacheHitRatio
+		}
+	}
+	if txnR > 0 {
+		s.ReadsPerTxn, s.HasReadsPerTxn = sumR/txnR, true
+	}
+	if txnH > 0 {
+		s.HitRatio, s.HasHitRatio = sumH/txnH, true
+	}
+	return s
+}
+
+// describeStorage adds the run's memory cap and database size to its identity line.
+func describeStorage(d Database) []string {
+	var parts []string
+	if d.SizeBytes > 0 {
+		parts = append(parts, "database "+formatBytes(d.SizeBytes))
+	}
+	if d.MemoryCapBytes > 0 {
+		parts = append(parts, "server memory capped at "+formatBytes(d.MemoryCapBytes))
+	}
+	return parts
+}
+
+// formatBytes uses binary units, as --server-memory reads them.
+func formatBytes(b int64) string {
+	units := []string{"B", "KB", "MB", "GB", "TB"}
+	v := float64(b)
+	i := 0
+	for v >= 1024 && i < len(units)-1 {
+		v /= 1024
+		i++
+	}
+	if v >= 100 || v == math.Trunc(v) {
+		return fmt.Sprintf("%.0f %s", v, units[i])
+	}
+	return fmt.Sprintf("%.1f %s", v, units[i])
+}
+
+// storageCSVColumns are appended to the step CSV: the regime figures, the step's
+// flags (";"-separated), and the run's memory cap and database size.
+func storageCSVColumns() []csvColumn {
+	return []csvColumn{
+		csvMetric("reads_per_txn", "reads_per_txn"),
+		csvMetric("writes_per_txn", "writes_per_txn"),
+		csvMetric("cache_hit_ratio", "cache_hit_ratio"),
+		{"flags", func(_ Input, v stepView) string { return strings.Join(v.st.Flags, ";") }},
+		{"memory_cap_bytes", func(in Input, _ stepView) string { return csvPositive(in.Run.Database.MemoryCapBytes) }},
+		{"db_size_bytes", func(in Input, _ stepView) string { return csvPositive(in.Run.Database.SizeBytes) }},
+	}
+}
+
+func csvPositive(v int64) string {
+	if v <= 0 {
+		return ""
+	}
+	return csvInt(v)
+}

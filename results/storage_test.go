@@ -1,0 +1,231 @@
+package results
+
+import (
+	"bytes"
+	"encoding/csv"
+	"math"
+	"slices"
+	"strings"
+	"testing"
+)
+
+func readFixture(t *testing.T, name string) Input {
+	t.Helper()
+	p := "testdata/storage/" + name
+	r, err := Read(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return Input{Path: p, Run: r}
+}
+
+func ptr(v float64) *float64 { return &v }
+
+func TestCacheHitRatioArithmetic(t *testing.T) {
+	for _, c := range []struct {
+		hits, reads int64
+		want        float64
+		ok          bool
+	}{
+		{999, 1, 0.999, true},
+		{93, 7, 0.93, true},
+		{0, 50, 0, true},
+		{50, 0, 1, true},
+		{0, 0, 0, false},   // nothing asked for: unknown, not 100 %
+		{-5, 10, 0, false}, // a counter went backwards: a statistics reset
+	} {
+		got, ok := CacheHitRatio(c.hits, c.reads)
+		if ok != c.ok || math.Abs(got-c.want) > 1e-12 {
+			t.Errorf("CacheHitRatio(%d, %d) = %v, %v; want %v, %v", c.hits, c.reads, got, ok, c.want, c.ok)
+		}
+	}
+}
+
+func TestPerTxn(t *testing.T) {
+	io := &StepIO{Source: "diskstats", IOFigures: IOFigures{ReadIOPS: 6919, WriteIOPS: 751}}
+	io.PerTxn(40, 14960) // 374 tps over 40 s
+	if io.ReadsPerTxn == nil || math.Abs(*io.ReadsPerTxn-18.5) > 0.001 || math.Abs(*io.WritesPerTxn-2.008) > 0.001 {
+		t.Errorf("reads %v writes %v per txn", *io.ReadsPerTxn, *io.WritesPerTxn)
+	}
+	none := &StepIO{Source: "diskstats"}
+	none.PerTxn(40, 0)
+	if none.ReadsPerTxn != nil {
+		t.Error("reads per transaction set without transactions")
+	}
+}
+
+// TestMemoryResidentRule applies the documented rule: fewer than 0.5 disk reads per
+// transaction, or a hit ratio above 99.9 %, each alone.
+func TestMemoryResidentRule(t *testing.T) {
+	diskIO := func(reads float64) *StepIO {
+		return &StepIO{Source: "diskstats", ReadsPerTxn: ptr(reads), WritesPerTxn: ptr(1)}
+	}
+	for _, c := range []struct {
+		name string
+		st   Step
+		want bool
+	}{
+		{"few disk reads", Step{IO: diskIO(0.0021)}, true},
+		{"shared-disk noise", Step{IO: diskIO(0.11)}, true},
+		{"just under the line", Step{IO: diskIO(0.4999)}, true},
+		{"on the line", Step{IO: diskIO(0.5)}, false},
+		{"storage-bound", Step{IO: diskIO(18.5), CacheHitRatio: ptr(0.93)}, false},
+		{"hit ratio alone", Step{CacheHitRatio: ptr(0.9995)}, true},
+		{"hit ratio at 99.9 %", Step{CacheHitRatio: ptr(0.999)}, false},
+		{"disk reads but cache hits (reads from another process)", Step{IO: diskIO(3), CacheHitRatio: ptr(0.9999)}, true},
+		{"no source", Step{IO: &StepIO{Source: "none", ReadsPerTxn: ptr(0)}}, false},
+		{"nothing known", Step{}, false},
+	} {
+		if got := MemoryResident(&c.st); got != c.want {
+			t.Errorf("%s: memory-resident %v, want %v", c.name, got, c.want)
+		}
+	}
+}
+
+func TestSetStepFlagsFromFixtures(t *testing.T) {
+	mem := readFixture(t, "memory_resident.json").Run
+	mem.Steps[1].Partial = true
+	mem.Steps[0].Flags = []string{"unsteady", FlagKnee} // another engineer's flag stays; a stale knee goes
+	SetStepFlags(mem)
+	if got := mem.Steps[0].Flags; !slices.Equal(got, []string{FlagKnee, FlagMemoryResident, "unsteady"}) {
+		// 4 → 8 users: 700 → 721 tps is under 5 %, so 4 users is the knee.
+		t.Errorf("step 1 flags %v", got)
+	}
+	if got := mem.Steps[1].Flags; !slices.Equal(got, []string{FlagPartial, FlagMemoryResident}) {
+		t.Errorf("step 2 flags %v", got)
+	}
+	disk := readFixture(t, "storage_bound.json").Run
+	SetStepFlags(disk)
+	for i, st := range disk.Steps {
+		if st.HasFlag(FlagMemoryResident) || len(st.Flags) != 0 {
+			t.Errorf("storage-bound step %d flagged %v", i, st.Flags)
+		}
+	}
+}
+
+func TestReportShowsRegime(t *testing.T) {
+	in := readFixture(t, "memory_resident.json")
+	var buf bytes.Buffer
+	if err := WriteReport(&buf, in); err != nil {
+		t.Fatal(err)
+	}
+	out := buf.String()
+	for _, want := range []string{"reads/txn", "writes/txn", "r:w", "hit ratio", "99.95 %", "1 : 758.7", "database 480 MB",
+		"M: memory-resident (at 4, 8 users)", "cap the server's memory"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("report lacks %q:\n%s", want, out)
+		}
+	}
+	disk := readFixture(t, "storage_bound.json")
+	buf.Reset()
+	if err := WriteReport(&buf, disk); err != nil {
+		t.Fatal(err)
+	}
+	out = buf.String()
+	for _, want := range []string{"9.2 : 1", "92.5 %", "18.50", "server memory capped at 256 MB"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("storage-bound report lacks %q:\n%s", want, out)
+		}
+	}
+	if strings.Contains(out, "memory-resident") {
+		t.Errorf("storage-bound run called memory-resident:\n%s", out)
+	}
+}
+
+func TestCompareWarnsAboutRegime(t *testing.T) {
+	mem, disk := readFixture(t, "memory_resident.json"), readFixture(t, "storage_bound.json")
+	c, err := Compare([]Input{mem, disk})
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := c.RegimeWarnings()
+	if len(w) != 2 {
+		t.Fatalf("warnings %q, want the regime and the memory cap", w)
+	}
+	if !strings.Contains(w[0], "at 4, 8 users no cap was memory-resident and 256 MB cap storage-bound") {
+		t.Errorf("regime warning %q", w[0])
+	}
+	if !strings.Contains(w[1], "memory caps differ (256 MB vs none") {
+		t.Errorf("cap warning %q", w[1])
+	}
+	var buf bytes.Buffer
+	if err := c.WriteText(&buf); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"warning: 256 MB cap vs no cap: at 4, 8 users", "reads per txn", "cache hit ratio"} {
+		if !strings.Contains(buf.String(), want) {
+			t.Errorf("compare text lacks %q", want)
+		}
+	}
+	buf.Reset()
+	if err := c.WriteCompareHTML(&buf, CompareHTMLOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(buf.String(), `<p class="alert">Not comparable: 256 MB cap vs no cap: at 4, 8 users`) {
+		t.Error("compare HTML lacks the regime alert")
+	}
+
+	// Same regime, sizes within 10 %, same cap: nothing to warn about.
+	disk2 := readFixture(t, "storage_bound.json")
+	disk2.Run.Database.SizeBytes = disk.Run.Database.SizeBytes * 105 / 100
+	c, _ = Compare([]Input{disk, disk2})
+	if w := c.RegimeWarnings(); len(w) != 0 {
+		t.Errorf("warnings for comparable runs: %q", w)
+	}
+	disk2.Run.Database.SizeBytes = disk.Run.Database.SizeBytes * 2
+	disk2.Run.Database.MemoryCapBytes = disk.Run.Database.MemoryCapBytes * 109 / 100
+	c, _ = Compare([]Input{disk, disk2})
+	if w := c.RegimeWarnings(); len(w) != 1 || !strings.Contains(w[0], "differ in size (960 MB vs 480 MB") {
+		t.Errorf("size warning: %q", w)
+	}
+}
+
+func TestStorageCSV(t *testing.T) {
+	in := readFixture(t, "storage_bound.json")
+	SetStepFlags(in.Run)
+	mem := readFixture(t, "memory_resident.json")
+	SetStepFlags(mem.Run)
+	var buf bytes.Buffer
+	if err := WriteStepsCSV(&buf, []Input{in, mem}); err != nil {
+		t.Fatal(err)
+	}
+	rows, err := csv.NewReader(&buf).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	col := map[string]int{}
+	for i, n := range rows[0] {
+		col[n] = i
+	}
+	r := rows[2] // storage-bound, 8 users
+	if r[col["reads_per_txn"]] != "18.5" || r[col["cache_hit_ratio"]] != "0.925" || r[col["memory_cap_bytes"]] != "268435456" ||
+		r[col["db_size_bytes"]] != "503316480" || r[col["flags"]] != "" {
+		t.Errorf("storage-bound row %v", r)
+	}
+	if r := rows[3]; r[col["flags"]] != "knee;memory-resident" || r[col["memory_cap_bytes"]] != "" {
+		t.Errorf("memory-resident row flags %q cap %q", r[col["flags"]], r[col["memory_cap_bytes"]])
+	}
+}
+
+func TestReadWriteRatio(t *testing.T) {
+	for _, c := range []struct {
+		r, w float64
+		want string
+	}{{6919, 751, "9.2 : 1"}, {1.5, 1138, "1 : 758.7"}, {0, 0, "-"}, {5, 0, "∞ : 1"}, {0, 10, "0 : 1"}, {10, 10, "1.0 : 1"}} {
+		if got := readWriteRatio(c.r, c.w); got != c.want {
+			t.Errorf("readWriteRatio(%v, %v) = %q, want %q", c.r, c.w, got, c.want)
+		}
+	}
+}
+
+func TestReportHTMLShowsRegime(t *testing.T) {
+	var buf bytes.Buffer
+	if err := WriteReportHTML(&buf, readFixture(t, "memory_resident.json")); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"<th>reads/txn</th>", "<th>hit ratio</th>", "M memory-resident", "M: memory-resident (at 4, 8 users)"} {
+		if !strings.Contains(buf.String(), want) {
+			t.Errorf("report HTML lacks %q", want)
+		}
+	}
+}
