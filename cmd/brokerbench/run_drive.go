@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/brokerbench/brokerbench/database"
 	"github.com/brokerbench/brokerbench/driver"
 	"github.com/brokerbench/brokerbench/driver/iostat"
 	"github.com/brokerbench/brokerbench/results"
@@ -125,7 +126,7 @@ func (s *runSession) finish(ctx context.Context) (*runResult, error) {
 		return res, nil
 	}
 	s.lw.logf("checking the database's consistency (--no-check skips this)")
-	v, err := txn.Check(ctx, s.db, s.marker.Scale)
+	v, err := s.check(ctx)
 	for _, x := range v {
 		fmt.Fprintln(g.Stdout, "check: "+x.String())
 	}
@@ -137,4 +138,18 @@ func (s *runSession) finish(ctx context.Context) (*runResult, error) {
 	}
 	fmt.Fprintln(g.Stdout, "check: OK")
 	return res, nil
+}
+
+// check runs the consistency checks on a pool of its own, after the run's pools,
+// sampler and metrics have closed: under a --server-memory cap the run's idle
+// backends (a few MB each, one per connection) leave the check's queries too little
+// room, and the cap's OOM killer ends a backend mid-check.
+func (s *runSession) check(ctx context.Context) ([]txn.Violation, error) {
+	s.close()
+	db, err := database.Open(ctx, s.tgt.DSN, database.Options{MaxConns: 1, AppName: "brokerbench check"})
+	if err != nil {
+		return nil, err
+	}
+	defer db.Close()
+	return txn.Check(ctx, db, s.marker.Scale)
 }
