@@ -197,6 +197,8 @@ func (s *runSession) instrument(ctx context.Context) error {
 		s.probes = append(s.probes, s.ioAd.cacheProbe)
 	}
 	recordStorageRegime(ctx, s.result, s.tgt, s.db, s.lw.logf)
+	// The users' pool, the emulator's, and the I/O sampler's connection.
+	warnTightCap(s.result.Database.MemoryCapBytes, s.conns+s.meeWorkers+2, s.lw.logf)
 	if s.opts.MetricsAddr != "" {
 		s.metrics = driver.NewMetrics()
 		stop, err := serveMetrics(s.opts.MetricsAddr, s.metrics, s.lw)

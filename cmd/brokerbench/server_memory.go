@@ -81,6 +81,27 @@ func recordStorageRegime(ctx context.Context, run *results.Run, tgt *target, db 
 	}
 }
 
+// backendBytes is about what one of the run's server backends keeps for itself once
+// it has run the workload's statements (plans, catalogue caches): up to 6.6 MB
+// was seen in the OOM killer's reports of a capped managed server, most stay below.
+const backendBytes = 6 << 20
+
+// warnTightCap says when a capped managed server's memory, after shared_buffers
+// (a quarter of the cap), leaves less than the run's backends need: the cap's OOM
+// killer would end backends (or the postmaster) in the middle of a step.
+func warnTightCap(capBytes int64, conns int, logf func(string, ...any)) {
+	if capBytes <= 0 {
+		return
+	}
+	need := int64(conns) * backendBytes
+	if left := capBytes - capBytes/4; left < need {
+		logf("warning: the server's memory cap of %s leaves about %s beside shared_buffers for %d connections' backends "+
+			"(about %s each) and the page cache; the cap's OOM killer may end them mid-run: give --server-memory %s or more, or fewer users",
+			memcap.FormatSize(capBytes), memcap.FormatSize(left), conns, memcap.FormatSize(backendBytes),
+			memcap.FormatSize((need*4/3+1<<20-1)>>20<<20))
+	}
+}
+
 // quickstartCap is the cap quickstart puts on its managed server once the database
 // is loaded: half the database, so it is about twice the memory and most reads go to
 // the disks; at least the managed server's minimum.
