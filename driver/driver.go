@@ -66,9 +66,11 @@ type Config struct {
 	Plan Plan
 	// Steps chooses the steps one at a time from the results so far (a search for
 	// the highest level that meets a limit); nil: Plan.Source().
-	Steps  StepSource
-	Think  time.Duration // mean think time per user; 0: none
-	Rate   float64       // customer transaction starts per second for all users; 0: no cap
+	Steps StepSource
+	Think time.Duration // mean think time per user; 0: none
+	// Rate caps all transaction starts per second: the users', the emulator's and
+	// the timer's together (RateSchedule); 0: no cap.
+	Rate   float64
 	Market MarketConfig
 	Scale  schema.Scale
 	Seed   uint64
@@ -207,6 +209,7 @@ func (d *Driver) Run(ctx context.Context) ([]results.Step, error) {
 		meeWorkers[i] = d.rec.newWorker(meeStreamBase+i, cfg.NewMarketExecutor(meeStreamBase+i))
 	}
 	d.mee = newMEE(cfg.Market, d.clock, d.rec, cfg.Scale.Securities(), cfg.Seed, start)
+	d.mee.sched = d.sched
 	// The emulator outlives the users: it completes the market orders they left.
 	meeCtx, stopMEE := context.WithCancel(ctx)
 	defer stopMEE()
@@ -324,6 +327,9 @@ func (d *Driver) dataMaintenance(ctx context.Context, w *worker, start time.Time
 			return
 		}
 		s := d.clock.Now()
+		if d.sched != nil {
+			d.sched.Charge(s)
+		}
 		out, err := w.exec.Run(d.rec.txCtx, txn.DataMaintenance)
 		if !d.rec.finish(w, txn.DataMaintenance, next, s, d.clock.Now(), &out, err) {
 			return

@@ -72,7 +72,7 @@ type Step struct {
 	LimitsBroken []string `json:"limits_broken,omitempty"`
 	// Steadiness is how stable per-second tps was over the window.
 	Steadiness *Steadiness `json:"steadiness,omitempty"`
-	// Rate is the customer transaction starts per second paced in this step, when
+	// Rate is the transaction starts per second (all of them) paced in this step, when
 	// the step had its own (a --find-max probe).
 	Rate float64 `json:"rate,omitempty"`
 	// Probe says why --find-max ran this step; absent in a plain ramp.
