@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	hdrhistogram "github.com/HdrHistogram/hdrhistogram-go"
@@ -70,10 +71,14 @@ type Config struct {
 	Think time.Duration // mean think time per user; 0: none
 	// Rate caps all transaction starts per second: the users', the emulator's and
 	// the timer's together (RateSchedule); 0: no cap.
-	Rate   float64
-	Market MarketConfig
-	Scale  schema.Scale
-	Seed   uint64
+	Rate float64
+	// NominalTPSE, when positive, is --pace nominal: each step sets every user's
+	// mean think time from the step's user count so the users offer this many
+	// Trade-Results per second (NominalThink); Think is then not used.
+	NominalTPSE float64
+	Market      MarketConfig
+	Scale       schema.Scale
+	Seed        uint64
 	// DataMaintenanceEvery is the timer's period (60 s in the reference); negative
 	// disables it.
 	DataMaintenanceEvery time.Duration
@@ -152,6 +157,9 @@ type Driver struct {
 	usersMu sync.Mutex
 	users   []*user
 	active  int
+	// nominalThink is the mean think time under nominal pacing (ns), set with the
+	// user count.
+	nominalThink atomic.Int64
 
 	liveMu    sync.Mutex
 	live      Live
@@ -171,8 +179,8 @@ func New(cfg Config) (*Driver, error) {
 	if cfg.NewUserExecutor == nil || cfg.NewMarketExecutor == nil || cfg.NewDeck == nil {
 		return nil, errors.New("driver: NewUserExecutor, NewMarketExecutor and NewDeck are required")
 	}
-	if cfg.Rate < 0 || cfg.Think < 0 {
-		return nil, errors.New("--rate and --think must not be negative")
+	if cfg.Rate < 0 || cfg.Think < 0 || cfg.NominalTPSE < 0 {
+		return nil, errors.New("--rate, --think and the nominal tpsE must not be negative")
 	}
 	return &Driver{cfg: cfg, clock: cfg.Clock}, nil
 }

@@ -116,6 +116,12 @@ func limitsCSVColumns() []csvColumn {
 			return csvFloat(v.st.Steadiness.HalfChange)
 		}},
 		{"flags", func(_ Input, v stepView) string { return strings.Join(v.st.Flags, ";") }},
+		{"nominal_percent", func(_ Input, v stepView) string {
+			if v.st.NominalPercent == 0 {
+				return ""
+			}
+			return csvFloat(v.st.NominalPercent)
+		}},
 	}
 }
 

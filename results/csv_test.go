@@ -13,7 +13,7 @@ func TestCSVColumns(t *testing.T) {
 	want := "file,label,users,started_at,warmup_s,measured_s,partial,driver_bottleneck,tps,tps_e,count," +
 		"avg_ms,p50_ms,p90_ms,p95_ms,p99_ms,max_ms,errors,retries,rollbacks,io_source,read_iops,write_iops,iops," +
 		"read_mbps,write_mbps,read_await_ms,write_await_ms,queue_depth,io_per_txn,wal_bytes_per_commit," +
-		"rate,limits,limits_broken,tps_cv,tps_half_change,flags"
+		"rate,limits,limits_broken,tps_cv,tps_half_change,flags,nominal_percent"
 	if got := strings.Join(CSVHeader(), ","); got != want {
 		t.Fatalf("CSV header changed:\n got %s\nwant %s", got, want)
 	}

@@ -65,8 +65,12 @@ type Step struct {
 	Driver       DriverCheck         `json:"driver"`
 	Transactions map[string]TxnStats `json:"transactions"`
 	IO           *StepIO             `json:"io,omitempty"`
+	// NominalPercent is the step's tpsE as a percentage of the nominal tpsE of the
+	// database's customers (customers/500, nominal.go); absent in files written
+	// before it was recorded.
+	NominalPercent float64 `json:"nominal_percent,omitempty"`
 	// Flags are short words for what makes the step's figures special, e.g.
-	// "unsteady" (steadiness.go).
+	// "unsteady" (steadiness.go), "over-nominal" (nominal.go).
 	Flags []string `json:"flags,omitempty"`
 	// LimitsBroken names the transactions whose p90 exceeded its limit, sorted.
 	LimitsBroken []string `json:"limits_broken,omitempty"`

@@ -90,7 +90,7 @@ func WriteReportHTML(w io.Writer, in Input) error {
 	if withLimits {
 		p.Tables = append(p.Tables, lims.table())
 	}
-	p.Footnotes = append(p.Footnotes, "Flags: P partial step (interrupted), D the load driver was the bottleneck, K the knee, U unsteady.")
+	p.Footnotes = append(p.Footnotes, "Flags: P partial step (interrupted), D the load driver was the bottleneck, K the knee, U unsteady, N over nominal (tpsE above 102 % of customers/500).")
 	for _, i := range order {
 		p.Tables = append(p.Tables, txnTable(&r.Steps[i], lims))
 	}
