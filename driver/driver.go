@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	hdrhistogram "github.com/HdrHistogram/hdrhistogram-go"
@@ -66,12 +67,18 @@ type Config struct {
 	Plan Plan
 	// Steps chooses the steps one at a time from the results so far (a search for
 	// the highest level that meets a limit); nil: Plan.Source().
-	Steps  StepSource
-	Think  time.Duration // mean think time per user; 0: none
-	Rate   float64       // customer transaction starts per second for all users; 0: no cap
-	Market MarketConfig
-	Scale  schema.Scale
-	Seed   uint64
+	Steps StepSource
+	Think time.Duration // mean think time per user; 0: none
+	// Rate caps all transaction starts per second: the users', the emulator's and
+	// the timer's together (RateSchedule); 0: no cap.
+	Rate float64
+	// NominalTPSE, when positive, is --pace nominal: each step sets every user's
+	// mean think time from the step's user count so the users offer this many
+	// Trade-Results per second (NominalThink); Think is then not used.
+	NominalTPSE float64
+	Market      MarketConfig
+	Scale       schema.Scale
+	Seed        uint64
 	// DataMaintenanceEvery is the timer's period (60 s in the reference); negative
 	// disables it.
 	DataMaintenanceEvery time.Duration
@@ -150,6 +157,9 @@ type Driver struct {
 	usersMu sync.Mutex
 	users   []*user
 	active  int
+	// nominalThink is the mean think time under nominal pacing (ns), set with the
+	// user count.
+	nominalThink atomic.Int64
 
 	liveMu    sync.Mutex
 	live      Live
@@ -169,8 +179,8 @@ func New(cfg Config) (*Driver, error) {
 	if cfg.NewUserExecutor == nil || cfg.NewMarketExecutor == nil || cfg.NewDeck == nil {
 		return nil, errors.New("driver: NewUserExecutor, NewMarketExecutor and NewDeck are required")
 	}
-	if cfg.Rate < 0 || cfg.Think < 0 {
-		return nil, errors.New("--rate and --think must not be negative")
+	if cfg.Rate < 0 || cfg.Think < 0 || cfg.NominalTPSE < 0 {
+		return nil, errors.New("--rate, --think and the nominal tpsE must not be negative")
 	}
 	return &Driver{cfg: cfg, clock: cfg.Clock}, nil
 }
@@ -207,6 +217,7 @@ func (d *Driver) Run(ctx context.Context) ([]results.Step, error) {
 		meeWorkers[i] = d.rec.newWorker(meeStreamBase+i, cfg.NewMarketExecutor(meeStreamBase+i))
 	}
 	d.mee = newMEE(cfg.Market, d.clock, d.rec, cfg.Scale.Securities(), cfg.Seed, start)
+	d.mee.sched = d.sched
 	// The emulator outlives the users: it completes the market orders they left.
 	meeCtx, stopMEE := context.WithCancel(ctx)
 	defer stopMEE()
@@ -324,6 +335,9 @@ func (d *Driver) dataMaintenance(ctx context.Context, w *worker, start time.Time
 			return
 		}
 		s := d.clock.Now()
+		if d.sched != nil {
+			d.sched.Charge(s)
+		}
 		out, err := w.exec.Run(d.rec.txCtx, txn.DataMaintenance)
 		if !d.rec.finish(w, txn.DataMaintenance, next, s, d.clock.Now(), &out, err) {
 			return

@@ -60,6 +60,7 @@ type mee struct {
 	rec        *recording
 	securities int64
 	waveStart  time.Time
+	sched      *RateSchedule // --rate's schedule, charged for every start; nil: no cap
 
 	mu         sync.Mutex
 	r          *rnd.Rand // under mu
@@ -196,6 +197,9 @@ func (m *mee) serve(ctx context.Context, w *worker) {
 
 func (m *mee) run(w *worker, it meeItem) {
 	start := m.clock.Now()
+	if m.sched != nil {
+		m.sched.Charge(start)
+	}
 	switch it.action {
 	case doTradeResult:
 		price := FillPrice(it.req, schema.PriceAt(it.req.SecIndex, m.wave(start)))

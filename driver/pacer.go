@@ -32,7 +32,11 @@ func ThinkTime(mean time.Duration, u float64) time.Duration {
 const LagHorizon = 10 * time.Second
 
 // RateSchedule is the --rate pacer: an open-loop schedule of starts, one every
-// 1/rate seconds, shared by all users. It is a golang.org/x/time/rate token bucket
+// 1/rate seconds, shared by all users, the market emulator and the timer: --rate is
+// the total of all transaction starts, as pgbench's -R is. Users wait for their slot
+// (Next); the emulator's and the timer's starts cannot wait (a Trade-Result is owed
+// when its order's delay ends, Data-Maintenance keeps its cadence), so they take a
+// slot as they start (Charge) and push the users' next slots later. It is a golang.org/x/time/rate token bucket
 // whose burst is LagHorizon's worth of starts. The bucket's token count says where
 // the schedule stands: with k tokens available the oldest unspent slot fell due
 // (k-1)/rate ago, and with k < 1 the next slot is (1-k)/rate ahead. So each start's
@@ -78,6 +82,20 @@ func (s *RateSchedule) Next(now time.Time) time.Time {
 	s.lim.ReserveN(now, 1)
 	s.spent++
 	return now.Add(time.Duration((1 - k) / s.rate * float64(time.Second)))
+}
+
+// Charge takes a slot for a start at now that does not wait for it (the emulator's
+// and the timer's). When none is free the schedule goes into debt: the users' next
+// slots move later by 1/rate each, so the total still keeps the rate.
+func (s *RateSchedule) Charge(now time.Time) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if now.Before(s.last) {
+		now = s.last
+	}
+	s.last = now
+	s.lim.ReserveN(now, 1)
+	s.spent++
 }
 
 // Missed is how many slots fell due by now and were dropped for being more than

@@ -43,6 +43,9 @@ type user struct {
 func (d *Driver) setUsers(n int) {
 	d.usersMu.Lock()
 	defer d.usersMu.Unlock()
+	if d.cfg.NominalTPSE > 0 {
+		d.nominalThink.Store(int64(NominalThink(n, d.cfg.NominalTPSE)))
+	}
 	for len(d.users) < n {
 		id := len(d.users)
 		d.users = append(d.users, &user{
@@ -86,6 +89,15 @@ func (d *Driver) waitUsers(cancelTx context.CancelFunc) {
 	}
 }
 
+// meanThink is the users' mean think time: --think, or under nominal pacing the
+// current step's (set with the user count).
+func (d *Driver) meanThink() time.Duration {
+	if d.cfg.NominalTPSE > 0 {
+		return time.Duration(d.nominalThink.Load())
+	}
+	return d.cfg.Think
+}
+
 // runUser is the user loop (docs/workload.md §6.1): think, take the pacer's intended start,
 // wait for it, run, record from the intended start, pass Trade-Orders to the
 // emulator. Think time is spent outside the measured transaction.
@@ -94,7 +106,7 @@ func (d *Driver) runUser(ctx context.Context, u *user) {
 	last := d.clock.Now()
 	var backoff time.Duration // after the last lost connection in a row; 0 after a success
 	for {
-		intended := last.Add(ThinkTime(d.cfg.Think, u.r.Float64()))
+		intended := last.Add(ThinkTime(d.meanThink(), u.r.Float64()))
 		if sleepUntil(ctx, d.clock, intended) != nil {
 			return
 		}
@@ -110,6 +122,13 @@ func (d *Driver) runUser(ctx context.Context, u *user) {
 		out, err := u.w.exec.Run(d.rec.txCtx, k)
 		end := d.clock.Now()
 		last = end
+		if d.cfg.NominalTPSE > 0 {
+			// Nominal pacing: the think time runs from this start, a pacing interval,
+			// so response times do not lower the offered rate. A transaction longer
+			// than the next draw makes the next start late, and its response time
+			// (from the intended start) says so.
+			last = start
+		}
 		if !d.rec.finish(u.w, k, intended, start, end, &out, err) {
 			return
 		}

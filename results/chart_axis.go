@@ -20,7 +20,7 @@ type xAxis struct {
 func runXAxis(r *Run) xAxis {
 	for i := range r.Steps {
 		if r.Steps[i].Rate > 0 {
-			return xAxis{label: "offered tps (customer transaction starts per second)", of: func(st *Step) float64 { return st.Rate }}
+			return xAxis{label: "offered tps (paced transaction starts per second)", of: func(st *Step) float64 { return st.Rate }}
 		}
 	}
 	users := make([]float64, 0, len(r.Steps))

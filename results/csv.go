@@ -115,6 +115,12 @@ func limitsCSVColumns() []csvColumn {
 			}
 			return csvFloat(v.st.Steadiness.HalfChange)
 		}},
+		{"nominal_percent", func(_ Input, v stepView) string {
+			if v.st.NominalPercent == 0 {
+				return ""
+			}
+			return csvFloat(v.st.NominalPercent)
+		}},
 	}
 }
 

@@ -14,7 +14,7 @@ func TestCSVColumns(t *testing.T) {
 		"avg_ms,p50_ms,p90_ms,p95_ms,p99_ms,max_ms,errors,retries,rollbacks,io_source,read_iops,write_iops,iops," +
 		"read_mbps,write_mbps,read_await_ms,write_await_ms,queue_depth,io_per_txn,wal_bytes_per_commit," +
 		"reads_per_txn,writes_per_txn,cache_hit_ratio,flags,memory_cap_bytes,db_size_bytes," +
-		"rate,limits,limits_broken,tps_cv,tps_half_change"
+		"rate,limits,limits_broken,tps_cv,tps_half_change,nominal_percent"
 	if got := strings.Join(CSVHeader(), ","); got != want {
 		t.Fatalf("CSV header changed:\n got %s\nwant %s", got, want)
 	}

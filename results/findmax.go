@@ -6,8 +6,8 @@ import "fmt"
 // response-time limit held and errors stayed under MaxErrorShare, to the search's
 // resolution.
 type Max struct {
-	// Dimension is what the search varied: "rate" (customer transaction starts per
-	// second, open loop, with Users held constant).
+	// Dimension is what the search varied: "rate" (all transaction starts per
+	// second, the emulator's included, open loop, with Users held constant).
 	Dimension string `json:"dimension"`
 	// Load is the largest passing load in the dimension's unit; 0 when no probe
 	// passed.

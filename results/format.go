@@ -73,15 +73,19 @@ type Step struct {
 	// CacheHitRatio is the share of the database's page reads served by its own
 	// buffer cache in the window, 0..1; nil when unknown (see storage.go).
 	CacheHitRatio *float64 `json:"cache_hit_ratio,omitempty"`
+	// NominalPercent is the step's tpsE as a percentage of the nominal tpsE of the
+	// database's customers (customers/500, nominal.go); absent in files written
+	// before it was recorded.
+	NominalPercent float64 `json:"nominal_percent,omitempty"`
 	// Flags name what makes the step's figures special ("partial", "driver-bound",
-	// "knee", "memory-resident", "unsteady", ...); a reader must ignore names it
-	// does not know.
+	// "knee", "memory-resident", "unsteady", "over-nominal", ...); a reader must
+	// ignore names it does not know.
 	Flags []string `json:"flags,omitempty"`
 	// LimitsBroken names the transactions whose p90 exceeded its limit, sorted.
 	LimitsBroken []string `json:"limits_broken,omitempty"`
 	// Steadiness is how stable per-second tps was over the window.
 	Steadiness *Steadiness `json:"steadiness,omitempty"`
-	// Rate is the customer transaction starts per second paced in this step, when
+	// Rate is the transaction starts per second (all of them) paced in this step, when
 	// the step had its own (a --find-max probe).
 	Rate float64 `json:"rate,omitempty"`
 	// Probe says why --find-max ran this step; absent in a plain ramp.

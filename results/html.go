@@ -256,7 +256,7 @@ func (c *Comparison) compareAxis() xAxis {
 		}
 	}
 	if allRate {
-		return xAxis{label: "offered tps (customer transaction starts per second)", of: func(st *Step) float64 { return st.Rate }}
+		return xAxis{label: "offered tps (paced transaction starts per second)", of: func(st *Step) float64 { return st.Rate }}
 	}
 	return xAxis{label: "users", of: func(st *Step) float64 { return float64(st.Users) }, opts: usersAxis(users)}
 }

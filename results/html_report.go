@@ -90,7 +90,7 @@ func WriteReportHTML(w io.Writer, in Input) error {
 	if withLimits {
 		p.Tables = append(p.Tables, lims.table())
 	}
-	flagNote := "Flags: P partial step (interrupted), D the load driver was the bottleneck, K the knee, U unsteady."
+	flagNote := "Flags: P partial step (interrupted), D the load driver was the bottleneck, K the knee, U unsteady, N over nominal (tpsE above 102 % of customers/500)."
 	if memoryResidentNote(r) != "" {
 		flagNote += " M memory-resident: the disks served almost no reads."
 	}

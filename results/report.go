@@ -13,6 +13,7 @@ const (
 	flagKnee       = "K"
 	flagUnsteady   = "U"
 	flagMemory     = "M"
+	flagOver       = "N"
 )
 
 // stepFlags lists what makes a step's figures special.
@@ -32,6 +33,9 @@ func stepFlags(st *Step, knee bool) string {
 	}
 	if HasFlag(st, FlagUnsteady) {
 		f = append(f, flagUnsteady)
+	}
+	if HasFlag(st, FlagOverNominal) {
+		f = append(f, flagOver)
 	}
 	return strings.Join(f, "")
 }
@@ -145,11 +149,12 @@ func stepsTable(r *Run) table {
 // stepNotes explain the flags that occur and name the knee.
 func stepNotes(r *Run) []string {
 	var notes []string
-	var partial, bottleneck, unsteady bool
+	var partial, bottleneck, unsteady, over bool
 	for i := range r.Steps {
 		partial = partial || r.Steps[i].Partial
 		bottleneck = bottleneck || r.Steps[i].Driver.Bottleneck
 		unsteady = unsteady || HasFlag(&r.Steps[i], FlagUnsteady)
+		over = over || HasFlag(&r.Steps[i], FlagOverNominal)
 	}
 	if partial {
 		notes = append(notes, "P: partial step, cut short by an interrupt; figures cover what was measured.")
@@ -162,6 +167,9 @@ func stepNotes(r *Run) []string {
 	}
 	if unsteady {
 		notes = append(notes, "U: "+UnsteadyAdvice+".")
+	}
+	if over {
+		notes = append(notes, "N: over nominal: tpsE above 102 % of customers/500; the database works harder than its size warrants (run --pace nominal).")
 	}
 	if lims, ok := LimitsOf(r); ok {
 		notes = append(notes, limitsNote(lims))

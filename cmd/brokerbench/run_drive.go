@@ -35,6 +35,9 @@ func (s *runSession) drive(ctx context.Context) error {
 		OnStep:  s.recordStep,
 		Logf:    s.lw.logf,
 	}
+	if s.opts.Pace == paceNominal {
+		cfg.NominalTPSE = results.NominalTPSE(sc.Customers)
+	}
 	if s.sampler != nil {
 		cfg.IO = s.ioAd
 	}
@@ -75,6 +78,7 @@ func (s *runSession) withIO() bool {
 // recordStep keeps a finished step: the result file is rewritten (a failed write is
 // reported once and fails the run at the end) and its row printed.
 func (s *runSession) recordStep(st *results.Step) {
+	results.SetNominal(st, s.marker.Scale.Customers)
 	s.result.Steps = append(s.result.Steps, *st)
 	// Flags are the run's: the knee moves as steps arrive.
 	results.SetStepFlags(s.result)

@@ -22,6 +22,7 @@ type runOptions struct {
 	Warmup      time.Duration
 	Think       time.Duration
 	Rate        float64
+	Pace        string // "nominal" or ""
 	Connections int
 	MEEWorkers  int
 	Seed        uint64
@@ -45,7 +46,8 @@ func (o *runOptions) bindFlags(f *pflag.FlagSet) {
 	f.DurationVar(&o.Step, "step", 5*time.Minute, "how long each user level runs")
 	f.DurationVar(&o.Warmup, "warmup", time.Minute, "the first part of each step, excluded from its figures")
 	f.DurationVar(&o.Think, "think", 0, "each user's mean think time between transactions (exponential, truncated at 10x); 0: none")
-	f.Float64Var(&o.Rate, "rate", 0, "target customer transaction starts per second for all users together (open loop; late starts count in the response times); 0: as fast as the users go")
+	f.Float64Var(&o.Rate, "rate", 0, "target transaction starts per second in total: the users', the market emulator's and the timer's (open loop; late starts count in the response times); 0: as fast as the users go")
+	f.StringVar(&o.Pace, "pace", "", "\"nominal\": set each step's think time from its user count so the users offer the nominal tpsE of the loaded customers (customers/500); instead of --think and --rate")
 	f.IntVar(&o.Connections, "connections", 0, "the users' connection pool size; 0: one per user at the highest level (the market emulator and the timer have their own --mee-workers + 1 connections)")
 	f.IntVar(&o.MEEWorkers, "mee-workers", 0, "market-exchange emulator workers (each with its own connection) for Trade-Result and Market-Feed; 0: one per three users at the highest level, 8 to 64")
 	f.Uint64Var(&o.Seed, "seed", 0, "seed of the transaction inputs; 0: the load's seed (same inputs for the same database)")
@@ -60,6 +62,9 @@ func (o *runOptions) bindFlags(f *pflag.FlagSet) {
 	f.DurationVar(&o.IOInterval, "io-interval", iostat.DefaultInterval, "period of the storage time series")
 	o.LimitOpts.bindFlags(f)
 }
+
+// paceNominal is --pace's one value (driver.NominalThink).
+const paceNominal = "nominal"
 
 // defaultRunOptions are the options of a `run` given no flags.
 func defaultRunOptions() runOptions {
@@ -108,6 +113,10 @@ func (o runOptions) plan() (driver.Plan, error) {
 		return p, usagef("--mee-workers must not be negative, got %d", o.MEEWorkers)
 	case o.IOInterval <= 0:
 		return p, usagef("--io-interval must be positive, got %s", o.IOInterval)
+	case o.Pace != "" && o.Pace != paceNominal:
+		return p, usagef("--pace takes %q, got %q", paceNominal, o.Pace)
+	case o.Pace == paceNominal && (o.Think > 0 || o.Rate > 0 || o.LimitOpts.FindMax):
+		return p, usagef("--pace nominal sets the think time itself: give it without --think, --rate and --find-max")
 	}
 	if err := checkListenAddr(o.MetricsAddr); err != nil {
 		return p, err

@@ -177,6 +177,9 @@ func (s *runSession) record() error {
 		StartedAt: time.Now().UTC(), Steps: []results.Step{},
 	}
 	s.result.Options["connections_used"] = s.conns + s.meeWorkers + 1
+	// What --rate counts, so a file is read right next to older ones, where it
+	// paced customer starts only.
+	s.result.Options["rate_scope"] = "all"
 	s.result.Limits = s.lims.Record()
 	// Write the file once before the first step: a bad --out fails now, not after
 	// the first step's minutes.

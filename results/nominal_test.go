@@ -1,0 +1,61 @@
+package results
+
+import (
+	"bytes"
+	"encoding/json"
+	"strings"
+	"testing"
+)
+
+// TestSetNominal: nominal_percent is tpsE against customers/500, the flag comes
+// above 102 % only, and the report, the CSV and the file carry both.
+func TestSetNominal(t *testing.T) {
+	cases := []struct {
+		customers int64
+		tpsE      float64
+		pct       float64
+		over      bool
+	}{
+		{1000, 2, 100, false},
+		{1000, 2.04, 102, false},
+		{1000, 2.05, 102.5, true},
+		{5000, 8, 80, false},
+		{1000, 62, 3100, true},
+		{0, 5, 0, false}, // customers unknown: nothing set
+	}
+	for _, c := range cases {
+		st := Step{TPSE: c.tpsE}
+		SetNominal(&st, c.customers)
+		if st.NominalPercent != c.pct || HasFlag(&st, FlagOverNominal) != c.over {
+			t.Errorf("%d customers at %.2f tpsE: %.1f %%, flags %v; want %.1f %%, over %v", c.customers, c.tpsE, st.NominalPercent, st.Flags, c.pct, c.over)
+		}
+		SetNominal(&st, c.customers)
+		if len(st.Flags) > 1 {
+			t.Errorf("flags %v: the flag was added twice", st.Flags)
+		}
+	}
+
+	r := sampleRun("A", []int{50}, 1, 1, 1)
+	SetNominal(&r.Steps[0], 1000)
+	if !HasFlag(&r.Steps[0], FlagOverNominal) {
+		t.Fatalf("sample step at %.1f tpsE not over 2 tpsE nominal", r.Steps[0].TPSE)
+	}
+	var rep bytes.Buffer
+	if err := WriteReport(&rep, Input{Path: "a.json", Run: r}); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(rep.String(), "N: over nominal") {
+		t.Errorf("report does not explain the N flag:\n%s", rep.String())
+	}
+	var csv bytes.Buffer
+	if err := WriteStepsCSV(&csv, []Input{{Path: "a.json", Run: r}}); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(csv.String(), "over-nominal") {
+		t.Errorf("CSV lacks the flag:\n%s", csv.String())
+	}
+	js, _ := json.Marshal(r.Steps[0])
+	if !strings.Contains(string(js), `"nominal_percent":`) {
+		t.Errorf("step JSON lacks nominal_percent: %s", js)
+	}
+}
