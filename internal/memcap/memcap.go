@@ -324,9 +324,12 @@ func (g *Group) Remove() error {
 }
 
 // RemoveStale removes every empty group of this package under the controller's
-// parent except keep (a name), and returns the directories removed: leftovers of
-// servers whose process was killed before it could clean up.
-func (c *Controller) RemoveStale(keep string) ([]string, error) {
+// parent except keep (a name) that is older than olderThan, and returns the
+// directories removed: leftovers of servers whose process was killed before it could
+// clean up. The age guard spares a group another brokerbench has just made and not
+// yet joined (two managed servers starting at once); a real leftover is as old as
+// the server that ran in it.
+func (c *Controller) RemoveStale(keep string, olderThan time.Duration) ([]string, error) {
 	entries, err := os.ReadDir(c.Parent)
 	if err != nil {
 		return nil, err
@@ -337,6 +340,9 @@ func (c *Controller) RemoveStale(keep string) ([]string, error) {
 			continue
 		}
 		dir := filepath.Join(c.Parent, e.Name())
+		if info, err := e.Info(); err != nil || time.Since(info.ModTime()) < olderThan {
+			continue
+		}
 		pids, err := readPids(filepath.Join(dir, "cgroup.procs"))
 		if err != nil || len(pids) > 0 {
 			continue // a running server's group, or not ours to judge

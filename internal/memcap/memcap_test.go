@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"syscall"
 	"testing"
@@ -174,6 +175,17 @@ func TestGroupLifecycle(t *testing.T) {
 // it, as a crash or a second Ctrl-C would, then checks that the next start reuses
 // the leftover by name and that RemoveStale clears leftovers of other names.
 func TestStaleGroupAfterCrash(t *testing.T) {
+	c0 := controller(t)
+	fresh, err := c0.Open(testName(t)+"fresh", 32<<20)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer fresh.Remove()
+	// A group just made by another start, not yet joined, is not a leftover.
+	if removed, err := c0.RemoveStale("", time.Minute); err != nil || slices.Contains(removed, fresh.Dir) {
+		t.Fatalf("RemoveStale with an age guard removed a fresh group: %v, %v", removed, err)
+	}
+
 	c := controller(t)
 	names := []string{testName(t) + "a", testName(t) + "b"}
 	for _, name := range names {
@@ -218,7 +230,7 @@ func TestStaleGroupAfterCrash(t *testing.T) {
 	if lim, _ := g.Limit(); lim != 32<<20 {
 		t.Errorf("reused group's limit %d, want the new cap", lim)
 	}
-	removed, err := c.RemoveStale(names[0])
+	removed, err := c.RemoveStale(names[0], 0)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/brokerbench/brokerbench/internal/memcap"
 )
@@ -50,7 +51,7 @@ func (c *Cluster) openMemoryGroup(capBytes int64) (*memcap.Group, error) {
 		return nil, err
 	}
 	name := memcap.NameFor(c.DataDir)
-	if removed, err := ctl.RemoveStale(name); err == nil && len(removed) > 0 {
+	if removed, err := ctl.RemoveStale(name, staleGroupAge); err == nil && len(removed) > 0 {
 		c.log("removed %d memory cgroup(s) left by managed servers that did not stop cleanly", len(removed))
 	}
 	g, err := ctl.Open(name, capBytes)
@@ -185,6 +186,10 @@ func groupFromState(st state) *memcap.Group {
 	}
 	return memcap.OpenExisting(st.Cgroup)
 }
+
+// staleGroupAge is how old an empty group must be before a start takes it for a
+// crashed server's leftover; younger ones may be another start's, not yet joined.
+const staleGroupAge = time.Minute
 
 // backendHeadroom is what a capped server needs beyond its shared memory: the
 // backends of a few dozen connections and a little page cache. Below it the
