@@ -99,9 +99,11 @@ func WithDatabase(dsn, db string) string {
 
 func admin(t testing.TB) database.DB {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	// Generous: on a 2-core machine busy with other test processes a new backend can
+	// take longer than the 10 s a user's connect gets.
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
-	db, err := database.Open(ctx, AdminDSN(t), database.Options{MaxConns: 1})
+	db, err := database.Open(ctx, AdminDSN(t), database.Options{MaxConns: 1, Timeout: time.Minute})
 	if err != nil {
 		t.Fatalf("test PostgreSQL: %v", err)
 	}
