@@ -108,20 +108,28 @@ func (e *executor) cpFrame1(ctx context.Context, tx database.Tx, in CustomerPosi
 		dst = append(dst, &phones[i])
 	}
 	dst = append(dst, &email1, &email2)
-	if err := tx.QueryRow(ctx, e.sql.of(customerPositionCustomer), res.CustID).Scan(dst...); err != nil {
-		return frameErr(CustomerPosition, 1, "customer", err)
+	// The customer row and its accounts need only the customer id: one round trip
+	// where the database can pipeline, two statements counted either way.
+	customers := 0
+	qs := []database.Queued{
+		{SQL: e.sql.of(customerPositionCustomer), Args: []any{res.CustID}, Scan: func(r database.Rows) error {
+			customers++
+			return r.Scan(dst...)
+		}},
+		{SQL: e.sql.of(customerPositionAccounts), Args: []any{res.CustID, cpMaxAccounts}, Scan: func(r database.Rows) error {
+			var a CustomerPositionAccount
+			if err := r.Scan(&a.AcctID, &a.Cash, &a.Assets); err != nil {
+				return err
+			}
+			res.Accounts = append(res.Accounts, a)
+			return nil
+		}},
 	}
-	rows, err := tx.Query(ctx, e.sql.of(customerPositionAccounts), res.CustID, cpMaxAccounts)
-	err = scanRows(rows, err, func(r database.Rows) error {
-		var a CustomerPositionAccount
-		if err := r.Scan(&a.AcctID, &a.Cash, &a.Assets); err != nil {
-			return err
-		}
-		res.Accounts = append(res.Accounts, a)
-		return nil
-	})
-	if err != nil {
-		return frameErr(CustomerPosition, 1, "accounts", err)
+	if err := database.Pipeline(ctx, tx, qs); err != nil {
+		return frameErr(CustomerPosition, 1, "customer and accounts", err)
+	}
+	if customers == 0 {
+		return frameErr(CustomerPosition, 1, "customer", database.ErrNoRows)
 	}
 	if n := len(res.Accounts); n < 1 || n > cpMaxAccounts {
 		return checkf(CustomerPosition, 1, "%d accounts, want 1-%d", n, cpMaxAccounts)

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+
+	"github.com/brokerbench/brokerbench/database"
 )
 
 // Money is an amount in cents. Prices, charges, commissions and balances are exact
@@ -16,7 +18,17 @@ import (
 // bind a Money through a conversion to int64: that would be 100 times too large.
 type Money int64
 
-var _ driver.Valuer = Money(0)
+var (
+	_ driver.Valuer         = Money(0)
+	_ database.Cents        = Money(0)
+	_ database.CentsScanner = (*Money)(nil)
+)
+
+// Cents and ScanCents let a database package bind and scan the amount without the
+// decimal string (database.Cents).
+func (m Money) Cents() int64 { return int64(m) }
+
+func (m *Money) ScanCents(cents int64, null bool) { *m = Money(cents) }
 
 // Value binds the amount as an exact decimal string.
 func (m Money) Value() (driver.Value, error) { return m.String(), nil }

@@ -88,61 +88,56 @@ func (e *executor) sdFrame1(ctx context.Context, tx database.Tx, in SecurityDeta
 		&exLine1, &exLine2, &exTown, &exZip, &exDiv, &exCtry); err != nil {
 		return frameErr(SecurityDetail, 1, "security", err)
 	}
-	rows, err := tx.Query(ctx, e.sql.of(securityDetailCompetitors), coID, sdCompetitors)
-	err = scanRows(rows, err, func(r database.Rows) error {
-		var name, industry string
-		res.Competitors++
-		return r.Scan(&name, &industry)
-	})
-	if err != nil {
-		return frameErr(SecurityDetail, 1, "competitors", err)
-	}
-	rows, err = tx.Query(ctx, e.sql.of(securityDetailFinancials), coID, sdFinancialRows)
-	err = scanRows(rows, err, func(r database.Rows) error {
-		var year, qtr int
-		var start time.Time
-		var rev, earn, beps, deps, margin, inv, assets, liab Money
-		var outB, outD int64
-		res.Financials++
-		return r.Scan(&year, &qtr, &start, &rev, &earn, &beps, &deps, &margin, &inv, &assets, &liab, &outB, &outD)
-	})
-	if err != nil {
-		return frameErr(SecurityDetail, 1, "financials", err)
-	}
-	rows, err = tx.Query(ctx, e.sql.of(securityDetailDays), in.Symbol, in.StartDay, in.MaxRows)
-	err = scanRows(rows, err, func(r database.Rows) error {
-		var d time.Time
-		var cl, hi, lo Money
-		var vol int64
-		res.DayRows++
-		return r.Scan(&d, &cl, &hi, &lo, &vol)
-	})
-	if err != nil {
-		return frameErr(SecurityDetail, 1, "daily market", err)
-	}
+	// The rest of the frame needs only coID and the inputs: one round trip where the
+	// database can pipeline, five statements counted either way.
 	var ltOpen Money
 	var ltVol int64
-	if err := tx.QueryRow(ctx, e.sql.of(securityDetailLastTrade), in.Symbol).Scan(&res.LastPrice, &ltOpen, &ltVol); err != nil {
-		return frameErr(SecurityDetail, 1, "last trade", err)
-	}
-	q := e.sql.of(securityDetailNews)
+	lastTrades := 0
+	news := e.sql.of(securityDetailNews)
 	if in.AccessLOB {
-		q = e.sql.of(securityDetailNewsWithItem)
+		news = e.sql.of(securityDetailNewsWithItem)
 	}
-	rows, err = tx.Query(ctx, q, coID, sdNewsRows)
-	err = scanRows(rows, err, func(r database.Rows) error {
-		var item, headline, summary, source string
-		var author *string
-		var dts time.Time
-		if err := r.Scan(&item, &dts, &source, &author, &headline, &summary); err != nil {
-			return err
-		}
-		res.News++
-		res.NewsBytes += len(item)
-		return nil
-	})
-	if err != nil {
-		return frameErr(SecurityDetail, 1, "news", err)
+	var (
+		name, industry                                   string
+		year, qtr                                        int
+		start, day, dts                                  time.Time
+		rev, earn, beps, deps, margin, inv, assets, liab Money
+		outB, outD, vol                                  int64
+		cl, hi, lo                                       Money
+		item, headline, summary, source                  string
+		author                                           *string
+	)
+	qs := []database.Queued{
+		{SQL: e.sql.of(securityDetailCompetitors), Args: []any{coID, sdCompetitors}, Scan: func(r database.Rows) error {
+			res.Competitors++
+			return r.Scan(&name, &industry)
+		}},
+		{SQL: e.sql.of(securityDetailFinancials), Args: []any{coID, sdFinancialRows}, Scan: func(r database.Rows) error {
+			res.Financials++
+			return r.Scan(&year, &qtr, &start, &rev, &earn, &beps, &deps, &margin, &inv, &assets, &liab, &outB, &outD)
+		}},
+		{SQL: e.sql.of(securityDetailDays), Args: []any{in.Symbol, in.StartDay, in.MaxRows}, Scan: func(r database.Rows) error {
+			res.DayRows++
+			return r.Scan(&day, &cl, &hi, &lo, &vol)
+		}},
+		{SQL: e.sql.of(securityDetailLastTrade), Args: []any{in.Symbol}, Scan: func(r database.Rows) error {
+			lastTrades++
+			return r.Scan(&res.LastPrice, &ltOpen, &ltVol)
+		}},
+		{SQL: news, Args: []any{coID, sdNewsRows}, Scan: func(r database.Rows) error {
+			if err := r.Scan(&item, &dts, &source, &author, &headline, &summary); err != nil {
+				return err
+			}
+			res.News++
+			res.NewsBytes += len(item)
+			return nil
+		}},
+	}
+	if err := database.Pipeline(ctx, tx, qs); err != nil {
+		return frameErr(SecurityDetail, 1, "competitors, financials, daily market, last trade, news", err)
+	}
+	if lastTrades == 0 {
+		return frameErr(SecurityDetail, 1, "last trade", database.ErrNoRows)
 	}
 	if res.Financials != sdFinancialRows || res.News != sdNewsRows || res.DayRows < 5 || res.DayRows > in.MaxRows {
 		return checkf(SecurityDetail, 1, "%s: %d financial rows (want %d), %d news (want %d), %d day rows (want 5-%d)",

@@ -59,21 +59,29 @@ func (e *executor) tradeStatus(ctx context.Context, in TradeStatusInput) (Outcom
 }
 
 func (e *executor) tsFrame1(ctx context.Context, tx database.Tx, in TradeStatusInput, res *TradeStatusOutput) error {
-	rows, err := tx.Query(ctx, e.sql.of(tradeStatusTrades), in.AcctID, tradeStatusMax)
-	err = scanRows(rows, err, func(r database.Rows) error {
-		var t TradeStatusRow
-		if err := r.Scan(&t.TradeID, &t.When, &t.Status, &t.TypeName, &t.Symbol, &t.Qty, &t.ExecName,
-			&t.Charge, &t.SecName, &t.Exchange); err != nil {
-			return err
-		}
-		res.Trades = append(res.Trades, t)
-		return nil
-	})
-	if err != nil {
-		return frameErr(TradeStatus, 1, "trades", err)
+	// Both statements need only the account: one round trip where the database can
+	// pipeline, two statements counted either way.
+	names := 0
+	qs := []database.Queued{
+		{SQL: e.sql.of(tradeStatusTrades), Args: []any{in.AcctID, tradeStatusMax}, Scan: func(r database.Rows) error {
+			var t TradeStatusRow
+			if err := r.Scan(&t.TradeID, &t.When, &t.Status, &t.TypeName, &t.Symbol, &t.Qty, &t.ExecName,
+				&t.Charge, &t.SecName, &t.Exchange); err != nil {
+				return err
+			}
+			res.Trades = append(res.Trades, t)
+			return nil
+		}},
+		{SQL: e.sql.of(tradeStatusNames), Args: []any{in.AcctID}, Scan: func(r database.Rows) error {
+			names++
+			return r.Scan(&res.CustLast, &res.CustFirst, &res.BrokerName)
+		}},
 	}
-	if err := tx.QueryRow(ctx, e.sql.of(tradeStatusNames), in.AcctID).Scan(&res.CustLast, &res.CustFirst, &res.BrokerName); err != nil {
-		return frameErr(TradeStatus, 1, "customer and broker", err)
+	if err := database.Pipeline(ctx, tx, qs); err != nil {
+		return frameErr(TradeStatus, 1, "trades, customer and broker", err)
+	}
+	if names == 0 {
+		return frameErr(TradeStatus, 1, "customer and broker", database.ErrNoRows)
 	}
 	// The reference expects 50 trades; at small trade-day counts an account can have
 	// fewer, so only the upper bound and order are checked.

@@ -16,6 +16,7 @@ import (
 
 func newRunCommand(g *globalOptions) *cobra.Command {
 	o := &runOptions{}
+	prof := &profileOptions{}
 	c := &cobra.Command{
 		Use:   "run",
 		Short: "Ramp users through the TPC-E-like workload and measure each step",
@@ -39,11 +40,13 @@ Every step is judged against 90th-percentile response-time limits (--limit overr
 					return err
 				}
 			}
+			defer prof.start(g.logf)()
 			return runRun(c.Context(), g, *o)
 		},
 	}
 	o.bindFlags(c.Flags())
 	addServerMemoryFlag(c, &g.ServerMemory, serverMemoryUsage)
+	prof.bindFlags(c.Flags())
 	return c
 }
 

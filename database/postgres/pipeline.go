@@ -18,7 +18,7 @@ var (
 func pgPipeline(ctx context.Context, send func(context.Context, *pgx.Batch) pgx.BatchResults, qs []database.Queued) error {
 	b := &pgx.Batch{}
 	for _, q := range qs {
-		b.Queue(q.SQL, q.Args...)
+		b.Queue(q.SQL, withCents(q.Args)...)
 	}
 	br := send(ctx, b)
 	for _, q := range qs {

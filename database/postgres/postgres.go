@@ -156,12 +156,12 @@ func (p *PG) InTx(ctx context.Context, iso database.Isolation, fn func(database.
 }
 
 func (p *PG) Exec(ctx context.Context, sql string, args ...any) (int64, error) {
-	tag, err := p.Pool.Exec(ctx, sql, args...)
+	tag, err := p.Pool.Exec(ctx, sql, withCents(args)...)
 	return tag.RowsAffected(), err
 }
 
 func (p *PG) Query(ctx context.Context, sql string, args ...any) (database.Rows, error) {
-	r, err := p.Pool.Query(ctx, sql, args...)
+	r, err := p.Pool.Query(ctx, sql, withCents(args)...)
 	if err != nil {
 		return nil, err
 	}
@@ -169,7 +169,7 @@ func (p *PG) Query(ctx context.Context, sql string, args ...any) (database.Rows,
 }
 
 func (p *PG) QueryRow(ctx context.Context, sql string, args ...any) database.Row {
-	return pgRow{p.Pool.QueryRow(ctx, sql, args...)}
+	return pgRow{p.Pool.QueryRow(ctx, sql, withCents(args)...)}
 }
 
 func (p *PG) Bulk(ctx context.Context, table string, columns []string, src database.RowSource) (int64, error) {
@@ -225,12 +225,12 @@ func (p *PG) autocommit(ctx context.Context, fn func(database.Tx) error) error {
 type pgConnTx struct{ c *pgx.Conn }
 
 func (t pgConnTx) Exec(ctx context.Context, sql string, args ...any) (int64, error) {
-	tag, err := t.c.Exec(ctx, sql, args...)
+	tag, err := t.c.Exec(ctx, sql, withCents(args)...)
 	return tag.RowsAffected(), err
 }
 
 func (t pgConnTx) Query(ctx context.Context, sql string, args ...any) (database.Rows, error) {
-	r, err := t.c.Query(ctx, sql, args...)
+	r, err := t.c.Query(ctx, sql, withCents(args)...)
 	if err != nil {
 		return nil, err
 	}
@@ -238,18 +238,18 @@ func (t pgConnTx) Query(ctx context.Context, sql string, args ...any) (database.
 }
 
 func (t pgConnTx) QueryRow(ctx context.Context, sql string, args ...any) database.Row {
-	return pgRow{t.c.QueryRow(ctx, sql, args...)}
+	return pgRow{t.c.QueryRow(ctx, sql, withCents(args)...)}
 }
 
 type pgTx struct{ tx pgx.Tx }
 
 func (t pgTx) Exec(ctx context.Context, sql string, args ...any) (int64, error) {
-	tag, err := t.tx.Exec(ctx, sql, args...)
+	tag, err := t.tx.Exec(ctx, sql, withCents(args)...)
 	return tag.RowsAffected(), err
 }
 
 func (t pgTx) Query(ctx context.Context, sql string, args ...any) (database.Rows, error) {
-	r, err := t.tx.Query(ctx, sql, args...)
+	r, err := t.tx.Query(ctx, sql, withCents(args)...)
 	if err != nil {
 		return nil, err
 	}
@@ -257,20 +257,20 @@ func (t pgTx) Query(ctx context.Context, sql string, args ...any) (database.Rows
 }
 
 func (t pgTx) QueryRow(ctx context.Context, sql string, args ...any) database.Row {
-	return pgRow{t.tx.QueryRow(ctx, sql, args...)}
+	return pgRow{t.tx.QueryRow(ctx, sql, withCents(args)...)}
 }
 
 type pgRows struct{ r pgx.Rows }
 
 func (r pgRows) Next() bool             { return r.r.Next() }
-func (r pgRows) Scan(dest ...any) error { return r.r.Scan(dest...) }
+func (r pgRows) Scan(dest ...any) error { return r.r.Scan(withCentsDests(dest)...) }
 func (r pgRows) Err() error             { return r.r.Err() }
 func (r pgRows) Close()                 { r.r.Close() }
 
 type pgRow struct{ r pgx.Row }
 
 func (r pgRow) Scan(dest ...any) error {
-	err := r.r.Scan(dest...)
+	err := r.r.Scan(withCentsDests(dest)...)
 	if errors.Is(err, pgx.ErrNoRows) {
 		return database.ErrNoRows
 	}

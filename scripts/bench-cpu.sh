@@ -1,0 +1,181 @@
+#!/usr/bin/env bash
+# bench-cpu.sh: how much CPU does the driver spend per transaction, against the server's?
+#
+# One invocation measures, on one managed PostgreSQL and one after the other:
+#   brokerbench run at 8 and at 16 users, and pgbench -S -M prepared with 8 clients.
+# For each it samples, at the same two instants inside the measured window:
+#   client CPU  the driver's own process (/proc/PID/stat utime+stime)
+#   server CPU  every server process: a cpuacct cgroup (v1) holding the postmaster and
+#               its children when this machine has one (root), else the sum over
+#               /proc of the postmaster's children (backends that exit in the window
+#               are then missed: the cgroup is the figure to quote)
+# and prints tps, client and server CPU per transaction and their ratio (goal: client
+# at most 0.15x the server), then client CPU per SQL statement against pgbench -S.
+# The machine may be shared and noisy: compare ratios within one invocation.
+#
+# --baseline REV also builds brokerbench at git revision REV (git archive, no
+# checkout) and measures it in the same invocation, right before the working tree's
+# build, so a change is judged before/after on the same server in the same minutes.
+#
+# The cluster is kept in --pgdata (default: a temporary folder, removed at the end);
+# a kept folder that already holds a brokerbench load is reused, else it is loaded with
+# --customers (1,000) x 5 trade days. A benchmark, not a test: it prints figures.
+#
+# Usage: scripts/bench-cpu.sh [--pgdata DIR] [--seconds S] [--warmup S]
+#        [--customers N] [--baseline REV] [--users "8 16"]
+set -euo pipefail
+
+PGDATA_DIR=""
+SECONDS_RUN=40
+WARMUP=5
+CUSTOMERS=1000
+BASELINE=""
+USERS="8 16"
+PGBENCH_CLIENTS=8
+while [ $# -gt 0 ]; do
+	case "$1" in
+	--pgdata) PGDATA_DIR="$2"; shift 2 ;;
+	--seconds) SECONDS_RUN="$2"; shift 2 ;;
+	--warmup) WARMUP="$2"; shift 2 ;;
+	--customers) CUSTOMERS="$2"; shift 2 ;;
+	--baseline) BASELINE="$2"; shift 2 ;;
+	--users) USERS="$2"; shift 2 ;;
+	-h|--help) sed -n '2,25p' "$0"; exit 0 ;;
+	*) echo "bench-cpu.sh: unknown argument $1" >&2; exit 2 ;;
+	esac
+done
+for tool in go jq git; do
+	command -v "$tool" >/dev/null || { echo "bench-cpu.sh: needs $tool" >&2; exit 2; }
+done
+command -v pgbench >/dev/null || command -v /usr/lib/postgresql/15/bin/pgbench >/dev/null ||
+	{ echo "bench-cpu.sh: needs pgbench" >&2; exit 2; }
+if [ "$SECONDS_RUN" -lt 6 ]; then echo "bench-cpu.sh: --seconds must be at least 6" >&2; exit 2; fi
+
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+PATH=$PATH:/usr/lib/postgresql/15/bin
+TMP=$(mktemp -d)
+BB="$TMP/brokerbench"
+KEEP=1
+if [ -z "$PGDATA_DIR" ]; then PGDATA_DIR="$TMP/pgdata"; KEEP=0; fi
+CG=""
+DB=""
+cleanup() {
+	if [ -n "$DB" ]; then pgbench -i -I d "$DB" >/dev/null 2>&1 || true; fi
+	if [ "$KEEP" = 0 ]; then "$BB" pg stop --pgdata "$PGDATA_DIR" >/dev/null 2>&1 || true; fi
+	if [ -n "$CG" ] && [ -d "$CG" ]; then
+		# Hand the server's processes back to the root group so the group can go.
+		while read -r p; do echo "$p" >/sys/fs/cgroup/cpuacct/cgroup.procs 2>/dev/null || true; done <"$CG/cgroup.procs"
+		rmdir "$CG" 2>/dev/null || true
+	fi
+	rm -rf "$TMP"
+}
+trap cleanup EXIT
+
+echo "building brokerbench (working tree)"
+(cd "$ROOT" && go build -o "$BB" ./cmd/brokerbench)
+BUILDS="current=$BB"
+if [ -n "$BASELINE" ]; then
+	echo "building brokerbench at $BASELINE"
+	mkdir "$TMP/base"
+	(cd "$ROOT" && git archive "$BASELINE") | tar -x -C "$TMP/base"
+	(cd "$TMP/base" && go build -o "$TMP/brokerbench-base" ./cmd/brokerbench)
+	BUILDS="baseline=$TMP/brokerbench-base $BUILDS"
+fi
+
+DB=$("$BB" pg start --pgdata "$PGDATA_DIR" 2>/dev/null | grep -o 'postgres://.*' | tail -1)
+if ! psql "$DB" -Atc 'SELECT 1 FROM bb_load' 2>/dev/null | grep -q 1; then
+	echo "loading $CUSTOMERS customers x 5 trade days into $PGDATA_DIR"
+	"$BB" load --db "$DB" --customers "$CUSTOMERS" --trade-days 5 -q >/dev/null
+fi
+echo "pgbench tables (scale 10)"
+pgbench -i -q -s 10 "$DB" >/dev/null 2>&1
+
+POSTMASTER=$(head -1 "$(find "$PGDATA_DIR" -maxdepth 2 -name postmaster.pid | head -1)")
+server_pids() { echo "$POSTMASTER"; pgrep -P "$POSTMASTER" || true; }
+if [ -w /sys/fs/cgroup/cpuacct ] && mkdir -p "/sys/fs/cgroup/cpuacct/bb-server-$$" 2>/dev/null; then
+	CG="/sys/fs/cgroup/cpuacct/bb-server-$$"
+	# Children forked later (backends) inherit the group.
+	for p in $(server_pids); do echo "$p" >"$CG/cgroup.procs"; done
+	SERVER_SOURCE="cpuacct cgroup"
+else
+	SERVER_SOURCE="/proc of the postmaster's children (exited backends missed)"
+fi
+TICK=$(getconf CLK_TCK)
+# CPU seconds of one process, from /proc/PID/stat (fields 14 and 15, after the
+# parenthesised command name).
+proc_cpu() { awk -v t="$TICK" '{sub(/^.*\) /, ""); printf "%.4f\n", ($12 + $13) / t}' "/proc/$1/stat" 2>/dev/null || echo 0; }
+server_cpu() {
+	if [ -n "$CG" ]; then
+		awk '{printf "%.4f\n", $1 / 1e9}' "$CG/cpuacct.usage"
+	else
+		local s=0
+		for p in $(server_pids); do s=$(awk -v a="$s" -v b="$(proc_cpu "$p")" 'BEGIN {print a + b}'); done
+		echo "$s"
+	fi
+}
+now() { date +%s.%N; }
+
+# measure PID: sleeps into the window, then prints "seconds clientCPU serverCPU" over
+# the window [warmup+1, warmup+seconds-1] of the process's life.
+measure() {
+	local pid=$1 t0 t1 c0 c1 s0 s1
+	sleep "$((WARMUP + 1))"
+	t0=$(now); c0=$(proc_cpu "$pid"); s0=$(server_cpu)
+	sleep "$((SECONDS_RUN - 2))"
+	t1=$(now); c1=$(proc_cpu "$pid"); s1=$(server_cpu)
+	awk -v t0="$t0" -v t1="$t1" -v c0="$c0" -v c1="$c1" -v s0="$s0" -v s1="$s1" \
+		'BEGIN {printf "%.3f %.4f %.4f\n", t1 - t0, c1 - c0, s1 - s0}'
+}
+
+ROWS="$TMP/rows"
+: >"$ROWS"
+row() { # label tps stmts_per_txn window clientCPU serverCPU
+	echo "$*" >>"$ROWS"
+}
+
+run_bb() { # label binary users
+	local label=$1 bin=$2 users=$3 out="$TMP/bb-$1-$3.json" pid m tps stmts
+	echo "brokerbench ($label) $users users: ${WARMUP}s warm-up, ${SECONDS_RUN}s measured"
+	"$bin" run --db "$DB" --users "$users" --step "$((SECONDS_RUN + WARMUP))s" --warmup "${WARMUP}s" \
+		--no-check --io-device none --quiet --out "$out" >/dev/null &
+	pid=$!
+	m=$(measure "$pid")
+	wait "$pid"
+	tps=$(jq '.steps[0].tps' "$out")
+	stmts=$(jq '.steps[0].statements / (.steps[0].tps * .steps[0].measured_s)' "$out")
+	row "brokerbench-$label,$users-users" "$tps" "$stmts" $m
+}
+
+run_pgbench() {
+	local jobs pid m tps
+	jobs=$((PGBENCH_CLIENTS < $(nproc) ? PGBENCH_CLIENTS : $(nproc)))
+	echo "pgbench -S -M prepared, $PGBENCH_CLIENTS clients: ${WARMUP}s + ${SECONDS_RUN}s"
+	pgbench -n -S -M prepared -c "$PGBENCH_CLIENTS" -j "$jobs" -T "$((SECONDS_RUN + WARMUP))" "$DB" >"$TMP/pgbench.out" 2>&1 &
+	pid=$!
+	m=$(measure "$pid")
+	wait "$pid"
+	tps=$(awk '/^tps = / {print $3; exit}' "$TMP/pgbench.out")
+	row "pgbench-S-M-prepared,$PGBENCH_CLIENTS-clients" "$tps" 1 $m
+}
+
+for u in $USERS; do
+	for b in $BUILDS; do run_bb "${b%%=*}" "${b#*=}" "$u"; done
+done
+run_pgbench
+
+echo
+echo "server CPU from: $SERVER_SOURCE; client CPU from the driver's /proc/PID/stat"
+awk '
+{ label = $1; tps = $2; spt = $3; w = $4; c = $5; s = $6
+  n = tps * w; cu = c / n * 1e6; su = s / n * 1e6
+  lab[NR] = label; T[NR] = tps; CU[NR] = cu; SU[NR] = su; ST[NR] = cu / spt; R[NR] = c / s
+  if (label ~ /^pgbench/) pg = cu }
+END {
+  printf "\n%-36s %9s %14s %14s %9s %16s\n", "load", "tps", "client us/txn", "server us/txn", "client/srv", "client us/stmt"
+  for (i = 1; i <= NR; i++)
+    printf "%-36s %9.0f %14.1f %14.1f %9.2f %16.1f\n", lab[i], T[i], CU[i], SU[i], R[i], ST[i]
+  printf "\nclient CPU per statement against pgbench -S (one statement per transaction):\n"
+  for (i = 1; i <= NR; i++) if (lab[i] !~ /^pgbench/)
+    printf "  %-34s %.2fx\n", lab[i], ST[i] / pg
+  printf "goal: client/srv <= 0.15 for brokerbench\n"
+}' "$ROWS"
