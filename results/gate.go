@@ -175,6 +175,21 @@ func decimals(v float64) int {
 	return 1
 }
 
+// trips tells whether g trips on the figure v: on its change against base when g is
+// relative (not at all when base is unknown), else on v itself, which show formats.
+// shown is the figure as the trip's message gives it.
+func (g Gate) trips(v float64, base func() (float64, bool), show func(float64) string) (change float64, shown string, tripped bool) {
+	if !g.relative {
+		return 0, show(v), g.holds(v)
+	}
+	b, ok := base()
+	if !ok {
+		return 0, "", false
+	}
+	change = Change(b, v)
+	return change, formatChange(change, 1), g.holds(change)
+}
+
 func (g Gate) holds(x float64) bool {
 	switch g.op {
 	case "<":
@@ -231,23 +246,12 @@ func (c *Comparison) CheckGates(gates []Gate) ([]Trip, error) {
 					continue
 				}
 				t := Trip{Gate: g, Run: r, Users: u, Value: v}
-				var shown string
-				if g.relative {
-					b, okB := c.value(i, 0, g.metric)
-					if !okB {
-						continue
-					}
-					t.Change = Change(b, v)
-					if !g.holds(t.Change) {
-						continue
-					}
-					shown = formatChange(t.Change, 1)
-				} else {
-					if !g.holds(v) {
-						continue
-					}
-					shown = formatValue(g.metric, v)
+				change, shown, tripped := g.trips(v, func() (float64, bool) { return c.value(i, 0, g.metric) },
+					func(x float64) string { return formatValue(g.metric, x) })
+				if !tripped {
+					continue
 				}
+				t.Change = change
 				t.msg = fmt.Sprintf("run %s at %d users: %s %s %s %s",
 					c.Inputs[r].Name(), u, g.metric.key, shown, g.op, g.formatThreshold())
 				trips = append(trips, t)

@@ -41,23 +41,12 @@ func (c *Comparison) runTrips(r int, gates []Gate) []Trip {
 			continue
 		}
 		t := Trip{Gate: g, Run: r, Value: v}
-		var shown string
-		if g.relative {
-			b, okB := maxTPSE(c.Inputs[0].Run)
-			if !okB {
-				continue
-			}
-			t.Change = Change(b, v)
-			if !g.holds(t.Change) {
-				continue
-			}
-			shown = formatChange(t.Change, 1)
-		} else {
-			if !g.holds(v) {
-				continue
-			}
-			shown = fmt.Sprintf("%.2f", v)
+		change, shown, tripped := g.trips(v, func() (float64, bool) { return maxTPSE(c.Inputs[0].Run) },
+			func(x float64) string { return fmt.Sprintf("%.2f", x) })
+		if !tripped {
+			continue
 		}
+		t.Change = change
 		t.msg = fmt.Sprintf("run %s: %s %s %s %s", c.Inputs[r].Name(), g.metric.key, shown, g.op, g.formatThreshold())
 		trips = append(trips, t)
 	}
