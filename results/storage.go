@@ -73,9 +73,6 @@ func storageKnown(st *Step) bool {
 	return (ioKnown(st.IO) && st.IO.ReadsPerTxn != nil) || st.CacheHitRatio != nil
 }
 
-// HasFlag reports whether the step carries flag name.
-func (st *Step) HasFlag(name string) bool { return slices.Contains(st.Flags, name) }
-
 // SetStepFlags recomputes the flags this file owns on every step of r: partial,
 // driver-bound, knee (which moves as later steps arrive) and memory-resident. Flags
 // of other names are kept as they are. Call it before writing the file.

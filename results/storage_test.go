@@ -97,7 +97,7 @@ func TestSetStepFlagsFromFixtures(t *testing.T) {
 	disk := readFixture(t, "storage_bound.json").Run
 	SetStepFlags(disk)
 	for i, st := range disk.Steps {
-		if st.HasFlag(FlagMemoryResident) || len(st.Flags) != 0 {
+		if HasFlag(&st, FlagMemoryResident) || len(st.Flags) != 0 {
 			t.Errorf("storage-bound step %d flagged %v", i, st.Flags)
 		}
 	}

@@ -73,7 +73,7 @@ func TestStorageBoundRun(t *testing.T) {
 	if st.IO.ReadIOPS <= st.IO.WriteIOPS {
 		t.Errorf("read IOPS %.0f not above write IOPS %.0f", st.IO.ReadIOPS, st.IO.WriteIOPS)
 	}
-	if st.CacheHitRatio == nil || st.HasFlag(results.FlagMemoryResident) {
+	if st.CacheHitRatio == nil || results.HasFlag(&st, results.FlagMemoryResident) {
 		t.Errorf("hit ratio %v, flags %v", fmtRatio(st.CacheHitRatio), st.Flags)
 	}
 	if !strings.Contains(stdout, "rd/txn") || !strings.Contains(stdout, "hit ratio") {

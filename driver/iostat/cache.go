@@ -42,8 +42,13 @@ func (s *Sampler) LiveHitRatio() (float64, bool) {
 	var last *Snapshot
 	for k := len(s.hist) - 1; k >= 0; k-- {
 		sn := s.hist[k].snaps[i]
-		if sn == nil || sn.Cache == nil {
+		if sn == nil {
 			continue
+		}
+		if sn.Cache == nil {
+			// A source whose cache counters cannot be read never has any: do not
+			// walk the whole history for them on every live tick.
+			return 0, false
 		}
 		if last == nil {
 			last = sn
