@@ -62,7 +62,6 @@ func (s *Statement) text(db database.Name) string {
 // them once per run and every executor of the run shares the result, so a frame's
 // lookup (of) is an index into a slice: no rendering or allocation per transaction.
 type Statements struct {
-	db   database.Name
 	text []string // by Statement.id
 }
 
@@ -72,7 +71,7 @@ func (st *Statements) of(s *Statement) string { return st.text[s.id] }
 // render renders every statement for database db through the database's statement
 // hook.
 func render(db database.Name, hook func(portable string) string) *Statements {
-	st := &Statements{db: db, text: make([]string, len(registry))}
+	st := &Statements{text: make([]string, len(registry))}
 	for _, s := range registry {
 		st.text[s.id] = hook(s.text(db))
 	}

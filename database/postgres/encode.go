@@ -7,8 +7,6 @@ import (
 	"github.com/brokerbench/brokerbench/database"
 )
 
-var pow10i = [...]int64{1, 10, 100, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9}
-
 // PostgreSQL binary COPY encoding (the RowFormat behind PG.CopyBinary). Each tuple is
 // a field count, then per field a byte length (-1 for NULL) and the value in the
 // type's binary send format.
@@ -96,7 +94,7 @@ func appendPGNumeric(buf []byte, u int64, scale int) []byte {
 	}
 	// Align the fraction to whole base-10000 groups.
 	groups := (scale + 3) / 4
-	x *= uint64(pow10i[groups*4-scale])
+	x *= uint64(pow10[groups*4-scale])
 	var digits [8]uint16 // least significant first; int64 needs at most 5 groups, x10^3 at most 6
 	n := 0
 	for x > 0 {

@@ -177,7 +177,7 @@ func (p *PG) Bulk(ctx context.Context, table string, columns []string, src datab
 }
 
 func (p *PG) Server(ctx context.Context) (database.ServerInfo, error) {
-	info := database.ServerInfo{Product: "PostgreSQL", Settings: map[string]string{}}
+	info := database.ServerInfo{Product: Engine.Product, Settings: map[string]string{}}
 	var num string
 	if err := p.Pool.QueryRow(ctx, "SELECT current_setting('server_version'), current_setting('server_version_num')").Scan(&info.Version, &num); err != nil {
 		return info, err

@@ -19,7 +19,7 @@ import (
 // that speak T-SQL without being Microsoft's lack several of these views). Other
 // errors (a lost connection) still fail.
 func (m *MSSQL) Server(ctx context.Context) (database.ServerInfo, error) {
-	info := database.ServerInfo{Product: "SQL Server", Settings: map[string]string{}}
+	info := database.ServerInfo{Product: Engine.Product, Settings: map[string]string{}}
 	rows, err := readRows(ctx, m.DB, `SELECT
 		CAST(SERVERPROPERTY('ProductVersion') AS varchar(128)) AS version,
 		CAST(SERVERPROPERTY('Edition') AS varchar(128)) AS edition,

@@ -136,16 +136,6 @@ func (c *Cluster) MemoryGroup() string {
 	return c.cgroup.Dir
 }
 
-// MemoryPeak is the most memory the server's cgroup used, page cache included; 0
-// without a cap.
-func (c *Cluster) MemoryPeak() int64 {
-	if c.cgroup == nil {
-		return 0
-	}
-	v, _ := c.cgroup.PeakBytes()
-	return v
-}
-
 // RestartWithMemoryCap stops the server and starts it again with capBytes (0: no
 // cap), keeping its data and settings; the port may change, so connect again with
 // URL. quickstart loads without a cap, then caps the server at a share of what it
@@ -160,10 +150,7 @@ func (c *Cluster) RestartWithMemoryCap(ctx context.Context, capBytes int64) erro
 			return err
 		}
 	}
-	if err := c.run(context.WithoutCancel(ctx), "pg_ctl", "-D", c.DataDir, "-m", "fast", "-w", "-t", "60", "stop"); err != nil {
-		return err
-	}
-	if err := c.removeMemoryGroup(); err != nil {
+	if err := c.stopServer(); err != nil {
 		return err
 	}
 	prev := c.MemoryCap
