@@ -96,7 +96,9 @@ func runQuickstart(ctx context.Context, g *globalOptions, o *quickstartOptions) 
 	if err != nil {
 		return err
 	}
-	if capGiven && capBytes > 0 && g.DB != "" {
+	// The same rule openTarget applies: --db or the PG* variables name a server
+	// brokerbench does not manage. Said before the load, not after it.
+	if capGiven && capBytes > 0 && (g.DB != "" || hasPGEnv()) {
 		return errCapNeedsManaged()
 	}
 	say := func(format string, args ...any) { lw.logf("quickstart: "+format, args...) }

@@ -144,12 +144,11 @@ func (s *runSession) finish(ctx context.Context) (*runResult, error) {
 	return res, nil
 }
 
-// check runs the consistency checks on a pool of its own, after the run's pools,
-// sampler and metrics have closed: under a --server-memory cap the run's idle
-// backends (a few MB each, one per connection) leave the check's queries too little
-// room, and the cap's OOM killer ends a backend mid-check.
+// check runs the consistency checks on a pool of its own, the run's pools being
+// closed by then: under a --server-memory cap the run's idle backends (a few MB each,
+// one per connection) leave the check's queries too little room, and the cap's OOM
+// killer ends a backend mid-check.
 func (s *runSession) check(ctx context.Context) ([]txn.Violation, error) {
-	s.close()
 	db, err := database.Open(ctx, s.tgt.DSN, database.Options{MaxConns: 1, AppName: "brokerbench check"})
 	if err != nil {
 		return nil, err

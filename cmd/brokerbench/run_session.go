@@ -116,6 +116,9 @@ func (s *runSession) run(ctx context.Context, tgt *target) (*runResult, error) {
 	if err := s.drive(ctx); err != nil {
 		return nil, err
 	}
+	// finish needs none of the run's pools, sampler or metrics endpoint; closing them
+	// first also leaves a capped server's memory to the check (see check).
+	s.close()
 	return s.finish(ctx)
 }
 
