@@ -25,7 +25,7 @@ func TestDailyMarketKeyOrder(t *testing.T) {
 			t.Fatalf("%s is not ordered", j)
 		}
 		enc := newBoxedEncoder(6)
-		e := &emitter{enc: []rowEncoder{enc}}
+		e := newEmitter([]rowEncoder{enc})
 		e.ship = func(_ context.Context, _ int, c chunk) error {
 			for _, r := range c.boxed {
 				day, sym := r[0].(time.Time), r[1].(string)

@@ -31,12 +31,13 @@ func runJob(t testing.TB, ks *keyspace, j job, feed func(table string, b []byte)
 	t.Helper()
 	hs := make([]hash.Hash, len(j.tables))
 	rows := make([]int64, len(j.tables))
-	e := &emitter{enc: make([]rowEncoder, len(j.tables))}
+	enc := make([]rowEncoder, len(j.tables))
 	for i, name := range j.tables {
 		tb := tableOf(t, name)
-		e.enc[i] = encodedRows{postgres.Engine.RowFormat.NewEncoder(len(tb.Columns), chunkBytes)}
+		enc[i] = encodedRows{postgres.Engine.RowFormat.NewEncoder(len(tb.Columns), chunkBytes)}
 		hs[i] = sha256.New()
 	}
+	e := newEmitter(enc)
 	e.ship = func(_ context.Context, i int, c chunk) error {
 		hs[i].Write(c.data)
 		rows[i] += int64(c.rows)

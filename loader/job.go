@@ -47,12 +47,27 @@ func (j job) String() string {
 
 // emitter routes a job's rows to per-table encoders and ships full chunks.
 type emitter struct {
-	enc  []rowEncoder
+	enc []rowEncoder
+	// w holds each encoder's value writer unwrapped: generators call it for every
+	// value, and through encodedRows each call would dispatch twice.
+	w    []RowWriter
 	ship func(ctx context.Context, table int, c chunk) error
 }
 
+// newEmitter routes to one encoder per table, in job.tables order.
+func newEmitter(enc []rowEncoder) *emitter {
+	e := &emitter{enc: enc, w: make([]RowWriter, len(enc))}
+	for i, r := range enc {
+		e.w[i] = r
+		if er, ok := r.(encodedRows); ok {
+			e.w[i] = er.RowEncoder
+		}
+	}
+	return e
+}
+
 // row returns the writer of table i (position in job.tables) for the next row.
-func (e *emitter) row(i int) RowWriter { return e.enc[i] }
+func (e *emitter) row(i int) RowWriter { return e.w[i] }
 
 // end closes the row of table i and ships the chunk when it is full.
 func (e *emitter) end(ctx context.Context, i int) error {

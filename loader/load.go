@@ -216,10 +216,11 @@ func generate(ctx context.Context, db database.DB, jobs []job, o Options, tr *Tr
 		})
 	}
 	runJob := func(j job) error {
-		e := &emitter{enc: make([]rowEncoder, len(j.tables))}
+		enc := make([]rowEncoder, len(j.tables))
 		for k, name := range j.tables {
-			e.enc[k] = sinks[name].newEncoder()
+			enc[k] = sinks[name].newEncoder()
 		}
+		e := newEmitter(enc)
 		e.ship = func(ctx context.Context, k int, c chunk) error { return sinks[j.tables[k]].send(ctx, c) }
 		if err := j.run(gctx, e); err != nil {
 			return fmt.Errorf("%s: %w", j, err)
