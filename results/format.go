@@ -30,6 +30,34 @@ type Run struct {
 	Limits map[string]float64 `json:"limits,omitempty"`
 	// Max is what run --find-max found (findmax.go); absent for a plain ramp.
 	Max *Max `json:"max,omitempty"`
+	// Shard is set when this file is one shard of a sharded run (run --shard I/N);
+	// absent for an unsharded run and for a merged file (see Shards).
+	Shard *Shard `json:"shard,omitempty"`
+	// StartAt is the instant every shard was told to start its first step
+	// (run --start-at); nil when the run started as soon as it could.
+	StartAt *time.Time `json:"start_at,omitempty"`
+	// Shards lists the shard files a merged file was made of (brokerbench merge),
+	// with what each shard's own driver did; absent otherwise.
+	Shards []MergedShard `json:"shards,omitempty"`
+}
+
+// Shard says which part of a sharded run a file holds.
+type Shard struct {
+	Index int `json:"index"` // 0-based, < Count
+	Count int `json:"count"`
+	// ClockOffsetMS is this shard's clock minus the database server's, measured
+	// when the shard started; steps line up across shards within this error.
+	ClockOffsetMS float64 `json:"clock_offset_ms"`
+}
+
+// MergedShard is one shard of a merged file: where it came from and the
+// figures that belong to each driver, not to the run (they are never summed).
+type MergedShard struct {
+	Index         int     `json:"index"`
+	File          string  `json:"file,omitempty"` // base name of the shard's file
+	ClockOffsetMS float64 `json:"clock_offset_ms"`
+	// Driver is the shard's own DriverCheck per step, in the steps' order.
+	Driver []DriverCheck `json:"driver,omitempty"`
 }
 
 // Database describes the server under test.
