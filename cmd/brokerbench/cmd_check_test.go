@@ -11,10 +11,11 @@ import (
 	"github.com/brokerbench/brokerbench/internal/testpg"
 )
 
-// TestMain stops the PostgreSQL server testpg may start for the check tests.
+// TestMain stops the PostgreSQL server testpg may start for the package's tests.
 func TestMain(m *testing.M) { os.Exit(testpg.Main(m)) }
 
 func TestCheckCommand(t *testing.T) {
+	t.Parallel()
 	dsn := testdb.Loaded(t)
 	code, out, errOut := runMain("check", "--db", dsn)
 	if code != 0 || !strings.HasPrefix(out, "OK: ") || !strings.Contains(out, "1000 customers, 5 trade days") {
@@ -47,6 +48,7 @@ func TestCheckCommand(t *testing.T) {
 }
 
 func TestCheckWithoutLoad(t *testing.T) {
+	t.Parallel()
 	dsn := testpg.NewDB(t)
 	code, _, errOut := runMain("check", "--db", dsn)
 	if code != 1 || !strings.Contains(errOut, "brokerbench load") {

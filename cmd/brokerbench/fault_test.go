@@ -339,11 +339,13 @@ func TestFaultKilled(t *testing.T) {
 
 // TestFaultLoadCut: the server drops the loader's connections in the middle of the
 // COPY phase. The load ends with one clear line and exit 1; the next load finds the
-// unfinished one and names --drop; `load --drop` starts over and completes.
+// unfinished one and names --drop; `load --drop` starts over and completes. That
+// complete load is also the package's end-to-end check of the load command
+// (checkLoadEndToEnd: its summary, --quiet, --seed and the marker).
 func TestFaultLoadCut(t *testing.T) {
 	t.Parallel()
 	dsn := testpg.NewDB(t)
-	load := []string{"--db", dsn, "load", "--customers", "1000", "--trade-days", "5", "--quiet"}
+	load := []string{"--db", dsn, "load", "--customers", "1000", "--trade-days", "5", "--seed", "7", "--quiet"}
 
 	type res struct {
 		code     int
@@ -394,6 +396,7 @@ func TestFaultLoadCut(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("load --drop after the cut: exit %d\n%s\n%s", code, out, errb)
 	}
+	checkLoadEndToEnd(t, dsn, code, out, errb)
 	code, out, errb = runMain("--db", dsn, "check")
 	if code != 0 || !strings.HasPrefix(out, "OK: ") {
 		t.Errorf("check after load --drop: exit %d\n%s\n%s", code, out, errb)

@@ -18,6 +18,7 @@ import (
 // exercises the probes as steps, the limits from YAML, the max record and the
 // report, in two probes of three seconds.
 func TestFindMaxRealSearch(t *testing.T) {
+	t.Parallel()
 	dsn := testdb.Loaded(t)
 	dir := t.TempDir()
 	cfgPath := filepath.Join(dir, "max.yaml")

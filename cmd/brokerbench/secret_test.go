@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"fmt"
 	"io"
 	"net"
 	"net/http"
@@ -15,6 +16,8 @@ import (
 	"github.com/brokerbench/brokerbench/database"
 	"github.com/brokerbench/brokerbench/internal/pgmanaged"
 	"github.com/brokerbench/brokerbench/internal/testpg"
+	"github.com/brokerbench/brokerbench/loader"
+	"github.com/brokerbench/brokerbench/schema"
 )
 
 // secretPW is the password of the secret test's role. Its distinctive prefix is what
@@ -71,6 +74,10 @@ func loginRole(t *testing.T, dsn, role, pw string) *url.URL {
 // failing connections, and searches every output for the password: standard output
 // and error, the live line and logs, the result file, the report files, the
 // /metrics page and every error message.
+//
+// The load is by size, and load --size is checked here too (its refusal of a size
+// below the smallest load, its plan and what it loads): one load serves both, as
+// loads are what makes the package's tests slow.
 func TestSecretNeverShown(t *testing.T) {
 	t.Parallel()
 	dsn := secretRole(t, testpg.NewDB(t))
@@ -94,7 +101,7 @@ func TestSecretNeverShown(t *testing.T) {
 		return out, errb
 	}
 
-	cli(0, "load", "--db", dsn, "--customers", "1000", "--trade-days", "5")
+	loadBySize(t, dsn, cli)
 
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
@@ -184,11 +191,41 @@ func TestSecretNeverShown(t *testing.T) {
 	t.Logf("searched %d outputs", searched)
 }
 
+// loadBySize loads dsn's empty database with load --size through cli, checking that
+// a size below the smallest load is one line naming it, and that half a day's growth
+// above the smallest load still plans 5 days, prints the plan first and loads what it
+// planned.
+func loadBySize(t *testing.T, dsn string, cli func(want int, args ...string) (string, string)) {
+	t.Helper()
+	m := loader.SizeModelFor("postgres")
+	smallest := loader.PlanFor(schema.Scale{Customers: 1000, TradeDays: 5}, m)
+	_, errb := cli(exitUsage, "load", "--db", dsn, "--size", "1MB")
+	oneErrorLine(t, errb, "--size 1MB", "smallest load", "1000 customers")
+
+	size := fmt.Sprintf("%dMB", (smallest.Bytes+m.PerLUDayBytes/2)/1e6)
+	_, errb = cli(0, "load", "--db", dsn, "--size", size)
+	first := strings.SplitN(errb, "\n", 2)[0]
+	for _, w := range []string{"plan: 1000 customers, 5 trade days", "on disk with indexes", "at the measured load rate"} {
+		if !strings.Contains(first, w) {
+			t.Errorf("the first line is not the plan (lacks %q): %s", w, first)
+		}
+	}
+	db, err := database.Open(context.Background(), dsn, database.Options{MaxConns: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	if mk, err := loader.ReadMarker(context.Background(), db); err != nil || mk.Scale != smallest.Scale {
+		t.Errorf("loaded %+v (%v), planned %+v", mk.Scale, err, smallest.Scale)
+	}
+}
+
 // TestSecretManagedNeverShown: a managed cluster kept in --pgdata requires the
 // password brokerbench keeps in its password file, and every command finds it there -
 // pg start and status, load, check, run, quickstart, the URL pg start prints, and
-// commands that start the cluster themselves or a temporary one - while the password
-// shows in no output, log line or result file.
+// commands that start the cluster themselves (the storage-bound run under a memory
+// cap among them) or a temporary one - while the password shows in no output, log
+// line or result file.
 func TestSecretManagedNeverShown(t *testing.T) {
 	t.Parallel()
 	if _, err := pgmanaged.FindBinaries(); err != nil {
@@ -259,6 +296,9 @@ func TestSecretManagedNeverShown(t *testing.T) {
 	if _, err := pgmanaged.Attach(pgdata); err == nil {
 		t.Error("check left the cluster it started running")
 	}
+	// The stopped, loaded cluster serves the storage-bound run: its output joins the
+	// search too.
+	t.Run("storage-bound run", func(t *testing.T) { outputs = append(outputs, storageBoundRun(t, pgdata)...) })
 	// No --pgdata: a temporary cluster, with a password of its own. Its database is
 	// empty, so check fails, but after connecting.
 	_, errb = cli(exitRuntime, "check")

@@ -2,7 +2,6 @@ package main
 
 import (
 	"io/fs"
-	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -13,44 +12,26 @@ import (
 	"github.com/brokerbench/brokerbench/results"
 )
 
-// TestStorageBoundRun is the end-to-end check on the managed server: load,
-// then run with the server's memory capped at about half the database. The disks must
-// then serve the reads: more than 5 per transaction, and more reads than writes.
-func TestStorageBoundRun(t *testing.T) {
+// storageBoundRun is the end-to-end check on the managed server: with the
+// server's memory capped at about half the database, the disks must serve the reads:
+// more than 5 per transaction, and more reads than writes. pgdata holds a stopped
+// managed cluster with a finished load; TestSecretManagedNeverShown, which makes one,
+// runs this as a subtest, so the package starts and loads one cluster less. It
+// returns the capped run's output, for the caller's search for the password.
+func storageBoundRun(t *testing.T, pgdata string) (outputs []string) {
 	if testing.Short() {
-		t.Skip("loads 1,000 customers into its own cluster (a minute or two); skipped with -short")
-	}
-	if _, err := pgmanaged.FindBinaries(); err != nil {
-		t.Skip("no PostgreSQL server binaries: ", err)
+		t.Skip("a 25-second run under a memory cap; skipped with -short")
 	}
 	if _, err := memcap.Find(); err != nil {
 		t.Skipf("no memory cgroup can be made here, so no capped run: %v", err)
 	}
-	// The server's user must reach the cluster: t.TempDir's parents are private.
-	base, err := os.MkdirTemp("", "bb-storage-bound-")
-	if err != nil {
-		t.Fatal(err)
-	}
-	os.Chmod(base, 0o755)
-	pgdata := filepath.Join(base, "pg")
-	t.Cleanup(func() {
-		runMain("pg", "stop", "--pgdata", pgdata)
-		os.RemoveAll(base)
-	})
-	for _, args := range [][]string{
-		{"pg", "start", "--pgdata", pgdata},
-		{"load", "--pgdata", pgdata, "--customers", "1000", "--trade-days", "5", "-q"},
-		{"pg", "stop", "--pgdata", pgdata},
-	} {
-		if code, out, errOut := runMain(args...); code != 0 {
-			t.Fatalf("%v: exit %d\n%s\n%s", args, code, out, errOut)
-		}
-	}
+	base := t.TempDir()
 	dbBytes := dirBytes(t, filepath.Join(pgdata, "base"))
 	capBytes := max(dbBytes/2, int64(pgmanaged.MinMemoryCap))
 	out := filepath.Join(base, "capped.json")
 	code, stdout, stderr := runMain("run", "--pgdata", pgdata, "--server-memory", strconv.FormatInt(capBytes, 10),
 		"--users", "4", "--step", "20s", "--warmup", "5s", "--no-check", "--out", out)
+	outputs = append(outputs, "capped run stdout:\n"+stdout, "capped run stderr:\n"+stderr)
 	if code != 0 {
 		t.Fatalf("capped run: exit %d\n%s\n%s", code, stdout, stderr)
 	}
@@ -85,6 +66,7 @@ func TestStorageBoundRun(t *testing.T) {
 	if g := memcap.OpenExisting(filepath.Join(filepath.Dir(groupParent(t)), memcap.NameFor(pgdata))); g != nil {
 		t.Errorf("the run left its memory cgroup %s", g.Dir)
 	}
+	return outputs
 }
 
 func fmtRatio(r *float64) any {
