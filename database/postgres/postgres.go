@@ -139,20 +139,31 @@ func pgIso(iso database.Isolation) pgx.TxIsoLevel {
 	return pgx.ReadCommitted
 }
 
+// InTx runs fn in one transaction on one pooled connection. The BEGIN is not a round
+// trip of its own: it goes out with the transaction's first statement (pgTx).
 func (p *PG) InTx(ctx context.Context, iso database.Isolation, fn func(database.Tx) error) error {
 	if iso == database.ReadOnlyCommitted {
 		return p.autocommit(ctx, fn)
 	}
-	tx, err := p.Pool.BeginTx(ctx, pgx.TxOptions{IsoLevel: pgIso(iso)})
+	conn, err := p.Pool.Acquire(ctx)
 	if err != nil {
 		return err
 	}
-	if err := fn(pgTx{tx}); err != nil {
-		// The rollback error is secondary; the body's error says what went wrong.
-		_ = tx.Rollback(context.WithoutCancel(ctx))
+	// The pool destroys a connection released inside a transaction (a failed
+	// rollback or commit), so a broken one is never reused.
+	defer conn.Release()
+	t := &pgTx{c: conn.Conn(), opts: pgx.TxOptions{IsoLevel: pgIso(iso)}}
+	if err := fn(t); err != nil {
+		if t.tx != nil {
+			// The rollback error is secondary; the body's error says what went wrong.
+			_ = t.tx.Rollback(context.WithoutCancel(ctx))
+		}
 		return err
 	}
-	return tx.Commit(ctx)
+	if t.tx == nil {
+		return nil // no statement was sent: there is no transaction to commit
+	}
+	return t.tx.Commit(ctx)
 }
 
 func (p *PG) Exec(ctx context.Context, sql string, args ...any) (int64, error) {
@@ -241,14 +252,35 @@ func (t pgConnTx) QueryRow(ctx context.Context, sql string, args ...any) databas
 	return pgRow{t.c.QueryRow(ctx, sql, withCents(args)...)}
 }
 
-type pgTx struct{ tx pgx.Tx }
+// pgTx is one read-write transaction. Its BEGIN is sent with its first statement
+// (pgx's Batch.BeginTx), saving the round trip that costs the client as much as a
+// statement; tx is nil until then.
+type pgTx struct {
+	c    *pgx.Conn
+	opts pgx.TxOptions
+	tx   pgx.Tx
+}
 
-func (t pgTx) Exec(ctx context.Context, sql string, args ...any) (int64, error) {
+func (t *pgTx) Exec(ctx context.Context, sql string, args ...any) (int64, error) {
+	if t.tx == nil {
+		var n int64
+		err := t.Pipeline(ctx, []database.Queued{{SQL: sql, Args: args, Affected: func(k int64) error { n = k; return nil }}})
+		return n, err
+	}
 	tag, err := t.tx.Exec(ctx, sql, withCents(args)...)
 	return tag.RowsAffected(), err
 }
 
-func (t pgTx) Query(ctx context.Context, sql string, args ...any) (database.Rows, error) {
+func (t *pgTx) Query(ctx context.Context, sql string, args ...any) (database.Rows, error) {
+	if t.tx == nil {
+		// Rows stream after the call returns, past the batch's lifetime: this first
+		// statement pays for its BEGIN as before.
+		tx, err := t.c.BeginTx(ctx, t.opts)
+		if err != nil {
+			return nil, err
+		}
+		t.tx = tx
+	}
 	r, err := t.tx.Query(ctx, sql, withCents(args)...)
 	if err != nil {
 		return nil, err
@@ -256,8 +288,35 @@ func (t pgTx) Query(ctx context.Context, sql string, args ...any) (database.Rows
 	return pgRows{r}, nil
 }
 
-func (t pgTx) QueryRow(ctx context.Context, sql string, args ...any) database.Row {
+func (t *pgTx) QueryRow(ctx context.Context, sql string, args ...any) database.Row {
+	if t.tx == nil {
+		return firstRow{t: t, ctx: ctx, sql: sql, args: args}
+	}
 	return pgRow{t.tx.QueryRow(ctx, sql, withCents(args)...)}
+}
+
+// firstRow is the transaction's first statement when it is a QueryRow: sent with the
+// BEGIN when it is scanned.
+type firstRow struct {
+	t    *pgTx
+	ctx  context.Context
+	sql  string
+	args []any
+}
+
+func (r firstRow) Scan(dest ...any) error {
+	found := false
+	err := r.t.Pipeline(r.ctx, []database.Queued{{SQL: r.sql, Args: r.args, Scan: func(rows database.Rows) error {
+		if found {
+			return nil // QueryRow reads the first row only
+		}
+		found = true
+		return rows.Scan(dest...)
+	}}})
+	if err == nil && !found {
+		return database.ErrNoRows
+	}
+	return err
 }
 
 type pgRows struct{ r pgx.Rows }
