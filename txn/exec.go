@@ -238,3 +238,23 @@ func scanRows(rows database.Rows, err error, scan func(database.Rows) error) err
 	}
 	return rows.Err()
 }
+
+// rowQ is a one-row query for a pipeline: it scans the first row into dest and sets
+// *found, as QueryRow's Scan would (the caller turns !*found into its ErrNoRows case).
+func rowQ(found *bool, dest []any, sql string, args ...any) database.Queued {
+	return database.Queued{SQL: sql, Args: args, Scan: func(r database.Rows) error {
+		if *found {
+			return nil
+		}
+		*found = true
+		return r.Scan(dest...)
+	}}
+}
+
+// rowErr is the error of a pipelined row query that found no row, or nil.
+func rowErr(found bool) error {
+	if found {
+		return nil
+	}
+	return database.ErrNoRows
+}
