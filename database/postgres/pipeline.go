@@ -24,6 +24,7 @@ func queueAll(b *pgx.Batch, qs []database.Queued) {
 // readAll reads the results of qs from br in the order they were queued, then closes
 // br: all statements went out together, their results come back in order.
 func readAll(br pgx.BatchResults, qs []database.Queued) error {
+	rs := &pgRows{} // one at a time: the queries share its scratch
 	for _, q := range qs {
 		var err error
 		if q.Affected != nil {
@@ -33,8 +34,9 @@ func readAll(br pgx.BatchResults, qs []database.Queued) error {
 				err = q.Affected(tag.RowsAffected())
 			}
 		} else {
-			rows, qerr := br.Query()
-			err = database.ScanQueued(pgRows{rows}, qerr, q.Scan)
+			var qerr error
+			rs.r, qerr = br.Query()
+			err = database.ScanQueued(rs, qerr, q.Scan)
 		}
 		if err != nil {
 			_ = br.Close()

@@ -176,7 +176,7 @@ func (p *PG) Query(ctx context.Context, sql string, args ...any) (database.Rows,
 	if err != nil {
 		return nil, err
 	}
-	return pgRows{r}, nil
+	return newRows(r), nil
 }
 
 func (p *PG) QueryRow(ctx context.Context, sql string, args ...any) database.Row {
@@ -245,7 +245,7 @@ func (t pgConnTx) Query(ctx context.Context, sql string, args ...any) (database.
 	if err != nil {
 		return nil, err
 	}
-	return pgRows{r}, nil
+	return newRows(r), nil
 }
 
 func (t pgConnTx) QueryRow(ctx context.Context, sql string, args ...any) database.Row {
@@ -273,19 +273,27 @@ func (t *pgTx) Exec(ctx context.Context, sql string, args ...any) (int64, error)
 
 func (t *pgTx) Query(ctx context.Context, sql string, args ...any) (database.Rows, error) {
 	if t.tx == nil {
-		// Rows stream after the call returns, past the batch's lifetime: this first
-		// statement pays for its BEGIN as before.
-		tx, err := t.c.BeginTx(ctx, t.opts)
-		if err != nil {
+		b := &pgx.Batch{}
+		b.BeginTx(t.opts)
+		b.Queue(sql, withCents(args)...)
+		br := t.c.SendBatch(ctx, b)
+		t.tx = br.Tx()
+		if _, err := br.Exec(); err != nil {
+			_ = br.Close()
 			return nil, err
 		}
-		t.tx = tx
+		r, err := br.Query()
+		if err != nil {
+			_ = br.Close()
+			return nil, err
+		}
+		return &batchRows{pgRows: newRows(r), br: br}, nil
 	}
 	r, err := t.tx.Query(ctx, sql, withCents(args)...)
 	if err != nil {
 		return nil, err
 	}
-	return pgRows{r}, nil
+	return newRows(r), nil
 }
 
 func (t *pgTx) QueryRow(ctx context.Context, sql string, args ...any) database.Row {
@@ -319,12 +327,52 @@ func (r firstRow) Scan(dest ...any) error {
 	return err
 }
 
-type pgRows struct{ r pgx.Rows }
+// batchRows are the rows of a transaction's first statement, sent with its BEGIN in
+// one batch: the batch is closed (its trailing sync read) as soon as the rows are, so
+// the connection is free for the next statement.
+type batchRows struct {
+	*pgRows
+	br    pgx.BatchResults
+	brErr error
+	done  bool
+}
 
-func (r pgRows) Next() bool             { return r.r.Next() }
-func (r pgRows) Scan(dest ...any) error { return r.r.Scan(withCentsDests(dest)...) }
-func (r pgRows) Err() error             { return r.r.Err() }
-func (r pgRows) Close()                 { r.r.Close() }
+func (r *batchRows) Next() bool {
+	if r.r.Next() {
+		return true
+	}
+	r.Close()
+	return false
+}
+
+func (r *batchRows) Close() {
+	if r.done {
+		return
+	}
+	r.done = true
+	r.r.Close()
+	r.brErr = r.br.Close()
+}
+
+func (r *batchRows) Err() error {
+	if err := r.r.Err(); err != nil {
+		return err
+	}
+	return r.brErr
+}
+
+// pgRows are a query's rows; amounts scan through scratch reused from row to row.
+type pgRows struct {
+	r       pgx.Rows
+	scratch centsScratch
+}
+
+func newRows(r pgx.Rows) *pgRows { return &pgRows{r: r} }
+
+func (r *pgRows) Next() bool             { return r.r.Next() }
+func (r *pgRows) Scan(dest ...any) error { return r.r.Scan(r.scratch.wrap(dest)...) }
+func (r *pgRows) Err() error             { return r.r.Err() }
+func (r *pgRows) Close()                 { r.r.Close() }
 
 type pgRow struct{ r pgx.Row }
 
