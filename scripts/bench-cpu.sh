@@ -13,7 +13,8 @@
 # at most 0.15x the server), then client CPU per SQL statement against pgbench -S.
 # The machine may be shared and noisy: compare ratios within one invocation. The
 # driver's write system calls per transaction (/proc/PID/io syscw) are printed too:
-# one per round trip, they do not move with the machine's load as CPU times do.
+# one per round trip, they do not move with the machine's load as CPU times do
+# (not shown for pgbench, whose libpq sends with send(2), which syscw does not count).
 #
 # --baseline REV also builds brokerbench at git revision REV (git archive, no
 # checkout) and measures it in the same invocation, right before the working tree's
@@ -178,7 +179,9 @@ awk '
 END {
   printf "\n%-36s %9s %14s %14s %9s %16s %10s %12s\n", "load", "tps", "client us/txn", "server us/txn", "client/srv", "client us/stmt", "stmts/txn", "writes/txn"
   for (i = 1; i <= NR; i++)
-    printf "%-36s %9.0f %14.1f %14.1f %9.2f %16.1f %10.2f %12.2f\n", lab[i], T[i], CU[i], SU[i], R[i], ST[i], SPT[i], WT[i]
+    # pgbench (libpq) sends with send(2), which syscw does not count.
+    printf "%-36s %9.0f %14.1f %14.1f %9.2f %16.1f %10.2f %12s\n", lab[i], T[i], CU[i], SU[i], R[i], ST[i], SPT[i], \
+      (lab[i] ~ /^pgbench/ ? "-" : sprintf("%.2f", WT[i]))
   printf "\nclient CPU per statement against pgbench -S (one statement per transaction):\n"
   for (i = 1; i <= NR; i++) if (lab[i] !~ /^pgbench/)
     printf "  %-34s %.2fx\n", lab[i], ST[i] / pg
