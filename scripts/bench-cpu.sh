@@ -35,6 +35,9 @@ CUSTOMERS=1000
 BASELINE=""
 USERS="8 16"
 PGBENCH_CLIENTS=8
+# Seconds each load runs past the sampled window, so an overslept last sample on a busy
+# machine still finds the process running.
+TAIL=5
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--pgdata) PGDATA_DIR="$2"; shift 2 ;;
@@ -128,6 +131,11 @@ measure() {
 	t0=$(now); c0=$(proc_cpu "$pid"); s0=$(server_cpu); w0=$(proc_writes "$pid")
 	sleep "$((SECONDS_RUN - 2))"
 	t1=$(now); c1=$(proc_cpu "$pid"); s1=$(server_cpu); w1=$(proc_writes "$pid")
+	if [ ! -r "/proc/$pid/stat" ]; then
+		# A busy machine overslept the window past the process's end: its CPU reads 0.
+		echo "bench-cpu.sh: the process ended before its window closed (machine too busy?): run again" >&2
+		exit 1
+	fi
 	awk -v t0="$t0" -v t1="$t1" -v c0="$c0" -v c1="$c1" -v s0="$s0" -v s1="$s1" -v w0="$w0" -v w1="$w1" \
 		'BEGIN {printf "%.3f %.4f %.4f %d\n", t1 - t0, c1 - c0, s1 - s0, w1 - w0}'
 }
@@ -140,8 +148,8 @@ row() { # label tps stmts_per_txn window clientCPU serverCPU clientWrites
 
 run_bb() { # label binary users
 	local label=$1 bin=$2 users=$3 out="$TMP/bb-$1-$3.json" pid m tps stmts
-	echo "brokerbench ($label) $users users: ${WARMUP}s warm-up, ${SECONDS_RUN}s measured"
-	"$bin" run --db "$DB" --users "$users" --step "$((SECONDS_RUN + WARMUP))s" --warmup "${WARMUP}s" \
+	echo "brokerbench ($label) $users users: ${WARMUP}s warm-up, ${SECONDS_RUN}s measured, ${TAIL}s more"
+	"$bin" run --db "$DB" --users "$users" --step "$((SECONDS_RUN + WARMUP + TAIL))s" --warmup "${WARMUP}s" \
 		--no-check --io-device none --quiet --out "$out" >/dev/null &
 	pid=$!
 	m=$(measure "$pid")
@@ -154,8 +162,8 @@ run_bb() { # label binary users
 run_pgbench() {
 	local jobs pid m tps
 	jobs=$((PGBENCH_CLIENTS < $(nproc) ? PGBENCH_CLIENTS : $(nproc)))
-	echo "pgbench -S -M prepared, $PGBENCH_CLIENTS clients: ${WARMUP}s + ${SECONDS_RUN}s"
-	pgbench -n -S -M prepared -c "$PGBENCH_CLIENTS" -j "$jobs" -T "$((SECONDS_RUN + WARMUP))" "$DB" >"$TMP/pgbench.out" 2>&1 &
+	echo "pgbench -S -M prepared, $PGBENCH_CLIENTS clients: ${WARMUP}s + ${SECONDS_RUN}s + ${TAIL}s"
+	pgbench -n -S -M prepared -c "$PGBENCH_CLIENTS" -j "$jobs" -T "$((SECONDS_RUN + WARMUP + TAIL))" "$DB" >"$TMP/pgbench.out" 2>&1 &
 	pid=$!
 	m=$(measure "$pid")
 	wait "$pid"
