@@ -164,3 +164,44 @@ func TestTxBeginsWithFirstStatement(t *testing.T) {
 		}
 	})
 }
+
+// plainTx hides the Pipeliner of a transaction: database.Pipeline then sends one
+// statement at a time, as it does for SQL Server.
+type plainTx struct{ database.Tx }
+
+// The one-at-a-time path gives what the pipeline gives: rows to Scan, row counts to
+// Affected, and the first error ends it.
+func TestPipelineOneByOneMatches(t *testing.T) {
+	pg := txDB(t)
+	ctx := context.Background()
+	for _, plain := range []bool{false, true} {
+		var changed int64
+		var sum int
+		err := pg.InTx(ctx, database.ReadCommitted, func(tx database.Tx) error {
+			if plain {
+				tx = plainTx{tx}
+			}
+			return database.Pipeline(ctx, tx, []database.Queued{
+				{SQL: "UPDATE t SET v = v + 1 WHERE id <= $1", Args: []any{2}, Affected: func(n int64) error { changed = n; return nil }},
+				{SQL: "SELECT v FROM t ORDER BY id", Scan: func(r database.Rows) error {
+					var v int
+					err := r.Scan(&v)
+					sum += v
+					return err
+				}},
+				{SQL: "UPDATE t SET v = 0 WHERE id = 99", Affected: func(n int64) error {
+					if n != 0 {
+						t.Errorf("plain %v: missing row changed %d rows", plain, n)
+					}
+					return database.ErrRollback
+				}},
+			})
+		})
+		if !errors.Is(err, database.ErrRollback) || changed != 2 {
+			t.Fatalf("plain %v: err %v, changed %d", plain, err, changed)
+		}
+		if v, _ := value(t, pg, 1); v != 10 || sum != 32 {
+			t.Fatalf("plain %v: row 1 = %d after the rollback, sum read %d (want 10, 32)", plain, v, sum)
+		}
+	}
+}
