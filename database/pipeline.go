@@ -2,11 +2,14 @@ package database
 
 import "context"
 
-// Queued is one statement of a pipeline; its rows go to Scan, called once per row.
+// Queued is one statement of a pipeline. A query's rows go to Scan, called once per
+// row; a statement with Affected set runs as an Exec and Affected gets the number of
+// rows it changed (its error, such as a failed output check, ends the pipeline).
 type Queued struct {
-	SQL  string
-	Args []any
-	Scan func(Rows) error // nil: rows are discarded
+	SQL      string
+	Args     []any
+	Scan     func(Rows) error  // nil: rows are discarded
+	Affected func(int64) error // non-nil: run as Exec, not as a query
 }
 
 // Pipeliner is a Tx that can send several statements in one round trip. The round
@@ -23,6 +26,16 @@ func Pipeline(ctx context.Context, tx Tx, qs []Queued) error {
 		return p.Pipeline(ctx, qs)
 	}
 	for _, q := range qs {
+		if q.Affected != nil {
+			n, err := tx.Exec(ctx, q.SQL, q.Args...)
+			if err != nil {
+				return err
+			}
+			if err := q.Affected(n); err != nil {
+				return err
+			}
+			continue
+		}
 		rows, err := tx.Query(ctx, q.SQL, q.Args...)
 		if err := ScanQueued(rows, err, q.Scan); err != nil {
 			return err
@@ -31,6 +44,7 @@ func Pipeline(ctx context.Context, tx Tx, qs []Queued) error {
 	return nil
 }
 
+// ScanQueued reads every row of a queued query through scan (nil: discards them).
 func ScanQueued(rows Rows, err error, scan func(Rows) error) error {
 	if err != nil {
 		return err

@@ -54,12 +54,8 @@ func (a *txnAgg) reset() {
 	a.errs, a.retries, a.rollbacks = 0, 0, 0
 }
 
-func (a *txnAgg) add(b *txnAgg) {
-	a.resp.Merge(b.resp)
-	a.svc.Merge(b.svc)
-	a.errs += b.errs
-	a.retries += b.retries
-	a.rollbacks += b.rollbacks
+func (a *txnAgg) empty() bool {
+	return a.resp.TotalCount() == 0 && a.errs == 0 && a.retries == 0 && a.rollbacks == 0
 }
 
 // NewRecorder returns a recorder whose first interval starts at now.
@@ -120,25 +116,29 @@ func (h *Handle) Record(txnName string, response, service time.Duration, o Outco
 	h.mu.Unlock()
 }
 
-// drainInto moves the handle's values into dst (dense, per name) and empties the
-// handle, keeping its sparse storage for reuse.
-func (h *Handle) drainInto(dst map[string]*txnAgg) {
+// drainInto moves the handle's values into each of dsts (dense, per name) and
+// empties the handle, keeping its sparse storage for reuse. Merging the sparse values
+// into every destination costs the populated buckets only; merging one dense
+// histogram into another walks all of its buckets.
+func (h *Handle) drainInto(dsts ...map[string]*txnAgg) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	for name, t := range h.txns {
 		if t.resp.TotalCount() == 0 && t.errs == 0 && t.retries == 0 && t.rollbacks == 0 {
 			continue
 		}
-		a := dst[name]
-		if a == nil {
-			a = newTxnAgg()
-			dst[name] = a
+		for _, dst := range dsts {
+			a := dst[name]
+			if a == nil {
+				a = newTxnAgg()
+				dst[name] = a
+			}
+			t.resp.MergeInto(a.resp)
+			t.svc.MergeInto(a.svc)
+			a.errs += t.errs
+			a.retries += t.retries
+			a.rollbacks += t.rollbacks
 		}
-		t.resp.MergeInto(a.resp)
-		t.svc.MergeInto(a.svc)
-		a.errs += t.errs
-		a.retries += t.retries
-		a.rollbacks += t.rollbacks
 		t.resp.Reset()
 		t.svc.Reset()
 		t.errs, t.retries, t.rollbacks = 0, 0, 0
@@ -163,23 +163,18 @@ func (r *Recorder) Tick(now time.Time, fn func(Interval)) {
 	r.tickMu.Lock()
 	defer r.tickMu.Unlock()
 	for _, a := range r.interval {
-		a.reset()
+		if !a.empty() {
+			a.reset()
+		}
 	}
-	r.drainHandles(r.interval)
+	r.drainHandles(r.interval, r.window)
 	elapsed := now.Sub(r.lastTick)
 	r.lastTick = now
 	names := make([]string, 0, len(r.interval))
 	for name, a := range r.interval {
-		if a.resp.TotalCount() == 0 && a.errs == 0 && a.retries == 0 && a.rollbacks == 0 {
-			continue
+		if !a.empty() {
+			names = append(names, name)
 		}
-		names = append(names, name)
-		w := r.window[name]
-		if w == nil {
-			w = newTxnAgg()
-			r.window[name] = w
-		}
-		w.add(a)
 	}
 	if fn == nil {
 		return
@@ -195,12 +190,12 @@ func (r *Recorder) Tick(now time.Time, fn func(Interval)) {
 	}
 }
 
-func (r *Recorder) drainHandles(dst map[string]*txnAgg) {
+func (r *Recorder) drainHandles(dsts ...map[string]*txnAgg) {
 	r.mu.Lock()
 	hs := slices.Clone(r.handles)
 	r.mu.Unlock()
 	for _, h := range hs {
-		h.drainInto(dst)
+		h.drainInto(dsts...)
 	}
 }
 

@@ -11,7 +11,10 @@
 #               are then missed: the cgroup is the figure to quote)
 # and prints tps, client and server CPU per transaction and their ratio (goal: client
 # at most 0.15x the server), then client CPU per SQL statement against pgbench -S.
-# The machine may be shared and noisy: compare ratios within one invocation.
+# The machine may be shared and noisy: compare ratios within one invocation. The
+# driver's write system calls per transaction (/proc/PID/io syscw) are printed too:
+# one per round trip, they do not move with the machine's load as CPU times do
+# (not shown for pgbench, whose libpq sends with send(2), which syscw does not count).
 #
 # --baseline REV also builds brokerbench at git revision REV (git archive, no
 # checkout) and measures it in the same invocation, right before the working tree's
@@ -32,6 +35,9 @@ CUSTOMERS=1000
 BASELINE=""
 USERS="8 16"
 PGBENCH_CLIENTS=8
+# Seconds each load runs past the sampled window, so an overslept last sample on a busy
+# machine still finds the process running.
+TAIL=5
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--pgdata) PGDATA_DIR="$2"; shift 2 ;;
@@ -104,6 +110,8 @@ TICK=$(getconf CLK_TCK)
 # CPU seconds of one process, from /proc/PID/stat (fields 14 and 15, after the
 # parenthesised command name).
 proc_cpu() { awk -v t="$TICK" '{sub(/^.*\) /, ""); printf "%.4f\n", ($12 + $13) / t}' "/proc/$1/stat" 2>/dev/null || echo 0; }
+# Write system calls of one process so far (one per round trip it sends).
+proc_writes() { awk '/^syscw:/ {print $2}' "/proc/$1/io" 2>/dev/null || echo 0; }
 server_cpu() {
 	if [ -n "$CG" ]; then
 		awk '{printf "%.4f\n", $1 / 1e9}' "$CG/cpuacct.usage"
@@ -115,28 +123,33 @@ server_cpu() {
 }
 now() { date +%s.%N; }
 
-# measure PID: sleeps into the window, then prints "seconds clientCPU serverCPU" over
-# the window [warmup+1, warmup+seconds-1] of the process's life.
+# measure PID: sleeps into the window, then prints "seconds clientCPU serverCPU
+# clientWrites" over the window [warmup+1, warmup+seconds-1] of the process's life.
 measure() {
-	local pid=$1 t0 t1 c0 c1 s0 s1
+	local pid=$1 t0 t1 c0 c1 s0 s1 w0 w1
 	sleep "$((WARMUP + 1))"
-	t0=$(now); c0=$(proc_cpu "$pid"); s0=$(server_cpu)
+	t0=$(now); c0=$(proc_cpu "$pid"); s0=$(server_cpu); w0=$(proc_writes "$pid")
 	sleep "$((SECONDS_RUN - 2))"
-	t1=$(now); c1=$(proc_cpu "$pid"); s1=$(server_cpu)
-	awk -v t0="$t0" -v t1="$t1" -v c0="$c0" -v c1="$c1" -v s0="$s0" -v s1="$s1" \
-		'BEGIN {printf "%.3f %.4f %.4f\n", t1 - t0, c1 - c0, s1 - s0}'
+	t1=$(now); c1=$(proc_cpu "$pid"); s1=$(server_cpu); w1=$(proc_writes "$pid")
+	if [ ! -r "/proc/$pid/stat" ]; then
+		# A busy machine overslept the window past the process's end: its CPU reads 0.
+		echo "bench-cpu.sh: the process ended before its window closed (machine too busy?): run again" >&2
+		exit 1
+	fi
+	awk -v t0="$t0" -v t1="$t1" -v c0="$c0" -v c1="$c1" -v s0="$s0" -v s1="$s1" -v w0="$w0" -v w1="$w1" \
+		'BEGIN {printf "%.3f %.4f %.4f %d\n", t1 - t0, c1 - c0, s1 - s0, w1 - w0}'
 }
 
 ROWS="$TMP/rows"
 : >"$ROWS"
-row() { # label tps stmts_per_txn window clientCPU serverCPU
+row() { # label tps stmts_per_txn window clientCPU serverCPU clientWrites
 	echo "$*" >>"$ROWS"
 }
 
 run_bb() { # label binary users
 	local label=$1 bin=$2 users=$3 out="$TMP/bb-$1-$3.json" pid m tps stmts
-	echo "brokerbench ($label) $users users: ${WARMUP}s warm-up, ${SECONDS_RUN}s measured"
-	"$bin" run --db "$DB" --users "$users" --step "$((SECONDS_RUN + WARMUP))s" --warmup "${WARMUP}s" \
+	echo "brokerbench ($label) $users users: ${WARMUP}s warm-up, ${SECONDS_RUN}s measured, ${TAIL}s more"
+	"$bin" run --db "$DB" --users "$users" --step "$((SECONDS_RUN + WARMUP + TAIL))s" --warmup "${WARMUP}s" \
 		--no-check --io-device none --quiet --out "$out" >/dev/null &
 	pid=$!
 	m=$(measure "$pid")
@@ -149,8 +162,8 @@ run_bb() { # label binary users
 run_pgbench() {
 	local jobs pid m tps
 	jobs=$((PGBENCH_CLIENTS < $(nproc) ? PGBENCH_CLIENTS : $(nproc)))
-	echo "pgbench -S -M prepared, $PGBENCH_CLIENTS clients: ${WARMUP}s + ${SECONDS_RUN}s"
-	pgbench -n -S -M prepared -c "$PGBENCH_CLIENTS" -j "$jobs" -T "$((SECONDS_RUN + WARMUP))" "$DB" >"$TMP/pgbench.out" 2>&1 &
+	echo "pgbench -S -M prepared, $PGBENCH_CLIENTS clients: ${WARMUP}s + ${SECONDS_RUN}s + ${TAIL}s"
+	pgbench -n -S -M prepared -c "$PGBENCH_CLIENTS" -j "$jobs" -T "$((SECONDS_RUN + WARMUP + TAIL))" "$DB" >"$TMP/pgbench.out" 2>&1 &
 	pid=$!
 	m=$(measure "$pid")
 	wait "$pid"
@@ -166,14 +179,17 @@ run_pgbench
 echo
 echo "server CPU from: $SERVER_SOURCE; client CPU from the driver's /proc/PID/stat"
 awk '
-{ label = $1; tps = $2; spt = $3; w = $4; c = $5; s = $6
+{ label = $1; tps = $2; spt = $3; w = $4; c = $5; s = $6; wr = $7
   n = tps * w; cu = c / n * 1e6; su = s / n * 1e6
   lab[NR] = label; T[NR] = tps; CU[NR] = cu; SU[NR] = su; ST[NR] = cu / spt; R[NR] = c / s
+  SPT[NR] = spt; WT[NR] = wr / n
   if (label ~ /^pgbench/) pg = cu }
 END {
-  printf "\n%-36s %9s %14s %14s %9s %16s\n", "load", "tps", "client us/txn", "server us/txn", "client/srv", "client us/stmt"
+  printf "\n%-36s %9s %14s %14s %9s %16s %10s %12s\n", "load", "tps", "client us/txn", "server us/txn", "client/srv", "client us/stmt", "stmts/txn", "writes/txn"
   for (i = 1; i <= NR; i++)
-    printf "%-36s %9.0f %14.1f %14.1f %9.2f %16.1f\n", lab[i], T[i], CU[i], SU[i], R[i], ST[i]
+    # pgbench (libpq) sends with send(2), which syscw does not count.
+    printf "%-36s %9.0f %14.1f %14.1f %9.2f %16.1f %10.2f %12s\n", lab[i], T[i], CU[i], SU[i], R[i], ST[i], SPT[i], \
+      (lab[i] ~ /^pgbench/ ? "-" : sprintf("%.2f", WT[i]))
   printf "\nclient CPU per statement against pgbench -S (one statement per transaction):\n"
   for (i = 1; i <= NR; i++) if (lab[i] !~ /^pgbench/)
     printf "  %-34s %.2fx\n", lab[i], ST[i] / pg

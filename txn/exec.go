@@ -2,6 +2,7 @@ package txn
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"time"
 
@@ -58,14 +59,23 @@ func (e *executor) Run(ctx context.Context, k Kind) (Outcome, error) {
 // inTx runs body as one transaction at iso, again from the start on a retryable
 // error, up to MaxAttempts. The body must start from scratch on each call: inputs are
 // fixed before, outputs are rebuilt inside. An intended rollback (database.ErrRollback)
-// is not an error: it sets RolledBack.
+// is not an error: it sets RolledBack. Writes the body held back (execOne) are sent
+// before the commit, and before an intended rollback too, so the server runs every
+// statement the body issued.
 func (e *executor) inTx(ctx context.Context, out *Outcome, iso database.Isolation, body func(tx database.Tx) error) error {
 	var last error
 	for attempt := 1; attempt <= MaxAttempts; attempt++ {
 		out.Attempts++
 		out.ServiceStart = time.Now()
 		err := e.db.InTx(ctx, iso, func(tx database.Tx) error {
-			return body(countingTx{tx: tx, n: &out.Statements})
+			c := &countingTx{tx: tx, n: &out.Statements}
+			err := body(c)
+			if err == nil || errors.Is(err, database.ErrRollback) {
+				if ferr := c.flush(ctx); ferr != nil {
+					return ferr
+				}
+			}
+			return err
 		})
 		if err == nil {
 			return nil
@@ -83,37 +93,128 @@ func (e *executor) inTx(ctx context.Context, out *Outcome, iso database.Isolatio
 	return &GiveUpError{Kind: out.Kind, Attempts: MaxAttempts, Last: last}
 }
 
-// countingTx counts the statements a transaction sends (Outcome.Statements); BEGIN
-// and COMMIT are not counted.
+// countingTx counts the statements a transaction sends (Outcome.Statements; BEGIN
+// and COMMIT are not counted, a statement counts when it is issued). It also holds
+// back the writes whose only result is their row count (execOne) until the
+// transaction's next statement or its end, and sends them in that statement's round
+// trip: the server runs the same statements in the same order, the client waits for
+// fewer answers. A held-back write's error surfaces at that next statement.
 type countingTx struct {
 	tx database.Tx
 	n  *int
+	// pending are the held-back writes, in order; what names each for its error, and
+	// done counts those whose row count has come back in the current round trip.
+	pending []database.Queued
+	what    []string
+	done    int
 }
 
-func (c countingTx) Exec(ctx context.Context, sql string, args ...any) (int64, error) {
+// hold queues a write to be sent with the next statement.
+func (c *countingTx) hold(what string, q database.Queued) {
 	*c.n++
-	return c.tx.Exec(ctx, sql, args...)
+	affected := q.Affected
+	q.Affected = func(n int64) error {
+		c.done++
+		return affected(n)
+	}
+	c.pending = append(c.pending, q)
+	c.what = append(c.what, what)
 }
 
-func (c countingTx) Query(ctx context.Context, sql string, args ...any) (database.Rows, error) {
+// send runs the held-back writes followed by qs in one pipeline and empties the hold.
+// An error of a held-back write is wrapped with its name, as execOne does.
+func (c *countingTx) send(ctx context.Context, qs ...database.Queued) error {
+	all := append(c.pending, qs...)
+	what := c.what
+	c.pending, c.what, c.done = nil, nil, 0
+	err := database.Pipeline(ctx, c.tx, all)
+	if err != nil && c.done < len(what) && !IsCheck(err) {
+		err = fmt.Errorf("%s: %w", what[c.done], err)
+	}
+	return err
+}
+
+// flush sends the held-back writes, if any.
+func (c *countingTx) flush(ctx context.Context) error {
+	if len(c.pending) == 0 {
+		return nil
+	}
+	return c.send(ctx)
+}
+
+func (c *countingTx) Exec(ctx context.Context, sql string, args ...any) (int64, error) {
 	*c.n++
+	if len(c.pending) == 0 {
+		return c.tx.Exec(ctx, sql, args...)
+	}
+	var n int64
+	err := c.send(ctx, database.Queued{SQL: sql, Args: args, Affected: func(k int64) error { n = k; return nil }})
+	return n, err
+}
+
+func (c *countingTx) Query(ctx context.Context, sql string, args ...any) (database.Rows, error) {
+	*c.n++
+	if err := c.flush(ctx); err != nil {
+		return nil, err
+	}
 	return c.tx.Query(ctx, sql, args...)
 }
 
-func (c countingTx) QueryRow(ctx context.Context, sql string, args ...any) database.Row {
+func (c *countingTx) QueryRow(ctx context.Context, sql string, args ...any) database.Row {
 	*c.n++
-	return c.tx.QueryRow(ctx, sql, args...)
+	if len(c.pending) == 0 {
+		return c.tx.QueryRow(ctx, sql, args...)
+	}
+	return heldRow{c: c, ctx: ctx, sql: sql, args: args}
 }
 
-// Pipeline counts every queued statement and sends them together where the dialect
-// can (database.Pipeline).
-func (c countingTx) Pipeline(ctx context.Context, qs []database.Queued) error {
+// Pipeline counts every queued statement and sends them, after any held-back writes,
+// together where the dialect can (database.Pipeline).
+func (c *countingTx) Pipeline(ctx context.Context, qs []database.Queued) error {
 	*c.n += len(qs)
-	return database.Pipeline(ctx, c.tx, qs)
+	if len(c.pending) == 0 {
+		return database.Pipeline(ctx, c.tx, qs)
+	}
+	return c.send(ctx, qs...)
 }
 
-// execOne runs a statement that must change exactly one row.
+// heldRow is a QueryRow issued while writes are held back: scanning it sends them
+// and the query in one round trip.
+type heldRow struct {
+	c    *countingTx
+	ctx  context.Context
+	sql  string
+	args []any
+}
+
+func (r heldRow) Scan(dest ...any) error {
+	found := false
+	err := r.c.send(r.ctx, database.Queued{SQL: r.sql, Args: r.args, Scan: func(rows database.Rows) error {
+		if found {
+			return nil // a row query reads its first row only
+		}
+		found = true
+		return rows.Scan(dest...)
+	}})
+	if err == nil && !found {
+		return database.ErrNoRows
+	}
+	return err
+}
+
+// execOne runs a statement that must change exactly one row. Inside inTx it is held
+// back and sent with the transaction's next statement (countingTx); its error, or a
+// row count other than one, then surfaces there.
 func execOne(ctx context.Context, tx database.Tx, k Kind, frame int, what, sql string, args ...any) error {
+	if c, ok := tx.(*countingTx); ok {
+		c.hold(what, database.Queued{SQL: sql, Args: args, Affected: func(n int64) error {
+			if n != 1 {
+				return checkf(k, frame, "%s changed %d rows, want 1", what, n)
+			}
+			return nil
+		}})
+		return nil
+	}
 	n, err := tx.Exec(ctx, sql, args...)
 	if err != nil {
 		return fmt.Errorf("%s: %w", what, err)
@@ -136,4 +237,24 @@ func scanRows(rows database.Rows, err error, scan func(database.Rows) error) err
 		}
 	}
 	return rows.Err()
+}
+
+// rowQ is a one-row query for a pipeline: it scans the first row into dest and sets
+// *found, as QueryRow's Scan would (the caller turns !*found into its ErrNoRows case).
+func rowQ(found *bool, dest []any, sql string, args ...any) database.Queued {
+	return database.Queued{SQL: sql, Args: args, Scan: func(r database.Rows) error {
+		if *found {
+			return nil
+		}
+		*found = true
+		return r.Scan(dest...)
+	}}
+}
+
+// rowErr is the error of a pipelined row query that found no row, or nil.
+func rowErr(found bool) error {
+	if found {
+		return nil
+	}
+	return database.ErrNoRows
 }

@@ -64,10 +64,11 @@ func (e *executor) mfUpdateLastTrade(ctx context.Context, tx database.Tx, st *ma
 // each trade submitted, deletes its request and records the history.
 func (e *executor) mfRelease(ctx context.Context, tx database.Tx, st *marketFeedEntryState) error {
 	price := Money(st.entry.Price)
-	rows, err := tx.Query(ctx, e.sql.of(marketFeedTriggered), st.entry.Symbol,
-		schema.StopLoss, price, schema.LimitSell, schema.LimitBuy)
 	var reqs []MarketRequest
-	err = scanRows(rows, err, func(r database.Rows) error {
+	// A pipeline of one: the last-trade update held back before it goes in the same
+	// round trip (countingTx).
+	err := database.Pipeline(ctx, tx, []database.Queued{{SQL: e.sql.of(marketFeedTriggered), Args: []any{st.entry.Symbol,
+		schema.StopLoss, price, schema.LimitSell, schema.LimitBuy}, Scan: func(r database.Rows) error {
 		var m MarketRequest
 		var bid Money
 		if err := r.Scan(&m.TradeID, &m.TradeType, &m.Symbol, &m.Qty, &bid); err != nil {
@@ -77,7 +78,7 @@ func (e *executor) mfRelease(ctx context.Context, tx database.Tx, st *marketFeed
 		m.SecIndex, _ = schema.SymbolIndex(m.Symbol)
 		reqs = append(reqs, m)
 		return nil
-	})
+	}}})
 	if err != nil {
 		return frameErr(MarketFeed, 1, "trade requests", err)
 	}

@@ -163,10 +163,19 @@ func (e *executor) toFrame1(ctx context.Context, tx database.Tx, st *tradeOrderS
 	if name != nil {
 		st.acctName = *name
 	}
-	if err := tx.QueryRow(ctx, e.sql.of(tradeOrderCustomer), st.custID).Scan(&st.custFirst, &st.custLast, &st.tier, &st.custTaxID); err != nil {
+	// The customer and the broker need only the account: one round trip.
+	var custFound, brokerFound bool
+	qs := []database.Queued{
+		rowQ(&custFound, []any{&st.custFirst, &st.custLast, &st.tier, &st.custTaxID}, e.sql.of(tradeOrderCustomer), st.custID),
+		rowQ(&brokerFound, []any{&st.brokerName}, e.sql.of(tradeOrderBroker), st.brokerID),
+	}
+	if err := database.Pipeline(ctx, tx, qs); err != nil {
+		return frameErr(TradeOrder, 1, "customer and broker", err)
+	}
+	if err := rowErr(custFound); err != nil {
 		return frameErr(TradeOrder, 1, "customer", err)
 	}
-	if err := tx.QueryRow(ctx, e.sql.of(tradeOrderBroker), st.brokerID).Scan(&st.brokerName); err != nil {
+	if err := rowErr(brokerFound); err != nil {
 		return frameErr(TradeOrder, 1, "broker", err)
 	}
 	return nil
@@ -189,6 +198,12 @@ func (e *executor) toFrame2(ctx context.Context, tx database.Tx, st *tradeOrderS
 // estimated tax, commission rate, charge and, for margin orders, the account's assets.
 func (e *executor) toFrame3(ctx context.Context, tx database.Tx, st *tradeOrderState) error {
 	in := st.in
+	// Once the symbol is known, its last price, the trade type and the position need
+	// nothing else: they go in one round trip, behind the company name when the order
+	// gave the symbol.
+	var qs []database.Queued
+	var coFound, priceFound, typeFound, hsFound bool
+	var coName string
 	if in.ByCompany {
 		if err := tx.QueryRow(ctx, e.sql.of(tradeOrderCompanyByName), in.CoName).Scan(&st.coID); err != nil {
 			return frameErr(TradeOrder, 3, "company by name", err)
@@ -201,27 +216,30 @@ func (e *executor) toFrame3(ctx context.Context, tx database.Tx, st *tradeOrderS
 		if err := tx.QueryRow(ctx, e.sql.of(tradeOrderSecurityBySymbol), in.Symbol).Scan(&st.coID, &st.exchange, &st.secName); err != nil {
 			return frameErr(TradeOrder, 3, "security", err)
 		}
-		var coName string
-		if err := tx.QueryRow(ctx, e.sql.of(tradeOrderCompanyName), st.coID).Scan(&coName); err != nil {
-			return frameErr(TradeOrder, 3, "company", err)
-		}
+		qs = append(qs, rowQ(&coFound, []any{&coName}, e.sql.of(tradeOrderCompanyName), st.coID))
 	}
-	if err := tx.QueryRow(ctx, e.sql.of(tradeOrderLastPrice), st.symbol).Scan(&st.marketPrice); err != nil {
+	qs = append(qs,
+		rowQ(&priceFound, []any{&st.marketPrice}, e.sql.of(tradeOrderLastPrice), st.symbol),
+		rowQ(&typeFound, []any{&st.isMarket, &st.isSell}, e.sql.of(tradeOrderTradeType), in.TradeType),
+		rowQ(&hsFound, []any{&st.hsQty}, e.sql.of(tradeOrderHoldingQty), in.AcctID, st.symbol))
+	if err := database.Pipeline(ctx, tx, qs); err != nil {
+		return frameErr(TradeOrder, 3, "security's price, trade type and holding summary", err)
+	}
+	if !in.ByCompany && !coFound {
+		return frameErr(TradeOrder, 3, "company", database.ErrNoRows)
+	}
+	if err := rowErr(priceFound); err != nil {
 		return frameErr(TradeOrder, 3, "last trade", err)
 	}
-	if err := tx.QueryRow(ctx, e.sql.of(tradeOrderTradeType), in.TradeType).Scan(&st.isMarket, &st.isSell); err != nil {
+	if err := rowErr(typeFound); err != nil {
 		return frameErr(TradeOrder, 3, "trade type", err)
+	}
+	if !hsFound {
+		st.hsQty = 0
 	}
 	st.price = in.RequestedPrice
 	if st.isMarket {
 		st.price = st.marketPrice
-	}
-	err := tx.QueryRow(ctx, e.sql.of(tradeOrderHoldingQty), in.AcctID, st.symbol).Scan(&st.hsQty)
-	if errors.Is(err, database.ErrNoRows) {
-		st.hsQty, err = 0, nil
-	}
-	if err != nil {
-		return frameErr(TradeOrder, 3, "holding summary", err)
 	}
 	// Estimate the value closed: a sell against long lots, a buy against short lots.
 	if (st.isSell && st.hsQty > 0) || (!st.isSell && st.hsQty < 0) {
@@ -257,9 +275,31 @@ func (e *executor) toFrame3(ctx context.Context, tx database.Tx, st *tradeOrderS
 			return frameErr(TradeOrder, 3, "holdings", err)
 		}
 	}
-	if st.sellValue > st.buyValue && (st.taxStatus == 1 || st.taxStatus == 2) {
-		var rate Rate
-		if err := tx.QueryRow(ctx, e.sql.of(tradeOrderTaxRate), st.custID).Scan(&rate); err != nil {
+	// The tax rates, commission, charge and margin figures need nothing read since
+	// frame 1, and frame 4's trade id nothing at all: one round trip for all of them.
+	// The checks below run on their answers in the order the frames state them.
+	taxable := st.sellValue > st.buyValue && (st.taxStatus == 1 || st.taxStatus == 2)
+	var rate Rate
+	var bal, held Money
+	var rateFound, commFound, chargeFound, balFound, heldFound, idFound bool
+	qs = qs[:0]
+	if taxable {
+		qs = append(qs, rowQ(&rateFound, []any{&rate}, e.sql.of(tradeOrderTaxRate), st.custID))
+	}
+	qs = append(qs,
+		rowQ(&commFound, []any{&st.commRate}, e.sql.of(tradeOrderCommissionRate), st.tier, in.TradeType, st.exchange, in.Qty),
+		rowQ(&chargeFound, []any{&st.charge}, e.sql.of(tradeOrderCharge), st.tier, in.TradeType))
+	if in.IsMargin {
+		qs = append(qs,
+			rowQ(&balFound, []any{&bal}, e.sql.of(tradeOrderBalance), in.AcctID),
+			rowQ(&heldFound, []any{&held}, e.sql.of(tradeOrderHoldingAssets), in.AcctID))
+	}
+	qs = append(qs, rowQ(&idFound, []any{&st.tradeID}, e.sql.of(tradeOrderNextTradeID)))
+	if err := database.Pipeline(ctx, tx, qs); err != nil {
+		return frameErr(TradeOrder, 3, "tax, commission, charge, margin and next trade id", err)
+	}
+	if taxable {
+		if err := rowErr(rateFound); err != nil {
 			return frameErr(TradeOrder, 3, "tax rates", err)
 		}
 		st.taxAmount = centsOf(float64(st.sellValue-st.buyValue) / 100 * float64(rate))
@@ -267,24 +307,26 @@ func (e *executor) toFrame3(ctx context.Context, tx database.Tx, st *tradeOrderS
 			return checkf(TradeOrder, 3, "taxable gain %s gave tax %s", st.sellValue-st.buyValue, st.taxAmount)
 		}
 	}
-	if err := tx.QueryRow(ctx, e.sql.of(tradeOrderCommissionRate), st.tier, in.TradeType, st.exchange, in.Qty).Scan(&st.commRate); err != nil {
+	if err := rowErr(commFound); err != nil {
 		return frameErr(TradeOrder, 3, "commission rate", err)
 	}
-	if err := tx.QueryRow(ctx, e.sql.of(tradeOrderCharge), st.tier, in.TradeType).Scan(&st.charge); err != nil {
+	if err := rowErr(chargeFound); err != nil {
 		return frameErr(TradeOrder, 3, "charge", err)
 	}
 	if st.commRate <= 0 || st.charge <= 0 {
 		return checkf(TradeOrder, 3, "commission rate %v and charge %s must be positive", st.commRate, st.charge)
 	}
 	if in.IsMargin {
-		var bal, held Money
-		if err := tx.QueryRow(ctx, e.sql.of(tradeOrderBalance), in.AcctID).Scan(&bal); err != nil {
+		if err := rowErr(balFound); err != nil {
 			return frameErr(TradeOrder, 3, "balance", err)
 		}
-		if err := tx.QueryRow(ctx, e.sql.of(tradeOrderHoldingAssets), in.AcctID).Scan(&held); err != nil {
+		if err := rowErr(heldFound); err != nil {
 			return frameErr(TradeOrder, 3, "holding assets", err)
 		}
 		st.acctAssets = bal + held
+	}
+	if err := rowErr(idFound); err != nil {
+		return frameErr(TradeOrder, 4, "next trade id", err)
 	}
 	st.status = schema.StatusSubmitted
 	if !st.isMarket {
@@ -294,11 +336,10 @@ func (e *executor) toFrame3(ctx context.Context, tx database.Tx, st *tradeOrderS
 }
 
 // toFrame4 records the order: TRADE, TRADE_REQUEST for limit orders, TRADE_HISTORY.
+// Its writes are held back (execOne) and go out just before the commit.
 func (e *executor) toFrame4(ctx context.Context, tx database.Tx, st *tradeOrderState, execName string) error {
 	in := st.in
-	if err := tx.QueryRow(ctx, e.sql.of(tradeOrderNextTradeID)).Scan(&st.tradeID); err != nil {
-		return frameErr(TradeOrder, 4, "next trade id", err)
-	}
+	// st.tradeID came with frame 3's last round trip.
 	now := e.now()
 	st.comm = commission(st.commRate, in.Qty, st.price)
 	if err := execOne(ctx, tx, TradeOrder, 4, "insert trade", e.sql.of(tradeOrderInsertTrade),

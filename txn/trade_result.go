@@ -2,7 +2,6 @@ package txn
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"time"
 
@@ -108,22 +107,27 @@ func (e *executor) trFrame1(ctx context.Context, tx database.Tx, st *tradeResult
 	if st.status != schema.StatusSubmitted {
 		return checkf(TradeResult, 1, "trade %d is %s, not %s", st.tradeID, st.status, schema.StatusSubmitted)
 	}
-	if err := tx.QueryRow(ctx, e.sql.of(tradeResultTradeType), st.typeID).Scan(&st.typeName, &st.isSell, &st.isMarket); err != nil {
+	// The trade type, the account (locked) and the position need only the trade row:
+	// one round trip, sent in the order the locks must be taken.
+	var typeFound, acctFound bool
+	qs := []database.Queued{
+		rowQ(&typeFound, []any{&st.typeName, &st.isSell, &st.isMarket}, e.sql.of(tradeResultTradeType), st.typeID),
+		// CUSTOMER_ACCOUNT is frame 2's read; it is taken here, locked, so that no
+		// other Trade-Result of the account can move the position read next.
+		rowQ(&acctFound, []any{&st.brokerID, &st.custID, &st.taxStatus}, e.sql.of(tradeResultAccount), st.acctID),
+		rowQ(&st.hsFound, []any{&st.hsQty}, e.sql.of(tradeResultHoldingSummary), st.acctID, st.symbol),
+	}
+	if err := database.Pipeline(ctx, tx, qs); err != nil {
+		return frameErr(TradeResult, 1, "trade type, account and holding summary", err)
+	}
+	if err := rowErr(typeFound); err != nil {
 		return frameErr(TradeResult, 1, "trade type", err)
 	}
-	// CUSTOMER_ACCOUNT is frame 2's read; it is taken here, locked, so that no other
-	// Trade-Result of the account can move the position read next.
-	if err := tx.QueryRow(ctx, e.sql.of(tradeResultAccount), st.acctID).Scan(&st.brokerID, &st.custID, &st.taxStatus); err != nil {
+	if err := rowErr(acctFound); err != nil {
 		return frameErr(TradeResult, 1, "account", err)
 	}
-	err := tx.QueryRow(ctx, e.sql.of(tradeResultHoldingSummary), st.acctID, st.symbol).Scan(&st.hsQty)
-	switch {
-	case err == nil:
-		st.hsFound = true
-	case errors.Is(err, database.ErrNoRows):
+	if !st.hsFound {
 		st.hsQty = 0
-	default:
-		return frameErr(TradeResult, 1, "holding summary", err)
 	}
 	return nil
 }
@@ -163,15 +167,15 @@ func (e *executor) trFrame2(ctx context.Context, tx database.Tx, st *tradeResult
 			q = e.sql.of(tradeResultLotsDesc)
 		}
 		var lots []holdingLot
-		rows, err := tx.Query(ctx, q, st.acctID, st.symbol)
-		err = scanRows(rows, err, func(r database.Rows) error {
+		// A pipeline of one: the summary's write held back above goes with it.
+		err := database.Pipeline(ctx, tx, []database.Queued{{SQL: q, Args: []any{st.acctID, st.symbol}, Scan: func(r database.Rows) error {
 			var l holdingLot
 			if err := r.Scan(&l.tID, &l.qty, &l.price); err != nil {
 				return err
 			}
 			lots = append(lots, l)
 			return nil
-		})
+		}}})
 		if err != nil {
 			return frameErr(TradeResult, 2, "holdings", err)
 		}
@@ -251,10 +255,19 @@ func (e *executor) trFrame3(ctx context.Context, tx database.Tx, st *tradeResult
 
 // trFrame4 reads the security, the customer's tier and the commission rate.
 func (e *executor) trFrame4(ctx context.Context, tx database.Tx, st *tradeResultState) error {
-	if err := tx.QueryRow(ctx, e.sql.of(tradeResultSecurity), st.symbol).Scan(&st.exchange, &st.secName); err != nil {
+	// The security and the tier need only frame 1's rows: one round trip.
+	var secFound, tierFound bool
+	qs := []database.Queued{
+		rowQ(&secFound, []any{&st.exchange, &st.secName}, e.sql.of(tradeResultSecurity), st.symbol),
+		rowQ(&tierFound, []any{&st.tier}, e.sql.of(tradeResultCustomerTier), st.custID),
+	}
+	if err := database.Pipeline(ctx, tx, qs); err != nil {
+		return frameErr(TradeResult, 4, "security and customer", err)
+	}
+	if err := rowErr(secFound); err != nil {
 		return frameErr(TradeResult, 4, "security", err)
 	}
-	if err := tx.QueryRow(ctx, e.sql.of(tradeResultCustomerTier), st.custID).Scan(&st.tier); err != nil {
+	if err := rowErr(tierFound); err != nil {
 		return frameErr(TradeResult, 4, "customer", err)
 	}
 	if err := tx.QueryRow(ctx, e.sql.of(tradeResultCommissionRate), st.tier, st.typeID, st.exchange, st.qty).Scan(&st.commRate); err != nil {

@@ -149,3 +149,38 @@ func withCentsDests(dest []any) []any {
 	}
 	return dest
 }
+
+// centsScratch wraps a row's amounts for pgx without allocating per row: the rows of
+// one query reuse its slices (a list of fifty trades scans fifty rows).
+type centsScratch struct {
+	dests []any
+	cents []centsDest
+}
+
+// wrap is withCentsDests into s's slices; valid until the next call.
+func (s *centsScratch) wrap(dest []any) []any {
+	n := 0
+	for _, d := range dest {
+		if _, ok := d.(database.CentsScanner); ok {
+			n++
+		}
+	}
+	if n == 0 {
+		return dest
+	}
+	if cap(s.cents) < n {
+		s.cents = make([]centsDest, n)
+	}
+	s.cents = s.cents[:n]
+	s.dests = s.dests[:0]
+	k := 0
+	for _, d := range dest {
+		if c, ok := d.(database.CentsScanner); ok {
+			s.cents[k] = centsDest{c}
+			d = &s.cents[k]
+			k++
+		}
+		s.dests = append(s.dests, d)
+	}
+	return s.dests
+}

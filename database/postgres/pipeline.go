@@ -4,26 +4,41 @@ import (
 	"context"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
 
 	"github.com/brokerbench/brokerbench/database"
 )
 
 var (
-	_ database.Pipeliner = pgTx{}
+	_ database.Pipeliner = (*pgTx)(nil)
 	_ database.Pipeliner = pgConnTx{}
 )
 
-// pgPipeline sends qs as one pgx batch: all statements go out together and their
-// results are read back in order.
-func pgPipeline(ctx context.Context, send func(context.Context, *pgx.Batch) pgx.BatchResults, qs []database.Queued) error {
-	b := &pgx.Batch{}
+// queueAll queues qs on b, amounts bound as numerics.
+func queueAll(b *pgx.Batch, qs []database.Queued) {
 	for _, q := range qs {
 		b.Queue(q.SQL, withCents(q.Args)...)
 	}
-	br := send(ctx, b)
+}
+
+// readAll reads the results of qs from br in the order they were queued, then closes
+// br: all statements went out together, their results come back in order.
+func readAll(br pgx.BatchResults, qs []database.Queued) error {
+	rs := &pgRows{} // one at a time: the queries share its scratch
 	for _, q := range qs {
-		rows, err := br.Query()
-		if err := database.ScanQueued(pgRows{rows}, err, q.Scan); err != nil {
+		var err error
+		if q.Affected != nil {
+			var tag pgconn.CommandTag
+			tag, err = br.Exec()
+			if err == nil {
+				err = q.Affected(tag.RowsAffected())
+			}
+		} else {
+			var qerr error
+			rs.r, qerr = br.Query()
+			err = database.ScanQueued(rs, qerr, q.Scan)
+		}
+		if err != nil {
 			_ = br.Close()
 			return err
 		}
@@ -31,10 +46,26 @@ func pgPipeline(ctx context.Context, send func(context.Context, *pgx.Batch) pgx.
 	return br.Close()
 }
 
-func (t pgTx) Pipeline(ctx context.Context, qs []database.Queued) error {
-	return pgPipeline(ctx, t.tx.SendBatch, qs)
+func (t *pgTx) Pipeline(ctx context.Context, qs []database.Queued) error {
+	b := &pgx.Batch{}
+	if t.tx != nil {
+		queueAll(b, qs)
+		return readAll(t.tx.SendBatch(ctx, b), qs)
+	}
+	// The first statements of the transaction: BEGIN goes in the same round trip.
+	b.BeginTx(t.opts)
+	queueAll(b, qs)
+	br := t.c.SendBatch(ctx, b)
+	t.tx = br.Tx()
+	if _, err := br.Exec(); err != nil {
+		_ = br.Close()
+		return err
+	}
+	return readAll(br, qs)
 }
 
 func (t pgConnTx) Pipeline(ctx context.Context, qs []database.Queued) error {
-	return pgPipeline(ctx, t.c.SendBatch, qs)
+	b := &pgx.Batch{}
+	queueAll(b, qs)
+	return readAll(t.c.SendBatch(ctx, b), qs)
 }

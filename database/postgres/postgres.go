@@ -45,6 +45,7 @@ func Open(ctx context.Context, dsn string, o database.Options) (*PG, error) {
 		cfg.MaxConns = int32(o.MaxConns)
 	}
 	cfg.MinConns = 0
+	cfg.AfterConnect = registerCents
 	timeout := o.Timeout
 	if timeout == 0 {
 		timeout = 10 * time.Second
@@ -139,20 +140,31 @@ func pgIso(iso database.Isolation) pgx.TxIsoLevel {
 	return pgx.ReadCommitted
 }
 
+// InTx runs fn in one transaction on one pooled connection. The BEGIN is not a round
+// trip of its own: it goes out with the transaction's first statement (pgTx).
 func (p *PG) InTx(ctx context.Context, iso database.Isolation, fn func(database.Tx) error) error {
 	if iso == database.ReadOnlyCommitted {
 		return p.autocommit(ctx, fn)
 	}
-	tx, err := p.Pool.BeginTx(ctx, pgx.TxOptions{IsoLevel: pgIso(iso)})
+	conn, err := p.Pool.Acquire(ctx)
 	if err != nil {
 		return err
 	}
-	if err := fn(pgTx{tx}); err != nil {
-		// The rollback error is secondary; the body's error says what went wrong.
-		_ = tx.Rollback(context.WithoutCancel(ctx))
+	// The pool destroys a connection released inside a transaction (a failed
+	// rollback or commit), so a broken one is never reused.
+	defer conn.Release()
+	t := &pgTx{c: conn.Conn(), opts: pgx.TxOptions{IsoLevel: pgIso(iso)}}
+	if err := fn(t); err != nil {
+		if t.tx != nil {
+			// The rollback error is secondary; the body's error says what went wrong.
+			_ = t.tx.Rollback(context.WithoutCancel(ctx))
+		}
 		return err
 	}
-	return tx.Commit(ctx)
+	if t.tx == nil {
+		return nil // no statement was sent: there is no transaction to commit
+	}
+	return t.tx.Commit(ctx)
 }
 
 func (p *PG) Exec(ctx context.Context, sql string, args ...any) (int64, error) {
@@ -165,7 +177,7 @@ func (p *PG) Query(ctx context.Context, sql string, args ...any) (database.Rows,
 	if err != nil {
 		return nil, err
 	}
-	return pgRows{r}, nil
+	return newRows(r), nil
 }
 
 func (p *PG) QueryRow(ctx context.Context, sql string, args ...any) database.Row {
@@ -234,38 +246,134 @@ func (t pgConnTx) Query(ctx context.Context, sql string, args ...any) (database.
 	if err != nil {
 		return nil, err
 	}
-	return pgRows{r}, nil
+	return newRows(r), nil
 }
 
 func (t pgConnTx) QueryRow(ctx context.Context, sql string, args ...any) database.Row {
 	return pgRow{t.c.QueryRow(ctx, sql, withCents(args)...)}
 }
 
-type pgTx struct{ tx pgx.Tx }
+// pgTx is one read-write transaction. Its BEGIN is sent with its first statement
+// (pgx's Batch.BeginTx), saving the round trip that costs the client as much as a
+// statement; tx is nil until then.
+type pgTx struct {
+	c    *pgx.Conn
+	opts pgx.TxOptions
+	tx   pgx.Tx
+}
 
-func (t pgTx) Exec(ctx context.Context, sql string, args ...any) (int64, error) {
+func (t *pgTx) Exec(ctx context.Context, sql string, args ...any) (int64, error) {
+	if t.tx == nil {
+		var n int64
+		err := t.Pipeline(ctx, []database.Queued{{SQL: sql, Args: args, Affected: func(k int64) error { n = k; return nil }}})
+		return n, err
+	}
 	tag, err := t.tx.Exec(ctx, sql, withCents(args)...)
 	return tag.RowsAffected(), err
 }
 
-func (t pgTx) Query(ctx context.Context, sql string, args ...any) (database.Rows, error) {
+func (t *pgTx) Query(ctx context.Context, sql string, args ...any) (database.Rows, error) {
+	if t.tx == nil {
+		b := &pgx.Batch{}
+		b.BeginTx(t.opts)
+		b.Queue(sql, withCents(args)...)
+		br := t.c.SendBatch(ctx, b)
+		t.tx = br.Tx()
+		if _, err := br.Exec(); err != nil {
+			_ = br.Close()
+			return nil, err
+		}
+		r, err := br.Query()
+		if err != nil {
+			_ = br.Close()
+			return nil, err
+		}
+		return &batchRows{pgRows: newRows(r), br: br}, nil
+	}
 	r, err := t.tx.Query(ctx, sql, withCents(args)...)
 	if err != nil {
 		return nil, err
 	}
-	return pgRows{r}, nil
+	return newRows(r), nil
 }
 
-func (t pgTx) QueryRow(ctx context.Context, sql string, args ...any) database.Row {
+func (t *pgTx) QueryRow(ctx context.Context, sql string, args ...any) database.Row {
+	if t.tx == nil {
+		return firstRow{t: t, ctx: ctx, sql: sql, args: args}
+	}
 	return pgRow{t.tx.QueryRow(ctx, sql, withCents(args)...)}
 }
 
-type pgRows struct{ r pgx.Rows }
+// firstRow is the transaction's first statement when it is a QueryRow: sent with the
+// BEGIN when it is scanned.
+type firstRow struct {
+	t    *pgTx
+	ctx  context.Context
+	sql  string
+	args []any
+}
 
-func (r pgRows) Next() bool             { return r.r.Next() }
-func (r pgRows) Scan(dest ...any) error { return r.r.Scan(withCentsDests(dest)...) }
-func (r pgRows) Err() error             { return r.r.Err() }
-func (r pgRows) Close()                 { r.r.Close() }
+func (r firstRow) Scan(dest ...any) error {
+	found := false
+	err := r.t.Pipeline(r.ctx, []database.Queued{{SQL: r.sql, Args: r.args, Scan: func(rows database.Rows) error {
+		if found {
+			return nil // QueryRow reads the first row only
+		}
+		found = true
+		return rows.Scan(dest...)
+	}}})
+	if err == nil && !found {
+		return database.ErrNoRows
+	}
+	return err
+}
+
+// batchRows are the rows of a transaction's first statement, sent with its BEGIN in
+// one batch: the batch is closed (its trailing sync read) as soon as the rows are, so
+// the connection is free for the next statement.
+type batchRows struct {
+	*pgRows
+	br    pgx.BatchResults
+	brErr error
+	done  bool
+}
+
+func (r *batchRows) Next() bool {
+	if r.r.Next() {
+		return true
+	}
+	r.Close()
+	return false
+}
+
+func (r *batchRows) Close() {
+	if r.done {
+		return
+	}
+	r.done = true
+	r.r.Close()
+	r.brErr = r.br.Close()
+}
+
+func (r *batchRows) Err() error {
+	if err := r.r.Err(); err != nil {
+		return err
+	}
+	return r.brErr
+}
+
+// pgRows are a query's rows; amounts scan through scratch reused from row to row.
+type pgRows struct {
+	r       pgx.Rows
+	scratch centsScratch
+}
+
+func newRows(r pgx.Rows) *pgRows { return &pgRows{r: r} }
+
+func (r *pgRows) Next() bool             { return r.r.Next() }
+func (r *pgRows) Scan(dest ...any) error { return r.r.Scan(r.scratch.wrap(dest)...) }
+func (r *pgRows) Err() error             { return r.r.Err() }
+func (r *pgRows) Close()                 { r.r.Close() }
 
 type pgRow struct{ r pgx.Row }
 
