@@ -27,9 +27,15 @@ type Level struct {
 	Warmup time.Duration
 }
 
-// Validate reports a step that cannot run, in the words of the flags.
+// Validate reports a step that cannot run, in the words of the flags. A step of 0
+// users is legal: a shard's share of a step with fewer users than shards (Shard.Users)
+// idles through it and still records it.
 func (l Level) Validate() error {
-	return Plan{Users: []int{l.Users}, Step: l.Step, Warmup: l.Warmup}.Validate()
+	users := l.Users
+	if users == 0 {
+		users = 1
+	}
+	return Plan{Users: []int{users}, Step: l.Step, Warmup: l.Warmup}.Validate()
 }
 
 // Source is the plan as a StepSource: its levels in order, whatever they measure.
