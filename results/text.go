@@ -49,6 +49,7 @@ func describeRun(in Input) string {
 	}
 	parts = append(parts, describeStorage(r.Database)...)
 	parts = append(parts, fmt.Sprintf("seed %d", r.Seed))
+	parts = append(parts, describeShards(r)...)
 	if r.Interrupted {
 		parts = append(parts, "INTERRUPTED")
 	}
