@@ -10,6 +10,8 @@ import (
 	"testing"
 	"time"
 
+	hdrhistogram "github.com/HdrHistogram/hdrhistogram-go"
+
 	"github.com/brokerbench/brokerbench/internal/testdb"
 	"github.com/brokerbench/brokerbench/results"
 )
@@ -103,6 +105,57 @@ func TestShardedRun(t *testing.T) {
 	}
 	if code, out, errOut := runMain("check", "--db", dsn); code != 0 {
 		t.Fatalf("check after the sharded run: exit %d\n%s\n%s", code, out, errOut)
+	}
+	checkMerged(t, dir, files, runs, plan)
+}
+
+// checkMerged merges the shards' files with the merge command: every step's users
+// are the plan's, its counts the sum of the shards', and its percentiles those of
+// the union of the shards' histograms (never averaged percentiles).
+func checkMerged(t *testing.T, dir string, files []string, runs []*results.Run, plan []int) {
+	t.Helper()
+	merged := filepath.Join(dir, "run.json")
+	if code, out, errOut := runMain(append(append([]string{"merge"}, files...), "-o", merged)...); code != 0 {
+		t.Fatalf("merge: exit %d\n%s\n%s", code, out, errOut)
+	}
+	m, err := results.Read(merged)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m.Shard != nil || len(m.Shards) != len(runs) || len(m.Steps) != len(plan) {
+		t.Fatalf("merged: shard %+v, %d shards, %d steps", m.Shard, len(m.Shards), len(m.Steps))
+	}
+	for j, st := range m.Steps {
+		if st.Users != plan[j] {
+			t.Errorf("merged step %d: %d users, want %d", j+1, st.Users, plan[j])
+		}
+		for name, got := range st.Transactions {
+			var count int64
+			var hists []*hdrhistogram.Histogram
+			for _, r := range runs {
+				tx := r.Steps[j].Transactions[name]
+				count += tx.Count
+				if tx.Response == "" {
+					continue
+				}
+				h, err := results.DecodeHistogram(tx.Response)
+				if err != nil {
+					t.Fatal(err)
+				}
+				hists = append(hists, h)
+			}
+			union, _ := results.MergeHistograms(hists...)
+			want := results.Summarize(union, nil, 0, 0, 0)
+			if got.Count != count || got.P50MS != want.P50MS || got.P90MS != want.P90MS || got.P95MS != want.P95MS ||
+				got.P99MS != want.P99MS || got.MaxMS != want.MaxMS {
+				t.Errorf("merged step %d %s: count %d p50/90/95/99/max %g/%g/%g/%g/%g; shards' sum %d, union's %g/%g/%g/%g/%g",
+					j+1, name, got.Count, got.P50MS, got.P90MS, got.P95MS, got.P99MS, got.MaxMS,
+					count, want.P50MS, want.P90MS, want.P95MS, want.P99MS, want.MaxMS)
+			}
+		}
+	}
+	if code, out, errOut := runMain("report", merged); code != 0 {
+		t.Errorf("report of the merged file: exit %d\n%s\n%s", code, out, errOut)
 	}
 }
 
