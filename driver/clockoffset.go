@@ -51,8 +51,12 @@ func MeasureClockOffset(ctx context.Context, clock Clock, rounds int, serverNow 
 // part of another shard's warm-up, or miss part of its window.
 func CheckClockOffset(o ClockOffset, warmup time.Duration) error {
 	if abs := max(o.Offset, -o.Offset); abs > warmup {
-		return fmt.Errorf("this machine's clock is %s off the database server's (more than the %s warm-up): the shards' steps would not line up; synchronise the clocks (NTP) or lengthen --warmup",
-			o.Offset.Round(10*time.Millisecond), warmup)
+		way := "ahead of"
+		if o.Offset < 0 {
+			way = "behind"
+		}
+		return fmt.Errorf("this machine's clock is %s %s the database server's, more than the %s warm-up: the shards' steps would not line up; synchronise the clocks (NTP) or lengthen --warmup",
+			abs.Round(10*time.Millisecond), way, warmup)
 	}
 	return nil
 }

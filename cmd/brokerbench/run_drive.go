@@ -60,7 +60,7 @@ func (s *runSession) drive(ctx context.Context) error {
 		return usageError{err}
 	}
 	s.lw.logf("run: %s at %d customers (seed %d), users %v, %s steps after %s warm-up, %d + %d connections; results to %s",
-		s.tgt.Shown(), sc.Customers, seed, s.plan.Users, s.plan.Step, s.plan.Warmup, s.conns, s.meeWorkers+1, s.out)
+		s.tgt.Shown(), sc.Customers, s.seed, s.plan.Users, s.plan.Step, s.plan.Warmup, s.conns, s.meeWorkers+1, s.out)
 	s.logShard(customers)
 	_, s.runErr = d.Run(ctx)
 	s.lw.clear()

@@ -69,8 +69,8 @@ type runSession struct {
 	judge *stepJudge
 	undo  []func()
 
-	// shard is --shard and --start-at (run_shard.go); clock is the driver's clock
-	// (nil: the wall clock), which the clock offset is measured with.
+	// shard is --shard and --start-at (run_shard.go); clock is the driver's clock,
+	// which the clock offset is measured with (the wall clock; tests skew it).
 	shard shardPlan
 	clock driver.Clock
 }

@@ -1,8 +1,11 @@
 package main
 
 import (
+	"bytes"
+	"context"
 	"fmt"
 	"math"
+	"os"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -12,6 +15,7 @@ import (
 
 	hdrhistogram "github.com/HdrHistogram/hdrhistogram-go"
 
+	"github.com/brokerbench/brokerbench/driver"
 	"github.com/brokerbench/brokerbench/internal/testdb"
 	"github.com/brokerbench/brokerbench/results"
 )
@@ -178,5 +182,45 @@ func TestStartAtInterrupted(t *testing.T) {
 	}
 	if !r.Interrupted || len(r.Steps) != 0 || r.Shard == nil || r.Shard.Index != 1 || r.StartAt == nil {
 		t.Errorf("interrupted %v, %d steps, shard %+v, start_at %v", r.Interrupted, len(r.Steps), r.Shard, r.StartAt)
+	}
+}
+
+// skewedClock is the wall clock off by a fixed amount: a shard on a machine whose
+// clock is wrong.
+type skewedClock struct {
+	driver.RealClock
+	by time.Duration
+}
+
+func (c skewedClock) Now() time.Time { return time.Now().Add(c.by) }
+
+// A shard whose clock is further off the server's than the warm-up refuses to start,
+// with one line naming the offset and the warm-up, before its result file is begun.
+func TestShardRefusesASkewedClock(t *testing.T) {
+	dsn := testdb.Loaded(t)
+	out := filepath.Join(t.TempDir(), "skewed.json")
+	var stdout, stderr bytes.Buffer
+	g := &globalOptions{DB: dsn, Quiet: true, Stdout: &stdout, Stderr: &stderr}
+	o := defaultRunOptions()
+	o.Users, o.Step, o.Warmup, o.Shard, o.Out, o.IODevices = "2", 4*time.Second, time.Second, "1/2", out, []string{"none"}
+	s, err := newRunSession(g, o, newLiveWriter(g))
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.clock = skewedClock{by: -5 * time.Second}
+	tgt, err := openTarget(context.Background(), g, g.logf)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tgt.Close()
+	_, err = s.run(context.Background(), tgt)
+	if err == nil || !strings.Contains(err.Error(), "5s behind the database server's") || !strings.Contains(err.Error(), "1s warm-up") {
+		t.Fatalf("a clock 5 s behind with a 1 s warm-up: %v", err)
+	}
+	if strings.Contains(err.Error(), "\n") {
+		t.Errorf("the refusal is more than one line: %q", err)
+	}
+	if _, statErr := os.Stat(out); !os.IsNotExist(statErr) {
+		t.Errorf("the refused shard began its result file (%v)", statErr)
 	}
 }
