@@ -19,7 +19,10 @@ const startAtGrace = 5 * time.Second
 // shardPlan is what --shard and --start-at ask of a run (run --shard I/N): the zero
 // value is an ordinary run.
 type shardPlan struct {
-	shard   driver.Shard
+	shard driver.Shard
+	// given: --shard was given, 0/1 included (its file says so, for merge); the
+	// driver treats 0/1 as an unsharded run.
+	given   bool
 	startAt time.Time // zero: start as soon as the run is ready
 	// offset is the local clock against the database server's, measured in open
 	// when sharded or starting at a set time.
@@ -35,11 +38,9 @@ func (o runOptions) shardPlan(now time.Time) (shardPlan, error) {
 			return p, usageError{err}
 		}
 		if o.LimitOpts.FindMax {
-			// Each probe's next rate comes from the whole run's figures, which no
-			// shard sees alone.
 			return p, usagef("--find-max cannot run with --shard: each probe's rate is chosen from the whole run's figures, which no shard sees")
 		}
-		p.shard = sh
+		p.shard, p.given = sh, true
 	}
 	if o.StartAt != "" {
 		t, err := time.Parse(time.RFC3339, o.StartAt)
@@ -58,7 +59,7 @@ func (o runOptions) shardPlan(now time.Time) (shardPlan, error) {
 }
 
 // aligned: the run must measure its clock against the server's.
-func (p shardPlan) aligned() bool { return p.shard.Sharded() || !p.startAt.IsZero() }
+func (p shardPlan) aligned() bool { return p.given || !p.startAt.IsZero() }
 
 // maxUsers is the shard's highest share of a step of the plan (the plan's highest
 // level unsharded): what sizes its pool and its emulator.
@@ -96,7 +97,7 @@ func (s *runSession) recordShard(r *results.Run) {
 		t := s.shard.startAt.UTC()
 		r.StartAt = &t
 	}
-	if s.shard.shard.Sharded() {
+	if s.shard.given {
 		r.Shard = &results.Shard{Index: s.shard.shard.Index, Count: s.shard.shard.Count}
 		if s.shard.offset != nil {
 			r.Shard.ClockOffsetMS = round3(float64(s.shard.offset.Offset) / float64(time.Millisecond))
@@ -114,6 +115,9 @@ func (s *runSession) logShard(customers txn.CustomerRange) {
 	sh := s.shard.shard
 	if !sh.Sharded() {
 		return
+	}
+	if s.shard.startAt.IsZero() {
+		s.lw.logf("run: --shard without --start-at: the shards' steps line up only as well as they were started together")
 	}
 	users := make([]int, len(s.plan.Users))
 	for i, u := range s.plan.Users {

@@ -224,3 +224,35 @@ func TestShardRefusesASkewedClock(t *testing.T) {
 		t.Errorf("the refused shard began its result file (%v)", statErr)
 	}
 }
+
+// --shard 0/1 runs as an unsharded run but its file still says it is shard 0 of 1
+// (a one-shard Kubernetes Job's file merges like any other); no --shard, no shard.
+func TestShardPlanRecordsGivenShard(t *testing.T) {
+	now := time.Date(2026, 12, 1, 4, 0, 0, 0, time.UTC)
+	for _, tc := range []struct {
+		shard, startAt string
+		want           *results.Shard
+		wantStart      bool
+	}{
+		{"", "", nil, false},
+		{"0/1", "", &results.Shard{Index: 0, Count: 1}, false},
+		{"2/5", "2026-12-01T04:00:03Z", &results.Shard{Index: 2, Count: 5}, true},
+		{"", "2026-12-01T03:59:57Z", nil, true}, // 3 s late: tolerated
+	} {
+		o := defaultRunOptions()
+		o.Shard, o.StartAt = tc.shard, tc.startAt
+		sp, err := o.shardPlan(now)
+		if err != nil {
+			t.Fatalf("%+v: %v", tc, err)
+		}
+		if sp.aligned() != (tc.want != nil || tc.wantStart) {
+			t.Errorf("%+v: aligned %v", tc, sp.aligned())
+		}
+		s := &runSession{shard: sp}
+		r := &results.Run{Options: map[string]any{}}
+		s.recordShard(r)
+		if (r.Shard == nil) != (tc.want == nil) || (r.Shard != nil && *r.Shard != *tc.want) || (r.StartAt != nil) != tc.wantStart {
+			t.Errorf("%+v: shard %+v, start_at %v", tc, r.Shard, r.StartAt)
+		}
+	}
+}
