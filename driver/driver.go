@@ -188,7 +188,6 @@ func New(cfg Config) (*Driver, error) {
 		cfg.Steps = cfg.Plan.Source()
 	}
 	if cfg.Shard.Sharded() {
-		cfg.Steps = shardSteps{src: cfg.Steps, shard: cfg.Shard}
 		cfg.Rate /= float64(cfg.Shard.Count)
 		if cfg.Scale.Customers > 0 {
 			cfg.NominalTPSE *= float64(cfg.Shard.CustomerCount(cfg.Scale)) / float64(cfg.Scale.Customers)
@@ -300,6 +299,9 @@ func (d *Driver) runSteps(ctx context.Context, abort context.CancelCauseFunc, st
 			abort(err)
 			return steps, err
 		}
+		// A shard holds its share of the level, which may be 0 (fewer users than
+		// shards): it idles through the step and still records it.
+		lv.Users = cfg.Shard.Users(lv.Users)
 		sp := StepPlan{Index: i, Users: lv.Users, Start: at, MeasureFrom: at + lv.Warmup, End: at + lv.Step}
 		at = sp.End
 		st, err := d.runStep(ctx, sp, start, stopRun, cancelTx)

@@ -5,7 +5,6 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/brokerbench/brokerbench/results"
 	"github.com/brokerbench/brokerbench/schema"
 	"github.com/brokerbench/brokerbench/txn"
 )
@@ -89,19 +88,3 @@ func (s Shard) Seed(seed uint64) uint64 {
 // runsOnce is true for the shard that does the run's once-only work: Trade-Cleanup
 // before the first step and Data-Maintenance once a minute (shard 0).
 func (s Shard) runsOnce() bool { return s.Index == 0 }
-
-// shardSteps hands each step of src to the shard at its share of the users.
-type shardSteps struct {
-	src   StepSource
-	shard Shard
-}
-
-func (s shardSteps) Next(last *results.Step) (Level, bool) {
-	lv, more := s.src.Next(last)
-	if more {
-		lv.Users = s.shard.Users(lv.Users)
-	}
-	return lv, more
-}
-
-func (s shardSteps) Steps() int { return s.src.Steps() }

@@ -27,15 +27,9 @@ type Level struct {
 	Warmup time.Duration
 }
 
-// Validate reports a step that cannot run, in the words of the flags. A step of 0
-// users is legal: a shard's share of a step with fewer users than shards (Shard.Users)
-// idles through it and still records it.
+// Validate reports a step that cannot run, in the words of the flags.
 func (l Level) Validate() error {
-	users := l.Users
-	if users == 0 {
-		users = 1
-	}
-	return Plan{Users: []int{users}, Step: l.Step, Warmup: l.Warmup}.Validate()
+	return Plan{Users: []int{l.Users}, Step: l.Step, Warmup: l.Warmup}.Validate()
 }
 
 // Source is the plan as a StepSource: its levels in order, whatever they measure.

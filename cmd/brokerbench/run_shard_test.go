@@ -32,7 +32,7 @@ func TestShardedRun(t *testing.T) {
 	const n = 3
 	// Ahead enough for every shard to open its pools on a busy machine; a shard that
 	// is late still lines up (its first warm-up is shorter).
-	startAt := time.Now().Add(8 * time.Second).UTC().Truncate(time.Second)
+	startAt := time.Now().Add(10 * time.Second).UTC().Truncate(time.Second)
 	files := make([]string, n)
 	outs := make([]string, n)
 	codes := make([]int, n)
