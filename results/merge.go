@@ -245,6 +245,9 @@ func describeLimits(l map[string]float64) string {
 func describeShards(r *Run) []string {
 	switch {
 	case len(r.Shards) > 0:
+		if len(r.Shards) == 1 {
+			return []string{"merged from 1 shard"}
+		}
 		return []string{fmt.Sprintf("merged from %d shards", len(r.Shards))}
 	case r.Shard != nil:
 		return []string{fmt.Sprintf("shard %d of %d (0-based)", r.Shard.Index, r.Shard.Count)}
