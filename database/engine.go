@@ -39,6 +39,9 @@ type Engine struct {
 	// ok is false for an error that is not its client's, which the shared rules in
 	// Classify then sort.
 	Classify func(err error) (c Class, ok bool)
+	// ClockSQL reads the server's clock now, as one timestamp (not the transaction's
+	// start: a sharded run measures its clock's offset against it, ServerTime).
+	ClockSQL string
 	// RowFormat, when set, encodes load rows in the wire format of the pool's
 	// BinaryCopier; without it the loader sends boxed rows through DB.Bulk.
 	RowFormat *RowFormat
@@ -62,7 +65,7 @@ var registry struct {
 // Register makes e available to Open, Lookup and Classify. Sub-packages call it from
 // init; a second engine under the same name is a programming error.
 func Register(e *Engine) {
-	if e == nil || e.Name == "" || e.Open == nil || e.DDL == nil || e.SQL == nil || e.Classify == nil {
+	if e == nil || e.Name == "" || e.Open == nil || e.DDL == nil || e.SQL == nil || e.Classify == nil || e.ClockSQL == "" {
 		panic("database: Register of an incomplete engine")
 	}
 	registry.mu.Lock()

@@ -57,3 +57,18 @@ func TestOpenFailureIsANilDB(t *testing.T) {
 		}
 	}
 }
+
+// The clock query is each engine's own: it must read the clock as it runs, not the
+// transaction's start (PostgreSQL's now() is the latter), and in UTC where the type
+// has no zone (SQL Server's datetime2). Golden: a change here changes every sharded
+// run's clock offsets.
+func TestClockSQL(t *testing.T) {
+	for e, want := range map[*database.Engine]string{
+		postgres.Engine:  "SELECT clock_timestamp()",
+		sqlserver.Engine: "SELECT SYSUTCDATETIME()",
+	} {
+		if e.ClockSQL != want {
+			t.Errorf("%s: ClockSQL = %q, want %q", e.Name, e.ClockSQL, want)
+		}
+	}
+}

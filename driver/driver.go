@@ -70,15 +70,26 @@ type Config struct {
 	Steps StepSource
 	Think time.Duration // mean think time per user; 0: none
 	// Rate caps all transaction starts per second: the users', the emulator's and
-	// the timer's together (RateSchedule); 0: no cap.
+	// the timer's together (RateSchedule); 0: no cap. It is the whole run's: a shard
+	// takes its 1/N.
 	Rate float64
 	// NominalTPSE, when positive, is --pace nominal: each step sets every user's
 	// mean think time from the step's user count so the users offer this many
-	// Trade-Results per second (NominalThink); Think is then not used.
+	// Trade-Results per second (NominalThink); Think is then not used. It is the
+	// whole database's: a shard paces for its slice of the customers.
 	NominalTPSE float64
-	Market      MarketConfig
-	Scale       schema.Scale
-	Seed        uint64
+	// Shard, when it is one of several, makes this driver shard Index of a sharded
+	// run (shard.go): its share of every step's users, Rate and NominalTPSE; only
+	// shard 0 runs Trade-Cleanup and Data-Maintenance. The caller gives it its
+	// customer slice and seed (Shard.Customers, Shard.Seed).
+	Shard Shard
+	// StartAt, when set, is when the first step starts (run --start-at): the driver
+	// runs Trade-Cleanup, then waits for it, so the shards' steps line up. A time
+	// already passed starts at once, with the steps still timed from StartAt.
+	StartAt time.Time
+	Market  MarketConfig
+	Scale   schema.Scale
+	Seed    uint64
 	// DataMaintenanceEvery is the timer's period (60 s in the reference); negative
 	// disables it.
 	DataMaintenanceEvery time.Duration
@@ -176,6 +187,12 @@ func New(cfg Config) (*Driver, error) {
 		}
 		cfg.Steps = cfg.Plan.Source()
 	}
+	if cfg.Shard.Sharded() {
+		cfg.Rate /= float64(cfg.Shard.Count)
+		if cfg.Scale.Customers > 0 {
+			cfg.NominalTPSE *= float64(cfg.Shard.CustomerCount(cfg.Scale)) / float64(cfg.Scale.Customers)
+		}
+	}
 	if cfg.NewUserExecutor == nil || cfg.NewMarketExecutor == nil || cfg.NewDeck == nil {
 		return nil, errors.New("driver: NewUserExecutor, NewMarketExecutor and NewDeck are required")
 	}
@@ -196,11 +213,20 @@ func (d *Driver) Run(ctx context.Context) ([]results.Step, error) {
 		onNewFail: func(class string, err error) { cfg.Logf("first %s failure: %v", class, err) }}
 
 	timer := d.rec.newWorker(timerStream, cfg.NewMarketExecutor(timerStream))
-	if err := d.tradeCleanup(ctx, timer); err != nil {
-		return nil, err
+	if cfg.Shard.runsOnce() {
+		if err := d.tradeCleanup(ctx, timer); err != nil {
+			return nil, err
+		}
 	}
 
 	start := d.clock.Now()
+	if !cfg.StartAt.IsZero() {
+		cfg.Logf("waiting for --start-at %s (%s)", cfg.StartAt.UTC().Format(time.RFC3339), cfg.StartAt.Sub(start).Round(time.Second))
+		if err := sleepUntil(ctx, d.clock, cfg.StartAt); err != nil {
+			return nil, err // interrupted before the first step: nothing ran
+		}
+		start = cfg.StartAt
+	}
 	runCtx, stopRun := context.WithCancel(ctx)
 	defer stopRun()
 	d.runCtx = runCtx
@@ -224,7 +250,7 @@ func (d *Driver) Run(ctx context.Context) ([]results.Step, error) {
 	d.mee.start(meeCtx, meeWorkers)
 
 	var bg sync.WaitGroup
-	if cfg.DataMaintenanceEvery > 0 {
+	if cfg.DataMaintenanceEvery > 0 && cfg.Shard.runsOnce() {
 		bg.Add(1)
 		go func() { defer bg.Done(); d.dataMaintenance(runCtx, timer, start) }()
 	}
@@ -273,6 +299,9 @@ func (d *Driver) runSteps(ctx context.Context, abort context.CancelCauseFunc, st
 			abort(err)
 			return steps, err
 		}
+		// A shard holds its share of the level, which may be 0 (fewer users than
+		// shards): it idles through the step and still records it.
+		lv.Users = cfg.Shard.Users(lv.Users)
 		sp := StepPlan{Index: i, Users: lv.Users, Start: at, MeasureFrom: at + lv.Warmup, End: at + lv.Step}
 		at = sp.End
 		st, err := d.runStep(ctx, sp, start, stopRun, cancelTx)

@@ -21,7 +21,7 @@ type CustomerPositionInput struct {
 
 // CustomerPosition draws Customer-Position's inputs.
 func (g *Gen) CustomerPosition() CustomerPositionInput {
-	c := g.r.Customer(g.sc)
+	c := g.customer()
 	var in CustomerPositionInput
 	if g.r.Chance(50) {
 		in.TaxID = schema.CustomerTaxID(c)

@@ -22,7 +22,23 @@ type Gen struct {
 	r  *rnd.Rand
 	// dmNext is Data-Maintenance's round-robin position over its 12 tables.
 	dmNext int
+	// customers is the slice of the customer space the customer draws stay in
+	// (run --shard); the zero value is the whole space.
+	customers CustomerRange
 }
+
+// CustomerRange is a slice of the customer space: the customers whose 0-based
+// ordinals lie in [From, To). The zero value is the whole space.
+type CustomerRange struct{ From, To int64 }
+
+// Count is how many customers the range holds (0 for the zero value).
+func (c CustomerRange) Count() int64 { return c.To - c.From }
+
+// WithCustomers keeps the executor's customer draws (every customer and account a
+// customer transaction picks) inside c, with the tier skew within it: a shard of a
+// sharded run drives its own customers. Trades, securities and brokers are still
+// drawn from the whole database.
+func WithCustomers(c CustomerRange) Option { return func(e *executor) { e.gen.customers = c } }
 
 // NewGen returns the input generator of one worker: a pure function of (seed, worker).
 func NewGen(sc schema.Scale, seed uint64, worker int) *Gen {
@@ -35,8 +51,17 @@ func (g *Gen) Rand() *rnd.Rand { return g.r }
 // customerAccount is the common draw: a tier-skewed customer, an account uniform among
 // its accounts (docs/workload.md §7.1).
 func (g *Gen) customerAccount() (cID, caID int64) {
-	cID = g.r.Customer(g.sc)
+	cID = g.customer()
 	return cID, g.r.Account(cID)
+}
+
+// customer is the tier-skewed customer pick, within the generator's range when it
+// has one.
+func (g *Gen) customer() int64 {
+	if g.customers.Count() <= 0 {
+		return g.r.Customer(g.sc)
+	}
+	return g.r.CustomerIn(g.customers.From, g.customers.To)
 }
 
 // tradeIDs draws n distinct loaded trade ids with the reference's skew (A=65535,

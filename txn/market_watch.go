@@ -43,7 +43,7 @@ func (g *Gen) MarketWatch() MarketWatchInput {
 	var in MarketWatchInput
 	switch v := g.r.IntN(100); {
 	case v < 60:
-		in.By, in.CustID = WatchByWatchList, g.r.Customer(g.sc)
+		in.By, in.CustID = WatchByWatchList, g.customer()
 	case v < 95:
 		in.By = WatchByAccount
 		_, in.AcctID = g.customerAccount()

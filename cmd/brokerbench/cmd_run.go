@@ -27,12 +27,19 @@ After every step its row is printed and the result file is rewritten, so an inte
 (Ctrl-C) keeps its finished steps. Response times run from each transaction's intended start,
 service times from its first statement. The figures are TPC-E-like, not TPC-E results.
 Every step is judged against 90th-percentile response-time limits (--limit overrides one).
---find-max holds --users and searches the highest --rate at which every limit holds.`,
+--find-max holds --users and searches the highest --rate at which every limit holds.
+--shard I/N runs one of N drivers of one run (each on its own machine, I from 0): its share of
+every step's users and of --rate, its own customers (whole load units when there are at least
+N, else a range of customers), its own emulator and input streams; shard 0 alone runs
+Trade-Cleanup and Data-Maintenance. Give every shard the same --start-at so the steps line up;
+each measures its clock against the database server's and refuses an offset beyond --warmup.
+brokerbench merge makes one result file of the shards' files.`,
 		Example: `  brokerbench run --db postgres://bench@dbhost/bench --users 50:300:50 --step 5m --warmup 1m \
       --label "H810 RAID10" --tag controller=H810 --tag raid=10 --out h810.json
   brokerbench run --users 10 --think 2.5s --rate 200 --step 2m --warmup 20s
   brokerbench run --config run.yaml --label "H800 RAID5"
-  brokerbench run --find-max --users 32 --step 2m --warmup 30s --limit trade-status.p90=500ms`,
+  brokerbench run --find-max --users 32 --step 2m --warmup 30s --limit trade-status.p90=500ms
+  brokerbench run --config run.yaml --shard 2/4 --start-at 2026-12-01T04:30:00Z --out shard-2.json`,
 		Args: cobra.NoArgs,
 		RunE: func(c *cobra.Command, _ []string) error {
 			if o.Config != "" {

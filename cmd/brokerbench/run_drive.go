@@ -17,13 +17,16 @@ import (
 // (an interrupt, a failing database) is kept for finish; the error drive returns
 // means the run could not start.
 func (s *runSession) drive(ctx context.Context) error {
-	sc, seed := s.marker.Scale, s.seed
+	// A shard draws from its own streams and its own customers (unsharded: the
+	// run's seed and every customer).
+	sc, shard := s.marker.Scale, s.shard.shard
+	seed, customers := shard.Seed(s.seed), shard.Customers(sc)
 	cfg := driver.Config{
 		Plan: s.plan, Steps: s.steps, Think: s.opts.Think, Rate: s.opts.Rate,
 		Market: driver.DefaultMarket(s.meeWorkers),
-		Scale:  sc, Seed: seed,
+		Scale:  sc, Seed: seed, Shard: shard, StartAt: s.shard.startAt, Clock: s.clock,
 		NewUserExecutor: func(stream int) txn.Executor {
-			return txn.NewExecutor(s.db, s.stmts, sc, seed, stream)
+			return txn.NewExecutor(s.db, s.stmts, sc, seed, stream, txn.WithCustomers(customers))
 		},
 		NewMarketExecutor: func(stream int) txn.Executor {
 			return txn.NewExecutor(s.marketDB, s.stmts, sc, seed, stream)
@@ -57,7 +60,8 @@ func (s *runSession) drive(ctx context.Context) error {
 		return usageError{err}
 	}
 	s.lw.logf("run: %s at %d customers (seed %d), users %v, %s steps after %s warm-up, %d + %d connections; results to %s",
-		s.tgt.Shown(), sc.Customers, seed, s.plan.Users, s.plan.Step, s.plan.Warmup, s.conns, s.meeWorkers+1, s.out)
+		s.tgt.Shown(), sc.Customers, s.seed, s.plan.Users, s.plan.Step, s.plan.Warmup, s.conns, s.meeWorkers+1, s.out)
+	s.logShard(customers)
 	_, s.runErr = d.Run(ctx)
 	s.lw.clear()
 	return nil
@@ -78,7 +82,8 @@ func (s *runSession) withIO() bool {
 // recordStep keeps a finished step: the result file is rewritten (a failed write is
 // reported once and fails the run at the end) and its row printed.
 func (s *runSession) recordStep(st *results.Step) {
-	results.SetNominal(st, s.marker.Scale.Customers)
+	// A shard's nominal tpsE is its slice's.
+	results.SetNominal(st, s.shard.shard.CustomerCount(s.marker.Scale))
 	s.result.Steps = append(s.result.Steps, *st)
 	// Flags are the run's: the knee moves as steps arrive.
 	results.SetStepFlags(s.result)

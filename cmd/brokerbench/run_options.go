@@ -36,6 +36,8 @@ type runOptions struct {
 	IONodeExp   string
 	IOInterval  time.Duration
 	LimitOpts   limitOptions // --limit, --find-max and its bounds (run_limits.go)
+	Shard       string       // --shard I/N (run_shard.go)
+	StartAt     string       // --start-at, RFC 3339 (run_shard.go)
 }
 
 // bindFlags declares the options as flags on fs, with their defaults. It is the one
@@ -61,6 +63,8 @@ func (o *runOptions) bindFlags(f *pflag.FlagSet) {
 	f.StringVar(&o.IONodeExp, "io-node-exporter", "", "sample a remote database host's disks from its node_exporter `URL`")
 	f.DurationVar(&o.IOInterval, "io-interval", iostat.DefaultInterval, "period of the storage time series")
 	o.LimitOpts.bindFlags(f)
+	f.StringVar(&o.Shard, "shard", "", "drive shard `I/N` of a sharded run (I from 0): its share of every step's users and of --rate, its own slice of the customers and input streams; merge the shards' files afterwards")
+	f.StringVar(&o.StartAt, "start-at", "", "start the first step at this `TIME` (RFC 3339, e.g. 2026-12-01T04:30:00Z) so the shards' steps line up; waits until then")
 }
 
 // paceNominal is --pace's one value (driver.NominalThink).

@@ -68,6 +68,11 @@ type runSession struct {
 	lims  results.Limits
 	judge *stepJudge
 	undo  []func()
+
+	// shard is --shard and --start-at (run_shard.go); clock is the driver's clock,
+	// which the clock offset is measured with (the wall clock; tests skew it).
+	shard shardPlan
+	clock driver.Clock
 }
 
 // runResult is what a finished (or interrupted) run hands back to quickstart.
@@ -90,13 +95,18 @@ func newRunSession(g *globalOptions, o runOptions, lw *liveWriter) (*runSession,
 	if err != nil {
 		return nil, err
 	}
+	sp, err := o.shardPlan(time.Now())
+	if err != nil {
+		return nil, err
+	}
 	s := &runSession{g: g, opts: o, lw: lw, plan: plan, tags: tags, conns: o.Connections, meeWorkers: o.MEEWorkers,
-		lims: lims, judge: newStepJudge(lims)}
+		lims: lims, judge: newStepJudge(lims), shard: sp, clock: driver.RealClock{}}
+	// A shard sizes its pool and its emulator for its own share of the users.
 	if s.conns == 0 {
-		s.conns = plan.MaxUsers()
+		s.conns = max(sp.maxUsers(plan), 1)
 	}
 	if s.meeWorkers == 0 {
-		s.meeWorkers = driver.MEEWorkersFor(plan.MaxUsers())
+		s.meeWorkers = driver.MEEWorkersFor(sp.maxUsers(plan))
 	}
 	return s, nil
 }
@@ -105,6 +115,9 @@ func newRunSession(g *globalOptions, o runOptions, lw *liveWriter) (*runSession,
 func (s *runSession) run(ctx context.Context, tgt *target) (*runResult, error) {
 	defer s.close()
 	if err := s.open(ctx, tgt); err != nil {
+		return nil, err
+	}
+	if err := s.measureClock(ctx); err != nil {
 		return nil, err
 	}
 	if err := s.record(); err != nil {
@@ -184,6 +197,7 @@ func (s *runSession) record() error {
 	// paced customer starts only.
 	s.result.Options["rate_scope"] = "all"
 	s.result.Limits = s.lims.Record()
+	s.recordShard(s.result)
 	// Write the file once before the first step: a bad --out fails now, not after
 	// the first step's minutes.
 	return results.Write(s.out, s.result)

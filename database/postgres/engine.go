@@ -15,6 +15,7 @@ var Engine = &database.Engine{
 	DDL:         postgresDDL{},
 	SQL:         SQL,
 	Classify:    classify,
+	ClockSQL:    "SELECT clock_timestamp()",
 	RowFormat:   copyFormat,
 }
 

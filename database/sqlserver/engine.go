@@ -15,6 +15,7 @@ var Engine = &database.Engine{
 	DDL:      sqlserverDDL{},
 	SQL:      SQL,
 	Classify: classify,
+	ClockSQL: "SELECT SYSUTCDATETIME()",
 }
 
 func init() { database.Register(Engine) }

@@ -86,3 +86,21 @@ func CustomerInLU(lu int64, u float64) int64 {
 func (r *Rand) Account(cID int64) int64 {
 	return schema.AccountID(cID, r.IntN(schema.AccountCount(cID)))
 }
+
+// CustomerIn picks a customer id with the reference's tier skew among the customers
+// whose 0-based ordinals lie in [from, to) (a shard's slice of the customer space,
+// EGen's customer partitioning): a uniform load unit among those the range touches,
+// then CustomerInLU, drawn again when the pick falls outside the range. A range of
+// whole load units never draws again, and the whole space draws exactly what
+// Customer draws. A range cut inside a load unit (more shards than load units) keeps
+// the tier skew among its own customers; each pick lands in it with probability at
+// least 0.3 × its share of the load units it touches, so the loop ends quickly.
+func (r *Rand) CustomerIn(from, to int64) int64 {
+	luFrom, luTo := from/schema.LoadUnit, (to-1)/schema.LoadUnit+1
+	for {
+		c := CustomerInLU(luFrom+r.Int64N(luTo-luFrom), r.Float64())
+		if o := schema.CustomerOrdinal(c) - 1; o >= from && o < to {
+			return c
+		}
+	}
+}

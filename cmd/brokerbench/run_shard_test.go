@@ -1,0 +1,258 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"math"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	hdrhistogram "github.com/HdrHistogram/hdrhistogram-go"
+
+	"github.com/brokerbench/brokerbench/driver"
+	"github.com/brokerbench/brokerbench/internal/testdb"
+	"github.com/brokerbench/brokerbench/results"
+)
+
+// TestShardedRun is issue 14's local end-to-end run: three `run --shard I/3`
+// commands at once against one PostgreSQL database with a --start-at a few seconds
+// ahead. Each file carries its shard and clock offset; the shards' steps start at the
+// same instants and their users add up to the plan (a step of 2 users leaves shard 2
+// idle, recorded); the database is consistent after.
+func TestShardedRun(t *testing.T) {
+	dsn := testdb.Loaded(t)
+	dir := t.TempDir()
+	plan := []int{2, 7}
+	const n = 3
+	// Ahead enough for every shard to open its pools on a busy machine; a shard that
+	// is late still lines up (its first warm-up is shorter).
+	startAt := time.Now().Add(10 * time.Second).UTC().Truncate(time.Second)
+	files := make([]string, n)
+	outs := make([]string, n)
+	codes := make([]int, n)
+	var wg sync.WaitGroup
+	for i := range n {
+		files[i] = filepath.Join(dir, fmt.Sprintf("shard-%d.json", i))
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			var out, errOut string
+			codes[i], out, errOut = runMain("run", "--db", dsn, "--users", "2,7", "--step", "4s", "--warmup", "1s",
+				"--shard", fmt.Sprintf("%d/%d", i, n), "--start-at", startAt.Format(time.RFC3339),
+				"--io-device", "none", "--no-check", "--out", files[i])
+			outs[i] = out + errOut
+		}()
+	}
+	wg.Wait()
+	runs := make([]*results.Run, n)
+	for i := range n {
+		if codes[i] != 0 {
+			t.Fatalf("shard %d: exit %d\n%s", i, codes[i], outs[i])
+		}
+		r, err := results.Read(files[i])
+		if err != nil {
+			t.Fatal(err)
+		}
+		runs[i] = r
+		if r.Shard == nil || r.Shard.Index != i || r.Shard.Count != n {
+			t.Fatalf("shard %d: shard field %+v", i, r.Shard)
+		}
+		// Same host as the server: the offset is the round trip's asymmetry.
+		if math.Abs(r.Shard.ClockOffsetMS) > 250 {
+			t.Errorf("shard %d: clock offset %.3f ms on the server's own host", i, r.Shard.ClockOffsetMS)
+		}
+		if r.StartAt == nil || !r.StartAt.Equal(startAt) || r.Options["shard"] != fmt.Sprintf("%d/%d", i, n) ||
+			r.Options["start-at"] != startAt.Format(time.RFC3339) {
+			t.Errorf("shard %d: start_at %v, options shard %v start-at %v", i, r.StartAt, r.Options["shard"], r.Options["start-at"])
+		}
+		if len(r.Steps) != len(plan) || r.Interrupted {
+			t.Fatalf("shard %d: %d steps, interrupted %v\n%s", i, len(r.Steps), r.Interrupted, outs[i])
+		}
+		if !strings.Contains(outs[i], "clock offset against the database server") {
+			t.Errorf("shard %d does not say its clock offset:\n%s", i, outs[i])
+		}
+	}
+	for j, users := range plan {
+		sum := 0
+		for i, r := range runs {
+			st := r.Steps[j]
+			sum += st.Users
+			// Each shard times its steps from --start-at on its own clock; here
+			// every shard's clock is the same one.
+			if want := startAt.Add(time.Duration(j) * 4 * time.Second); !st.StartedAt.Equal(want) {
+				t.Errorf("shard %d step %d started at %s, want %s", i, j+1, st.StartedAt, want)
+			}
+			if st.Users > 0 && st.TPS <= 0 {
+				t.Errorf("shard %d step %d: %d users, no transactions", i, j+1, st.Users)
+			}
+			if st.Users == 0 && st.Transactions["Trade-Order"].Count != 0 {
+				t.Errorf("shard %d step %d: idle, yet Trade-Orders", i, j+1)
+			}
+		}
+		if sum != users {
+			t.Errorf("step %d: the shards' users add up to %d, want %d", j+1, sum, users)
+		}
+	}
+	// Data-Maintenance is shard 0's alone.
+	for i, r := range runs[1:] {
+		for j, st := range r.Steps {
+			if st.Transactions["Data-Maintenance"].Count != 0 {
+				t.Errorf("shard %d step %d ran Data-Maintenance", i+1, j+1)
+			}
+		}
+	}
+	if code, out, errOut := runMain("check", "--db", dsn); code != 0 {
+		t.Fatalf("check after the sharded run: exit %d\n%s\n%s", code, out, errOut)
+	}
+	checkMerged(t, dir, files, runs, plan)
+}
+
+// checkMerged merges the shards' files with the merge command: every step's users
+// are the plan's, its counts the sum of the shards', and its percentiles those of
+// the union of the shards' histograms (never averaged percentiles).
+func checkMerged(t *testing.T, dir string, files []string, runs []*results.Run, plan []int) {
+	t.Helper()
+	merged := filepath.Join(dir, "run.json")
+	if code, out, errOut := runMain(append(append([]string{"merge"}, files...), "-o", merged)...); code != 0 {
+		t.Fatalf("merge: exit %d\n%s\n%s", code, out, errOut)
+	}
+	m, err := results.Read(merged)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m.Shard != nil || len(m.Shards) != len(runs) || len(m.Steps) != len(plan) {
+		t.Fatalf("merged: shard %+v, %d shards, %d steps", m.Shard, len(m.Shards), len(m.Steps))
+	}
+	for j, st := range m.Steps {
+		if st.Users != plan[j] {
+			t.Errorf("merged step %d: %d users, want %d", j+1, st.Users, plan[j])
+		}
+		for name, got := range st.Transactions {
+			var count int64
+			var hists []*hdrhistogram.Histogram
+			for _, r := range runs {
+				tx := r.Steps[j].Transactions[name]
+				count += tx.Count
+				if tx.Response == "" {
+					continue
+				}
+				h, err := results.DecodeHistogram(tx.Response)
+				if err != nil {
+					t.Fatal(err)
+				}
+				hists = append(hists, h)
+			}
+			union, _ := results.MergeHistograms(hists...)
+			want := results.Summarize(union, nil, 0, 0, 0)
+			if got.Count != count || got.P50MS != want.P50MS || got.P90MS != want.P90MS || got.P95MS != want.P95MS ||
+				got.P99MS != want.P99MS || got.MaxMS != want.MaxMS {
+				t.Errorf("merged step %d %s: count %d p50/90/95/99/max %g/%g/%g/%g/%g; shards' sum %d, union's %g/%g/%g/%g/%g",
+					j+1, name, got.Count, got.P50MS, got.P90MS, got.P95MS, got.P99MS, got.MaxMS,
+					count, want.P50MS, want.P90MS, want.P95MS, want.P99MS, want.MaxMS)
+			}
+		}
+	}
+	if code, out, errOut := runMain("report", merged); code != 0 {
+		t.Errorf("report of the merged file: exit %d\n%s\n%s", code, out, errOut)
+	}
+}
+
+// An interrupt while a shard waits for --start-at keeps the "nothing lost" rule: the
+// file is written, interrupted, with no step, and the exit is 130.
+func TestStartAtInterrupted(t *testing.T) {
+	dsn := testdb.Loaded(t)
+	p := filepath.Join(t.TempDir(), "waiting.json")
+	at := time.Now().Add(time.Hour).UTC().Format(time.RFC3339)
+	c := startChild(t, "run", "--db", dsn, "--users", "2", "--step", "4s", "--warmup", "1s", "--shard", "1/2",
+		"--start-at", at, "--io-device", "none", "--out", p)
+	c.waitLine(t, "waiting for --start-at")
+	c.signal(t, syscall.SIGINT)
+	if code := c.wait(t); code != 130 {
+		t.Fatalf("exit %d, want 130\n%s", code, c.output())
+	}
+	r, err := results.Read(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !r.Interrupted || len(r.Steps) != 0 || r.Shard == nil || r.Shard.Index != 1 || r.StartAt == nil {
+		t.Errorf("interrupted %v, %d steps, shard %+v, start_at %v", r.Interrupted, len(r.Steps), r.Shard, r.StartAt)
+	}
+}
+
+// skewedClock is the wall clock off by a fixed amount: a shard on a machine whose
+// clock is wrong.
+type skewedClock struct {
+	driver.RealClock
+	by time.Duration
+}
+
+func (c skewedClock) Now() time.Time { return time.Now().Add(c.by) }
+
+// A shard whose clock is further off the server's than the warm-up refuses to start,
+// with one line naming the offset and the warm-up, before its result file is begun.
+func TestShardRefusesASkewedClock(t *testing.T) {
+	dsn := testdb.Loaded(t)
+	out := filepath.Join(t.TempDir(), "skewed.json")
+	var stdout, stderr bytes.Buffer
+	g := &globalOptions{DB: dsn, Quiet: true, Stdout: &stdout, Stderr: &stderr}
+	o := defaultRunOptions()
+	o.Users, o.Step, o.Warmup, o.Shard, o.Out, o.IODevices = "2", 4*time.Second, time.Second, "1/2", out, []string{"none"}
+	s, err := newRunSession(g, o, newLiveWriter(g))
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.clock = skewedClock{by: -5 * time.Second}
+	tgt, err := openTarget(context.Background(), g, g.logf)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tgt.Close()
+	_, err = s.run(context.Background(), tgt)
+	if err == nil || !strings.Contains(err.Error(), "5s behind the database server's") || !strings.Contains(err.Error(), "1s warm-up") {
+		t.Fatalf("a clock 5 s behind with a 1 s warm-up: %v", err)
+	}
+	if strings.Contains(err.Error(), "\n") {
+		t.Errorf("the refusal is more than one line: %q", err)
+	}
+	if _, statErr := os.Stat(out); !os.IsNotExist(statErr) {
+		t.Errorf("the refused shard began its result file (%v)", statErr)
+	}
+}
+
+// --shard 0/1 runs as an unsharded run but its file still says it is shard 0 of 1
+// (a one-shard Kubernetes Job's file merges like any other); no --shard, no shard.
+func TestShardPlanRecordsGivenShard(t *testing.T) {
+	now := time.Date(2026, 12, 1, 4, 0, 0, 0, time.UTC)
+	for _, tc := range []struct {
+		shard, startAt string
+		want           *results.Shard
+		wantStart      bool
+	}{
+		{"", "", nil, false},
+		{"0/1", "", &results.Shard{Index: 0, Count: 1}, false},
+		{"2/5", "2026-12-01T04:00:03Z", &results.Shard{Index: 2, Count: 5}, true},
+		{"", "2026-12-01T03:59:57Z", nil, true}, // 3 s late: tolerated
+	} {
+		o := defaultRunOptions()
+		o.Shard, o.StartAt = tc.shard, tc.startAt
+		sp, err := o.shardPlan(now)
+		if err != nil {
+			t.Fatalf("%+v: %v", tc, err)
+		}
+		if sp.aligned() != (tc.want != nil || tc.wantStart) {
+			t.Errorf("%+v: aligned %v", tc, sp.aligned())
+		}
+		s := &runSession{shard: sp}
+		r := &results.Run{Options: map[string]any{}}
+		s.recordShard(r)
+		if (r.Shard == nil) != (tc.want == nil) || (r.Shard != nil && *r.Shard != *tc.want) || (r.StartAt != nil) != tc.wantStart {
+			t.Errorf("%+v: shard %+v, start_at %v", tc, r.Shard, r.StartAt)
+		}
+	}
+}
