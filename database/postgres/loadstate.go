@@ -116,4 +116,6 @@ func (p *PG) SchemaObjects(ctx context.Context) ([]database.SchemaObject, error)
 	return out, rows.Err()
 }
 
-func (p *PG) DropIndex(_, name string) string { return "DROP INDEX IF EXISTS " + pgx.Identifier{name}.Sanitize() }
+func (p *PG) DropIndex(_, name string) string {
+	return "DROP INDEX IF EXISTS " + pgx.Identifier{name}.Sanitize()
+}
