@@ -98,7 +98,7 @@ func (p progress) tableRows() map[string]int64 {
 
 func readProgress(ctx context.Context, db database.DB) (progress, error) {
 	p := progress{committed: map[segKey]int64{}, claimedBy: -1}
-	rows, err := db.Query(ctx, "SELECT table_name, segment_no, row_count FROM "+SegmentTable)
+	rows, err := db.Query(ctx, selectProgress)
 	if err != nil {
 		return p, fmt.Errorf("read the load's progress in %s: %w", db.Target(), err)
 	}
@@ -118,6 +118,8 @@ func readProgress(ctx context.Context, db database.DB) (progress, error) {
 	}
 	return p, rows.Err()
 }
+
+const selectProgress = "SELECT table_name, segment_no, row_count FROM " + SegmentTable
 
 // recordSegment is the statement a segment's transaction ends with.
 const recordSegment = "INSERT INTO " + SegmentTable + " (table_name, segment_no, row_count, committed_at) VALUES ($1, $2, $3, CURRENT_TIMESTAMP)"

@@ -17,17 +17,14 @@ type Shard struct{ Index, Count int }
 func (s Shard) sharded() bool  { return s.Count > 1 }
 func (s Shard) String() string { return fmt.Sprintf("%d/%d", s.Index, s.Count) }
 
-// shardOf returns the shard that loads job j. Shard 0 loads the fixed and market
-// tables (they are small, and DAILY_MARKET must be written by one stream in key
-// order to stay in (dm_s_symb, dm_date) physical order); the customer, broker, news
-// and trade segments are cut into Count contiguous ranges, so each shard's customers
-// are whole load-unit fifths.
+// shardOf returns the shard that loads job j. Segments are cut into Count contiguous
+// ranges (so each shard's customers are whole fifths of load units), and every writer
+// of a (table, segment) is in the segment's shard: ADDRESS, written by the fixed,
+// market and customer jobs, commits each segment from one process. DAILY_MARKET is
+// the exception, all of it by shard 0: one stream writes it in key order, so it stays
+// in (dm_s_symb, dm_date) physical order; no other job writes it.
 func shardOf(j job, sc schema.Scale, count int) int {
-	if count <= 1 {
-		return 0
-	}
-	switch j.kind {
-	case kindFixed, kindMarket, kindDaily:
+	if count <= 1 || j.kind == kindDaily {
 		return 0
 	}
 	return int(segmentOf(j) * int64(count) / (sc.LoadUnits() * segmentsPerLU))
@@ -50,6 +47,9 @@ func jobsFor(jobs []job, sc schema.Scale, s Shard) []job {
 // loadLock is the name of the lock that serialises, between the processes of one
 // load, the look at the database and the schema creation, and the post-load claim.
 const loadLock = "brokerbench load"
+
+// dropClaim removes an earlier claim before a resumed post-load claims it again.
+const dropClaim = "DELETE FROM " + SegmentTable + " WHERE table_name = $1"
 
 // claimPostLoad decides, under the load lock, whether this shard runs the post-load:
 // only when every planned segment is committed (so the shard that commits the last
@@ -74,7 +74,7 @@ func claimPostLoad(ctx context.Context, db database.DB, lk database.Locker, sql 
 		return false, fmt.Sprintf("every segment is in and shard %d/%d runs the post-load (keys, indexes, statistics); if it stopped, run this shard again with --resume to finish it",
 			pr.claimedBy, o.Shard.Count), nil
 	}
-	if _, err := db.Exec(ctx, sql("DELETE FROM "+SegmentTable+" WHERE table_name = $1"), postLoadClaim); err != nil {
+	if _, err := db.Exec(ctx, sql(dropClaim), postLoadClaim); err != nil {
 		return false, "", fmt.Errorf("claim the post-load: %w", err)
 	}
 	if _, err := db.Exec(ctx, sql(recordSegment), postLoadClaim, int32(o.Shard.Index), int64(0)); err != nil {
