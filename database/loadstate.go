@@ -69,3 +69,11 @@ type Cataloguer interface {
 	// DropIndex renders the statement that drops index name of table.
 	DropIndex(table, name string) string
 }
+
+// Freezer marks a table's rows frozen and all-visible after a load whose rows did not
+// all arrive by the database's freezing bulk path (PostgreSQL: rows COPY FREEZE did
+// not take, every segment after a table's first). Without it the first reads of a
+// run would set hint bits and an autovacuum would write the tables during the run.
+type Freezer interface {
+	Freeze(ctx context.Context, table string) error
+}

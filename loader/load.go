@@ -223,6 +223,9 @@ func Load(ctx context.Context, db database.DB, o Options, tr *Tracker) (Stats, e
 	if err := phase(PhaseIndex, post.finish); err != nil {
 		return st, fmt.Errorf("indexes and keys: %w", err)
 	}
+	if err := phase(PhaseFreeze, func() error { return freezeTables(ctx, db, o, planned, prep.resumed) }); err != nil {
+		return st, fmt.Errorf("freeze: %w", err)
+	}
 	if err := phase(PhaseAnalyze, func() error { return analyze(ctx, db, o.Workers) }); err != nil {
 		return st, fmt.Errorf("analyze: %w", err)
 	}
