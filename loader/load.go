@@ -80,7 +80,8 @@ type Stats struct {
 	Tables  []TableStat
 	Phases  []PhaseTime
 	Elapsed time.Duration
-	// Resumed counts the segments an earlier run had committed, which this one kept.
+	// Resumed counts this process's segments (a shard's own) that an earlier run had
+	// committed, which it kept.
 	Resumed int
 	// Note, when set, says why this process ended without finishing the load (a shard
 	// that leaves the post-load to another, or finds the load complete); Tables is then
@@ -122,6 +123,13 @@ func Load(ctx context.Context, db database.DB, o Options, tr *Tracker) (Stats, e
 	}
 	if o.Shard.sharded() && o.Drop {
 		return st, errors.New("a shard cannot drop the schema: another shard may be loading it; drop it first (brokerbench schema drop)")
+	}
+	// A fresh load creates the schema from o.Scale, so it must be valid first; a resumed
+	// one may leave it out and take the marker's.
+	if !o.Resume || o.ScaleGiven {
+		if err := o.Scale.Validate(); err != nil {
+			return st, err
+		}
 	}
 	eng, err := database.Of(db)
 	if err != nil {
@@ -165,7 +173,8 @@ func Load(ctx context.Context, db database.DB, o Options, tr *Tracker) (Stats, e
 	}
 	all := plan(newKeyspace(o.Scale, o.Seed))
 	planned := plannedSegments(all)
-	st.Resumed = prep.progress.count(planned)
+	mine := jobsFor(all, o.Scale, o.Shard)
+	st.Resumed = prep.progress.count(plannedSegments(mine))
 	for name, n := range prep.progress.tableRows() {
 		if p := tr.table(name); p != nil {
 			p.add(n, 0)
@@ -186,7 +195,7 @@ func Load(ctx context.Context, db database.DB, o Options, tr *Tracker) (Stats, e
 		loaded = post.tableLoaded
 	}
 	if err := phase(PhaseGenerate, func() error {
-		return generate(ctx, db, jobsFor(all, o.Scale, o.Shard), prep.progress, o, tr, loaded, eng.SQL)
+		return generate(ctx, db, mine, prep.progress, o, tr, loaded, eng.SQL)
 	}); err != nil {
 		return st, fmt.Errorf("generate and copy: %w", err)
 	}
@@ -248,6 +257,9 @@ func prepare(ctx context.Context, db database.DB, ddl database.DDL, lk database.
 	defer unlock()
 	p, err := inspect(ctx, db, o)
 	if err != nil || !p.create {
+		return p, err
+	}
+	if err := p.o.Scale.Validate(); err != nil { // --resume with nothing to resume loads afresh
 		return p, err
 	}
 	if p.drop {
