@@ -305,15 +305,13 @@ func generate(ctx context.Context, db database.DB, jobs []job, done progress, o 
 		}
 		format = eng.RowFormat
 	}
-	committed := map[string]bool{}
-	for k := range done.committed {
-		committed[k.table] = true
-	}
+	// Only the only process of a load that finds nothing committed may TRUNCATE its
+	// tables: a shard, or a resume run by mistake beside one, would wipe what another
+	// process committed.
+	freeze := !o.Shard.sharded() && len(done.committed) == 0
 	streams := map[string]*tableStream{}
 	for _, t := range loadedTables() {
-		// Only the only process of a load may TRUNCATE a table it finds empty.
-		streams[t.Name] = &tableStream{table: t, prog: tr.table(t.Name), sinks: map[int64]*sink{},
-			freeze: !o.Shard.sharded() && !committed[t.Name]}
+		streams[t.Name] = &tableStream{table: t, prog: tr.table(t.Name), sinks: map[int64]*sink{}, freeze: freeze}
 	}
 	jobs = segmentMajor(jobs)
 	var todo []job
