@@ -1,11 +1,11 @@
 // Package loader generates the brokerage database and bulk-loads it: per-table-group
 // generators that are pure functions of (seed, scale, batch), an orchestrator that runs
-// batches on workers and streams each table through one bulk operation, and the
+// batches on workers and streams each table in segments, one bulk operation each, and the
 // post-load steps (indexes, foreign keys, the trade-id sequence, statistics). Policy
 // lives here; the mechanism (COPY, bulk copy, DDL, row encoding) in the database's
 // engine (package database and its sub-packages).
 //
-// Besides the 33 workload tables a load writes two of brokerbench's own:
+// Besides the 33 workload tables a load writes three of brokerbench's own:
 //   - bb_load (schema.LoadMarkerTable): one row with customers, trade days, seed,
 //     generator version, start and completion time (NULL until the load finished),
 //     tool version and workers. ReadMarker reads it; run and check take scale and
@@ -14,6 +14,8 @@
 //     the generated trades. CUSTOMER_ACCOUNT.ca_bal is that balance plus the sum of
 //     the account's CASH_TRANSACTION.ct_amt, after the load and (because run-time
 //     Trade-Results add both) after any run; check verifies it.
+//   - bb_load_segment (SegmentTable): one row per committed (table, segment), written in
+//     the segment's transaction; resumed and sharded loads read it (docs/load-resume.md).
 //
 // and the sequence seq_trade_id (schema.TradeIDSequence), which starts at
 // Scale.FirstRunTradeID for run-time Trade-Orders.
