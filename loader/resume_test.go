@@ -32,13 +32,21 @@ func contentFingerprint(t *testing.T, db database.DB) map[string]string {
 	return out
 }
 
+var clean struct {
+	once sync.Once
+	fp   map[string]string
+}
+
 // sameContent compares db's tables with a clean load's (testdb's template, loaded by
-// this loader at the same scale and seed).
+// this loader at the same scale and seed), digested once per test process.
 func sameContent(t *testing.T, db database.DB) {
 	t.Helper()
-	clean := contentFingerprint(t, open(t, testdb.Loaded(t)))
+	clean.once.Do(func() { clean.fp = contentFingerprint(t, open(t, testdb.Loaded(t))) })
+	if clean.fp == nil {
+		t.Fatal("no fingerprint of the clean load")
+	}
 	got := contentFingerprint(t, db)
-	for name, want := range clean {
+	for name, want := range clean.fp {
 		if got[name] != want {
 			t.Errorf("%s: %s, a clean load has %s", name, got[name], want)
 		}
@@ -117,76 +125,47 @@ func TestResumeAfterInterruptedLoad(t *testing.T) {
 	checkClean(t, db)
 }
 
-// Three shards loading at once give the rows of a single load; exactly one runs the
-// post-load, and DAILY_MARKET keeps its key order.
-func TestShardedLoad(t *testing.T) {
+// Three shards load at once; shard 1 is stopped after its first TRADE segment, so the
+// other two leave the post-load to the last; a shard with another seed is refused
+// naming the marker's; shard 1 rerun alone with --resume completes the load with the
+// rows of a single load, DAILY_MARKET in key order; a shard arriving afterwards has
+// nothing to do. One load covers the concurrent, the stopped and the rerun shard.
+func TestShardedLoadStoppedShardRerunAlone(t *testing.T) {
 	t.Parallel()
 	dsn := testpg.NewDB(t)
 	db := open(t, dsn)
+	shard := func(i int) loader.Options {
+		return loader.Options{Scale: testdb.Scale, Seed: testdb.Seed, Workers: 1, ToolVersion: "test",
+			Shard: loader.Shard{Index: i, Count: 3}, ScaleGiven: true, SeedGiven: true}
+	}
 	notes := make([]string, 3)
 	errs := make([]error, 3)
+	stopped, ctx, hit := stopAt(shard(1), "trade")
 	var wg sync.WaitGroup
 	for i := range 3 {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
 			sdb := open(t, dsn) // a process of its own
-			o := loader.Options{Scale: testdb.Scale, Seed: testdb.Seed, Workers: 1, ToolVersion: "test",
-				Shard: loader.Shard{Index: i, Count: 3}, ScaleGiven: true, SeedGiven: true}
+			o, c := shard(i), context.Background()
+			if i == 1 {
+				o, c = stopped, ctx
+			}
 			var st loader.Stats
-			st, errs[i] = loader.Load(context.Background(), sdb, o, nil)
+			st, errs[i] = loader.Load(c, sdb, o, nil)
 			notes[i] = st.Note
 		}()
 	}
 	wg.Wait()
-	finished := 0
-	for i := range 3 {
+	if errs[1] == nil || !hit() {
+		t.Fatalf("shard 1/3 was not stopped after its first trade segment: %v", errs[1])
+	}
+	for _, i := range []int{0, 2} {
 		if errs[i] != nil {
 			t.Fatalf("shard %d/3: %v", i, errs[i])
 		}
-		if notes[i] == "" {
-			finished++
-		} else {
-			t.Logf("shard %d/3: %s", i, notes[i])
-		}
-	}
-	if finished != 1 {
-		t.Errorf("%d shards ran the post-load, want 1", finished)
-	}
-	sameContent(t, db)
-	checkClean(t, db)
-	var corr float64
-	if err := db.QueryRow(context.Background(), "SELECT correlation FROM pg_stats WHERE tablename = 'daily_market' AND attname = 'dm_s_symb'").Scan(&corr); err != nil || corr < 0.99 {
-		t.Errorf("daily_market's dm_s_symb correlation %.3f (%v), want about 1", corr, err)
-	}
-	// A shard arriving after the load is complete has nothing to do.
-	o := loader.Options{Scale: testdb.Scale, Seed: testdb.Seed, Workers: 1, Shard: loader.Shard{Index: 2, Count: 3}, ScaleGiven: true, SeedGiven: true}
-	if st, err := loader.Load(context.Background(), db, o, nil); err != nil || !strings.Contains(st.Note, "complete") {
-		t.Errorf("a shard after the load: %q, %v", st.Note, err)
-	}
-}
-
-// A shard stopped midway is rerun alone with --resume and the load completes with the
-// rows of a single load; a shard with another seed is refused naming the marker's.
-func TestShardStoppedAndRerunAlone(t *testing.T) {
-	t.Parallel()
-	dsn := testpg.NewDB(t)
-	db := open(t, dsn)
-	shard := func(i int) loader.Options {
-		return loader.Options{Scale: testdb.Scale, Seed: testdb.Seed, Workers: 2, ToolVersion: "test",
-			Shard: loader.Shard{Index: i, Count: 3}, ScaleGiven: true, SeedGiven: true}
-	}
-	o, ctx, hit := stopAt(shard(1), "trade")
-	if _, err := loader.Load(ctx, db, o, nil); err == nil || !hit() {
-		t.Fatalf("shard 1/3 was not stopped after its first trade segment: %v", err)
-	}
-	for _, i := range []int{0, 2} {
-		st, err := loader.Load(context.Background(), db, shard(i), nil)
-		if err != nil {
-			t.Fatalf("shard %d/3: %v", i, err)
-		}
-		if !strings.Contains(st.Note, "still to come") {
-			t.Errorf("shard %d/3 with shard 1 unfinished: %q", i, st.Note)
+		if !strings.Contains(notes[i], "still to come") {
+			t.Errorf("shard %d/3 with shard 1 unfinished: %q", i, notes[i])
 		}
 	}
 	other := shard(1)
@@ -202,8 +181,15 @@ func TestShardStoppedAndRerunAlone(t *testing.T) {
 		t.Fatalf("shard 1/3 rerun: %q, %v", st.Note, err)
 	}
 	if st.Resumed == 0 {
-		t.Error("the rerun kept no segment")
+		t.Error("the rerun kept none of its segments")
 	}
 	sameContent(t, db)
 	checkClean(t, db)
+	var corr float64
+	if err := db.QueryRow(context.Background(), "SELECT correlation FROM pg_stats WHERE tablename = 'daily_market' AND attname = 'dm_s_symb'").Scan(&corr); err != nil || corr < 0.99 {
+		t.Errorf("daily_market's dm_s_symb correlation %.3f (%v), want about 1", corr, err)
+	}
+	if st, err := loader.Load(context.Background(), db, shard(2), nil); err != nil || !strings.Contains(st.Note, "complete") {
+		t.Errorf("a shard after the load: %q, %v", st.Note, err)
+	}
 }
