@@ -84,12 +84,12 @@ func TestGenericPathMatchesBinaryPath(t *testing.T) {
 	for _, generic := range []bool{false, true} {
 		db := openTest(t, testpg.NewDB(t))
 		ddl := postgres.Engine.DDL
-		for _, tb := range loadedTables() {
+		for _, tb := range append(loadedTables(), segmentTable()) {
 			if _, err := db.Exec(ctx, ddl.CreateTable(tb)); err != nil {
 				t.Fatal(err)
 			}
 		}
-		if err := generate(ctx, db, jobs, Options{Scale: sc, Workers: 2, Generic: generic}, NewTracker(sc), nil); err != nil {
+		if err := generate(ctx, db, jobs, progress{}, Options{Scale: sc, Workers: 2, Generic: generic}, NewTracker(sc), func(schema.Table) {}, postgres.Engine.SQL); err != nil {
 			t.Fatalf("generic=%v: %v", generic, err)
 		}
 		sums[generic] = map[string]string{}

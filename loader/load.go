@@ -1,11 +1,11 @@
 // Package loader generates the brokerage database and bulk-loads it: per-table-group
 // generators that are pure functions of (seed, scale, batch), an orchestrator that runs
-// batches on workers and streams each table through one bulk operation, and the
+// batches on workers and streams each table in segments, one bulk operation each, and the
 // post-load steps (indexes, foreign keys, the trade-id sequence, statistics). Policy
 // lives here; the mechanism (COPY, bulk copy, DDL, row encoding) in the database's
 // engine (package database and its sub-packages).
 //
-// Besides the 33 workload tables a load writes two of brokerbench's own:
+// Besides the 33 workload tables a load writes three of brokerbench's own:
 //   - bb_load (schema.LoadMarkerTable): one row with customers, trade days, seed,
 //     generator version, start and completion time (NULL until the load finished),
 //     tool version and workers. ReadMarker reads it; run and check take scale and
@@ -14,6 +14,8 @@
 //     the generated trades. CUSTOMER_ACCOUNT.ca_bal is that balance plus the sum of
 //     the account's CASH_TRANSACTION.ct_amt, after the load and (because run-time
 //     Trade-Results add both) after any run; check verifies it.
+//   - bb_load_segment (SegmentTable): one row per committed (table, segment), written in
+//     the segment's transaction; resumed and sharded loads read it (docs/load-resume.md).
 //
 // and the sequence seq_trade_id (schema.TradeIDSequence), which starts at
 // Scale.FirstRunTradeID for run-time Trade-Orders.
@@ -52,6 +54,19 @@ type Options struct {
 	ToolVersion string
 	// Generic disables the database's fast paths (tests use it to cover the generic path).
 	Generic bool
+	// Resume continues an unfinished load from its committed segments (docs/load-resume.md);
+	// its scale and seed come from the marker.
+	Resume bool
+	// Shard, with Count above 1, loads only that shard's segments of a load that Count
+	// processes share (shard.go). Shards join the unfinished load the first one created.
+	Shard Shard
+	// ScaleGiven and SeedGiven say Scale and Seed were chosen on purpose: a load that
+	// continues or joins one whose marker records others is refused. Otherwise it takes
+	// the marker's.
+	ScaleGiven, SeedGiven bool
+	// afterSegment, when set, hears of every segment this load commits (tests stop
+	// loads with it).
+	afterSegment func(table string, seg int64)
 }
 
 // Phase names, in order, as the summary prints them.
@@ -67,6 +82,13 @@ type Stats struct {
 	Tables  []TableStat
 	Phases  []PhaseTime
 	Elapsed time.Duration
+	// Resumed counts this process's segments (a shard's own) that an earlier run had
+	// committed, which it kept.
+	Resumed int
+	// Note, when set, says why this process ended without finishing the load (a shard
+	// that leaves the post-load to another, or finds the load complete); Tables is then
+	// empty.
+	Note string
 }
 
 // TableStat is one table after the load.
@@ -90,47 +112,130 @@ var ErrSchemaExists = errors.New("schema already present")
 // ErrUnfinished is returned when a previous load did not finish and Drop is false.
 var ErrUnfinished = errors.New("unfinished load")
 
-// Load creates the schema, generates and streams every table, and runs the post-load
-// steps. tr (from NewTracker) reports progress; it may be nil.
+// Load creates the schema (or continues an unfinished load, Options.Resume and
+// Options.Shard), generates and streams every table segment by segment, and runs the
+// post-load steps. tr (from NewTracker) reports progress; it may be nil.
 func Load(ctx context.Context, db database.DB, o Options, tr *Tracker) (Stats, error) {
 	var st Stats
-	if err := o.Scale.Validate(); err != nil {
-		return st, err
-	}
 	if o.Workers <= 0 {
 		o.Workers = runtime.NumCPU()
 	}
-	if tr == nil {
-		tr = NewTracker(o.Scale)
+	if o.Shard.sharded() && (o.Shard.Index < 0 || o.Shard.Index >= o.Shard.Count) {
+		return st, fmt.Errorf("shard %s: the index must be 0 to %d", o.Shard, o.Shard.Count-1)
+	}
+	if o.Shard.sharded() && o.Drop {
+		return st, errors.New("a shard cannot drop the schema: another shard may be loading it; drop it first (brokerbench schema drop)")
+	}
+	// A fresh load creates the schema from o.Scale, so it must be valid first; a resumed
+	// one may leave it out and take the marker's.
+	if !o.Resume || o.ScaleGiven {
+		if err := o.Scale.Validate(); err != nil {
+			return st, err
+		}
 	}
 	eng, err := database.Of(db)
 	if err != nil {
 		return st, err
 	}
+	lk, okLock := db.(database.Locker)
+	if _, okSeg := db.(database.SegmentLoader); !okLock || !okSeg {
+		return st, fmt.Errorf("%s cannot load in segments", eng.Product)
+	}
 	ddl := eng.DDL
 	start := time.Now()
+	phaseTracker := tr
+	if phaseTracker == nil {
+		phaseTracker = &Tracker{}
+	}
 	phase := func(name string, fn func() error) error {
-		tr.setPhase(name)
+		phaseTracker.setPhase(name)
 		t0 := time.Now()
 		err := fn()
 		st.Phases = append(st.Phases, PhaseTime{Name: name, Duration: time.Since(t0)})
 		return err
 	}
 
-	if err := phase(PhaseCreate, func() error { return create(ctx, db, ddl, o) }); err != nil {
+	var prep prepared
+	if err := phase(PhaseCreate, func() (err error) { prep, err = prepare(ctx, db, ddl, lk, o); return err }); err != nil {
 		return st, err
 	}
-	ks := newKeyspace(o.Scale, o.Seed)
-	post := newPostLoader(ctx, db, ddl, o)
-	defer post.abort()
-	if err := phase(PhaseGenerate, func() error { return generate(ctx, db, plan(ks), o, tr, post.tableLoaded) }); err != nil {
+	if prep.complete {
+		st.Note = fmt.Sprintf("shard %s: the load in %s is complete", o.Shard, db.Target())
+		st.Elapsed = time.Since(start)
+		return st, nil
+	}
+	o = prep.o
+	if err := o.Scale.Validate(); err != nil {
+		return st, err
+	}
+	if tr == nil {
+		tr = NewTracker(o.Scale)
+		tr.setPhase(phaseTracker.Phase())
+		phaseTracker = tr
+	}
+	all := plan(newKeyspace(o.Scale, o.Seed))
+	planned := plannedSegments(all)
+	mine := jobsFor(all, o.Scale, o.Shard)
+	st.Resumed = prep.progress.count(plannedSegments(mine))
+	for name, n := range prep.progress.tableRows() {
+		if p := tr.table(name); p != nil {
+			p.add(n, 0)
+		}
+	}
+	// One process loads the whole database: keys and indexes of a table are built as
+	// soon as its last segment commits. Shards leave all of it to the post-load.
+	var post *postLoader
+	loaded := func(schema.Table) {}
+	if !o.Shard.sharded() {
+		post = newPostLoader(ctx, db, ddl, o)
+		defer post.abort()
+		if prep.resumed {
+			if post.cat, err = readCatalog(ctx, db); err != nil {
+				return st, err
+			}
+		}
+		loaded = post.tableLoaded
+	}
+	if err := phase(PhaseGenerate, func() error {
+		return generate(ctx, db, mine, prep.progress, o, tr, loaded, eng.SQL)
+	}); err != nil {
 		return st, fmt.Errorf("generate and copy: %w", err)
+	}
+	if o.Shard.sharded() {
+		claimed, note, err := claimPostLoad(ctx, db, lk, eng.SQL, o, planned)
+		if err != nil || !claimed {
+			st.Note, st.Elapsed = note, time.Since(start)
+			return st, err
+		}
+		post = newPostLoader(ctx, db, ddl, o)
+		defer post.abort()
+		if post.cat, err = readCatalog(ctx, db); err != nil {
+			return st, err
+		}
+		for _, t := range loadedTables() {
+			post.tableLoaded(t)
+		}
+	}
+	// The counts come from the database's record of every segment, whoever loaded it.
+	pr, err := readProgress(ctx, db)
+	if err != nil {
+		return st, err
+	}
+	if missing := len(planned) - pr.count(planned); missing > 0 {
+		return st, fmt.Errorf("%d of %d segments are not in the database after the load", missing, len(planned))
+	}
+	rows := pr.tableRows()
+	for _, p := range tr.Tables {
+		p.rows.Store(rows[p.Name])
 	}
 	if err := verifyCounts(o.Scale, tr); err != nil {
 		return st, err
 	}
 	if err := phase(PhaseIndex, post.finish); err != nil {
 		return st, fmt.Errorf("indexes and keys: %w", err)
+	}
+	if err := phase(PhaseFreeze, func() error { return freezeTables(ctx, db, o, planned, prep.resumed) }); err != nil {
+		return st, fmt.Errorf("freeze: %w", err)
 	}
 	if err := phase(PhaseAnalyze, func() error { return analyze(ctx, db, o.Workers) }); err != nil {
 		return st, fmt.Errorf("analyze: %w", err)
@@ -144,18 +249,33 @@ func Load(ctx context.Context, db database.DB, o Options, tr *Tracker) (Stats, e
 	return st, err
 }
 
-// create checks for an existing schema, drops it when asked, creates every table with
-// its primary key and records the load's parameters in the marker.
-func create(ctx context.Context, db database.DB, ddl database.DDL, o Options) error {
-	present, err := Preflight(ctx, db, o.Drop)
+// prepare decides under the load lock what Load does (inspect) and creates the schema
+// when it is to: the first of several shards creates it, the others find it.
+func prepare(ctx context.Context, db database.DB, ddl database.DDL, lk database.Locker, o Options) (prepared, error) {
+	unlock, err := lk.Lock(ctx, loadLock)
 	if err != nil {
-		return err
+		return prepared{}, fmt.Errorf("take the load lock in %s: %w", db.Target(), err)
 	}
-	if present {
+	defer unlock()
+	p, err := inspect(ctx, db, o)
+	if err != nil || !p.create {
+		return p, err
+	}
+	if err := p.o.Scale.Validate(); err != nil { // --resume with nothing to resume loads afresh
+		return p, err
+	}
+	if p.drop {
 		if err := Drop(ctx, db); err != nil {
-			return err
+			return p, err
 		}
 	}
+	return p, create(ctx, db, ddl, p.o)
+}
+
+// create creates every table (the workload's without their keys where the database
+// bulk-loads faster so, brokerbench's own with theirs) and records the load's
+// parameters in the marker.
+func create(ctx context.Context, db database.DB, ddl database.DDL, o Options) error {
 	kd, deferKeys := ddl.(database.KeyDeferrer)
 	deferKeys = deferKeys && !o.Generic
 	for _, t := range append(schema.Tables(), schema.MetaTables()...) {
@@ -167,16 +287,17 @@ func create(ctx context.Context, db database.DB, ddl database.DDL, o Options) er
 			return fmt.Errorf("create table %s: %w", t.Name, err)
 		}
 	}
+	if _, err := db.Exec(ctx, ddl.CreateTable(segmentTable())); err != nil {
+		return fmt.Errorf("create table %s: %w", SegmentTable, err)
+	}
 	return writeMarker(ctx, db, o)
 }
 
-// generate runs the jobs on o.Workers goroutines and streams each table through its
-// sink; loaded (may be nil) hears of every table as its stream commits, and of the
-// tables no job writes once all streams are done.
-func generate(ctx context.Context, db database.DB, jobs []job, o Options, tr *Tracker, loaded func(schema.Table)) error {
-	if loaded == nil {
-		loaded = func(schema.Table) {}
-	}
+// generate runs jobs on o.Workers goroutines and streams each table's segments, one
+// bulk operation per segment (tableStream), skipping the segments done committed
+// before; loaded hears of every table whose segments this call leaves all committed
+// (those it had nothing to do for at once).
+func generate(ctx context.Context, db database.DB, jobs []job, done progress, o Options, tr *Tracker, loaded func(schema.Table), sql func(string) string) error {
 	// The database's own row format when it has one and a pool that takes it.
 	var format *database.RowFormat
 	if _, ok := db.(database.BinaryCopier); ok && !o.Generic {
@@ -186,57 +307,82 @@ func generate(ctx context.Context, db database.DB, jobs []job, o Options, tr *Tr
 		}
 		format = eng.RowFormat
 	}
-	sinks := map[string]*sink{}
+	// Only the only process of a load that finds nothing committed may TRUNCATE its
+	// tables: a shard, or a resume run by mistake beside one, would wipe what another
+	// process committed.
+	freeze := !o.Shard.sharded() && len(done.committed) == 0
+	streams := map[string]*tableStream{}
 	for _, t := range loadedTables() {
-		sinks[t.Name] = &sink{table: t, ch: make(chan chunk, sinkQueue), prog: tr.table(t.Name), format: format}
+		streams[t.Name] = &tableStream{table: t, prog: tr.table(t.Name), sinks: map[int64]*sink{}, freeze: freeze}
 	}
+	jobs = segmentMajor(jobs)
+	var todo []job
 	for _, j := range jobs {
+		seg, any := segmentOf(j), false
 		for _, name := range j.tables {
-			sinks[name].writers.Add(1)
+			if _, ok := done.committed[segKey{name, seg}]; ok {
+				continue
+			}
+			any = true
+			ts := streams[name]
+			s := ts.sinks[seg]
+			if s == nil {
+				s = &sink{table: ts.table, ch: make(chan chunk, sinkQueue), prog: ts.prog, format: format}
+				ts.sinks[seg] = s
+				ts.order = append(ts.order, seg)
+			}
+			s.writers.Add(1)
+		}
+		if any {
+			todo = append(todo, j)
 		}
 	}
 	g, gctx := errgroup.WithContext(ctx)
-	var empty []schema.Table
-	for _, s := range sinks {
-		if s.writers.Load() == 0 {
-			empty = append(empty, s.table) // trade_request: empty after load
+	for _, ts := range streams {
+		if len(ts.order) == 0 {
+			ts.prog.done.Store(true)
+			loaded(ts.table) // committed before, or no job writes it (trade_request)
 			continue
 		}
 		g.Go(func() error {
-			n, err := s.run(gctx, db)
-			if err != nil {
-				return fmt.Errorf("load %s: %w", s.table.Name, err)
+			if err := ts.run(gctx, db, sql, o.afterSegment); err != nil {
+				return err
 			}
-			if n != s.prog.Rows() {
-				return fmt.Errorf("load %s: the database took %d rows of the %d sent", s.table.Name, n, s.prog.Rows())
-			}
-			s.prog.done.Store(true)
-			loaded(s.table)
+			ts.prog.done.Store(true)
+			loaded(ts.table)
 			return nil
 		})
 	}
 	runJob := func(j job) error {
+		seg := segmentOf(j)
 		enc := make([]rowEncoder, len(j.tables))
+		to := make([]*sink, len(j.tables))
 		for k, name := range j.tables {
-			enc[k] = sinks[name].newEncoder()
+			if to[k] = streams[name].sinks[seg]; to[k] != nil {
+				enc[k] = to[k].newEncoder()
+			} else {
+				enc[k] = discardRows{}
+			}
 		}
 		e := newEmitter(enc)
-		e.ship = func(ctx context.Context, k int, c chunk) error { return sinks[j.tables[k]].send(ctx, c) }
+		e.ship = func(ctx context.Context, k int, c chunk) error { return to[k].send(ctx, c) }
 		if err := j.run(gctx, e); err != nil {
 			return fmt.Errorf("%s: %w", j, err)
 		}
 		if err := e.flush(gctx); err != nil {
 			return err
 		}
-		for _, name := range j.tables {
-			sinks[name].done()
+		for _, s := range to {
+			if s != nil {
+				s.done()
+			}
 		}
 		return nil
 	}
 	// Ordered jobs run in plan order on one producer of their own, so their table's
-	// single stream receives them in that order (job.ordered).
+	// stream receives them in that order (job.ordered).
 	var pool, ordered []job
-	for _, j := range jobs {
+	for _, j := range todo {
 		if j.ordered {
 			ordered = append(ordered, j)
 		} else {
@@ -265,13 +411,7 @@ func generate(ctx context.Context, db database.DB, jobs []job, o Options, tr *Tr
 			}
 		})
 	}
-	if err := g.Wait(); err != nil {
-		return err
-	}
-	for _, t := range empty {
-		loaded(t)
-	}
-	return nil
+	return g.Wait()
 }
 
 // verifyCounts checks the tables whose cardinality the scale fixes (docs/workload.md §3.1)
@@ -286,21 +426,15 @@ func verifyCounts(sc schema.Scale, tr *Tracker) error {
 	return nil
 }
 
-// Preflight reports whether brokerbench tables exist in db, and refuses (ErrSchemaExists
-// or ErrUnfinished, naming --drop) when they do and drop is false. Load runs it first;
-// commands call it to fail before announcing a load.
-func Preflight(ctx context.Context, db database.DB, drop bool) (present bool, err error) {
-	tables, err := ExistingTables(ctx, db)
-	if err != nil || len(tables) == 0 {
-		return false, err
-	}
-	if !drop {
-		if _, err := ReadMarker(ctx, db); errors.Is(err, ErrUnfinished) {
-			return true, err
-		}
-		return true, fmt.Errorf("%w in %s (%d tables, e.g. %s); pass --drop to replace it", ErrSchemaExists, db.Target(), len(tables), tables[0])
-	}
-	return true, nil
+// Preflight checks, without changing anything, what Load would do with o: it refuses
+// an existing schema (ErrSchemaExists, naming --drop), an unfinished load without
+// Resume (ErrUnfinished, naming --resume and --drop, with the segments committed) and
+// a continuation whose flags disagree with the marker (ErrMarkerMismatch). It returns
+// o with the scale and seed Load will use. Commands call it to fail before announcing
+// a load.
+func Preflight(ctx context.Context, db database.DB, o Options) (Options, error) {
+	p, err := inspect(ctx, db, o)
+	return p.o, err
 }
 
 // ExistingTables returns which of brokerbench's tables exist in the database.
@@ -309,6 +443,7 @@ func ExistingTables(ctx context.Context, db database.DB) ([]string, error) {
 	for _, t := range append(schema.Tables(), schema.MetaTables()...) {
 		want[t.Name] = true
 	}
+	want[SegmentTable] = true
 	rows, err := db.Query(ctx, "SELECT table_name FROM information_schema.tables")
 	if err != nil {
 		return nil, fmt.Errorf("list tables in %s: %w", db.Target(), err)
@@ -335,7 +470,7 @@ func Drop(ctx context.Context, db database.DB) error {
 		return err
 	}
 	ddl := eng.DDL
-	all := append(schema.Tables(), schema.MetaTables()...)
+	all := append(append(schema.Tables(), schema.MetaTables()...), segmentTable())
 	for i := len(all) - 1; i >= 0; i-- { // referencing tables first
 		if _, err := db.Exec(ctx, ddl.DropTable(all[i])); err != nil {
 			return fmt.Errorf("drop table %s: %w", all[i].Name, err)

@@ -76,7 +76,7 @@ func ReadMarker(ctx context.Context, db database.DB) (Marker, error) {
 	m.Scale = schema.Scale{Customers: customers, TradeDays: int(days)}
 	m.Seed, m.GeneratorVersion, m.Workers = uint64(seed), int(ver), int(workers)
 	if m.CompletedAt == nil {
-		return m, fmt.Errorf("%w: the load in %s did not finish; run `brokerbench load --drop`", ErrUnfinished, db.Target())
+		return m, fmt.Errorf("%w: the load in %s did not finish; run \"brokerbench load --resume\" to continue it or \"brokerbench load --drop\" to start over", ErrUnfinished, db.Target())
 	}
 	return m, nil
 }

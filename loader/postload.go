@@ -38,6 +38,9 @@ type postLoader struct {
 	gctx   context.Context
 	cancel context.CancelFunc
 	slots  chan struct{}
+	// cat is what a previous post-load of this load built (resumed loads): it is
+	// skipped. Nil for a fresh load.
+	cat catalog
 }
 
 // abort stops builds still running (the load failed) and waits for them, so none
@@ -71,14 +74,22 @@ func (p *postLoader) tableLoaded(t schema.Table) {
 	var groups [][]string
 	switch {
 	case p.ki != nil:
-		groups = append(groups, []string{p.ki.PrimaryKeyIndex(t)})
-		for _, s := range p.ddl.Indexes(t) {
+		if p.needKey(t) && !p.cat.exists(database.ObjectIndex, "pk_"+t.Name) {
+			groups = append(groups, []string{p.ki.PrimaryKeyIndex(t)})
+		}
+		for _, s := range p.indexes(t) {
 			groups = append(groups, []string{s})
 		}
 	case p.kd != nil:
-		groups = append(groups, append([]string{p.kd.AddPrimaryKey(t)}, p.ddl.Indexes(t)...))
+		var grp []string
+		if p.needKey(t) {
+			grp = append(grp, p.kd.AddPrimaryKey(t))
+		}
+		if grp = append(grp, p.indexes(t)...); len(grp) > 0 {
+			groups = append(groups, grp)
+		}
 	default:
-		for _, s := range p.ddl.Indexes(t) {
+		for _, s := range p.indexes(t) {
 			groups = append(groups, []string{s})
 		}
 	}
@@ -140,7 +151,7 @@ func (p *postLoader) finish() error {
 	}
 	if p.ki != nil {
 		for _, t := range append(tables, schema.MetaTables()...) {
-			if t.Name == schema.LoadMarkerTable {
+			if t.Name == schema.LoadMarkerTable || !p.needKey(t) {
 				continue
 			}
 			if err := exec(ctx, p.ki.AttachPrimaryKey(t)); err != nil {
@@ -151,20 +162,23 @@ func (p *postLoader) finish() error {
 	var fks [][]string
 	if p.fv != nil {
 		for _, t := range tables {
-			for _, stmt := range p.fv.ForeignKeysNotValid(t) {
+			for _, stmt := range p.foreignKeys(t, p.fv.ForeignKeysNotValid(t), false) {
 				if err := exec(ctx, stmt); err != nil {
 					return err
 				}
 			}
-			fks = append(fks, p.fv.ValidateForeignKeys(t))
+			fks = append(fks, p.foreignKeys(t, p.fv.ValidateForeignKeys(t), true))
 		}
 	} else {
 		for _, t := range tables {
-			fks = append(fks, p.ddl.ForeignKeys(t))
+			fks = append(fks, p.foreignKeys(t, p.ddl.ForeignKeys(t), false))
 		}
 	}
 	if err := each(fks); err != nil {
 		return err
+	}
+	if p.cat.exists(database.ObjectSequence, schema.TradeIDSequence) {
+		return nil
 	}
 	return exec(ctx, p.ddl.CreateSequence(schema.TradeIDSequence, p.o.Scale.FirstRunTradeID()))
 }

@@ -29,8 +29,13 @@ type loadOptions struct {
 	Seed      uint64
 	Workers   int
 	Drop      bool
-	// scaleSet: --customers or --trade-days was given, which --size replaces.
-	scaleSet bool
+	Resume    bool
+	Shard     string // --shard I/N; shard is its parsed form
+	shard     loader.Shard
+	// scaleSet: --customers or --trade-days was given, which --size replaces;
+	// seedSet: --seed was given. A resumed load refuses them when they disagree with
+	// the unfinished load's marker.
+	scaleSet, seedSet bool
 }
 
 func (o *loadOptions) AddFlags(c *cobra.Command) {
@@ -42,7 +47,24 @@ func (o *loadOptions) AddFlags(c *cobra.Command) {
 	f.Uint64Var(&o.Seed, "seed", loader.DefaultSeed, "seed of the data generator; the same seed and scale give the same data")
 	f.IntVar(&o.Workers, "workers", runtime.NumCPU(), "generator goroutines")
 	f.BoolVar(&o.Drop, "drop", false, "drop an existing brokerbench schema first")
+	f.BoolVar(&o.Resume, "resume", false, "continue an unfinished load from the segments it committed (scale and seed from its marker)")
+	f.StringVar(&o.Shard, "shard", "", "load shard I of N (0-based, e.g. 1/3; a Kubernetes completion index is I): its share of the segments; the last shard to finish builds keys and indexes")
 }
+
+// parseShard reads --shard I/N.
+func parseShard(s string) (loader.Shard, error) {
+	i, n, ok := strings.Cut(strings.TrimSpace(s), "/")
+	idx, err1 := strconv.Atoi(i)
+	cnt, err2 := strconv.Atoi(n)
+	if !ok || err1 != nil || err2 != nil || cnt < 1 || cnt > maxShards || idx < 0 || idx >= cnt {
+		return loader.Shard{}, fmt.Errorf("--shard takes I/N with 0 <= I < N <= %d (e.g. 0/3, the first of three), got %q", maxShards, s)
+	}
+	return loader.Shard{Index: idx, Count: cnt}, nil
+}
+
+// maxShards bounds --shard's N: more shards than that would each hold a connection
+// per table for a few segments.
+const maxShards = 256
 
 // validate returns usage errors (exit 2) for values the workload cannot use.
 func (o *loadOptions) validate() error {
@@ -64,6 +86,19 @@ func (o *loadOptions) validate() error {
 	if o.Workers < 1 {
 		return usagef("--workers must be at least 1, got %d", o.Workers)
 	}
+	if o.Resume && o.Drop {
+		return usagef("--resume continues the unfinished load and --drop starts over: give one of them")
+	}
+	if o.Shard != "" {
+		sh, err := parseShard(o.Shard)
+		if err != nil {
+			return usagef("%v", err)
+		}
+		if sh.Count > 1 && o.Drop {
+			return usagef("--drop with --shard would let one shard drop what another loads: drop the schema first (brokerbench schema drop)")
+		}
+		o.shard = sh
+	}
 	if o.Seed > math.MaxInt64 {
 		return usagef("--seed must be below 2^63, got %d", o.Seed)
 	}
@@ -82,10 +117,20 @@ gathers statistics. It refuses to touch an existing brokerbench schema unless --
 Size it by --customers and --trade-days, or by --size (e.g. --size 50GB), which picks them
 from sizes measured on this schema: TPC-E's 300 trade days and as many thousands of customers
 as the size needs, the history shortened to stay within the size. Every load prints its plan
-(customers, trade days, estimated size and time) before it starts.`,
+(customers, trade days, estimated size and time) before it starts.
+
+A load commits in segments (a fifth of 1000 customers each). One that stopped (Ctrl-C, a lost
+connection, a server restart) continues with --resume, which takes scale and seed from the
+unfinished load and gives exactly the rows a clean load gives; --drop starts over instead.
+--shard I/N loads shard I's share of the segments from one of N processes or machines (a
+Kubernetes Indexed Job: I is the completion index): the first shard creates the schema, every
+shard gets the same --customers, --trade-days and --seed, and the shard that commits the last
+segment builds the keys and indexes and marks the load complete. A shard that stopped is rerun
+alone with --resume.`,
 		Args: cobra.NoArgs,
 		RunE: func(c *cobra.Command, _ []string) error {
 			o.scaleSet = c.Flags().Changed("customers") || c.Flags().Changed("trade-days")
+			o.seedSet = c.Flags().Changed("seed")
 			if err := o.validate(); err != nil {
 				return err
 			}
@@ -114,10 +159,6 @@ func runLoad(ctx context.Context, g *globalOptions, o *loadOptions) error {
 	}
 	defer db.Close()
 
-	// Refuse an existing schema before announcing anything: the user gets one line.
-	if _, err := loader.Preflight(ctx, db, o.Drop); err != nil {
-		return err
-	}
 	model := loader.SizeModelFor(string(db.Name()))
 	plan := loader.PlanFor(schema.Scale{Customers: o.Customers, TradeDays: o.TradeDays}, model)
 	if o.Size != "" {
@@ -126,26 +167,62 @@ func runLoad(ctx context.Context, g *globalOptions, o *loadOptions) error {
 			return usagef("--size %s: %v", o.Size, err)
 		}
 	}
+	// Shards must all load the same data, so theirs is compared with the marker in full;
+	// a resumed load only refuses the flags it was given.
+	lo := loader.Options{Scale: plan.Scale, Seed: o.Seed, Workers: o.Workers, Drop: o.Drop, Resume: o.Resume, Shard: o.shard,
+		ScaleGiven: o.scaleSet || o.Size != "" || o.shard.Count > 1, SeedGiven: o.seedSet || o.shard.Count > 1, ToolVersion: toolVersion()}
+	// Refuse an existing schema, or flags that disagree with the load to continue,
+	// before announcing anything: the user gets one line.
+	resolved, err := loader.Preflight(ctx, db, lo)
+	if err != nil {
+		return err
+	}
+	if resolved.Scale != plan.Scale {
+		plan = loader.PlanFor(resolved.Scale, model)
+	}
+	lo.Scale, lo.Seed = resolved.Scale, resolved.Seed
 	sc := plan.Scale
 	logf("%s", plan)
-	logf("loading %d customers, %d trade days, seed %d, %d workers into %s", sc.Customers, sc.TradeDays, o.Seed, o.Workers, t.Shown())
+	what := "loading"
+	switch {
+	case o.shard.Count > 1:
+		what = fmt.Sprintf("loading shard %s of", o.shard)
+	case o.Resume:
+		what = "continuing the load of"
+	}
+	logf("%s %d customers, %d trade days, seed %d, %d workers into %s", what, sc.Customers, sc.TradeDays, lo.Seed, o.Workers, t.Shown())
 	tr := loader.NewTracker(sc)
 	stop := startProgress(g, tr)
-	st, err := loader.Load(ctx, db, loader.Options{Scale: sc, Seed: o.Seed, Workers: o.Workers, Drop: o.Drop, ToolVersion: toolVersion()}, tr)
+	st, err := loader.Load(ctx, db, lo, tr)
 	stop()
 	if err != nil {
 		if ctx.Err() != nil {
-			return fmt.Errorf("%w: the load was stopped and is unfinished; run `brokerbench load --drop` to start over", errInterrupted)
+			return fmt.Errorf("%w: the load was stopped and is unfinished; run %s to continue it or \"brokerbench load --drop\" to start over", errInterrupted, resumeCommand(o))
 		}
 		// A server that went away (restart, crash, a killed session) leaves the
 		// marker saying unfinished: the user is told what the next load needs.
 		if database.Classify(err) == database.Connection {
-			return fmt.Errorf("lost the connection to the server; the load is unfinished, run `brokerbench load --drop` to start over: %w", err)
+			return fmt.Errorf("lost the connection to the server; the load is unfinished, run %s to continue it or \"brokerbench load --drop\" to start over: %w", resumeCommand(o), err)
 		}
 		return err
 	}
-	printLoadSummary(g.Stdout, st, o.Seed)
+	if st.Resumed > 0 {
+		logf("kept %d segments an earlier run had committed", st.Resumed)
+	}
+	if st.Note != "" {
+		fmt.Fprintln(g.Stdout, st.Note)
+		return nil
+	}
+	printLoadSummary(g.Stdout, st, lo.Seed)
 	return nil
+}
+
+// resumeCommand is the command that continues this load.
+func resumeCommand(o *loadOptions) string {
+	if o.shard.Count > 1 {
+		return fmt.Sprintf("\"brokerbench load --shard %s --resume\"", o.shard)
+	}
+	return "\"brokerbench load --resume\""
 }
 
 // startProgress shows per-table bars on a terminal, a line every 10 s otherwise, and

@@ -339,8 +339,9 @@ func TestFaultKilled(t *testing.T) {
 
 // TestFaultLoadCut: the server drops the loader's connections in the middle of the
 // COPY phase. The load ends with one clear line and exit 1; the next load finds the
-// unfinished one and names --drop; `load --drop` starts over and completes. That
-// complete load is also the package's end-to-end check of the load command
+// unfinished one and names --resume and --drop; `load --resume` continues it from the
+// segments committed before the cut and completes, and check passes. That completed
+// load is also the package's end-to-end check of the load command
 // (checkLoadEndToEnd: its summary, --quiet, --seed and the marker).
 func TestFaultLoadCut(t *testing.T) {
 	t.Parallel()
@@ -380,7 +381,7 @@ func TestFaultLoadCut(t *testing.T) {
 	if r.code != exitRuntime {
 		t.Fatalf("load cut mid-COPY: exit %d, want 1\n%s\n%s", r.code, r.out, r.err)
 	}
-	oneErrorLine(t, r.err, "brokerbench: ", "lost the connection", "unfinished", "--drop")
+	oneErrorLine(t, r.err, "brokerbench: ", "lost the connection", "unfinished", "--resume", "--drop")
 	if strings.Contains(r.err, ".go:") || strings.Contains(r.err, "goroutine ") {
 		t.Errorf("a stack trace: %s", r.err)
 	}
@@ -390,16 +391,16 @@ func TestFaultLoadCut(t *testing.T) {
 	if code == 0 {
 		t.Fatal("a load over the unfinished one succeeded without --drop")
 	}
-	oneErrorLine(t, errb, "unfinished", "--drop")
+	oneErrorLine(t, errb, "unfinished", "--resume", "--drop")
 
-	code, out, errb := runMain(append(load, "--drop")...)
+	code, out, errb := runMain(append(load, "--resume")...)
 	if code != 0 {
-		t.Fatalf("load --drop after the cut: exit %d\n%s\n%s", code, out, errb)
+		t.Fatalf("load --resume after the cut: exit %d\n%s\n%s", code, out, errb)
 	}
 	checkLoadEndToEnd(t, dsn, code, out, errb)
 	code, out, errb = runMain("--db", dsn, "check")
 	if code != 0 || !strings.HasPrefix(out, "OK: ") {
-		t.Errorf("check after load --drop: exit %d\n%s\n%s", code, out, errb)
+		t.Errorf("check after load --resume: exit %d\n%s\n%s", code, out, errb)
 	}
 }
 

@@ -1,0 +1,139 @@
+package sqlserver
+
+import (
+	"context"
+	"database/sql"
+	"database/sql/driver"
+	"errors"
+	"fmt"
+	"strconv"
+
+	mssql "github.com/microsoft/go-mssqldb"
+
+	"github.com/brokerbench/brokerbench/database"
+)
+
+var (
+	_ database.SegmentLoader = (*MSSQL)(nil)
+	_ database.Locker        = (*MSSQL)(nil)
+	_ database.Cataloguer    = (*MSSQL)(nil)
+)
+
+// LoadSegment bulk-copies one segment with TABLOCK and runs its record in the same
+// transaction. Unlike Bulk it does not commit every sqlserverBulkRows: the segment
+// must commit with its record or not at all, so the log holds one segment (a fifth of
+// a load unit) at most. Into the loader's heaps every batch stays minimally logged.
+func (m *MSSQL) LoadSegment(ctx context.Context, s database.Segment) (n int64, err error) {
+	if s.Binary != nil {
+		return 0, errors.New("sqlserver: no binary row format; send boxed rows")
+	}
+	tx, err := m.DB.BeginTx(ctx, &sql.TxOptions{Isolation: sql.LevelReadCommitted})
+	if err != nil {
+		return 0, err
+	}
+	defer func() {
+		if err != nil {
+			_ = tx.Rollback()
+		}
+	}()
+	stmt, err := tx.PrepareContext(ctx, mssql.CopyIn(s.Table, mssql.BulkOptions{Tablock: true, RowsPerBatch: sqlserverBulkRows}, s.Columns...))
+	if err != nil {
+		return 0, err
+	}
+	defer stmt.Close()
+	args := make([]any, len(s.Columns))
+	scales := decimalScales(s.Table, s.Columns)
+	for s.Rows.Next() {
+		vals, err := s.Rows.Values()
+		if err != nil {
+			return 0, err
+		}
+		if len(vals) != len(s.Columns) {
+			return 0, fmt.Errorf("row has %d values for %d columns", len(vals), len(s.Columns))
+		}
+		for i, v := range vals {
+			if f, ok := v.(float64); ok && scales[i] >= 0 {
+				args[i] = strconv.FormatFloat(f, 'f', scales[i], 64) // as in bulkBatch
+			} else {
+				args[i] = bulkValue(v)
+			}
+		}
+		if _, err := stmt.ExecContext(ctx, args...); err != nil {
+			return 0, err
+		}
+	}
+	if err := s.Rows.Err(); err != nil {
+		return 0, err
+	}
+	res, err := stmt.ExecContext(ctx) // no arguments: send the rows
+	if err != nil {
+		return 0, err
+	}
+	if n, err = res.RowsAffected(); err != nil {
+		return 0, err
+	}
+	if s.Record != nil {
+		if err = s.Record(ctx, msTx{tx}, n); err != nil {
+			return 0, err
+		}
+	}
+	return n, tx.Commit()
+}
+
+// The application lock is owned by the session, so it spans transactions; a
+// negative return of sp_getapplock (timeout, deadlock victim, error) is raised.
+const (
+	lockSQL = `DECLARE @r int;
+EXEC @r = sp_getapplock @Resource = @p1, @LockMode = 'Exclusive', @LockOwner = 'Session', @LockTimeout = -1;
+IF @r < 0 THROW 50000, 'sp_getapplock did not grant the lock', 1;`
+	unlockSQL = "EXEC sp_releaseapplock @Resource = @p1, @LockOwner = 'Session'"
+)
+
+func (m *MSSQL) Lock(ctx context.Context, name string) (func(), error) {
+	conn, err := m.DB.Conn(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if _, err := conn.ExecContext(ctx, lockSQL, name); err != nil {
+		_ = conn.Raw(func(any) error { return driver.ErrBadConn })
+		_ = conn.Close()
+		return nil, err
+	}
+	return func() {
+		if _, err := conn.ExecContext(context.WithoutCancel(ctx), unlockSQL, name); err != nil {
+			_ = conn.Raw(func(any) error { return driver.ErrBadConn })
+		}
+		_ = conn.Close()
+	}, nil
+}
+
+// catalogSQL lists the current schema's indexes (valid unless disabled), key and
+// foreign-key constraints (valid unless not trusted) and sequences.
+const catalogSQL = `SELECT i.name, 1, CAST(1 - i.is_disabled AS bit) FROM sys.indexes i JOIN sys.tables t ON t.object_id = i.object_id
+  WHERE i.name IS NOT NULL AND t.schema_id = SCHEMA_ID()
+UNION ALL SELECT name, 2, CAST(1 AS bit) FROM sys.key_constraints WHERE schema_id = SCHEMA_ID()
+UNION ALL SELECT name, 2, CAST(1 - is_not_trusted AS bit) FROM sys.foreign_keys WHERE schema_id = SCHEMA_ID()
+UNION ALL SELECT name, 3, CAST(1 AS bit) FROM sys.sequences WHERE schema_id = SCHEMA_ID()`
+
+func (m *MSSQL) SchemaObjects(ctx context.Context) ([]database.SchemaObject, error) {
+	rows, err := m.DB.QueryContext(ctx, catalogSQL)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []database.SchemaObject
+	for rows.Next() {
+		var o database.SchemaObject
+		var kind int32
+		if err := rows.Scan(&o.Name, &kind, &o.Valid); err != nil {
+			return nil, err
+		}
+		o.Kind = database.ObjectKind(kind)
+		out = append(out, o)
+	}
+	return out, rows.Err()
+}
+
+func (m *MSSQL) DropIndex(table, name string) string {
+	return fmt.Sprintf("DROP INDEX IF EXISTS %s ON %s", name, table)
+}

@@ -1,0 +1,33 @@
+package sqlserver
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// The statements of resumable and sharded loads, as the golden file holds them: no
+// SQL Server runs in CI, so a change to them is reviewed here.
+func TestLoadStateSQLGolden(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("-- brokerbench SQL Server statements of resumable and sharded loads (golden; regenerate with -update)\n\n")
+	b.WriteString("-- take the load's application lock\n" + lockSQL + "\n\n")
+	b.WriteString("-- release it\n" + unlockSQL + ";\n\n")
+	b.WriteString("-- what a post-load already built\n" + catalogSQL + ";\n\n")
+	b.WriteString("-- an unusable index before it is rebuilt\n" + (&MSSQL{}).DropIndex("trade", "i_t_st_id") + ";\n")
+	got := b.String()
+	path := filepath.Join("testdata", "sqlserver_loadstate.sql")
+	if updateGolden() {
+		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (run with -update to create it)", err)
+	}
+	if got != string(want) {
+		t.Errorf("load-state SQL differs from %s; if intended, rerun with -update and review the diff", path)
+	}
+}
