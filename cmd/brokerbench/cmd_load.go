@@ -129,6 +129,19 @@ func runLoad(ctx context.Context, g *globalOptions, o *loadOptions) error {
 	sc := plan.Scale
 	logf("%s", plan)
 	logf("loading %d customers, %d trade days, seed %d, %d workers into %s", sc.Customers, sc.TradeDays, o.Seed, o.Workers, t.Shown())
+	if t.Managed != nil {
+		// The server restarts with the load settings: the pool reconnects after it.
+		db.Close()
+		end, err := beginManagedLoad(ctx, g, t)
+		if err != nil {
+			return err
+		}
+		defer end()
+		if db, err = database.Open(ctx, t.DSN, database.Options{MaxConns: loader.MaxConnections + o.Workers, AppName: "brokerbench load"}); err != nil {
+			return err
+		}
+		defer db.Close()
+	}
 	tr := loader.NewTracker(sc)
 	stop := startProgress(g, tr)
 	st, err := loader.Load(ctx, db, loader.Options{Scale: sc, Seed: o.Seed, Workers: o.Workers, Drop: o.Drop, ToolVersion: toolVersion()}, tr)
