@@ -8,9 +8,9 @@
 # With BROKERBENCH_DB set (a URL of any database on the server; the user must be able
 # to create databases), it uses that server and brokerbench loads it with --db (only
 # per-session settings). Otherwise it starts a managed cluster in a temporary folder,
-# removes it at the end, and brokerbench loads it as `load --pgdata` does: restarted
-# with the load settings (wal_level = minimal, ...; internal/pgmanaged LoadSettings)
-# and restored after; pgbench -i runs on the cluster's normal settings.
+# removes it at the end, and brokerbench loads it with `load --pgdata`: restarted with
+# the load settings (wal_level = minimal, ...; internal/pgmanaged LoadSettings) and
+# restored after; pgbench -i runs on the cluster's normal settings.
 # BENCH_LOAD_SETTINGS=0 makes brokerbench load the managed cluster through --db as
 # well (the normal settings), for a before/after of the settings in one run.
 #
@@ -143,14 +143,16 @@ else
 fi
 c2=$(cpu_now)
 t2=$(now)
-/usr/bin/time -v -o "$WORK/time.txt" "$BB" "${TARGET[@]}" load --customers "$CUSTOMERS" --trade-days "$DAYS" --workers "$WORKERS" --quiet >"$WORK/load.txt"
+/usr/bin/time -v -o "$WORK/time.txt" "$BB" "${TARGET[@]}" load --customers "$CUSTOMERS" --trade-days "$DAYS" --workers "$WORKERS" >"$WORK/load.txt" 2>"$WORK/load.err" || { cat "$WORK/load.err"; exit 1; }
 t3=$(now)
 c3=$(cpu_now)
 BB_BYTES=$(heap_bytes "$BB_URL")
 BB_CPU=$(awk -F': ' '/User time|System time/ {s += $2} END {print s}' "$WORK/time.txt")
 echo "load average after:  $(cut -d' ' -f1-3 /proc/loadavg)"
-if [ "$BB_DBNAME" = brokerbench ]; then
+if grep -q "with the load settings" "$WORK/load.err"; then
   echo "brokerbench loaded with the load settings (load --pgdata; BENCH_LOAD_SETTINGS=0 for the normal ones)"
+elif [ "$BB_DBNAME" = brokerbench ]; then
+  echo "brokerbench loaded with the cluster's own settings (load --pgdata did not restart it)"
 else
   echo "brokerbench loaded through --db (the server's own settings)"
 fi
@@ -182,7 +184,7 @@ grep -E 'Maximum resident' "$WORK/time.txt" | sed 's/^\s*/  brokerbench /'
 awk -v c="$CUSTOMERS" -v d="$DAYS" -v pc="$PROJECT_CUSTOMERS" -v pd="$PROJECT_DAYS" \
     -v bt="$(echo "$t3 - $t2" | bc)" -v bcpu="$(echo "$c3 - $c2" | bc)" -v cg="$CG" -v bc="$BB_CPU" '
   BEGIN { grow["trade"]; grow["trade_history"]; grow["settlement"]; grow["cash_transaction"]; grow["holding_history"]; grow["holding"] }
-  NF == 4 && $1 != "table" && $1 != "all" { if ($1 in grow) g += $4; else f += $4 }
+  NF == 4 && $1 != "table" && $1 != "all" && $1 != "phase" { if ($1 in grow) g += $4; else f += $4 }
   END {
     if (g + f == 0) exit
     if (cg == "") bcpu += bc

@@ -14,6 +14,7 @@ import (
 // this command stops just loses the load's include file. A server named by --db keeps
 // its settings: the loader sets only per-session ones there.
 func beginManagedLoad(ctx context.Context, g *globalOptions, t *target) (end func(), err error) {
+	g.logf("restarting managed PostgreSQL with the load settings (wal_level = minimal, no checkpoints, no autovacuum); its own are restored after the load")
 	if err := t.Managed.BeginLoad(ctx, pgmanaged.LoadSettings()); err != nil {
 		return nil, fmt.Errorf("managed PostgreSQL: %w", err)
 	}

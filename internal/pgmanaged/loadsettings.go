@@ -69,7 +69,6 @@ func (c *Cluster) BeginLoad(ctx context.Context, settings map[string]string) err
 	if err := c.giveToServer(path, main); err != nil {
 		return err
 	}
-	c.log("restarting managed PostgreSQL with the load settings (wal_level = minimal, ...)")
 	if err := c.Restart(ctx); err != nil {
 		_ = c.removeLoadConf()
 		return fmt.Errorf("restart with the load settings: %w", err)
