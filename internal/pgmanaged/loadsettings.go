@@ -70,7 +70,12 @@ func (c *Cluster) BeginLoad(ctx context.Context, settings map[string]string) err
 		return err
 	}
 	if err := c.Restart(ctx); err != nil {
-		_ = c.removeLoadConf()
+		// A server that refuses the settings (archive_mode = on in a hand-edited
+		// postgresql.conf refuses wal_level = minimal) is down now: bring it back
+		// with its own.
+		if rmErr := c.removeLoadConf(); rmErr == nil {
+			_ = c.Restart(context.WithoutCancel(ctx))
+		}
 		return fmt.Errorf("restart with the load settings: %w", err)
 	}
 	return nil

@@ -70,3 +70,29 @@ func TestLoadSettingsLifecycle(t *testing.T) {
 		t.Errorf("%s still present after a start: %v", loadConf, err)
 	}
 }
+
+// TestLoadSettingsRefused: a server that cannot start with the load settings
+// (archive_mode = on refuses wal_level = minimal) is back up with its own settings and
+// BeginLoad says why.
+func TestLoadSettingsRefused(t *testing.T) {
+	if _, err := FindBinaries(); err != nil {
+		t.Skip("no PostgreSQL server binaries: ", err)
+	}
+	ctx := context.Background()
+	c, err := Start(ctx, Options{DataDir: filepath.Join(reachableDir(t), "pg"),
+		Settings: map[string]string{"archive_mode": "on", "archive_command": "'true'"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = c.Stop() })
+	if err := c.BeginLoad(ctx, LoadSettings()); err == nil || !strings.Contains(err.Error(), "load settings") {
+		t.Fatalf("BeginLoad with archive_mode = on: %v, want a refusal", err)
+	}
+	out, err := psqlAs(psqlClient(t, c), "", nil, "-d", c.URL("postgres"), "-c", "SHOW wal_level")
+	if err != nil || strings.TrimSpace(out) != "replica" {
+		t.Errorf("after the refused settings: %v %q, want the server up with wal_level replica", err, out)
+	}
+	if _, err := os.Stat(filepath.Join(c.DataDir, loadConf)); !os.IsNotExist(err) {
+		t.Errorf("%s still present after the refusal: %v", loadConf, err)
+	}
+}
