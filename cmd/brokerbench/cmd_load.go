@@ -191,6 +191,20 @@ func runLoad(ctx context.Context, g *globalOptions, o *loadOptions) error {
 		what = "continuing the load of"
 	}
 	logf("%s %d customers, %d trade days, seed %d, %d workers into %s", what, sc.Customers, sc.TradeDays, lo.Seed, o.Workers, t.Shown())
+	if t.Managed != nil && o.shard.Count <= 1 {
+		// The server restarts with the load settings: the pool reconnects after it.
+		// Shards do not: one shard restarting the server would cut the others' COPYs.
+		db.Close()
+		end, err := beginManagedLoad(ctx, g, t)
+		if err != nil {
+			return err
+		}
+		defer end()
+		if db, err = database.Open(ctx, t.DSN, database.Options{MaxConns: loader.MaxConnections + o.Workers, AppName: "brokerbench load"}); err != nil {
+			return err
+		}
+		defer db.Close()
+	}
 	tr := loader.NewTracker(sc)
 	stop := startProgress(g, tr)
 	st, err := loader.Load(ctx, db, lo, tr)

@@ -439,6 +439,10 @@ func (c *Cluster) writeConf(settings map[string]string) error {
 	for _, k := range keys {
 		fmt.Fprintf(&b, "%s = %s\n", k, settings[k])
 	}
+	// A load killed before it could restore the cluster's settings left its own.
+	if err := c.removeLoadConf(); err != nil {
+		return err
+	}
 	inc := filepath.Join(c.DataDir, "brokerbench.conf")
 	// replaceFile, not WriteFile: the folder belongs to the server's user, and root
 	// must not write through a link planted there.
