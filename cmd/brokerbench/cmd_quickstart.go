@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -41,7 +42,7 @@ func (o *quickstartOptions) AddFlags(c *cobra.Command) {
 	f.StringVar(&o.Out, "out", "", "result file; default quickstart-<time>.json")
 	f.StringVar(&o.HTML, "html", "", "HTML report; default the result file's name with .html")
 	addServerMemoryFlag(c, &o.ServerMemory, "cap the managed PostgreSQL's memory, page cache included, after the load (e.g. 256MB); "+
-		"default: half the loaded database, so the run reads from the disks; 0: no cap")
+		"default: half the loaded database (at least what the run's connections need), so the run reads from the disks; 0: no cap")
 }
 
 // runOptions are the options of the run quickstart makes: those of a `run` given
@@ -117,7 +118,7 @@ func runQuickstart(ctx context.Context, g *globalOptions, o *quickstartOptions) 
 	if err := quickstartLoad(ctx, g, tgt, say); err != nil {
 		return err
 	}
-	if err := capQuickstartServer(ctx, tgt, capBytes, capGiven, say); err != nil {
+	if err := capQuickstartServer(ctx, tgt, capBytes, capGiven, runConnections(slices.Max(s.plan.Users)), say); err != nil {
 		return err
 	}
 

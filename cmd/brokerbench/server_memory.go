@@ -8,6 +8,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/brokerbench/brokerbench/database"
+	"github.com/brokerbench/brokerbench/driver"
 	"github.com/brokerbench/brokerbench/internal/memcap"
 	"github.com/brokerbench/brokerbench/internal/pgmanaged"
 	"github.com/brokerbench/brokerbench/results"
@@ -82,38 +83,58 @@ func recordStorageRegime(ctx context.Context, run *results.Run, tgt *target, db 
 }
 
 // backendBytes is about what one of the run's server backends keeps for itself once
-// it has run the workload's statements (plans, catalogue caches): up to 6.6 MB
-// was seen in the OOM killer's reports of a capped managed server, most stay below.
-const backendBytes = 6 << 20
+// it has run the workload's statements (plans, catalogue caches): up to 6.6 MB was
+// seen in the OOM killer's reports of a capped managed server, most stay below.
+const backendBytes = 7 << 20
+
+// otherSharedBytes is the server's shared memory beside shared_buffers that the cap
+// also charges (WAL buffers, lock tables, dynamic shared memory): the OOM killer's
+// report of a quickstart server showed 101 MB of shmem beside 57 MB of shared_buffers.
+const otherSharedBytes = 48 << 20
+
+// capNeeded is the smallest cap whose three quarters (shared_buffers takes a quarter)
+// hold the other shared memory and conns backends, rounded up to a megabyte.
+func capNeeded(conns int) int64 {
+	need := (int64(conns)*backendBytes + otherSharedBytes) * 4 / 3
+	return (need + 1<<20 - 1) >> 20 << 20
+}
 
 // warnTightCap says when a capped managed server's memory, after shared_buffers
-// (a quarter of the cap), leaves less than the run's backends need: the cap's OOM
-// killer would end backends (or the postmaster) in the middle of a step.
+// (a quarter of the cap) and the other shared memory, leaves less than the run's
+// backends need: the cap's OOM killer would end backends (or the postmaster) in the
+// middle of a step.
 func warnTightCap(capBytes int64, conns int, logf func(string, ...any)) {
 	if capBytes <= 0 {
 		return
 	}
-	need := int64(conns) * backendBytes
-	if left := capBytes - capBytes/4; left < need {
-		logf("warning: the server's memory cap of %s leaves about %s beside shared_buffers for %d connections' backends "+
+	if need := capNeeded(conns); capBytes < need {
+		logf("warning: the server's memory cap of %s leaves about %s beside shared_buffers and the server's other shared memory for %d connections' backends "+
 			"(about %s each) and the page cache; the cap's OOM killer may end them mid-run: give --server-memory %s or more, or fewer users",
-			memcap.FormatSize(capBytes), memcap.FormatSize(left), conns, memcap.FormatSize(backendBytes),
-			memcap.FormatSize((need*4/3+1<<20-1)>>20<<20))
+			memcap.FormatSize(capBytes), memcap.FormatSize(max(capBytes-capBytes/4-otherSharedBytes, 0)), conns, memcap.FormatSize(backendBytes),
+			memcap.FormatSize(need))
 	}
 }
 
 // quickstartCap is the cap quickstart puts on its managed server once the database
 // is loaded: half the database, so it is about twice the memory and most reads go to
-// the disks; at least the managed server's minimum.
-func quickstartCap(dbBytes int64) int64 {
-	return max(dbBytes/2, pgmanaged.MinMemoryCap)
+// the disks; at least the managed server's minimum, and at least what the run's conns
+// backends need beside shared_buffers (a tighter cap had the OOM killer end a backend
+// at the end of quickstart's 16-user step).
+func quickstartCap(dbBytes int64, conns int) int64 {
+	return max(dbBytes/2, pgmanaged.MinMemoryCap, capNeeded(conns))
+}
+
+// runConnections is how many server connections a run of at most maxUsers users
+// holds: the users, the market emulator's workers, and the sampler and metrics.
+func runConnections(maxUsers int) int {
+	return maxUsers + driver.MEEWorkersFor(maxUsers) + 2
 }
 
 // capQuickstartServer restarts quickstart's managed server with its cap: the one
 // given, or half the loaded database. A cap that was not asked for but cannot be
 // applied (no memory controller, not root) is a warning: quickstart still runs, and
 // its summary then says how much of the reads the disks served.
-func capQuickstartServer(ctx context.Context, tgt *target, asked int64, given bool, say func(string, ...any)) error {
+func capQuickstartServer(ctx context.Context, tgt *target, asked int64, given bool, conns int, say func(string, ...any)) error {
 	if tgt.Managed == nil {
 		return nil // a cap for a server we do not manage was refused before the load
 	}
@@ -128,7 +149,7 @@ func capQuickstartServer(ctx context.Context, tgt *target, asked int64, given bo
 		if err != nil {
 			return err
 		}
-		capBytes = quickstartCap(size)
+		capBytes = quickstartCap(size, conns)
 		say("capping the server's memory at %s for a %s database, so most reads go to the disks (--server-memory 0 turns this off)",
 			memcap.FormatSize(capBytes), memcap.FormatSize(size))
 	}

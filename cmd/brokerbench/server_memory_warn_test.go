@@ -4,10 +4,13 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+
+	"github.com/brokerbench/brokerbench/driver"
 )
 
-// TestWarnTightCap: a cap whose three quarters cannot hold the run's backends is
-// named with the cap to give; one that can, or no cap, says nothing.
+// TestWarnTightCap: a cap whose three quarters cannot hold the server's other shared
+// memory and the run's backends is named with the cap to give; one that can, or no
+// cap, says nothing.
 func TestWarnTightCap(t *testing.T) {
 	for _, tc := range []struct {
 		capBytes int64
@@ -15,8 +18,12 @@ func TestWarnTightCap(t *testing.T) {
 		warn     bool
 	}{
 		{0, 300, false},
-		{227 << 20, 27, false}, // quickstart: 170 MB beside shared_buffers for 162 MB of backends
-		{1 << 30, 310, true},   // 300 users on a 1 GB cap
+		// quickstart's old cap: half a 455 MB database for 27 connections. The OOM
+		// killer ended a backend at the end of its 16-user step (101 MB of shmem
+		// beside 25 backends of up to 6.6 MB each).
+		{227 << 20, 27, true},
+		{capNeeded(27), 27, false},
+		{1 << 30, 310, true}, // 300 users on a 1 GB cap
 		{3 << 30, 310, false},
 	} {
 		var got []string
@@ -27,5 +34,28 @@ func TestWarnTightCap(t *testing.T) {
 		if tc.warn && !strings.Contains(got[0], "--server-memory") {
 			t.Errorf("the warning does not say what to give: %s", got[0])
 		}
+	}
+}
+
+// TestQuickstartCap: half the database when that holds the run's backends, else
+// what they need, so quickstart's own cap never draws its own warning.
+func TestQuickstartCap(t *testing.T) {
+	conns := runConnections(16)
+	if want := 16 + driver.MEEWorkersFor(16) + 2; conns != want {
+		t.Errorf("runConnections(16) = %d, want %d (16 users, the emulator's workers, sampler and metrics)", conns, want)
+	}
+	for _, db := range []int64{455 << 20, 2 << 30, 20 << 30} {
+		c := quickstartCap(db, conns)
+		if c < db/2 || c < capNeeded(conns) {
+			t.Errorf("quickstartCap(%d MB) = %d MB: below half the database or below what %d connections need", db>>20, c>>20, conns)
+		}
+		var warned bool
+		warnTightCap(c, conns, func(string, ...any) { warned = true })
+		if warned {
+			t.Errorf("quickstart's own cap of %d MB for a %d MB database draws the tight-cap warning", c>>20, db>>20)
+		}
+	}
+	if c := quickstartCap(20<<30, conns); c != 10<<30 {
+		t.Errorf("a 20 GB database: cap %d MB, want half of it", c>>20)
 	}
 }
