@@ -60,6 +60,7 @@ if [ "$SECONDS_RUN" -lt 6 ]; then echo "bench-cpu.sh: --seconds must be at least
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 PATH=$PATH:/usr/lib/postgresql/15/bin
 TMP=$(mktemp -d)
+chmod 755 "$TMP" # the managed cluster runs as the postgres user when we are root; it must reach its folder
 BB="$TMP/brokerbench"
 KEEP=1
 if [ -z "$PGDATA_DIR" ]; then PGDATA_DIR="$TMP/pgdata"; KEEP=0; fi
@@ -88,7 +89,11 @@ if [ -n "$BASELINE" ]; then
 	BUILDS="baseline=$TMP/brokerbench-base $BUILDS"
 fi
 
-DB=$("$BB" pg start --pgdata "$PGDATA_DIR" 2>/dev/null | grep -o 'postgres://.*' | tail -1)
+if ! DB=$("$BB" pg start --pgdata "$PGDATA_DIR" 2>"$TMP/pg-start.log" | grep -o 'postgres://.*' | tail -1) || [ -z "$DB" ]; then
+	echo "bench-cpu: the managed PostgreSQL did not start:" >&2
+	cat "$TMP/pg-start.log" >&2
+	exit 1
+fi
 if ! psql "$DB" -Atc 'SELECT 1 FROM bb_load' 2>/dev/null | grep -q 1; then
 	echo "loading $CUSTOMERS customers x 5 trade days into $PGDATA_DIR"
 	"$BB" load --db "$DB" --customers "$CUSTOMERS" --trade-days 5 -q >/dev/null
