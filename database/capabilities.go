@@ -2,25 +2,12 @@ package database
 
 import (
 	"context"
-	"io"
 
 	"github.com/brokerbench/brokerbench/schema"
 )
 
 // Optional capabilities: a database's DB or DDL implements them when it has the
 // faster or richer path, and callers check with a type assertion.
-
-// BinaryCopier is a database's bulk fast path for rows its Engine's RowFormat encoded
-// (PostgreSQL's binary COPY). The loader encodes rows itself in COPY's binary
-// format, which avoids boxing every value, and loads each table in one transaction
-// that truncates it first: COPY ... FREEZE is only allowed then, and frozen rows need
-// no hint-bit writes or anti-wraparound vacuum later.
-type BinaryCopier interface {
-	// CopyBinary runs, in one transaction: TRUNCATE table (when freeze), then
-	// COPY table (columns) FROM STDIN (FORMAT binary[, FREEZE]) reading r, a complete
-	// binary COPY stream (header, tuples, trailer). It returns the rows copied.
-	CopyBinary(ctx context.Context, table string, columns []string, r io.Reader, freeze bool) (int64, error)
-}
 
 // Maintainer runs the post-load statements with session settings that speed them up.
 type Maintainer interface {

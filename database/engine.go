@@ -15,7 +15,7 @@ import (
 // that file and the statement catalogue, and nothing else.
 //
 // What an open pool can do beyond DB is found by type assertion on the DB that Open
-// returns: BinaryCopier (bulk fast path, paired with RowFormat), Maintainer, Sizer,
+// returns: SegmentLoader (the bulk path, Binary paired with RowFormat), Maintainer, Sizer,
 // IOStatsOpener (the server's I/O views) and PoolStatser (pool statistics).
 type Engine struct {
 	// Name is what DB.Name of its pools returns and result files record.
@@ -42,13 +42,13 @@ type Engine struct {
 	// ClockSQL reads the server's clock now, as one timestamp (not the transaction's
 	// start: a sharded run measures its clock's offset against it, ServerTime).
 	ClockSQL string
-	// RowFormat, when set, encodes load rows in the wire format of the pool's
-	// BinaryCopier; without it the loader sends boxed rows through DB.Bulk.
+	// RowFormat, when set, encodes load rows in the wire format the engine's
+	// SegmentLoader takes as Segment.Binary; without it the loader sends boxed rows.
 	RowFormat *RowFormat
 }
 
 // RowFormat is a database's own bulk row encoding: the loader writes rows straight
-// into it and streams Header, the encoded chunks, then Trailer to CopyBinary.
+// into it and streams Header, the encoded chunks, then Trailer as a Segment.Binary.
 type RowFormat struct {
 	// NewEncoder returns an encoder for rows of cols columns whose chunks are about
 	// chunkBytes long.

@@ -50,7 +50,8 @@ func TestPGNumericEncodingRoundTrips(t *testing.T) {
 	ch <- enc.Take()
 	close(ch)
 	s := &sink{table: schema.Table{Name: "n"}, ch: ch, prog: &TableProgress{}, format: format}
-	n, err := db.(database.BinaryCopier).CopyBinary(ctx, "n", []string{"id", "s", "v"}, &chunkReader{ctx: ctx, s: s}, true)
+	n, err := db.(database.SegmentLoader).LoadSegment(ctx, database.Segment{Table: "n", Columns: []string{"id", "s", "v"},
+		Binary: &chunkReader{ctx: ctx, s: s}, Freeze: true})
 	if err != nil || n != int64(len(cases)) {
 		t.Fatalf("copy: %d rows, %v", n, err)
 	}

@@ -298,9 +298,9 @@ func create(ctx context.Context, db database.DB, ddl database.DDL, o Options) er
 // before; loaded hears of every table whose segments this call leaves all committed
 // (those it had nothing to do for at once).
 func generate(ctx context.Context, db database.DB, jobs []job, done progress, o Options, tr *Tracker, loaded func(schema.Table), sql func(string) string) error {
-	// The database's own row format when it has one and a pool that takes it.
+	// The database's own row format when it has one (LoadSegment takes it as Binary).
 	var format *database.RowFormat
-	if _, ok := db.(database.BinaryCopier); ok && !o.Generic {
+	if !o.Generic {
 		eng, err := database.Of(db)
 		if err != nil {
 			return err

@@ -9,10 +9,10 @@ import (
 	"github.com/brokerbench/brokerbench/schema"
 )
 
-// A sink streams every chunk of one table into the database over one connection, in
-// one bulk operation: with the database's own row format (PostgreSQL's binary COPY)
-// that is a single COPY FREEZE in the transaction that truncated the table. Jobs on any worker send it chunks; it ends
-// when the last job writing the table is done.
+// A sink queues the chunks of one segment of one table (loader/segment.go): jobs on
+// any worker send it chunks, tableStream.run streams them into the segment's bulk
+// operation (database.SegmentLoader), and it ends when the last job writing the
+// segment is done.
 type sink struct {
 	table   schema.Table
 	ch      chan chunk
@@ -49,13 +49,6 @@ func (s *sink) done() {
 	if s.writers.Add(-1) == 0 {
 		close(s.ch)
 	}
-}
-
-func (s *sink) run(ctx context.Context, db database.DB) (int64, error) {
-	if bc, ok := db.(database.BinaryCopier); ok && s.format != nil {
-		return bc.CopyBinary(ctx, s.table.Name, s.table.ColumnNames(), &chunkReader{ctx: ctx, s: s}, true)
-	}
-	return db.Bulk(ctx, s.table.Name, s.table.ColumnNames(), &chunkSource{ctx: ctx, s: s})
 }
 
 // chunkReader presents the queue as one stream in the database's row format.

@@ -3,60 +3,13 @@ package postgres
 import (
 	"context"
 	"fmt"
-	"io"
 
 	"github.com/jackc/pgx/v5"
 
 	"github.com/brokerbench/brokerbench/database"
 )
 
-var (
-	_ database.BinaryCopier = (*PG)(nil)
-	_ database.Maintainer   = (*PG)(nil)
-)
-
-func (p *PG) CopyBinary(ctx context.Context, table string, columns []string, r io.Reader, freeze bool) (int64, error) {
-	conn, err := p.Pool.Acquire(ctx)
-	if err != nil {
-		return 0, err
-	}
-	defer conn.Release()
-	tx, err := conn.Begin(ctx)
-	if err != nil {
-		return 0, err
-	}
-	// A failed COPY leaves the transaction aborted; roll back without the (possibly
-	// canceled) caller context so the connection returns to the pool clean.
-	defer func() { _ = tx.Rollback(context.WithoutCancel(ctx)) }()
-	// The load commits a handful of large transactions; waiting for each flush buys
-	// nothing because an interrupted load is redone with --drop anyway.
-	if _, err := tx.Exec(ctx, "SET LOCAL synchronous_commit = off"); err != nil {
-		return 0, err
-	}
-	ident := pgx.Identifier{table}.Sanitize()
-	opts := "FORMAT binary"
-	if freeze {
-		if _, err := tx.Exec(ctx, "TRUNCATE "+ident); err != nil {
-			return 0, err
-		}
-		opts += ", FREEZE"
-	}
-	cols := ""
-	for i, c := range columns {
-		if i > 0 {
-			cols += ", "
-		}
-		cols += pgx.Identifier{c}.Sanitize()
-	}
-	tag, err := tx.Conn().PgConn().CopyFrom(ctx, r, fmt.Sprintf("COPY %s (%s) FROM STDIN (%s)", ident, cols, opts))
-	if err != nil {
-		return 0, err
-	}
-	if err := tx.Commit(ctx); err != nil {
-		return 0, err
-	}
-	return tag.RowsAffected(), nil
-}
+var _ database.Maintainer = (*PG)(nil)
 
 func (p *PG) Maintenance(ctx context.Context, stmt string, memMB int) error {
 	return p.InTx(ctx, database.ReadCommitted, func(tx database.Tx) error {

@@ -7,7 +7,7 @@ import (
 	"github.com/brokerbench/brokerbench/database"
 )
 
-// PostgreSQL binary COPY encoding (the RowFormat behind PG.CopyBinary). Each tuple is
+// PostgreSQL binary COPY encoding (the RowFormat behind PG.LoadSegment's Segment.Binary). Each tuple is
 // a field count, then per field a byte length (-1 for NULL) and the value in the
 // type's binary send format.
 

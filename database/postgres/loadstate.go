@@ -15,9 +15,11 @@ var (
 	_ database.Cataloguer    = (*PG)(nil)
 )
 
-// LoadSegment copies one segment and runs its record in the same transaction. Like
-// CopyBinary it commits without waiting for the flush: a segment lost to a server
-// crash is lost together with its record (WAL order), and the resumed load redoes it.
+// LoadSegment copies one segment and runs its record in the same transaction. A
+// failed COPY leaves the transaction aborted, so it rolls back without the (possibly
+// canceled) caller's context and the connection returns to the pool clean. It commits
+// without waiting for the flush: a segment lost to a server crash is lost together
+// with its record (WAL order), and the resumed load redoes it.
 func (p *PG) LoadSegment(ctx context.Context, s database.Segment) (int64, error) {
 	conn, err := p.Pool.Acquire(ctx)
 	if err != nil {
