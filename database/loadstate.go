@@ -65,9 +65,31 @@ type SchemaObject struct {
 // Cataloguer lists what a post-load already built, so a resumed one builds only the
 // rest.
 type Cataloguer interface {
-	SchemaObjects(ctx context.Context) ([]SchemaObject, error)
+	// CatalogSQL lists the current schema's objects as rows of (name, kind as
+	// ObjectKind, valid); SchemaObjects runs it.
+	CatalogSQL() string
 	// DropIndex renders the statement that drops index name of table.
 	DropIndex(table, name string) string
+}
+
+// SchemaObjects runs the cataloguer's CatalogSQL on db.
+func SchemaObjects(ctx context.Context, db DB, c Cataloguer) ([]SchemaObject, error) {
+	rows, err := db.Query(ctx, c.CatalogSQL())
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []SchemaObject
+	for rows.Next() {
+		var o SchemaObject
+		var kind int32
+		if err := rows.Scan(&o.Name, &kind, &o.Valid); err != nil {
+			return nil, err
+		}
+		o.Kind = ObjectKind(kind)
+		out = append(out, o)
+	}
+	return out, rows.Err()
 }
 
 // Freezer marks a table's rows frozen and all-visible after a load whose rows did not

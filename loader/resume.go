@@ -118,7 +118,7 @@ func readCatalog(ctx context.Context, db database.DB) (catalog, error) {
 	if !ok {
 		return nil, fmt.Errorf("%s cannot list its indexes and keys, so a load cannot be continued there", db.Name())
 	}
-	objs, err := cg.SchemaObjects(ctx)
+	objs, err := database.SchemaObjects(ctx, db, cg)
 	if err != nil {
 		return nil, fmt.Errorf("list the indexes and keys in %s: %w", db.Target(), err)
 	}

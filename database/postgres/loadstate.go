@@ -99,24 +99,7 @@ const catalogSQL = `SELECT c.relname, 1, i.indisvalid FROM pg_index i JOIN pg_cl
 UNION ALL SELECT conname, 2, convalidated FROM pg_constraint WHERE connamespace = current_schema()::regnamespace
 UNION ALL SELECT relname, 3, true FROM pg_class WHERE relkind = 'S' AND relnamespace = current_schema()::regnamespace`
 
-func (p *PG) SchemaObjects(ctx context.Context) ([]database.SchemaObject, error) {
-	rows, err := p.Pool.Query(ctx, catalogSQL)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var out []database.SchemaObject
-	for rows.Next() {
-		var o database.SchemaObject
-		var kind int32
-		if err := rows.Scan(&o.Name, &kind, &o.Valid); err != nil {
-			return nil, err
-		}
-		o.Kind = database.ObjectKind(kind)
-		out = append(out, o)
-	}
-	return out, rows.Err()
-}
+func (p *PG) CatalogSQL() string { return catalogSQL }
 
 func (p *PG) DropIndex(_, name string) string {
 	return "DROP INDEX IF EXISTS " + pgx.Identifier{name}.Sanitize()

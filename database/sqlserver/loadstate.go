@@ -115,24 +115,7 @@ UNION ALL SELECT name, 2, CAST(1 AS bit) FROM sys.key_constraints WHERE schema_i
 UNION ALL SELECT name, 2, CAST(1 - is_not_trusted AS bit) FROM sys.foreign_keys WHERE schema_id = SCHEMA_ID()
 UNION ALL SELECT name, 3, CAST(1 AS bit) FROM sys.sequences WHERE schema_id = SCHEMA_ID()`
 
-func (m *MSSQL) SchemaObjects(ctx context.Context) ([]database.SchemaObject, error) {
-	rows, err := m.DB.QueryContext(ctx, catalogSQL)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var out []database.SchemaObject
-	for rows.Next() {
-		var o database.SchemaObject
-		var kind int32
-		if err := rows.Scan(&o.Name, &kind, &o.Valid); err != nil {
-			return nil, err
-		}
-		o.Kind = database.ObjectKind(kind)
-		out = append(out, o)
-	}
-	return out, rows.Err()
-}
+func (m *MSSQL) CatalogSQL() string { return catalogSQL }
 
 func (m *MSSQL) DropIndex(table, name string) string {
 	return fmt.Sprintf("DROP INDEX IF EXISTS %s ON %s", name, table)
