@@ -1,13 +1,10 @@
 package pgmanaged
 
 import (
-	"bytes"
 	"context"
 	"fmt"
 	"os"
 	"path/filepath"
-	"sort"
-	"strings"
 	"time"
 )
 
@@ -38,35 +35,9 @@ func LoadSettings() map[string]string {
 // BeginLoad restarts the server with settings (LoadSettings) on top of its own. EndLoad
 // undoes it; call it even when the load fails.
 func (c *Cluster) BeginLoad(ctx context.Context, settings map[string]string) error {
-	keys := make([]string, 0, len(settings))
-	for k := range settings {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	var b strings.Builder
-	b.WriteString("# written by brokerbench for the duration of a load; removed after it\n")
-	for _, k := range keys {
-		fmt.Fprintf(&b, "%s = %s\n", k, settings[k])
-	}
-	path := filepath.Join(c.DataDir, loadConf)
-	if err := replaceFile(path, []byte(b.String()), 0o600); err != nil {
-		return err
-	}
-	main := filepath.Join(c.DataDir, "postgresql.conf")
-	conf, err := os.ReadFile(main)
-	if err != nil {
-		return err
-	}
-	line := []byte("include_if_exists = '" + loadConf + "'")
-	if !bytes.Contains(conf, line) {
-		// Appended after brokerbench.conf's include (writeConf adds that one at the
-		// first start), so the load's values override the cluster's.
-		conf = append(append(append(conf, '\n'), line...), '\n')
-		if err := replaceFile(main, conf, 0o600); err != nil {
-			return err
-		}
-	}
-	if err := c.giveToServer(path, main); err != nil {
+	// Included after brokerbench.conf (writeConf adds that one at the first start), so
+	// the load's values override the cluster's.
+	if err := c.writeInclude(loadConf, "for the duration of a load; removed after it", settings); err != nil {
 		return err
 	}
 	if err := c.Restart(ctx); err != nil {

@@ -429,21 +429,29 @@ func tail(path string, n int) string {
 // writeConf rewrites our include file and makes postgresql.conf include it once, so a
 // kept cluster can be restarted with other settings.
 func (c *Cluster) writeConf(settings map[string]string) error {
+	// A load killed before it could restore the cluster's settings left its own.
+	if err := c.removeLoadConf(); err != nil {
+		return err
+	}
+	return c.writeInclude("brokerbench.conf", "rewritten at every managed start", settings)
+}
+
+// writeInclude writes settings to name in the data directory and makes
+// postgresql.conf include it once, after the includes written before it (later ones
+// override earlier ones). Only the two files written here change owner: walking a
+// kept cluster of many gigabytes at every start would be wasted work.
+func (c *Cluster) writeInclude(name, note string, settings map[string]string) error {
 	keys := make([]string, 0, len(settings))
 	for k := range settings {
 		keys = append(keys, k)
 	}
 	sort.Strings(keys)
 	var b strings.Builder
-	b.WriteString("# written by brokerbench; rewritten at every managed start\n")
+	b.WriteString("# written by brokerbench; " + note + "\n")
 	for _, k := range keys {
 		fmt.Fprintf(&b, "%s = %s\n", k, settings[k])
 	}
-	// A load killed before it could restore the cluster's settings left its own.
-	if err := c.removeLoadConf(); err != nil {
-		return err
-	}
-	inc := filepath.Join(c.DataDir, "brokerbench.conf")
+	inc := filepath.Join(c.DataDir, name)
 	// replaceFile, not WriteFile: the folder belongs to the server's user, and root
 	// must not write through a link planted there.
 	if err := replaceFile(inc, []byte(b.String()), 0o600); err != nil {
@@ -454,14 +462,12 @@ func (c *Cluster) writeConf(settings map[string]string) error {
 	if err != nil {
 		return err
 	}
-	if !bytes.Contains(conf, []byte("include_if_exists = 'brokerbench.conf'")) {
-		conf = append(conf, []byte("\ninclude_if_exists = 'brokerbench.conf'\n")...)
+	if line := []byte("include_if_exists = '" + name + "'"); !bytes.Contains(conf, line) {
+		conf = append(append(append(conf, '\n'), line...), '\n')
 		if err := replaceFile(main, conf, 0o600); err != nil {
 			return err
 		}
 	}
-	// Only the two files written here change owner: walking a kept cluster of many
-	// gigabytes at every start would be wasted work.
 	return c.giveToServer(inc, main)
 }
 
