@@ -1,7 +1,12 @@
 // Package testdb gives tests a loaded brokerage database: a fresh clone of a template
-// that is loaded once (per server, under testpg's lock) at a small scale with the
-// default seed. The template's name includes the generator version, so a changed
-// generator builds a new template instead of reusing stale data.
+// that is loaded once at a small scale with the default seed. Under go test the load
+// runs once for the whole invocation: testdb registers the template with
+// testpg.Prebuild, the first test process builds it into the invocation's shared
+// cluster, and every package's process starts a copy of that cluster with the template
+// in it. With BROKERBENCH_TEST_DSN, or when the shared cluster cannot be had, it is
+// loaded once per server under testpg's lock. The template's name includes the
+// generator version, so a changed generator builds a new template instead of reusing
+// stale data.
 //
 // Test packages using it need testpg's TestMain:
 //
@@ -35,12 +40,22 @@ var (
 	Seed  = loader.DefaultSeed
 )
 
+// The loaded template is built once per go test invocation, into the cluster that
+// every test process of the invocation copies (testpg's cache.go): a package importing
+// testdb finds it already in its server.
+func init() { testpg.Prebuild(loadedKey(), Build) }
+
+// loadedKey names the template by what its contents depend on: a changed scale, seed
+// or generator builds a new one.
+func loadedKey() string {
+	return fmt.Sprintf("loaded_c%d_d%d_s%d_g%d", Scale.Customers, Scale.TradeDays, Seed, loader.GeneratorVersion)
+}
+
 // Loaded returns the URL of a fresh database cloned from the loaded template; it is
 // dropped when the test ends.
 func Loaded(t testing.TB) string {
 	t.Helper()
-	key := fmt.Sprintf("loaded_c%d_d%d_s%d_g%d", Scale.Customers, Scale.TradeDays, Seed, loader.GeneratorVersion)
-	return testpg.FromTemplate(t, key, Build)
+	return testpg.FromTemplate(t, loadedKey(), Build)
 }
 
 // Build loads the template's scale and seed into the database at dsn.

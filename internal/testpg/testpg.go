@@ -4,6 +4,14 @@
 // managed cluster like any user's: it requires a password, which the URLs handed out
 // here carry (test output may show them; the password dies with the cluster).
 //
+// Each process's server is a copy of one cluster built once per go test invocation:
+// the first test process runs initdb and the templates registered with Prebuild, and
+// every process (that one included) copies the stopped cluster and starts its copy on
+// a port of its own. initdb and the loaded template used to be built by every package's
+// process, a large share of the suite's CPU on a 2-core machine. The cache's rules (one
+// invocation only, cleaned up after it, a process of its own when it cannot be used)
+// are in cache.go.
+//
 // Use it from a package's tests:
 //
 //	func TestMain(m *testing.M) { os.Exit(testpg.Main(m)) }
@@ -35,7 +43,10 @@ const EnvDSN = "BROKERBENCH_TEST_DSN"
 type server struct {
 	admin   string // URL of the maintenance database
 	cluster *pgmanaged.Cluster
-	err     error
+	copyDir string // the copy of the invocation's shared cluster that cluster runs in
+	// cacheErr is why the shared cluster was not used ("" when it was, or with EnvDSN).
+	cacheErr string
+	err      error
 }
 
 var (
@@ -49,21 +60,37 @@ func start() {
 		shared.admin = dsn
 		return
 	}
-	c, err := pgmanaged.Start(context.Background(), pgmanaged.Options{})
+	ctx := context.Background()
+	c, dir, err := startShared(ctx)
 	if err != nil {
-		shared.err = err
-		return
+		// The cache is an optimisation: without it the process starts its own cluster,
+		// and only a failure of that one fails the tests.
+		shared.cacheErr = err.Error()
+		fmt.Fprintf(os.Stderr, "testpg: no shared cluster (%v); starting this process's own\n", err)
+		if c, err = pgmanaged.Start(ctx, pgmanaged.Options{}); err != nil {
+			shared.err = err
+			return
+		}
 	}
-	shared.cluster = c
+	shared.cluster, shared.copyDir = c, dir
 	shared.admin = c.URL("postgres")
 }
 
-// Main runs the package's tests and stops the server this process started.
+// Main runs the package's tests and stops the server this process started. (A test
+// binary started with the cache's reaper variable set is the reaper: cache.go.)
 func Main(m *testing.M) int {
+	if dir := os.Getenv(reapEnv); dir != "" {
+		return reap(dir)
+	}
 	code := m.Run()
 	if shared.cluster != nil {
 		if err := shared.cluster.Stop(); err != nil {
 			fmt.Fprintln(os.Stderr, "testpg: stop:", err)
+		} else if shared.copyDir != "" {
+			// A server that would not stop keeps its folder: the reaper ends both.
+			if err := os.RemoveAll(shared.copyDir); err != nil {
+				fmt.Fprintln(os.Stderr, "testpg: remove the cluster's copy:", err)
+			}
 		}
 	}
 	return code
@@ -99,15 +126,19 @@ func WithDatabase(dsn, db string) string {
 
 func admin(t testing.TB) database.DB {
 	t.Helper()
-	// Generous: on a 2-core machine busy with other test processes a new backend can
-	// take longer than the 10 s a user's connect gets.
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
-	defer cancel()
-	db, err := database.Open(ctx, AdminDSN(t), database.Options{MaxConns: 1, Timeout: time.Minute})
+	db, err := openAdmin(AdminDSN(t))
 	if err != nil {
 		t.Fatalf("test PostgreSQL: %v", err)
 	}
 	return db
+}
+
+func openAdmin(dsn string) (database.DB, error) {
+	// Generous: on a 2-core machine busy with other test processes a new backend can
+	// take longer than the 10 s a user's connect gets.
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	return database.Open(ctx, dsn, database.Options{MaxConns: 1, Timeout: time.Minute})
 }
 
 func uniqueName(prefix string) string {
@@ -158,47 +189,59 @@ func create(t testing.TB, template string) string {
 
 // FromTemplate returns a fresh database cloned from the template named key, building
 // the template once (across test processes, under an advisory lock) with build, which
-// receives the URL of the database to fill.
+// receives the URL of the database to fill. A template registered with Prebuild is
+// already in the cluster (built once for the whole go test invocation).
 func FromTemplate(t testing.TB, key string, build func(ctx context.Context, dsn string) error) string {
 	t.Helper()
-	tmpl := "bbtmpl_" + sanitize(key)
-	db := admin(t)
-	ctx := context.Background()
+	start := time.Now()
+	built, err := ensureTemplate(context.Background(), AdminDSN(t), key, build)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if built {
+		t.Logf("built template %s in %s", templateName(key), time.Since(start).Round(time.Millisecond))
+	}
+	return create(t, templateName(key))
+}
+
+func templateName(key string) string { return "bbtmpl_" + sanitize(key) }
+
+// ensureTemplate builds the template named key on the server at adminDSN unless it is
+// there; built says whether this call built it.
+func ensureTemplate(ctx context.Context, adminDSN, key string, build BuildFunc) (built bool, err error) {
+	tmpl := templateName(key)
+	db, err := openAdmin(adminDSN)
+	if err != nil {
+		return false, fmt.Errorf("test PostgreSQL: %w", err)
+	}
+	defer db.Close()
 	h := fnv.New64a()
 	h.Write([]byte(tmpl))
 	lock := int64(h.Sum64() >> 1)
 	if _, err := db.Exec(ctx, "SELECT pg_advisory_lock($1)", lock); err != nil {
-		db.Close()
-		t.Fatalf("lock template %s: %v", tmpl, err)
+		return false, fmt.Errorf("lock template %s: %w", tmpl, err)
 	}
+	defer func() { _, _ = db.Exec(ctx, "SELECT pg_advisory_unlock($1)", lock) }()
 	var exists bool
 	if err := db.QueryRow(ctx, "SELECT EXISTS (SELECT 1 FROM pg_database WHERE datname = $1)", tmpl).Scan(&exists); err != nil {
-		db.Close()
-		t.Fatal(err)
+		return false, err
 	}
-	if !exists {
-		building := tmpl + "_build"
-		_, _ = db.Exec(ctx, "DROP DATABASE IF EXISTS "+building+" WITH (FORCE)")
-		if _, err := db.Exec(ctx, "CREATE DATABASE "+building); err != nil {
-			db.Close()
-			t.Fatalf("create template: %v", err)
-		}
-		start := time.Now()
-		if err := build(ctx, WithDatabase(AdminDSN(t), building)); err != nil {
-			_, _ = db.Exec(ctx, "SELECT pg_advisory_unlock($1)", lock)
-			db.Close()
-			t.Fatalf("build template %s: %v", tmpl, err)
-		}
-		// The rename makes the template visible only once it is complete.
-		if _, err := db.Exec(ctx, "ALTER DATABASE "+building+" RENAME TO "+tmpl); err != nil {
-			db.Close()
-			t.Fatalf("publish template: %v", err)
-		}
-		t.Logf("built template %s in %s", tmpl, time.Since(start).Round(time.Millisecond))
+	if exists {
+		return false, nil
 	}
-	_, _ = db.Exec(ctx, "SELECT pg_advisory_unlock($1)", lock)
-	db.Close()
-	return create(t, tmpl)
+	building := tmpl + "_build"
+	_, _ = db.Exec(ctx, "DROP DATABASE IF EXISTS "+building+" WITH (FORCE)")
+	if _, err := db.Exec(ctx, "CREATE DATABASE "+building); err != nil {
+		return false, fmt.Errorf("create template: %w", err)
+	}
+	if err := build(ctx, WithDatabase(adminDSN, building)); err != nil {
+		return false, fmt.Errorf("build template %s: %w", tmpl, err)
+	}
+	// The rename makes the template visible only once it is complete.
+	if _, err := db.Exec(ctx, "ALTER DATABASE "+building+" RENAME TO "+tmpl); err != nil {
+		return false, fmt.Errorf("publish template: %w", err)
+	}
+	return true, nil
 }
 
 func sanitize(s string) string {

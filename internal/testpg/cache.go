@@ -1,0 +1,415 @@
+package testpg
+
+// The invocation's shared cluster. `go test ./...` runs one test binary per package,
+// each a child of the go command, and each used to run initdb and build the loaded
+// template itself: on a 2-core machine those builds were a large part of the suite's
+// CPU and sat on every package's critical path. Now the first test process of an
+// invocation builds one cluster (initdb and the Prebuild templates) in a cache folder
+// under the OS's temporary folder, stops it and marks it ready; every test process then
+// copies the stopped data folder and starts its copy on a port of its own, so each
+// process still owns its server (fault tests pause, restart and kill it) while the
+// builds happen once.
+//
+// The cache belongs to one invocation: its name holds the go command's pid and start
+// time (so a reused pid is a different invocation), the user, and a hash of the server
+// binaries and the template keys (a package that does not import testdb gets a bare
+// cluster, not a copy of a loaded one). A reaper process that the builder starts waits
+// for the go command to exit and removes the folder, stopping any server a killed test
+// process left running in it; folders of invocations that are gone (the reaper died too)
+// are removed by the next invocation. Nothing is reused across invocations: a changed
+// generator or schema must never meet an old template. Without /proc, outside the go
+// command, or when anything about the cache fails, the process starts a cluster of its
+// own as before; a server that cannot start at all still fails the tests.
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"hash/fnv"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+
+	"github.com/brokerbench/brokerbench/internal/pgmanaged"
+)
+
+const (
+	cachePrefix = "brokerbench-testpg-"
+	// reapEnv makes a test binary run as the cache's reaper instead of its tests.
+	reapEnv = "BROKERBENCH_TESTPG_REAP"
+	// The cache folder's files: the lock, the built cluster, its outcome, the reaper's pid.
+	lockName, dataName, readyName, failedName, reaperName = "lock", "data", "ready", "failed", "reaper"
+)
+
+// BuildFunc fills the database at dsn with a template's contents.
+type BuildFunc func(ctx context.Context, dsn string) error
+
+type prebuilt struct {
+	key   string
+	build BuildFunc
+}
+
+var (
+	prebuildMu sync.Mutex
+	prebuilds  []prebuilt
+)
+
+// Prebuild registers a template that the invocation's shared cluster is built with, so
+// that FromTemplate(t, key, ...) finds it already there in every test process. Call it
+// from an init function of the package that owns the template (testdb does), before
+// any test asks for a server.
+func Prebuild(key string, build BuildFunc) {
+	prebuildMu.Lock()
+	defer prebuildMu.Unlock()
+	prebuilds = append(prebuilds, prebuilt{key, build})
+}
+
+func prebuiltTemplates() []prebuilt {
+	prebuildMu.Lock()
+	defer prebuildMu.Unlock()
+	p := append([]prebuilt(nil), prebuilds...)
+	sort.Slice(p, func(i, j int) bool { return p[i].key < p[j].key })
+	return p
+}
+
+// invocation is the go command running this test binary: its pid and its start time
+// (field 22 of /proc/PID/stat), which together name it even after the pid is reused.
+type invocation struct {
+	pid   int
+	start string
+}
+
+// currentInvocation returns the go command that started this process, or an error
+// when the parent is something else (a test binary run by hand or by a wrapper shares
+// nothing: its parent lives on across runs) or there is no /proc.
+func currentInvocation() (invocation, error) {
+	ppid := os.Getppid()
+	comm, err := os.ReadFile(filepath.Join("/proc", strconv.Itoa(ppid), "comm"))
+	if err != nil {
+		return invocation{}, fmt.Errorf("no /proc to identify the go command: %w", err)
+	}
+	if name := strings.TrimSpace(string(comm)); name != "go" {
+		return invocation{}, fmt.Errorf("the test binary's parent is %q, not the go command", name)
+	}
+	start, ok := startTime(ppid)
+	if !ok {
+		return invocation{}, errors.New("cannot read the go command's start time")
+	}
+	return invocation{ppid, start}, nil
+}
+
+// startTime returns a process's start time (clock ticks since boot); ok is false when
+// the process is gone.
+func startTime(pid int) (string, bool) {
+	b, err := os.ReadFile(filepath.Join("/proc", strconv.Itoa(pid), "stat"))
+	if err != nil {
+		return "", false
+	}
+	s := string(b)
+	i := strings.LastIndex(s, ") ")
+	if i < 0 {
+		return "", false
+	}
+	// Fields from the third (state) on; the start time is the 22nd.
+	f := strings.Fields(s[i+2:])
+	if len(f) < 20 {
+		return "", false
+	}
+	return f[19], true
+}
+
+func (inv invocation) alive() bool {
+	s, ok := startTime(inv.pid)
+	return ok && s == inv.start
+}
+
+// cacheDir names the invocation's cache folder for these binaries and templates.
+func cacheDir(inv invocation, binDir string, templates []prebuilt) string {
+	h := fnv.New64a()
+	fmt.Fprintln(h, binDir)
+	// A server upgraded in place keeps its folder: its binary's size and time differ.
+	if st, err := os.Stat(filepath.Join(binDir, "postgres")); err == nil {
+		fmt.Fprintln(h, st.Size(), st.ModTime().UnixNano())
+	}
+	for _, p := range templates {
+		fmt.Fprintln(h, p.key)
+	}
+	// Short: the copies' sockets live below it, and sun_path holds about 107 bytes.
+	name := fmt.Sprintf("%s%d-%d-%s-%012x", cachePrefix, os.Geteuid(), inv.pid, inv.start, h.Sum64()>>16)
+	return filepath.Join(os.TempDir(), name)
+}
+
+// parseCacheDir returns the invocation a cache folder of this user belongs to.
+func parseCacheDir(name string) (invocation, bool) {
+	rest, ok := strings.CutPrefix(name, cachePrefix+strconv.Itoa(os.Geteuid())+"-")
+	if !ok {
+		return invocation{}, false
+	}
+	f := strings.Split(rest, "-")
+	if len(f) != 3 {
+		return invocation{}, false
+	}
+	pid, err := strconv.Atoi(f[0])
+	if err != nil || f[1] == "" {
+		return invocation{}, false
+	}
+	return invocation{pid, f[1]}, true
+}
+
+// lockCache opens and locks the cache folder's lock file (syscall.Flock, released when
+// the file is closed or the process dies).
+func lockCache(dir string, how int) (*os.File, error) {
+	f, err := os.OpenFile(filepath.Join(dir, lockName), os.O_RDWR|os.O_CREATE|syscall.O_NOFOLLOW, 0o600)
+	if err != nil {
+		return nil, err
+	}
+	for {
+		err = syscall.Flock(int(f.Fd()), how)
+		if err != syscall.EINTR {
+			break
+		}
+	}
+	if err != nil {
+		f.Close()
+		return nil, err
+	}
+	return f, nil
+}
+
+// openCacheDir creates the cache folder or checks that the existing one is this user's
+// own folder: the temporary folder is shared, and another user's planted folder or
+// link must not be trusted.
+func openCacheDir(dir string) error {
+	// 0711: the server's OS user must pass through it to the data folders below.
+	if err := os.Mkdir(dir, 0o711); err != nil && !errors.Is(err, os.ErrExist) {
+		return err
+	}
+	if err := checkCacheDir(dir); err != nil {
+		return err
+	}
+	return os.Chmod(dir, 0o711)
+}
+
+func checkCacheDir(dir string) error {
+	st, err := os.Lstat(dir)
+	if err != nil {
+		return err
+	}
+	sys, ok := st.Sys().(*syscall.Stat_t)
+	if !st.IsDir() || !ok || int(sys.Uid) != os.Geteuid() || st.Mode().Perm()&0o022 != 0 {
+		return fmt.Errorf("%s is not a folder of this user's that only it can write", dir)
+	}
+	return nil
+}
+
+// startShared starts this process's copy of the invocation's shared cluster, building
+// the cluster first when no process of the invocation has. It returns the copy's
+// folder, which the caller removes once the cluster is stopped.
+func startShared(ctx context.Context) (*pgmanaged.Cluster, string, error) {
+	inv, err := currentInvocation()
+	if err != nil {
+		return nil, "", err
+	}
+	binDir, err := pgmanaged.FindBinaries()
+	if err != nil {
+		return nil, "", err
+	}
+	removeStale()
+	templates := prebuiltTemplates()
+	dir := cacheDir(inv, binDir, templates)
+	if err := openCacheDir(dir); err != nil {
+		return nil, "", err
+	}
+	lock, err := lockCache(dir, syscall.LOCK_EX)
+	if err != nil {
+		return nil, "", err
+	}
+	defer lock.Close()
+	if err := ensureBuilt(ctx, dir, inv, templates); err != nil {
+		return nil, "", err
+	}
+	// Copies may run side by side; only a build (or the reaper) needs the folder alone.
+	if err := syscall.Flock(int(lock.Fd()), syscall.LOCK_SH); err != nil {
+		return nil, "", err
+	}
+	cp, err := os.MkdirTemp(dir, "c")
+	if err != nil {
+		return nil, "", err
+	}
+	// cp -a keeps owners and modes: as root the files stay the server's user's, and the
+	// password file stays ours (pgmanaged refuses one that is not).
+	if out, err := exec.CommandContext(ctx, "cp", "-a", filepath.Join(dir, dataName)+"/.", cp).CombinedOutput(); err != nil {
+		os.RemoveAll(cp)
+		return nil, "", fmt.Errorf("copy the shared cluster: %v: %s", err, bytes.TrimSpace(out))
+	}
+	lock.Close()
+	// A stopped managed cluster started in a new folder takes a free port, writes its
+	// settings (port, socket folder) and password file afresh: copies never collide.
+	c, err := pgmanaged.Start(ctx, pgmanaged.Options{DataDir: cp})
+	if err != nil {
+		os.RemoveAll(cp)
+		return nil, "", fmt.Errorf("start the copy of the shared cluster: %w", err)
+	}
+	return c, cp, nil
+}
+
+// ensureBuilt builds the cache's cluster unless a process of the invocation already
+// has (the caller holds the lock). A failed build is recorded, so that the other
+// processes go their own way at once instead of failing the same build again.
+func ensureBuilt(ctx context.Context, dir string, inv invocation, templates []prebuilt) error {
+	if _, err := os.Stat(filepath.Join(dir, readyName)); err == nil {
+		return nil
+	}
+	if b, err := os.ReadFile(filepath.Join(dir, failedName)); err == nil {
+		return fmt.Errorf("the shared cluster's build failed in another test process: %s", b)
+	}
+	if _, err := os.Stat(filepath.Join(dir, reaperName)); err != nil {
+		if err := startReaper(dir); err != nil {
+			return fmt.Errorf("start the cache's reaper: %w", err)
+		}
+	}
+	data := filepath.Join(dir, dataName)
+	// A builder killed halfway left a partial cluster, perhaps still running.
+	stopServerIn(data)
+	if err := os.RemoveAll(data); err != nil {
+		return err
+	}
+	start := time.Now()
+	err := build(ctx, data, templates)
+	if err != nil {
+		_ = os.WriteFile(filepath.Join(dir, failedName), []byte(err.Error()), 0o600)
+		return fmt.Errorf("build the shared cluster: %w", err)
+	}
+	fmt.Fprintf(os.Stderr, "testpg: built the shared cluster %s in %s\n", dir, time.Since(start).Round(time.Millisecond))
+	return os.WriteFile(filepath.Join(dir, readyName), nil, 0o600)
+}
+
+// build makes the cluster in data, builds the templates into it and stops it cleanly
+// (a shutdown checkpoint: the copies start from consistent files).
+func build(ctx context.Context, data string, templates []prebuilt) error {
+	c, err := pgmanaged.Start(ctx, pgmanaged.Options{DataDir: data})
+	if err != nil {
+		return err
+	}
+	for _, p := range templates {
+		if _, err := ensureTemplate(ctx, c.URL("postgres"), p.key, p.build); err != nil {
+			_ = c.Stop()
+			return err
+		}
+	}
+	if err := c.Stop(); err != nil {
+		return err
+	}
+	// The copies write logs of their own.
+	_ = os.Remove(filepath.Join(data, "server.log"))
+	return nil
+}
+
+// startReaper starts this test binary again as the cache's reaper, in a session of its
+// own (a Ctrl-C aimed at the tests must not end it) with no output (the go command
+// waits for its children's output to close).
+func startReaper(dir string) error {
+	cmd := exec.Command("/proc/self/exe")
+	cmd.Env = append(os.Environ(), reapEnv+"="+dir)
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
+	if err := cmd.Start(); err != nil {
+		return err
+	}
+	pid := cmd.Process.Pid
+	_ = cmd.Process.Release()
+	return os.WriteFile(filepath.Join(dir, reaperName), []byte(strconv.Itoa(pid)), 0o600)
+}
+
+// reap is the reaper's life: wait until the invocation's go command is gone, then
+// remove the cache folder.
+func reap(dir string) int {
+	inv, ok := parseCacheDir(filepath.Base(dir))
+	if !ok || filepath.Dir(dir) != filepath.Clean(os.TempDir()) {
+		fmt.Fprintf(os.Stderr, "testpg reaper: %s is not a cache folder\n", dir)
+		return 2
+	}
+	// /proc offers no wait for a process that is not our child; once a second costs
+	// nothing measurable.
+	for inv.alive() {
+		time.Sleep(time.Second)
+	}
+	if err := removeCache(dir, true); err != nil {
+		fmt.Fprintf(os.Stderr, "testpg reaper: %v\n", err)
+		return 1
+	}
+	return 0
+}
+
+// removeStale removes this user's cache folders whose invocation is gone (their reaper
+// died with them), skipping any that a process still holds locked.
+func removeStale() {
+	entries, _ := os.ReadDir(os.TempDir())
+	for _, e := range entries {
+		inv, ok := parseCacheDir(e.Name())
+		if !ok || inv.alive() {
+			continue
+		}
+		_ = removeCache(filepath.Join(os.TempDir(), e.Name()), false)
+	}
+}
+
+// removeCache stops any server left running in the cache folder and removes it; wait
+// says whether to wait for processes still using it or leave it to them.
+func removeCache(dir string, wait bool) error {
+	if err := checkCacheDir(dir); err != nil {
+		if errors.Is(err, os.ErrNotExist) {
+			return nil
+		}
+		return err
+	}
+	how := syscall.LOCK_EX
+	if !wait {
+		how |= syscall.LOCK_NB
+	}
+	lock, err := lockCache(dir, how)
+	if err != nil {
+		return err
+	}
+	defer lock.Close()
+	entries, _ := os.ReadDir(dir)
+	for _, e := range entries {
+		if e.IsDir() {
+			stopServerIn(filepath.Join(dir, e.Name()))
+		}
+	}
+	return os.RemoveAll(dir)
+}
+
+// stopServerIn ends a server a killed process left running in data: an immediate
+// shutdown, as nothing in the folder is kept. The pid is trusted only when that
+// process's working folder is data (a postmaster's is).
+func stopServerIn(data string) {
+	b, err := os.ReadFile(filepath.Join(data, "postmaster.pid"))
+	if err != nil {
+		return
+	}
+	line, _, _ := strings.Cut(string(b), "\n")
+	pid, err := strconv.Atoi(strings.TrimSpace(line))
+	if err != nil || pid <= 0 {
+		return
+	}
+	cwd, err := os.Readlink(filepath.Join("/proc", strconv.Itoa(pid), "cwd"))
+	if err != nil || filepath.Clean(cwd) != filepath.Clean(data) {
+		return
+	}
+	_ = syscall.Kill(pid, syscall.SIGCONT) // a paused server cannot shut down
+	_ = syscall.Kill(pid, syscall.SIGQUIT)
+	for i := 0; i < 300; i++ {
+		if _, err := os.Stat(filepath.Join("/proc", strconv.Itoa(pid))); err != nil {
+			return
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+}
