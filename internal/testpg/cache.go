@@ -309,7 +309,49 @@ func build(ctx context.Context, data string, templates []prebuilt) error {
 	}
 	// The copies write logs of their own.
 	_ = os.Remove(filepath.Join(data, "server.log"))
+	trimWAL(ctx, c.BinDir, data)
 	return nil
+}
+
+// trimWAL removes the WAL segments a cleanly stopped cluster does not need: all but
+// the one holding its last checkpoint. After the template's load the server keeps
+// hundreds of megabytes of recycled segments for later use, which every copy would
+// otherwise copy; a missing future segment is simply created when needed. When the
+// checkpoint's segment cannot be read nothing is removed.
+func trimWAL(ctx context.Context, binDir, data string) {
+	out, err := exec.CommandContext(ctx, filepath.Join(binDir, "pg_controldata"), data).Output()
+	if err != nil {
+		return
+	}
+	var redo string
+	for _, line := range strings.Split(string(out), "\n") {
+		if k, v, ok := strings.Cut(line, ":"); ok && strings.TrimSpace(k) == "Latest checkpoint's REDO WAL file" {
+			redo = strings.TrimSpace(v)
+		}
+	}
+	if !walSegment(redo) || !strings.Contains(string(out), "shut down") {
+		return
+	}
+	wal := filepath.Join(data, "pg_wal")
+	entries, _ := os.ReadDir(wal)
+	for _, e := range entries {
+		if walSegment(e.Name()) && e.Name() != redo && e.Type().IsRegular() {
+			_ = os.Remove(filepath.Join(wal, e.Name()))
+		}
+	}
+}
+
+// walSegment reports whether name is a WAL segment's file name (24 hex digits).
+func walSegment(name string) bool {
+	if len(name) != 24 {
+		return false
+	}
+	for _, r := range name {
+		if !(r >= '0' && r <= '9' || r >= 'A' && r <= 'F') {
+			return false
+		}
+	}
+	return true
 }
 
 // startReaper starts this test binary again as the cache's reaper, in a session of its

@@ -77,6 +77,20 @@ func TestSharedClusterCopies(t *testing.T) {
 	}
 
 	first := Cluster(t)
+	// The copies start from the built cluster's checkpoint segment alone.
+	wal, err := os.ReadDir(filepath.Join(filepath.Dir(first.DataDir), dataName, "pg_wal"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	segments := 0
+	for _, e := range wal {
+		if walSegment(e.Name()) {
+			segments++
+		}
+	}
+	if segments != 1 {
+		t.Fatalf("the built cluster keeps %d WAL segments, want 1 (the last checkpoint's)", segments)
+	}
 	second, dir, err := startShared(context.Background())
 	if err != nil {
 		t.Fatal(err)
