@@ -4,13 +4,13 @@
 // managed cluster like any user's: it requires a password, which the URLs handed out
 // here carry (test output may show them; the password dies with the cluster).
 //
-// Each process's server is a copy of one cluster built once per go test invocation:
-// the first test process runs initdb and the templates registered with Prebuild, and
-// every process (that one included) copies the stopped cluster and starts its copy on
-// a port of its own. initdb and the loaded template used to be built by every package's
-// process, a large share of the suite's CPU on a 2-core machine. The cache's rules (one
-// invocation only, cleaned up after it, a process of its own when it cannot be used)
-// are in cache.go.
+// In a package that registers templates with Prebuild (testdb's loaded template), each
+// process's server is a copy of one cluster built once per go test invocation: the
+// first such test process runs initdb and the templates, and every process (that one
+// included) copies the stopped cluster and starts its copy on a port of its own.
+// initdb and the loaded template used to be built by every package's process, a large
+// share of the suite's CPU on a 2-core machine. The cache's rules (one invocation only,
+// cleaned up after it, a process of its own when it cannot be used) are in cache.go.
 //
 // Use it from a package's tests:
 //
@@ -22,6 +22,7 @@ package testpg
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"hash/fnv"
 	"net/url"
@@ -66,7 +67,9 @@ func start() {
 		// The cache is an optimisation: without it the process starts its own cluster,
 		// and only a failure of that one fails the tests.
 		shared.cacheErr = err.Error()
-		fmt.Fprintf(os.Stderr, "testpg: no shared cluster (%v); starting this process's own\n", err)
+		if !errors.Is(err, errNothingToShare) {
+			fmt.Fprintf(os.Stderr, "testpg: no shared cluster (%v); starting this process's own\n", err)
+		}
 		if c, err = pgmanaged.Start(ctx, pgmanaged.Options{}); err != nil {
 			shared.err = err
 			return
