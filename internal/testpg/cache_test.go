@@ -2,10 +2,12 @@ package testpg
 
 import (
 	"context"
+	"errors"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"sync/atomic"
 	"syscall"
 	"testing"
@@ -239,5 +241,48 @@ func TestReaperRemovesCacheWhenInvocationEnds(t *testing.T) {
 			t.Fatal("the reaper did not remove the cache after its invocation ended")
 		}
 		time.Sleep(100 * time.Millisecond)
+	}
+}
+
+// TestFailedBuildIsRecorded: a template that fails to build fails the shared
+// cluster's build with the template's error, and the next process of the invocation
+// learns of it at once instead of building again (it then starts its own cluster, whose
+// FromTemplate meets the same failure in the test that asked: nothing is hidden).
+func TestFailedBuildIsRecorded(t *testing.T) {
+	if os.Getenv(EnvDSN) != "" {
+		t.Skip("the tests use " + EnvDSN)
+	}
+	start, ok := startTime(os.Getpid())
+	if !ok {
+		t.Skip("no /proc")
+	}
+	inv := invocation{os.Getpid(), start}
+	dir := fakeCache(t, inv, "eeeeeeeeeeee")
+	// No reaper: the test removes the folder itself.
+	if err := os.WriteFile(filepath.Join(dir, reaperName), nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	builds := 0
+	failing := []prebuilt{{"broken", func(context.Context, string) error {
+		builds++
+		return errors.New("generator exploded")
+	}}}
+	err := ensureBuilt(context.Background(), dir, inv, failing)
+	if err == nil || !strings.Contains(err.Error(), "generator exploded") {
+		t.Fatalf("first build: err = %v, want the template's error", err)
+	}
+	err = ensureBuilt(context.Background(), dir, inv, failing)
+	if err == nil || !strings.Contains(err.Error(), "another test process") || !strings.Contains(err.Error(), "generator exploded") {
+		t.Fatalf("second build: err = %v, want the recorded failure", err)
+	}
+	if builds != 1 {
+		t.Fatalf("template build ran %d times, want 1", builds)
+	}
+	if exists(filepath.Join(dir, readyName)) {
+		t.Fatal("a failed build was marked ready")
+	}
+	// The failed build stopped its server: no postmaster left in the folder.
+	if exists(filepath.Join(dir, dataName, "postmaster.pid")) {
+		t.Fatal("the failed build left its server running")
 	}
 }
