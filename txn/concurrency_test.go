@@ -69,7 +69,19 @@ func testConcurrentMixKeepsInvariants(t *testing.T, db database.DB) {
 			t.Errorf("%s: %v", what, err)
 		}
 	}
-	stop := time.Now().Add(10 * time.Second)
+	// The mix runs until it has done what the test is about, not for a fixed time that
+	// a quiet machine fills with thousands of transactions and a busy one with few:
+	// minMix customer transactions (each deck several times over), the market's
+	// Trade-Results, minFeeds Market-Feeds and a limit order they released, and a
+	// Data-Maintenance, then stops; maxRun only ends a run that never gets there, and
+	// the checks below then say what was missing.
+	const minMix, minFeeds, maxRun = 1200, 3, 2 * time.Minute
+	deadline := time.Now().Add(maxRun)
+	var customer atomic.Int64
+	done := func() bool {
+		return time.Now().After(deadline) || customer.Load() >= minMix && mk.feeds.Load() >= minFeeds &&
+			mk.release.Load() > 0 && ran[DataMaintenance].Load() > 0
+	}
 	var ce sync.WaitGroup
 	for u := 0; u < users; u++ {
 		ce.Add(1)
@@ -77,10 +89,11 @@ func testConcurrentMixKeepsInvariants(t *testing.T, db database.DB) {
 			defer ce.Done()
 			e := newTestExecutor(db, u)
 			deck := NewDeck(rnd.New(42, 7, uint64(u)))
-			for time.Now().Before(stop) {
+			for !done() {
 				k := deck.Next()
 				o, err := e.Run(ctx, k)
 				ran[k].Add(1)
+				customer.Add(1)
 				retries.Add(int64(o.Attempts - 1))
 				if o.RolledBack {
 					rollback.Add(1)
@@ -100,7 +113,7 @@ func testConcurrentMixKeepsInvariants(t *testing.T, db database.DB) {
 	go func() {
 		defer close(dmDone)
 		e := newTestExecutor(db, 200)
-		for time.Now().Before(stop) {
+		for !done() {
 			o, err := e.Run(ctx, DataMaintenance)
 			ran[DataMaintenance].Add(1)
 			retries.Add(int64(o.Attempts - 1))
