@@ -54,6 +54,12 @@ func realConfig(t *testing.T, users []int, step, warmup time.Duration) (Config, 
 // tpsE/tps equal to Trade-Result's share, no errors, and a consistent database after.
 func TestRealMix(t *testing.T) {
 	cfg, db := realConfig(t, []int{4, 8}, 6*time.Second, time.Second)
+	// What is checked is the mix, not the throughput: a quiet machine at full speed
+	// burns both cores for the whole run on thousands of transactions more than the
+	// shares need. At this rate the ten measured seconds still deal about 1,800
+	// customer transactions, the ~2,000 the tolerance below was set for; a machine too
+	// busy to reach the rate runs at full speed, as before.
+	cfg.Rate = 200
 	d, err := New(cfg)
 	if err != nil {
 		t.Fatal(err)
@@ -343,6 +349,11 @@ func TestRealRestart(t *testing.T) {
 	// Twelve-second steps: a restart that a busy machine makes slow still leaves the
 	// users time to come back within the window.
 	cfg, _ := realConfig(t, []int{4}, 12*time.Second, time.Second)
+	// Paced: the restart and the recovery are under test, not the throughput, and at
+	// full speed the twelve seconds burn both cores. Forty starts a second keep each
+	// user's connection busy well within the pool's idle ping (1 s), so the restart
+	// cuts connections in use, and users try again every few dozen milliseconds.
+	cfg.Rate = 40
 	// Users' transactions that succeed once the restart is over: the pool reconnected.
 	var back atomic.Int64
 	var restartedAt atomic.Pointer[time.Time]

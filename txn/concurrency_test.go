@@ -69,7 +69,20 @@ func testConcurrentMixKeepsInvariants(t *testing.T, db database.DB) {
 			t.Errorf("%s: %v", what, err)
 		}
 	}
-	stop := time.Now().Add(10 * time.Second)
+	// The mix runs until it has done what the test is about, not for a fixed time that
+	// a quiet machine fills with thousands of transactions: minMix customer
+	// transactions (or, on a machine too busy for them, the ten seconds the test used
+	// to run), and in any case what the checks below want of the market: Trade-Results,
+	// a Market-Feed and a limit order it released. maxRun only ends a run that never
+	// gets there, and the checks then say what was missing.
+	const minMix, busyRun, maxRun = 1200, 10 * time.Second, 2 * time.Minute
+	start := time.Now()
+	var customer atomic.Int64
+	done := func() bool {
+		enough := customer.Load() >= minMix || time.Since(start) >= busyRun
+		market := mk.results.Load() > 0 && mk.feeds.Load() > 0 && mk.release.Load() > 0
+		return enough && market || time.Since(start) >= maxRun
+	}
 	var ce sync.WaitGroup
 	for u := 0; u < users; u++ {
 		ce.Add(1)
@@ -77,10 +90,11 @@ func testConcurrentMixKeepsInvariants(t *testing.T, db database.DB) {
 			defer ce.Done()
 			e := newTestExecutor(db, u)
 			deck := NewDeck(rnd.New(42, 7, uint64(u)))
-			for time.Now().Before(stop) {
+			for !done() {
 				k := deck.Next()
 				o, err := e.Run(ctx, k)
 				ran[k].Add(1)
+				customer.Add(1)
 				retries.Add(int64(o.Attempts - 1))
 				if o.RolledBack {
 					rollback.Add(1)
@@ -100,7 +114,7 @@ func testConcurrentMixKeepsInvariants(t *testing.T, db database.DB) {
 	go func() {
 		defer close(dmDone)
 		e := newTestExecutor(db, 200)
-		for time.Now().Before(stop) {
+		for !done() {
 			o, err := e.Run(ctx, DataMaintenance)
 			ran[DataMaintenance].Add(1)
 			retries.Add(int64(o.Attempts - 1))

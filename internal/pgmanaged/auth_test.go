@@ -116,22 +116,13 @@ func hasSocket(p string) bool {
 	return err == nil && st.Mode()&os.ModeSocket != 0
 }
 
-// TestOtherUsersLockedOut: an unprivileged local account (nobody) gets no connection
+// testOtherUsersLockedOut: an unprivileged local account (nobody) gets no connection
 // to a managed cluster, over TCP or the socket, as postgres or as itself, nor by
-// pointing PGPASSFILE at the password file.
-func TestOtherUsersLockedOut(t *testing.T) {
-	t.Parallel()
-	if _, err := FindBinaries(); err != nil {
-		t.Skip("no PostgreSQL server binaries: ", err)
-	}
+// pointing PGPASSFILE at the password file. TestStartStop runs it on its cluster.
+func testOtherUsersLockedOut(t *testing.T, c *Cluster) {
 	if os.Geteuid() != 0 {
 		t.Skip("running psql as the unprivileged user nobody needs root (runuser)")
 	}
-	c, err := Start(context.Background(), Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer c.Stop()
 	checkProtected(t, c)
 	psql := psqlClient(t, c)
 	// The control: nobody can run psql at all, so each refusal below is the server's

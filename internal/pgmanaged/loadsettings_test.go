@@ -10,7 +10,10 @@ import (
 
 // TestLoadSettingsLifecycle: BeginLoad restarts the server with the load settings on top
 // of the cluster's own, EndLoad restarts it with its own again, and a load settings file
-// left by a killed load is gone after the next start.
+// left by a killed load is gone after the next start. Then the refusal: a server that
+// cannot start with the load settings (archive_mode = on refuses wal_level = minimal)
+// is back up with its own settings and BeginLoad says why. One cluster serves both
+// (initdb is most of what a cluster costs); the test owns it, and every step restarts it.
 func TestLoadSettingsLifecycle(t *testing.T) {
 	if _, err := FindBinaries(); err != nil {
 		t.Skip("no PostgreSQL server binaries: ", err)
@@ -69,26 +72,21 @@ func TestLoadSettingsLifecycle(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(c.DataDir, loadConf)); !os.IsNotExist(err) {
 		t.Errorf("%s still present after a start: %v", loadConf, err)
 	}
-}
 
-// TestLoadSettingsRefused: a server that cannot start with the load settings
-// (archive_mode = on refuses wal_level = minimal) is back up with its own settings and
-// BeginLoad says why.
-func TestLoadSettingsRefused(t *testing.T) {
-	if _, err := FindBinaries(); err != nil {
-		t.Skip("no PostgreSQL server binaries: ", err)
-	}
-	ctx := context.Background()
-	c, err := Start(ctx, Options{DataDir: filepath.Join(reachableDir(t), "pg"),
-		Settings: map[string]string{"archive_mode": "on", "archive_command": "'true'"}})
-	if err != nil {
+	// The same cluster started again with archive_mode = on: the load settings are refused.
+	if err := c.stopServer(); err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { _ = c.Stop() })
+	if c, err = Start(ctx, Options{DataDir: dir, Settings: map[string]string{"archive_mode": "on", "archive_command": "'true'"}}); err != nil {
+		t.Fatal(err)
+	}
+	if got := show("archive_mode"); got != "on" {
+		t.Fatalf("archive_mode = %q after a start with it on", got)
+	}
 	if err := c.BeginLoad(ctx, LoadSettings()); err == nil || !strings.Contains(err.Error(), "load settings") {
 		t.Fatalf("BeginLoad with archive_mode = on: %v, want a refusal", err)
 	}
-	out, err := psqlAs(psqlClient(t, c), "", nil, "-d", c.URL("postgres"), "-c", "SHOW wal_level")
+	out, err := psqlAs(psql, "", nil, "-d", c.URL("postgres"), "-c", "SHOW wal_level")
 	if err != nil || strings.TrimSpace(out) != "replica" {
 		t.Errorf("after the refused settings: %v %q, want the server up with wal_level replica", err, out)
 	}

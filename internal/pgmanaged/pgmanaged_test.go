@@ -8,8 +8,10 @@ import (
 )
 
 // TestStartStop starts a real temporary cluster, talks to it with psql when present,
-// and checks that Stop removes it.
+// checks that other local users are locked out of it, and that Stop removes it. (One
+// cluster for both: initdb is most of what a cluster costs.)
 func TestStartStop(t *testing.T) {
+	t.Parallel()
 	if _, err := FindBinaries(); err != nil {
 		t.Skip("no PostgreSQL server binaries: ", err)
 	}
@@ -26,6 +28,7 @@ func TestStartStop(t *testing.T) {
 			t.Errorf("psql: %v %q", err, out)
 		}
 	}
+	t.Run("OtherUsersLockedOut", func(t *testing.T) { testOtherUsersLockedOut(t, c) })
 	if err := c.Stop(); err != nil {
 		t.Fatal(err)
 	}
