@@ -15,6 +15,7 @@ import (
 
 	"github.com/brokerbench/brokerbench/database"
 	"github.com/brokerbench/brokerbench/internal/pgmanaged"
+	"github.com/brokerbench/brokerbench/internal/testdb"
 	"github.com/brokerbench/brokerbench/internal/testpg"
 	"github.com/brokerbench/brokerbench/loader"
 	"github.com/brokerbench/brokerbench/schema"
@@ -69,18 +70,19 @@ func loginRole(t *testing.T, dsn, role, pw string) *url.URL {
 	return u
 }
 
-// TestSecretNeverShown runs load, run (with the Prometheus endpoint), report (with
-// HTML and CSV files), compare and check with a password in the DSN, and a set of
-// failing connections, and searches every output for the password: standard output
-// and error, the live line and logs, the result file, the report files, the
-// /metrics page and every error message.
+// TestSecretNeverShown runs run (with the Prometheus endpoint), report (with HTML and
+// CSV files), compare and check with a password in the DSN, and a set of failing
+// connections (load among them), and searches every output for the password:
+// standard output and error, the live line and logs, the result file, the report
+// files, the /metrics page and every error message.
 //
-// The load is by size, and load --size is checked here too (its refusal of a size
-// below the smallest load, its plan and what it loads): one load serves both, as
-// loads are what makes the package's tests slow.
+// The database is a clone of the loaded template: a load with a password in the DSN
+// (by size, with its plan and progress on standard error) is
+// TestSecretManagedNeverShown's, whose managed cluster hands the load a URL with its
+// password; loads are what makes the package's tests slow.
 func TestSecretNeverShown(t *testing.T) {
 	t.Parallel()
-	dsn := secretRole(t, testpg.NewDB(t))
+	dsn := secretRole(t, testdb.Loaded(t))
 	dir := t.TempDir()
 	var searched int
 	clean := func(what, text string) {
@@ -101,7 +103,10 @@ func TestSecretNeverShown(t *testing.T) {
 		return out, errb
 	}
 
-	loadBySize(t, dsn, cli)
+	// The load's refusal of a size below the smallest load happens before any
+	// connection; it is checked here with this DSN's password too.
+	_, errb := cli(exitUsage, "load", "--db", dsn, "--size", "1MB")
+	oneErrorLine(t, errb, "--size 1MB", "smallest load", "1000 customers")
 
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
@@ -114,7 +119,8 @@ func TestSecretNeverShown(t *testing.T) {
 	var runOut, runErr string
 	go func() {
 		defer close(ran)
-		runOut, runErr = cli(-1, "run", "--db", dsn, "--users", "2", "--step", "3s", "--warmup", "1s",
+		// Paced (as TestRunFlow's runs): the search is for the password, not throughput.
+		runOut, runErr = cli(-1, "run", "--db", dsn, "--users", "2", "--step", "3s", "--warmup", "1s", "--rate", "30",
 			"--metrics-addr", addr, "--label", "secret", "--out", result)
 	}()
 	var metrics string
@@ -191,19 +197,20 @@ func TestSecretNeverShown(t *testing.T) {
 	t.Logf("searched %d outputs", searched)
 }
 
-// loadBySize loads dsn's empty database with load --size through cli, checking that
-// a size below the smallest load is one line naming it, and that half a day's growth
-// above the smallest load still plans 5 days, prints the plan first and loads what it
+// loadBySize loads an empty database with load --size through cli, target being the
+// load's flags that name it (--db or --pgdata) and dsn its URL, checking that a size
+// below the smallest load is one line naming it, and that half a day's growth above
+// the smallest load still plans 5 days, prints the plan first and loads what it
 // planned.
-func loadBySize(t *testing.T, dsn string, cli func(want int, args ...string) (string, string)) {
+func loadBySize(t *testing.T, target []string, dsn string, cli func(want int, args ...string) (string, string)) {
 	t.Helper()
 	m := loader.SizeModelFor("postgres")
 	smallest := loader.PlanFor(schema.Scale{Customers: 1000, TradeDays: 5}, m)
-	_, errb := cli(exitUsage, "load", "--db", dsn, "--size", "1MB")
+	_, errb := cli(exitUsage, append(append([]string{"load"}, target...), "--size", "1MB")...)
 	oneErrorLine(t, errb, "--size 1MB", "smallest load", "1000 customers")
 
 	size := fmt.Sprintf("%dMB", (smallest.Bytes+m.PerLUDayBytes/2)/1e6)
-	_, errb = cli(0, "load", "--db", dsn, "--size", size)
+	_, errb = cli(0, append(append([]string{"load"}, target...), "--size", size)...)
 	first := strings.SplitN(errb, "\n", 2)[0]
 	for _, w := range []string{"plan: 1000 customers, 5 trade days", "on disk with indexes", "at the measured load rate"} {
 		if !strings.Contains(first, w) {
@@ -225,7 +232,8 @@ func loadBySize(t *testing.T, dsn string, cli func(want int, args ...string) (st
 // pg start and status, load, check, run, quickstart, the URL pg start prints, and
 // commands that start the cluster themselves (the storage-bound run under a memory
 // cap among them) or a temporary one - while the password shows in no output, log
-// line or result file.
+// line or result file. Its load is by size and carries load --size's checks
+// (loadBySize).
 func TestSecretManagedNeverShown(t *testing.T) {
 	t.Parallel()
 	if _, err := pgmanaged.FindBinaries(); err != nil {
@@ -281,14 +289,18 @@ func TestSecretManagedNeverShown(t *testing.T) {
 		t.Errorf("pg start on a running cluster: %q", out)
 	}
 
-	cli(0, "load", "--pgdata", pgdata, "--customers", "1000", "--trade-days", "5")
+	// The load is by size: this one load also carries load --size's checks (its
+	// refusal of a size below the smallest load, its plan and what it loads).
+	loadBySize(t, []string{"--pgdata", pgdata}, c.URL("brokerbench"), cli)
 	cli(0, "check", "--pgdata", pgdata)
 	cli(0, "check", "--db", shown)
 	run := filepath.Join(dir, "managed.json")
-	if out, _ := cli(0, "run", "--pgdata", pgdata, "--users", "2", "--step", "3s", "--warmup", "1s", "--out", run); !strings.Contains(out, "check: OK") {
+	if out, _ := cli(0, "run", "--pgdata", pgdata, "--users", "2", "--step", "3s", "--warmup", "1s", "--rate", "30", "--out", run); !strings.Contains(out, "check: OK") {
 		t.Errorf("run did not complete:\n%s", out)
 	}
-	cli(0, "quickstart", "--pgdata", pgdata, "--users", "2", "--step", "3s", "--warmup", "1s", "--out", filepath.Join(dir, "qs.json"))
+	// One user, one short step: quickstart has no --rate, and only its finding the
+	// password is under test here.
+	cli(0, "quickstart", "--pgdata", pgdata, "--users", "1", "--step", "2s", "--warmup", "1s", "--out", filepath.Join(dir, "qs.json"))
 	cli(0, "pg", "stop", "--pgdata", pgdata)
 	// Stopped: the command starts the cluster itself, with the same password, and
 	// stops it again.
