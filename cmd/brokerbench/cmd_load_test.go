@@ -147,7 +147,7 @@ func TestSchemaCommandPrintsDDL(t *testing.T) {
 
 // --size and --trade-days bad forms: one line, exit 2, before any connection.
 // load --size's plan and what it loads are checked by TestSecretManagedNeverShown
-// (loadBySize): its load of the managed cluster's empty database is by size.
+// (loadShardsBySize): its load of the managed cluster's empty database is by size.
 func TestLoadSizeBadInput(t *testing.T) {
 	for _, tc := range []struct {
 		args []string

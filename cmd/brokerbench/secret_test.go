@@ -197,24 +197,47 @@ func TestSecretNeverShown(t *testing.T) {
 	t.Logf("searched %d outputs", searched)
 }
 
-// loadBySize loads an empty database with load --size through cli, target being the
-// load's flags that name it (--db or --pgdata) and dsn its URL, checking that a size
-// below the smallest load is one line naming it, and that half a day's growth above
-// the smallest load still plans 5 days, prints the plan first and loads what it
-// planned.
-func loadBySize(t *testing.T, target []string, dsn string, cli func(want int, args ...string) (string, string)) {
+// loadShardsBySize loads an empty database in two shards, one after the other,
+// through cli; target is the load's flags that name the database (--db or --pgdata)
+// and dsn its URL. It checks load --size: a size below the smallest load is one line
+// naming it, and half a day's growth above the smallest load still plans 5 days,
+// prints the plan first and loads what it planned. And it checks sharded loads from
+// the command line: the first shard leaves the post-load to the last; in between, a
+// plain load is refused naming --resume and --drop and how much is in, a resume with
+// another scale and a shard with another seed are refused naming the marker's; the
+// last shard completes the load and check passes. One load carries both, as loads
+// are what makes the package's tests slow.
+func loadShardsBySize(t *testing.T, target []string, dsn string, cli func(want int, args ...string) (string, string)) {
 	t.Helper()
+	load := func(args ...string) []string { return append(append([]string{"load"}, target...), args...) }
 	m := loader.SizeModelFor("postgres")
 	smallest := loader.PlanFor(schema.Scale{Customers: 1000, TradeDays: 5}, m)
-	_, errb := cli(exitUsage, append(append([]string{"load"}, target...), "--size", "1MB")...)
+	_, errb := cli(exitUsage, load("--size", "1MB")...)
 	oneErrorLine(t, errb, "--size 1MB", "smallest load", "1000 customers")
 
 	size := fmt.Sprintf("%dMB", (smallest.Bytes+m.PerLUDayBytes/2)/1e6)
-	_, errb = cli(0, append(append([]string{"load"}, target...), "--size", size)...)
+	out, errb := cli(0, load("--shard", "0/2", "--size", size)...)
 	first := strings.SplitN(errb, "\n", 2)[0]
 	for _, w := range []string{"plan: 1000 customers, 5 trade days", "on disk with indexes", "at the measured load rate"} {
 		if !strings.Contains(first, w) {
 			t.Errorf("the first line is not the plan (lacks %q): %s", w, first)
+		}
+	}
+	if !strings.Contains(out, "still to come from the other shards") {
+		t.Errorf("shard 0/2 does not say the last shard finishes: %s", out)
+	}
+
+	_, errb = cli(exitRuntime, load("--quiet")...)
+	oneErrorLine(t, errb, "did not finish (", "segments committed", `run "brokerbench load --resume" to continue it or "brokerbench load --drop" to start over`)
+	_, errb = cli(exitRuntime, load("--resume", "--customers", "2000", "--quiet")...)
+	oneErrorLine(t, errb, "is 1000 customers, 5 trade days, seed 20050103", "asks for 2000 customers")
+	_, errb = cli(exitRuntime, load("--shard", "1/2", "--customers", "1000", "--trade-days", "5", "--quiet", "--seed", "9")...)
+	oneErrorLine(t, errb, "seed 20050103", "seed 9")
+
+	out, _ = cli(0, load("--shard", "1/2", "--customers", "1000", "--trade-days", "5", "--quiet")...)
+	for _, w := range []string{"daily_market", "phase indexes and keys", "loaded in"} {
+		if !strings.Contains(out, w) {
+			t.Errorf("the last shard's summary lacks %q:\n%s", w, out)
 		}
 	}
 	db, err := database.Open(context.Background(), dsn, database.Options{MaxConns: 2})
@@ -225,6 +248,9 @@ func loadBySize(t *testing.T, target []string, dsn string, cli func(want int, ar
 	if mk, err := loader.ReadMarker(context.Background(), db); err != nil || mk.Scale != smallest.Scale {
 		t.Errorf("loaded %+v (%v), planned %+v", mk.Scale, err, smallest.Scale)
 	}
+	if out, _ := cli(0, append([]string{"check"}, target...)...); !strings.HasPrefix(out, "OK: ") {
+		t.Errorf("check after the sharded load: %s", out)
+	}
 }
 
 // TestSecretManagedNeverShown: a managed cluster kept in --pgdata requires the
@@ -232,8 +258,8 @@ func loadBySize(t *testing.T, target []string, dsn string, cli func(want int, ar
 // pg start and status, load, check, run, quickstart, the URL pg start prints, and
 // commands that start the cluster themselves (the storage-bound run under a memory
 // cap among them) or a temporary one - while the password shows in no output, log
-// line or result file. Its load is by size and carries load --size's checks
-// (loadBySize).
+// line or result file. Its load is by size and in two shards, and carries load
+// --size's and the sharded load's checks (loadShardsBySize).
 func TestSecretManagedNeverShown(t *testing.T) {
 	t.Parallel()
 	if _, err := pgmanaged.FindBinaries(); err != nil {
@@ -289,10 +315,9 @@ func TestSecretManagedNeverShown(t *testing.T) {
 		t.Errorf("pg start on a running cluster: %q", out)
 	}
 
-	// The load is by size: this one load also carries load --size's checks (its
-	// refusal of a size below the smallest load, its plan and what it loads).
-	loadBySize(t, []string{"--pgdata", pgdata}, c.URL("brokerbench"), cli)
-	cli(0, "check", "--pgdata", pgdata)
+	// The load is by size and in two shards: this one load also carries load
+	// --size's checks and the sharded load's from the command line, and its check.
+	loadShardsBySize(t, []string{"--pgdata", pgdata}, c.URL("brokerbench"), cli)
 	cli(0, "check", "--db", shown)
 	run := filepath.Join(dir, "managed.json")
 	if out, _ := cli(0, "run", "--pgdata", pgdata, "--users", "2", "--step", "3s", "--warmup", "1s", "--rate", "30", "--out", run); !strings.Contains(out, "check: OK") {
