@@ -7,7 +7,6 @@ import (
 
 	"github.com/brokerbench/brokerbench/database"
 	"github.com/brokerbench/brokerbench/internal/testdb"
-	"github.com/brokerbench/brokerbench/internal/testpg"
 )
 
 // Bad --shard values and conflicting flags: one line, exit 2, before any connection.
@@ -32,56 +31,10 @@ func TestLoadShardBadInput(t *testing.T) {
 	}
 }
 
-// Two shards, run one after the other: the first leaves the post-load to the last; in
-// between, a plain load is refused naming --resume and --drop and how much is in, a
-// resume with another scale and a shard with another seed are refused naming the
-// marker's; the last shard completes the load and check passes.
-func TestLoadShardsFromTheCommandLine(t *testing.T) {
-	t.Parallel()
-	dsn := testpg.NewDB(t)
-	shard := func(s string, extra ...string) []string {
-		return append([]string{"--db", dsn, "load", "--shard", s, "--customers", "1000", "--trade-days", "5", "--quiet"}, extra...)
-	}
-	code, out, errb := runCLI(t, shard("0/2")...)
-	if code != 0 {
-		t.Fatalf("shard 0/2: exit %d: %s", code, errb)
-	}
-	if !strings.Contains(out, "still to come from the other shards") {
-		t.Errorf("shard 0/2 does not say the last shard finishes: %s", out)
-	}
-
-	code, _, errb = runCLI(t, "--db", dsn, "load", "--quiet")
-	if code != 1 {
-		t.Errorf("load over an unfinished one: exit %d", code)
-	}
-	oneErrorLine(t, errb, "did not finish (", "segments committed", `run "brokerbench load --resume" to continue it or "brokerbench load --drop" to start over`)
-
-	code, _, errb = runCLI(t, "--db", dsn, "load", "--resume", "--customers", "2000", "--quiet")
-	if code != 1 {
-		t.Errorf("resume with another scale: exit %d", code)
-	}
-	oneErrorLine(t, errb, "is 1000 customers, 5 trade days, seed 20050103", "asks for 2000 customers")
-
-	code, _, errb = runCLI(t, shard("1/2", "--seed", "9")...)
-	if code != 1 {
-		t.Errorf("shard with another seed: exit %d", code)
-	}
-	oneErrorLine(t, errb, "seed 20050103", "seed 9")
-
-	code, out, errb = runCLI(t, shard("1/2")...)
-	if code != 0 {
-		t.Fatalf("shard 1/2: exit %d: %s", code, errb)
-	}
-	for _, w := range []string{"daily_market", "phase indexes and keys", "loaded in"} {
-		if !strings.Contains(out, w) {
-			t.Errorf("the last shard's summary lacks %q:\n%s", w, out)
-		}
-	}
-	code, out, errb = runCLI(t, "--db", dsn, "check")
-	if code != 0 || !strings.HasPrefix(out, "OK: ") {
-		t.Errorf("check after the sharded load: exit %d\n%s\n%s", code, out, errb)
-	}
-}
+// Two shards from the command line, one after the other with the refusals in
+// between, are TestSecretManagedNeverShown's load (loadShardsBySize): one load of
+// the managed cluster carries the sharded load's checks, load --size's and the
+// password's.
 
 // A post-load cut short is finished by --resume: what exists is kept, a missing index
 // and foreign key are built, an invalid index is dropped and rebuilt.

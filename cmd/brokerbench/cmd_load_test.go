@@ -146,8 +146,8 @@ func TestSchemaCommandPrintsDDL(t *testing.T) {
 }
 
 // --size and --trade-days bad forms: one line, exit 2, before any connection.
-// load --size's plan and what it loads are checked by TestSecretNeverShown
-// (loadBySize): its load of an empty database is by size.
+// load --size's plan and what it loads are checked by TestSecretManagedNeverShown
+// (loadShardsBySize): its load of the managed cluster's empty database is by size.
 func TestLoadSizeBadInput(t *testing.T) {
 	for _, tc := range []struct {
 		args []string

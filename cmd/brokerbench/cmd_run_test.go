@@ -32,9 +32,9 @@ const runTestSecret = "S3cretRunPw"
 // run a two-step ramp with a label and tags on a loaded database, then report and
 // compare the result file. The same database then serves the run command's other
 // paths. The database is a clone of the loaded template (testdb), the smallest scale
-// a load makes: step 1, the load command with a password in the DSN, is
-// TestSecretNeverShown's, which checks its output for the password as this test
-// checks run's.
+// a load makes: step 1, the load command with a password in its URL, is
+// TestSecretManagedNeverShown's, which checks its output for the password as this
+// test checks run's.
 func TestRunFlow(t *testing.T) {
 	t.Parallel()
 	dsn := withPassword(t, testdb.Loaded(t), runTestSecret)
@@ -49,7 +49,12 @@ func TestRunFlow(t *testing.T) {
 	}
 
 	resultPath := filepath.Join(dir, "h810.json")
-	code, out, errOut := runMain("run", "--db", dsn, "--users", "2,4", "--step", "4s", "--warmup", "1s",
+	// Paced: the test checks the flow and the file, not throughput, and a run at full
+	// speed burns both cores of the machine for every second of every step. 60 starts
+	// a second still give each 3-second window about 15 Trade-Orders and, with the
+	// emulator's 1 s mean delay, about 10 Trade-Results: none missing is a near
+	// certainty (e^-10) even when a busy machine runs late.
+	code, out, errOut := runMain("run", "--db", dsn, "--users", "2,4", "--step", "4s", "--warmup", "1s", "--rate", "60",
 		"--label", "H810 RAID10", "--tag", "controller=H810", "--tag", "raid=10", "--out", resultPath)
 	noSecret(t, out, errOut)
 	if code != 0 {
@@ -91,7 +96,7 @@ func TestRunFlow(t *testing.T) {
 			t.Fatal(err)
 		}
 		p := filepath.Join(dir, "cfg.json")
-		code, out, errOut := runMain("run", "--db", dsn, "--config", cfg, "--label", "from-flag", "--out", p)
+		code, out, errOut := runMain("run", "--db", dsn, "--config", cfg, "--label", "from-flag", "--rate", "20", "--out", p)
 		if code != 0 {
 			t.Fatalf("exit %d\n%s\n%s", code, out, errOut)
 		}
@@ -119,7 +124,7 @@ func TestRunFlow(t *testing.T) {
 		p := filepath.Join(dir, "interrupted.json")
 		// A child process, so the interrupt can follow the live line into step 2's
 		// window instead of a timer that a busy machine's slow start outlasts.
-		c := startChild(t, "run", "--db", dsn, "--users", "2,3,4", "--step", "5s", "--warmup", "1s", "--out", p)
+		c := startChild(t, "run", "--db", dsn, "--users", "2,3,4", "--step", "5s", "--warmup", "1s", "--rate", "20", "--out", p)
 		c.waitLine(t, "step 2/3", "measuring")
 		c.signal(t, syscall.SIGINT)
 		code := c.wait(t)
@@ -151,7 +156,7 @@ func TestRunFlow(t *testing.T) {
 		ln.Close()
 		done := make(chan int, 1)
 		go func() {
-			code, _, _ := runMain("run", "--db", dsn, "--users", "2", "--step", "5s", "--warmup", "1s", "--no-check",
+			code, _, _ := runMain("run", "--db", dsn, "--users", "2", "--step", "5s", "--warmup", "1s", "--rate", "20", "--no-check",
 				"--metrics-addr", addr, "--out", filepath.Join(dir, "metrics.json"))
 			done <- code
 		}()

@@ -156,9 +156,12 @@ func (c *child) signal(t *testing.T, s syscall.Signal) {
 	}
 }
 
-// runArgs is a short run of the loaded database into out.
+// runArgs is a short run of the loaded database into out, paced to 20 transaction
+// starts a second: the fault tests check signals and files, not throughput, and a run
+// at full speed would burn both cores of the machine for every second of its steps.
+// 20 a second still gives every step dozens of transactions.
 func runArgs(dsn, out string, users string) []string {
-	return []string{"run", "--db", dsn, "--users", users, "--step", "3s", "--warmup", "1s", "--io-device", "none", "--no-check", "--out", out}
+	return []string{"run", "--db", dsn, "--users", users, "--step", "3s", "--warmup", "1s", "--rate", "20", "--io-device", "none", "--no-check", "--out", out}
 }
 
 // TestFaultSIGTERM: SIGTERM (as a service manager or `timeout` sends it) during the
@@ -413,8 +416,11 @@ func TestFaultRunBackendsKilled(t *testing.T) {
 	dsn := testdb.Loaded(t)
 	out := filepath.Join(t.TempDir(), "killed-backends.json")
 	// Six-second steps: the cut must land in step 1's window (1 s to 6 s) however
-	// late a busy machine lets the test see the sessions.
-	args := []string{"run", "--db", dsn, "--users", "3,3", "--step", "6s", "--warmup", "1s", "--io-device", "none", "--out", out}
+	// late a busy machine lets the test see the sessions. Paced, as runArgs: 100
+	// starts a second keep the pool's sessions busy (a transaction every 10 ms, so a
+	// killed session is found dead at its next use, not pinged and replaced first)
+	// without burning both cores for the run's 14 seconds.
+	args := []string{"run", "--db", dsn, "--users", "3,3", "--step", "6s", "--warmup", "1s", "--rate", "100", "--io-device", "none", "--out", out}
 	admin, err := database.Open(context.Background(), dsn, database.Options{MaxConns: 1})
 	if err != nil {
 		t.Fatal(err)

@@ -26,6 +26,7 @@ import (
 // same instants and their users add up to the plan (a step of 2 users leaves shard 2
 // idle, recorded); the database is consistent after.
 func TestShardedRun(t *testing.T) {
+	t.Parallel()
 	dsn := testdb.Loaded(t)
 	dir := t.TempDir()
 	plan := []int{2, 7}
@@ -43,7 +44,10 @@ func TestShardedRun(t *testing.T) {
 		go func() {
 			defer wg.Done()
 			var out, errOut string
-			codes[i], out, errOut = runMain("run", "--db", dsn, "--users", "2,7", "--step", "4s", "--warmup", "1s",
+			// Paced: each shard takes its share of the 60 starts a second, plenty for
+			// every busy shard to count transactions, where full speed would have
+			// the three shards burn both cores for every second of their steps.
+			codes[i], out, errOut = runMain("run", "--db", dsn, "--users", "2,7", "--step", "4s", "--warmup", "1s", "--rate", "60",
 				"--shard", fmt.Sprintf("%d/%d", i, n), "--start-at", startAt.Format(time.RFC3339),
 				"--io-device", "none", "--no-check", "--out", files[i])
 			outs[i] = out + errOut
@@ -166,6 +170,7 @@ func checkMerged(t *testing.T, dir string, files []string, runs []*results.Run, 
 // An interrupt while a shard waits for --start-at keeps the "nothing lost" rule: the
 // file is written, interrupted, with no step, and the exit is 130.
 func TestStartAtInterrupted(t *testing.T) {
+	t.Parallel()
 	dsn := testdb.Loaded(t)
 	p := filepath.Join(t.TempDir(), "waiting.json")
 	at := time.Now().Add(time.Hour).UTC().Format(time.RFC3339)
@@ -197,6 +202,7 @@ func (c skewedClock) Now() time.Time { return time.Now().Add(c.by) }
 // A shard whose clock is further off the server's than the warm-up refuses to start,
 // with one line naming the offset and the warm-up, before its result file is begun.
 func TestShardRefusesASkewedClock(t *testing.T) {
+	t.Parallel()
 	dsn := testdb.Loaded(t)
 	out := filepath.Join(t.TempDir(), "skewed.json")
 	var stdout, stderr bytes.Buffer

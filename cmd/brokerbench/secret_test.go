@@ -15,6 +15,7 @@ import (
 
 	"github.com/brokerbench/brokerbench/database"
 	"github.com/brokerbench/brokerbench/internal/pgmanaged"
+	"github.com/brokerbench/brokerbench/internal/testdb"
 	"github.com/brokerbench/brokerbench/internal/testpg"
 	"github.com/brokerbench/brokerbench/loader"
 	"github.com/brokerbench/brokerbench/schema"
@@ -69,18 +70,19 @@ func loginRole(t *testing.T, dsn, role, pw string) *url.URL {
 	return u
 }
 
-// TestSecretNeverShown runs load, run (with the Prometheus endpoint), report (with
-// HTML and CSV files), compare and check with a password in the DSN, and a set of
-// failing connections, and searches every output for the password: standard output
-// and error, the live line and logs, the result file, the report files, the
-// /metrics page and every error message.
+// TestSecretNeverShown runs run (with the Prometheus endpoint), report (with HTML and
+// CSV files), compare and check with a password in the DSN, and a set of failing
+// connections (load among them), and searches every output for the password:
+// standard output and error, the live line and logs, the result file, the report
+// files, the /metrics page and every error message.
 //
-// The load is by size, and load --size is checked here too (its refusal of a size
-// below the smallest load, its plan and what it loads): one load serves both, as
-// loads are what makes the package's tests slow.
+// The database is a clone of the loaded template: a load with a password in the DSN
+// (by size, with its plan and progress on standard error) is
+// TestSecretManagedNeverShown's, whose managed cluster hands the load a URL with its
+// password; loads are what makes the package's tests slow.
 func TestSecretNeverShown(t *testing.T) {
 	t.Parallel()
-	dsn := secretRole(t, testpg.NewDB(t))
+	dsn := secretRole(t, testdb.Loaded(t))
 	dir := t.TempDir()
 	var searched int
 	clean := func(what, text string) {
@@ -101,7 +103,10 @@ func TestSecretNeverShown(t *testing.T) {
 		return out, errb
 	}
 
-	loadBySize(t, dsn, cli)
+	// The load's refusal of a size below the smallest load happens before any
+	// connection; it is checked here with this DSN's password too.
+	_, errb := cli(exitUsage, "load", "--db", dsn, "--size", "1MB")
+	oneErrorLine(t, errb, "--size 1MB", "smallest load", "1000 customers")
 
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
@@ -114,7 +119,8 @@ func TestSecretNeverShown(t *testing.T) {
 	var runOut, runErr string
 	go func() {
 		defer close(ran)
-		runOut, runErr = cli(-1, "run", "--db", dsn, "--users", "2", "--step", "3s", "--warmup", "1s",
+		// Paced (as TestRunFlow's runs): the search is for the password, not throughput.
+		runOut, runErr = cli(-1, "run", "--db", dsn, "--users", "2", "--step", "3s", "--warmup", "1s", "--rate", "30",
 			"--metrics-addr", addr, "--label", "secret", "--out", result)
 	}()
 	var metrics string
@@ -191,23 +197,47 @@ func TestSecretNeverShown(t *testing.T) {
 	t.Logf("searched %d outputs", searched)
 }
 
-// loadBySize loads dsn's empty database with load --size through cli, checking that
-// a size below the smallest load is one line naming it, and that half a day's growth
-// above the smallest load still plans 5 days, prints the plan first and loads what it
-// planned.
-func loadBySize(t *testing.T, dsn string, cli func(want int, args ...string) (string, string)) {
+// loadShardsBySize loads an empty database in two shards, one after the other,
+// through cli; target is the load's flags that name the database (--db or --pgdata)
+// and dsn its URL. It checks load --size: a size below the smallest load is one line
+// naming it, and half a day's growth above the smallest load still plans 5 days,
+// prints the plan first and loads what it planned. And it checks sharded loads from
+// the command line: the first shard leaves the post-load to the last; in between, a
+// plain load is refused naming --resume and --drop and how much is in, a resume with
+// another scale and a shard with another seed are refused naming the marker's; the
+// last shard completes the load and check passes. One load carries both, as loads
+// are what makes the package's tests slow.
+func loadShardsBySize(t *testing.T, target []string, dsn string, cli func(want int, args ...string) (string, string)) {
 	t.Helper()
+	load := func(args ...string) []string { return append(append([]string{"load"}, target...), args...) }
 	m := loader.SizeModelFor("postgres")
 	smallest := loader.PlanFor(schema.Scale{Customers: 1000, TradeDays: 5}, m)
-	_, errb := cli(exitUsage, "load", "--db", dsn, "--size", "1MB")
+	_, errb := cli(exitUsage, load("--size", "1MB")...)
 	oneErrorLine(t, errb, "--size 1MB", "smallest load", "1000 customers")
 
 	size := fmt.Sprintf("%dMB", (smallest.Bytes+m.PerLUDayBytes/2)/1e6)
-	_, errb = cli(0, "load", "--db", dsn, "--size", size)
+	out, errb := cli(0, load("--shard", "0/2", "--size", size)...)
 	first := strings.SplitN(errb, "\n", 2)[0]
 	for _, w := range []string{"plan: 1000 customers, 5 trade days", "on disk with indexes", "at the measured load rate"} {
 		if !strings.Contains(first, w) {
 			t.Errorf("the first line is not the plan (lacks %q): %s", w, first)
+		}
+	}
+	if !strings.Contains(out, "still to come from the other shards") {
+		t.Errorf("shard 0/2 does not say the last shard finishes: %s", out)
+	}
+
+	_, errb = cli(exitRuntime, load("--quiet")...)
+	oneErrorLine(t, errb, "did not finish (", "segments committed", `run "brokerbench load --resume" to continue it or "brokerbench load --drop" to start over`)
+	_, errb = cli(exitRuntime, load("--resume", "--customers", "2000", "--quiet")...)
+	oneErrorLine(t, errb, "is 1000 customers, 5 trade days, seed 20050103", "asks for 2000 customers")
+	_, errb = cli(exitRuntime, load("--shard", "1/2", "--customers", "1000", "--trade-days", "5", "--quiet", "--seed", "9")...)
+	oneErrorLine(t, errb, "seed 20050103", "seed 9")
+
+	out, _ = cli(0, load("--shard", "1/2", "--customers", "1000", "--trade-days", "5", "--quiet")...)
+	for _, w := range []string{"daily_market", "phase indexes and keys", "loaded in"} {
+		if !strings.Contains(out, w) {
+			t.Errorf("the last shard's summary lacks %q:\n%s", w, out)
 		}
 	}
 	db, err := database.Open(context.Background(), dsn, database.Options{MaxConns: 2})
@@ -218,6 +248,9 @@ func loadBySize(t *testing.T, dsn string, cli func(want int, args ...string) (st
 	if mk, err := loader.ReadMarker(context.Background(), db); err != nil || mk.Scale != smallest.Scale {
 		t.Errorf("loaded %+v (%v), planned %+v", mk.Scale, err, smallest.Scale)
 	}
+	if out, _ := cli(0, append([]string{"check"}, target...)...); !strings.HasPrefix(out, "OK: ") {
+		t.Errorf("check after the sharded load: %s", out)
+	}
 }
 
 // TestSecretManagedNeverShown: a managed cluster kept in --pgdata requires the
@@ -225,7 +258,8 @@ func loadBySize(t *testing.T, dsn string, cli func(want int, args ...string) (st
 // pg start and status, load, check, run, quickstart, the URL pg start prints, and
 // commands that start the cluster themselves (the storage-bound run under a memory
 // cap among them) or a temporary one - while the password shows in no output, log
-// line or result file.
+// line or result file. Its load is by size and in two shards, and carries load
+// --size's and the sharded load's checks (loadShardsBySize).
 func TestSecretManagedNeverShown(t *testing.T) {
 	t.Parallel()
 	if _, err := pgmanaged.FindBinaries(); err != nil {
@@ -281,14 +315,17 @@ func TestSecretManagedNeverShown(t *testing.T) {
 		t.Errorf("pg start on a running cluster: %q", out)
 	}
 
-	cli(0, "load", "--pgdata", pgdata, "--customers", "1000", "--trade-days", "5")
-	cli(0, "check", "--pgdata", pgdata)
+	// The load is by size and in two shards: this one load also carries load
+	// --size's checks and the sharded load's from the command line, and its check.
+	loadShardsBySize(t, []string{"--pgdata", pgdata}, c.URL("brokerbench"), cli)
 	cli(0, "check", "--db", shown)
 	run := filepath.Join(dir, "managed.json")
-	if out, _ := cli(0, "run", "--pgdata", pgdata, "--users", "2", "--step", "3s", "--warmup", "1s", "--out", run); !strings.Contains(out, "check: OK") {
+	if out, _ := cli(0, "run", "--pgdata", pgdata, "--users", "2", "--step", "3s", "--warmup", "1s", "--rate", "30", "--out", run); !strings.Contains(out, "check: OK") {
 		t.Errorf("run did not complete:\n%s", out)
 	}
-	cli(0, "quickstart", "--pgdata", pgdata, "--users", "2", "--step", "3s", "--warmup", "1s", "--out", filepath.Join(dir, "qs.json"))
+	// One user, one short step: quickstart has no --rate, and only its finding the
+	// password is under test here.
+	cli(0, "quickstart", "--pgdata", pgdata, "--users", "1", "--step", "2s", "--warmup", "1s", "--out", filepath.Join(dir, "qs.json"))
 	cli(0, "pg", "stop", "--pgdata", pgdata)
 	// Stopped: the command starts the cluster itself, with the same password, and
 	// stops it again.
