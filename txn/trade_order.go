@@ -336,24 +336,25 @@ func (e *executor) toFrame3(ctx context.Context, tx database.Tx, st *tradeOrderS
 }
 
 // toFrame4 records the order: TRADE, TRADE_REQUEST for limit orders, TRADE_HISTORY.
-// Its writes are held back (execOne) and go out just before the commit.
+// Its writes are held back (insertOne) and go out with the commit, in one round trip
+// where the database can.
 func (e *executor) toFrame4(ctx context.Context, tx database.Tx, st *tradeOrderState, execName string) error {
 	in := st.in
 	// st.tradeID came with frame 3's last round trip.
 	now := e.now()
 	st.comm = commission(st.commRate, in.Qty, st.price)
-	if err := execOne(ctx, tx, TradeOrder, 4, "insert trade", e.sql.of(tradeOrderInsertTrade),
+	if err := insertOne(ctx, tx, TradeOrder, 4, "insert trade", e.sql.of(tradeOrderInsertTrade),
 		st.tradeID, now, st.status, in.TradeType, !in.IsMargin, st.symbol, in.Qty, st.price, in.AcctID,
 		truncate(execName, 49), st.charge, st.comm, in.LIFO); err != nil {
 		return err
 	}
 	if !st.isMarket {
-		if err := execOne(ctx, tx, TradeOrder, 4, "insert trade request", e.sql.of(tradeOrderInsertRequest),
+		if err := insertOne(ctx, tx, TradeOrder, 4, "insert trade request", e.sql.of(tradeOrderInsertRequest),
 			st.tradeID, in.TradeType, st.symbol, in.Qty, st.price, st.brokerID); err != nil {
 			return err
 		}
 	}
-	return execOne(ctx, tx, TradeOrder, 4, "insert trade history", e.sql.of(tradeOrderInsertHistory), st.tradeID, now, st.status)
+	return insertOne(ctx, tx, TradeOrder, 4, "insert trade history", e.sql.of(tradeOrderInsertHistory), st.tradeID, now, st.status)
 }
 
 // frameErr wraps a frame's database error; a missing row the frame needs is a
