@@ -59,3 +59,14 @@ func ScanQueued(rows Rows, err error, scan func(Rows) error) error {
 	}
 	return rows.Err()
 }
+
+// Committer is a Tx that can send its last statements and its COMMIT in one round
+// trip. PipelineCommit runs qs as Pipeline does, then commits; the COMMIT runs only
+// when every statement before it succeeded (the server skips the rest of a pipeline
+// after an error), and a client-side check in a Scan or Affected comes too late to
+// stop it. So it suits only statements whose checks cannot fail once the server
+// accepted them, such as one-row INSERT ... VALUES. On success the transaction is
+// committed: InTx must not commit it again.
+type Committer interface {
+	PipelineCommit(ctx context.Context, qs []Queued) error
+}

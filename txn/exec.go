@@ -70,7 +70,10 @@ func (e *executor) inTx(ctx context.Context, out *Outcome, iso database.Isolatio
 		err := e.db.InTx(ctx, iso, func(tx database.Tx) error {
 			c := &countingTx{tx: tx, n: &out.Statements}
 			err := body(c)
-			if err == nil || errors.Is(err, database.ErrRollback) {
+			if err == nil {
+				return c.flushCommit(ctx)
+			}
+			if errors.Is(err, database.ErrRollback) {
 				if ferr := c.flush(ctx); ferr != nil {
 					return ferr
 				}
@@ -107,11 +110,18 @@ type countingTx struct {
 	pending []database.Queued
 	what    []string
 	done    int
+	// checked counts the held-back writes whose check could fail after the server
+	// accepted them (a row count other than one); see flushCommit.
+	checked int
 }
 
-// hold queues a write to be sent with the next statement.
-func (c *countingTx) hold(what string, q database.Queued) {
+// hold queues a write to be sent with the next statement; checked says whether its
+// row count could be wrong without the server failing it.
+func (c *countingTx) hold(what string, q database.Queued, checked bool) {
 	*c.n++
+	if checked {
+		c.checked++
+	}
 	affected := q.Affected
 	q.Affected = func(n int64) error {
 		c.done++
@@ -126,9 +136,28 @@ func (c *countingTx) hold(what string, q database.Queued) {
 func (c *countingTx) send(ctx context.Context, qs ...database.Queued) error {
 	all := append(c.pending, qs...)
 	what := c.what
-	c.pending, c.what, c.done = nil, nil, 0
+	c.pending, c.what, c.done, c.checked = nil, nil, 0, 0
 	err := database.Pipeline(ctx, c.tx, all)
 	if err != nil && c.done < len(what) && !IsCheck(err) {
+		err = fmt.Errorf("%s: %w", what[c.done], err)
+	}
+	return err
+}
+
+// flushCommit ends a body that succeeded. When every held-back write is one whose
+// check cannot fail once the server accepted it (insertOne) and the database can,
+// they and the COMMIT go out in one round trip (database.Committer): a server error
+// stops the pipeline before the COMMIT, so the transaction commits exactly when it
+// would have one round trip later. Otherwise the writes are flushed and InTx commits.
+func (c *countingTx) flushCommit(ctx context.Context) error {
+	cm, ok := c.tx.(database.Committer)
+	if !ok || len(c.pending) == 0 || c.checked > 0 {
+		return c.flush(ctx)
+	}
+	all, what := c.pending, c.what
+	c.pending, c.what, c.done = nil, nil, 0
+	err := cm.PipelineCommit(ctx, all)
+	if err != nil && c.done < len(what) {
 		err = fmt.Errorf("%s: %w", what[c.done], err)
 	}
 	return err
@@ -206,13 +235,24 @@ func (r heldRow) Scan(dest ...any) error {
 // back and sent with the transaction's next statement (countingTx); its error, or a
 // row count other than one, then surfaces there.
 func execOne(ctx context.Context, tx database.Tx, k Kind, frame int, what, sql string, args ...any) error {
+	return writeOne(ctx, tx, true, k, frame, what, sql, args...)
+}
+
+// insertOne is execOne for a one-row INSERT ... VALUES: the server either inserts
+// its row or fails the statement, so its row count check cannot fail on its own and
+// the COMMIT may follow it in the same round trip (countingTx.flushCommit).
+func insertOne(ctx context.Context, tx database.Tx, k Kind, frame int, what, sql string, args ...any) error {
+	return writeOne(ctx, tx, false, k, frame, what, sql, args...)
+}
+
+func writeOne(ctx context.Context, tx database.Tx, checked bool, k Kind, frame int, what, sql string, args ...any) error {
 	if c, ok := tx.(*countingTx); ok {
 		c.hold(what, database.Queued{SQL: sql, Args: args, Affected: func(n int64) error {
 			if n != 1 {
 				return checkf(k, frame, "%s changed %d rows, want 1", what, n)
 			}
 			return nil
-		}})
+		}}, checked)
 		return nil
 	}
 	n, err := tx.Exec(ctx, sql, args...)

@@ -115,9 +115,11 @@ func (e *executor) mwFrame1(ctx context.Context, tx database.Tx, in MarketWatchI
 		rows, err = tx.Query(ctx, e.sql.of(marketWatchByIndustry), in.IndustryName, in.StartCoID, in.EndCoID, in.StartDay)
 	}
 	var oldCap, newCap float64
+	// One set of destinations for every row: declared in the closure, they would
+	// escape to the heap row by row.
+	var numOut int64
+	var price, close Money
 	err = scanRows(rows, err, func(r database.Rows) error {
-		var numOut int64
-		var price, close Money
 		if err := r.Scan(&numOut, &price, &close); err != nil {
 			return err
 		}

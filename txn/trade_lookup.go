@@ -287,6 +287,10 @@ func (e *executor) detailList(ctx context.Context, tx database.Tx, k Kind, frame
 func (e *executor) tradeChildrenAll(ctx context.Context, tx database.Tx, k Kind, frame int, list []TradeDetail) error {
 	qs := make([]database.Queued, 0, 3*len(list))
 	settled := make([]bool, len(list))
+	// The history rows' destinations, shared by the closures (one query's rows are
+	// read at a time): declared per row, they would escape to the heap row by row.
+	var histWhen time.Time
+	var histStatus string
 	for i := range list {
 		d := &list[i]
 		i := i
@@ -308,13 +312,11 @@ func (e *executor) tradeChildrenAll(ctx context.Context, tx database.Tx, k Kind,
 			}})
 		}
 		qs = append(qs, database.Queued{SQL: e.sql.of(tradeLookupHistory), Args: []any{d.TradeID}, Scan: func(r database.Rows) error {
-			var t time.Time
-			var s string
-			if err := r.Scan(&t, &s); err != nil {
+			if err := r.Scan(&histWhen, &histStatus); err != nil {
 				return err
 			}
-			d.HistoryDTS = append(d.HistoryDTS, t)
-			d.HistoryStat = append(d.HistoryStat, s)
+			d.HistoryDTS = append(d.HistoryDTS, histWhen)
+			d.HistoryStat = append(d.HistoryStat, histStatus)
 			return nil
 		}})
 	}

@@ -222,8 +222,24 @@ func (e *executor) toFrame3(ctx context.Context, tx database.Tx, st *tradeOrderS
 		rowQ(&priceFound, []any{&st.marketPrice}, e.sql.of(tradeOrderLastPrice), st.symbol),
 		rowQ(&typeFound, []any{&st.isMarket, &st.isSell}, e.sql.of(tradeOrderTradeType), in.TradeType),
 		rowQ(&hsFound, []any{&st.hsQty}, e.sql.of(tradeOrderHoldingQty), in.AcctID, st.symbol))
+	// The commission, charge and margin figures need nothing read since the security,
+	// and frame 4's trade id nothing at all: they go in the same round trip. Only the
+	// tax rate waits for the holdings (whether the order is taxable). The checks below
+	// still run on the answers in the order the frames state them.
+	var rate Rate
+	var bal, held Money
+	var rateFound, commFound, chargeFound, balFound, heldFound, idFound bool
+	qs = append(qs,
+		rowQ(&commFound, []any{&st.commRate}, e.sql.of(tradeOrderCommissionRate), st.tier, in.TradeType, st.exchange, in.Qty),
+		rowQ(&chargeFound, []any{&st.charge}, e.sql.of(tradeOrderCharge), st.tier, in.TradeType))
+	if in.IsMargin {
+		qs = append(qs,
+			rowQ(&balFound, []any{&bal}, e.sql.of(tradeOrderBalance), in.AcctID),
+			rowQ(&heldFound, []any{&held}, e.sql.of(tradeOrderHoldingAssets), in.AcctID))
+	}
+	qs = append(qs, rowQ(&idFound, []any{&st.tradeID}, e.sql.of(tradeOrderNextTradeID)))
 	if err := database.Pipeline(ctx, tx, qs); err != nil {
-		return frameErr(TradeOrder, 3, "security's price, trade type and holding summary", err)
+		return frameErr(TradeOrder, 3, "security's price, trade type, holding summary, commission, charge, margin and next trade id", err)
 	}
 	if !in.ByCompany && !coFound {
 		return frameErr(TradeOrder, 3, "company", database.ErrNoRows)
@@ -275,30 +291,12 @@ func (e *executor) toFrame3(ctx context.Context, tx database.Tx, st *tradeOrderS
 			return frameErr(TradeOrder, 3, "holdings", err)
 		}
 	}
-	// The tax rates, commission, charge and margin figures need nothing read since
-	// frame 1, and frame 4's trade id nothing at all: one round trip for all of them.
-	// The checks below run on their answers in the order the frames state them.
 	taxable := st.sellValue > st.buyValue && (st.taxStatus == 1 || st.taxStatus == 2)
-	var rate Rate
-	var bal, held Money
-	var rateFound, commFound, chargeFound, balFound, heldFound, idFound bool
-	qs = qs[:0]
 	if taxable {
-		qs = append(qs, rowQ(&rateFound, []any{&rate}, e.sql.of(tradeOrderTaxRate), st.custID))
-	}
-	qs = append(qs,
-		rowQ(&commFound, []any{&st.commRate}, e.sql.of(tradeOrderCommissionRate), st.tier, in.TradeType, st.exchange, in.Qty),
-		rowQ(&chargeFound, []any{&st.charge}, e.sql.of(tradeOrderCharge), st.tier, in.TradeType))
-	if in.IsMargin {
-		qs = append(qs,
-			rowQ(&balFound, []any{&bal}, e.sql.of(tradeOrderBalance), in.AcctID),
-			rowQ(&heldFound, []any{&held}, e.sql.of(tradeOrderHoldingAssets), in.AcctID))
-	}
-	qs = append(qs, rowQ(&idFound, []any{&st.tradeID}, e.sql.of(tradeOrderNextTradeID)))
-	if err := database.Pipeline(ctx, tx, qs); err != nil {
-		return frameErr(TradeOrder, 3, "tax, commission, charge, margin and next trade id", err)
-	}
-	if taxable {
+		err := database.Pipeline(ctx, tx, []database.Queued{rowQ(&rateFound, []any{&rate}, e.sql.of(tradeOrderTaxRate), st.custID)})
+		if err != nil {
+			return frameErr(TradeOrder, 3, "tax rates", err)
+		}
 		if err := rowErr(rateFound); err != nil {
 			return frameErr(TradeOrder, 3, "tax rates", err)
 		}
@@ -336,24 +334,25 @@ func (e *executor) toFrame3(ctx context.Context, tx database.Tx, st *tradeOrderS
 }
 
 // toFrame4 records the order: TRADE, TRADE_REQUEST for limit orders, TRADE_HISTORY.
-// Its writes are held back (execOne) and go out just before the commit.
+// Its writes are held back (insertOne) and go out with the commit, in one round trip
+// where the database can.
 func (e *executor) toFrame4(ctx context.Context, tx database.Tx, st *tradeOrderState, execName string) error {
 	in := st.in
 	// st.tradeID came with frame 3's last round trip.
 	now := e.now()
 	st.comm = commission(st.commRate, in.Qty, st.price)
-	if err := execOne(ctx, tx, TradeOrder, 4, "insert trade", e.sql.of(tradeOrderInsertTrade),
+	if err := insertOne(ctx, tx, TradeOrder, 4, "insert trade", e.sql.of(tradeOrderInsertTrade),
 		st.tradeID, now, st.status, in.TradeType, !in.IsMargin, st.symbol, in.Qty, st.price, in.AcctID,
 		truncate(execName, 49), st.charge, st.comm, in.LIFO); err != nil {
 		return err
 	}
 	if !st.isMarket {
-		if err := execOne(ctx, tx, TradeOrder, 4, "insert trade request", e.sql.of(tradeOrderInsertRequest),
+		if err := insertOne(ctx, tx, TradeOrder, 4, "insert trade request", e.sql.of(tradeOrderInsertRequest),
 			st.tradeID, in.TradeType, st.symbol, in.Qty, st.price, st.brokerID); err != nil {
 			return err
 		}
 	}
-	return execOne(ctx, tx, TradeOrder, 4, "insert trade history", e.sql.of(tradeOrderInsertHistory), st.tradeID, now, st.status)
+	return insertOne(ctx, tx, TradeOrder, 4, "insert trade history", e.sql.of(tradeOrderInsertHistory), st.tradeID, now, st.status)
 }
 
 // frameErr wraps a frame's database error; a missing row the frame needs is a

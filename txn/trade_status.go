@@ -62,14 +62,18 @@ func (e *executor) tsFrame1(ctx context.Context, tx database.Tx, in TradeStatusI
 	// Both statements need only the account: one round trip where the database can
 	// pipeline, two statements counted either way.
 	names := 0
+	// The list's full length up front, and each row scanned in place: no regrowth
+	// and no row copy escaping to the heap per trade.
+	res.Trades = make([]TradeStatusRow, 0, tradeStatusMax)
 	qs := []database.Queued{
 		{SQL: e.sql.of(tradeStatusTrades), Args: []any{in.AcctID, tradeStatusMax}, Scan: func(r database.Rows) error {
-			var t TradeStatusRow
+			res.Trades = append(res.Trades, TradeStatusRow{})
+			t := &res.Trades[len(res.Trades)-1]
 			if err := r.Scan(&t.TradeID, &t.When, &t.Status, &t.TypeName, &t.Symbol, &t.Qty, &t.ExecName,
 				&t.Charge, &t.SecName, &t.Exchange); err != nil {
+				res.Trades = res.Trades[:len(res.Trades)-1]
 				return err
 			}
-			res.Trades = append(res.Trades, t)
 			return nil
 		}},
 		{SQL: e.sql.of(tradeStatusNames), Args: []any{in.AcctID}, Scan: func(r database.Rows) error {

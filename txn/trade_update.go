@@ -88,19 +88,19 @@ func toggleShares(s string) string {
 // tuFrame1 toggles the executor name of each given trade, then reads the trades and
 // their details (two pipelines: the reads do not depend on each other).
 func (e *executor) tuFrame1(ctx context.Context, tx database.Tx, in TradeLookupInput, res *TradeLookupOutput) error {
-	for _, id := range in.TradeIDs {
-		if res.Updated >= in.MaxTrades {
-			break
-		}
-		var name string
-		if err := tx.QueryRow(ctx, e.sql.of(tradeUpdateExecName), id).Scan(&name); err != nil {
-			return frameErr(TradeUpdate, 1, "executor name", err)
-		}
-		if err := execOne(ctx, tx, TradeUpdate, 1, "update executor name", e.sql.of(tradeUpdateSetExecName),
-			truncate(toggleExecName(name), 49), id); err != nil {
-			return err
-		}
-		res.Updated++
+	ids := in.TradeIDs[:max(0, min(len(in.TradeIDs), in.MaxTrades))]
+	names := make([]string, len(ids))
+	err := e.readThenUpdate(ctx, tx, 1, "executor name", ids, e.sql.of(tradeUpdateExecName), func(i int) []any { return []any{&names[i]} },
+		func(i int) error {
+			if err := execOne(ctx, tx, TradeUpdate, 1, "update executor name", e.sql.of(tradeUpdateSetExecName),
+				truncate(toggleExecName(names[i]), 49), ids[i]); err != nil {
+				return err
+			}
+			res.Updated++
+			return nil
+		})
+	if err != nil {
+		return err
 	}
 	list, err := e.tradesByID(ctx, tx, TradeUpdate, 1, in.TradeIDs)
 	if err != nil {
@@ -122,19 +122,23 @@ func (e *executor) tuFrame2(ctx context.Context, tx database.Tx, in TradeLookupI
 	if err != nil {
 		return err
 	}
-	for _, d := range list {
-		if res.Updated >= in.MaxTrades {
-			break
-		}
-		var cashType string
-		if err := tx.QueryRow(ctx, e.sql.of(tradeUpdateCashType), d.TradeID).Scan(&cashType); err != nil {
-			return frameErr(TradeUpdate, 2, "settlement", err)
-		}
-		if err := execOne(ctx, tx, TradeUpdate, 2, "update cash type", e.sql.of(tradeUpdateSetCashType),
-			toggleCashType(cashType, d.IsCash), d.TradeID); err != nil {
-			return err
-		}
-		res.Updated++
+	sel := list[:max(0, min(len(list), in.MaxTrades))]
+	ids := make([]int64, len(sel))
+	for i, d := range sel {
+		ids[i] = d.TradeID
+	}
+	cashTypes := make([]string, len(sel))
+	err = e.readThenUpdate(ctx, tx, 2, "settlement", ids, e.sql.of(tradeUpdateCashType), func(i int) []any { return []any{&cashTypes[i]} },
+		func(i int) error {
+			if err := execOne(ctx, tx, TradeUpdate, 2, "update cash type", e.sql.of(tradeUpdateSetCashType),
+				toggleCashType(cashTypes[i], sel[i].IsCash), ids[i]); err != nil {
+				return err
+			}
+			res.Updated++
+			return nil
+		})
+	if err != nil {
+		return err
 	}
 	if err := e.detailList(ctx, tx, TradeUpdate, 2, in, list, res); err != nil {
 		return err
@@ -151,23 +155,28 @@ func (e *executor) tuFrame3(ctx context.Context, tx database.Tx, in TradeLookupI
 	if err != nil {
 		return err
 	}
+	var ids []int64
 	for _, d := range list {
-		if !d.IsCash || res.Updated >= in.MaxTrades {
-			continue // only cash trades have a cash transaction
+		if d.IsCash && len(ids) < in.MaxTrades { // only cash trades have a cash transaction
+			ids = append(ids, d.TradeID)
 		}
-		var name *string
-		if err := tx.QueryRow(ctx, e.sql.of(tradeUpdateCashName), d.TradeID).Scan(&name); err != nil {
-			return frameErr(TradeUpdate, 3, "cash transaction", err)
-		}
-		cur := ""
-		if name != nil {
-			cur = *name
-		}
-		if err := execOne(ctx, tx, TradeUpdate, 3, "update cash name", e.sql.of(tradeUpdateSetCashName),
-			truncate(toggleShares(cur), 100), d.TradeID); err != nil {
-			return err
-		}
-		res.Updated++
+	}
+	names := make([]*string, len(ids))
+	err = e.readThenUpdate(ctx, tx, 3, "cash transaction", ids, e.sql.of(tradeUpdateCashName), func(i int) []any { return []any{&names[i]} },
+		func(i int) error {
+			cur := ""
+			if names[i] != nil {
+				cur = *names[i]
+			}
+			if err := execOne(ctx, tx, TradeUpdate, 3, "update cash name", e.sql.of(tradeUpdateSetCashName),
+				truncate(toggleShares(cur), 100), ids[i]); err != nil {
+				return err
+			}
+			res.Updated++
+			return nil
+		})
+	if err != nil {
+		return err
 	}
 	if err := e.detailList(ctx, tx, TradeUpdate, 3, in, list, res); err != nil {
 		return err
@@ -176,6 +185,61 @@ func (e *executor) tuFrame3(ctx context.Context, tx database.Tx, in TradeLookupI
 		return checkf(TradeUpdate, 3, "no trade of %s in the window", in.Symbol)
 	}
 	return nil
+}
+
+// readThenUpdate reads one row per trade id (sql with the id as its argument, into
+// dest(i)) and then runs update(i) for each, which holds back its write (execOne).
+// When the ids are distinct the reads go out together, one round trip instead of one
+// per trade, and the writes follow with the frame's next statement: each write
+// touches only its own trade's row, read before it in the same snapshot, so the
+// values read and written are those of the one-by-one order. A repeated id (its
+// second read must see the first write) is read and updated one by one. A read's
+// error, or a missing row at the first trade that lacks one, is the frame's error
+// (frameErr with what); update's errors are returned as they are.
+func (e *executor) readThenUpdate(ctx context.Context, tx database.Tx, frame int, what string, ids []int64, sql string,
+	dest func(i int) []any, update func(i int) error) error {
+	if !distinct(ids) {
+		for i, id := range ids {
+			if err := tx.QueryRow(ctx, sql, id).Scan(dest(i)...); err != nil {
+				return frameErr(TradeUpdate, frame, what, err)
+			}
+			if err := update(i); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	found := make([]bool, len(ids))
+	qs := make([]database.Queued, len(ids))
+	for i, id := range ids {
+		qs[i] = rowQ(&found[i], dest(i), sql, id)
+	}
+	if len(qs) > 0 {
+		if err := database.Pipeline(ctx, tx, qs); err != nil {
+			return frameErr(TradeUpdate, frame, what, err)
+		}
+	}
+	for i := range ids {
+		if !found[i] {
+			return frameErr(TradeUpdate, frame, what, database.ErrNoRows)
+		}
+		if err := update(i); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// distinct reports whether ids holds no value twice.
+func distinct(ids []int64) bool {
+	seen := make(map[int64]struct{}, len(ids))
+	for _, id := range ids {
+		if _, ok := seen[id]; ok {
+			return false
+		}
+		seen[id] = struct{}{}
+	}
+	return true
 }
 
 // Trade-Update's statements, in the order its frames run them.

@@ -12,6 +12,7 @@ import (
 var (
 	_ database.Pipeliner = (*pgTx)(nil)
 	_ database.Pipeliner = pgConnTx{}
+	_ database.Committer = (*pgTx)(nil)
 )
 
 // queueAll queues qs on b, amounts bound as numerics.
@@ -24,6 +25,15 @@ func queueAll(b *pgx.Batch, qs []database.Queued) {
 // readAll reads the results of qs from br in the order they were queued, then closes
 // br: all statements went out together, their results come back in order.
 func readAll(br pgx.BatchResults, qs []database.Queued) error {
+	if err := readEach(br, qs); err != nil {
+		return err
+	}
+	return br.Close()
+}
+
+// readEach reads the results of qs from br in the order they were queued; on an
+// error it closes br.
+func readEach(br pgx.BatchResults, qs []database.Queued) error {
 	rs := &pgRows{} // one at a time: the queries share its scratch
 	for _, q := range qs {
 		var err error
@@ -43,7 +53,7 @@ func readAll(br pgx.BatchResults, qs []database.Queued) error {
 			return err
 		}
 	}
-	return br.Close()
+	return nil
 }
 
 func (t *pgTx) Pipeline(ctx context.Context, qs []database.Queued) error {
@@ -62,6 +72,44 @@ func (t *pgTx) Pipeline(ctx context.Context, qs []database.Queued) error {
 		return err
 	}
 	return readAll(br, qs)
+}
+
+// PipelineCommit sends qs and the COMMIT in one round trip (database.Committer),
+// with the BEGIN too when qs are the transaction's first statements.
+func (t *pgTx) PipelineCommit(ctx context.Context, qs []database.Queued) error {
+	b := &pgx.Batch{}
+	var br pgx.BatchResults
+	if t.tx != nil {
+		queueAll(b, qs)
+		b.Queue("COMMIT")
+		br = t.tx.SendBatch(ctx, b)
+	} else {
+		b.BeginTx(t.opts)
+		queueAll(b, qs)
+		b.Queue("COMMIT")
+		br = t.c.SendBatch(ctx, b)
+		t.tx = br.Tx()
+		if _, err := br.Exec(); err != nil {
+			_ = br.Close()
+			return err
+		}
+	}
+	if err := readEach(br, qs); err != nil {
+		return err
+	}
+	tag, err := br.Exec()
+	if cerr := br.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return err
+	}
+	if tag.String() == "ROLLBACK" {
+		// The server ended a failed transaction instead (pgx's Commit says the same).
+		return pgx.ErrTxCommitRollback
+	}
+	t.committed = true
+	return nil
 }
 
 func (t pgConnTx) Pipeline(ctx context.Context, qs []database.Queued) error {

@@ -161,8 +161,9 @@ func (p *PG) InTx(ctx context.Context, iso database.Isolation, fn func(database.
 		}
 		return err
 	}
-	if t.tx == nil {
-		return nil // no statement was sent: there is no transaction to commit
+	if t.tx == nil || t.committed {
+		// No statement was sent, or the COMMIT went with the last ones (PipelineCommit).
+		return nil
 	}
 	return t.tx.Commit(ctx)
 }
@@ -260,6 +261,8 @@ type pgTx struct {
 	c    *pgx.Conn
 	opts pgx.TxOptions
 	tx   pgx.Tx
+	// committed: the COMMIT went out with the last statements and succeeded.
+	committed bool
 }
 
 func (t *pgTx) Exec(ctx context.Context, sql string, args ...any) (int64, error) {
