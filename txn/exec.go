@@ -134,10 +134,16 @@ func (c *countingTx) hold(what string, q database.Queued, checked bool) {
 // send runs the held-back writes followed by qs in one pipeline and empties the hold.
 // An error of a held-back write is wrapped with its name, as execOne does.
 func (c *countingTx) send(ctx context.Context, qs ...database.Queued) error {
+	return c.sendWith(ctx, func(all []database.Queued) error { return database.Pipeline(ctx, c.tx, all) }, qs...)
+}
+
+// sendWith empties the hold and runs the held-back writes followed by qs through run,
+// wrapping a held-back write's error with its name.
+func (c *countingTx) sendWith(ctx context.Context, run func([]database.Queued) error, qs ...database.Queued) error {
 	all := append(c.pending, qs...)
 	what := c.what
 	c.pending, c.what, c.done, c.checked = nil, nil, 0, 0
-	err := database.Pipeline(ctx, c.tx, all)
+	err := run(all)
 	if err != nil && c.done < len(what) && !IsCheck(err) {
 		err = fmt.Errorf("%s: %w", what[c.done], err)
 	}
@@ -154,13 +160,7 @@ func (c *countingTx) flushCommit(ctx context.Context) error {
 	if !ok || len(c.pending) == 0 || c.checked > 0 {
 		return c.flush(ctx)
 	}
-	all, what := c.pending, c.what
-	c.pending, c.what, c.done = nil, nil, 0
-	err := cm.PipelineCommit(ctx, all)
-	if err != nil && c.done < len(what) {
-		err = fmt.Errorf("%s: %w", what[c.done], err)
-	}
-	return err
+	return c.sendWith(ctx, func(all []database.Queued) error { return cm.PipelineCommit(ctx, all) })
 }
 
 // flush sends the held-back writes, if any.
@@ -217,18 +217,11 @@ type heldRow struct {
 }
 
 func (r heldRow) Scan(dest ...any) error {
-	found := false
-	err := r.c.send(r.ctx, database.Queued{SQL: r.sql, Args: r.args, Scan: func(rows database.Rows) error {
-		if found {
-			return nil // a row query reads its first row only
-		}
-		found = true
-		return rows.Scan(dest...)
-	}})
-	if err == nil && !found {
-		return database.ErrNoRows
+	var found bool
+	if err := r.c.send(r.ctx, rowQ(&found, dest, r.sql, r.args...)); err != nil {
+		return err
 	}
-	return err
+	return rowErr(found)
 }
 
 // execOne runs a statement that must change exactly one row. Inside inTx it is held

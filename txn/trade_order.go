@@ -228,7 +228,7 @@ func (e *executor) toFrame3(ctx context.Context, tx database.Tx, st *tradeOrderS
 	// still run on the answers in the order the frames state them.
 	var rate Rate
 	var bal, held Money
-	var rateFound, commFound, chargeFound, balFound, heldFound, idFound bool
+	var commFound, chargeFound, balFound, heldFound, idFound bool
 	qs = append(qs,
 		rowQ(&commFound, []any{&st.commRate}, e.sql.of(tradeOrderCommissionRate), st.tier, in.TradeType, st.exchange, in.Qty),
 		rowQ(&chargeFound, []any{&st.charge}, e.sql.of(tradeOrderCharge), st.tier, in.TradeType))
@@ -241,8 +241,8 @@ func (e *executor) toFrame3(ctx context.Context, tx database.Tx, st *tradeOrderS
 	if err := database.Pipeline(ctx, tx, qs); err != nil {
 		return frameErr(TradeOrder, 3, "security's price, trade type, holding summary, commission, charge, margin and next trade id", err)
 	}
-	if !in.ByCompany && !coFound {
-		return frameErr(TradeOrder, 3, "company", database.ErrNoRows)
+	if err := rowErr(coFound); !in.ByCompany && err != nil {
+		return frameErr(TradeOrder, 3, "company", err)
 	}
 	if err := rowErr(priceFound); err != nil {
 		return frameErr(TradeOrder, 3, "last trade", err)
@@ -293,11 +293,7 @@ func (e *executor) toFrame3(ctx context.Context, tx database.Tx, st *tradeOrderS
 	}
 	taxable := st.sellValue > st.buyValue && (st.taxStatus == 1 || st.taxStatus == 2)
 	if taxable {
-		err := database.Pipeline(ctx, tx, []database.Queued{rowQ(&rateFound, []any{&rate}, e.sql.of(tradeOrderTaxRate), st.custID)})
-		if err != nil {
-			return frameErr(TradeOrder, 3, "tax rates", err)
-		}
-		if err := rowErr(rateFound); err != nil {
+		if err := tx.QueryRow(ctx, e.sql.of(tradeOrderTaxRate), st.custID).Scan(&rate); err != nil {
 			return frameErr(TradeOrder, 3, "tax rates", err)
 		}
 		st.taxAmount = centsOf(float64(st.sellValue-st.buyValue) / 100 * float64(rate))

@@ -2,6 +2,7 @@ package txn
 
 import (
 	"context"
+	"slices"
 	"strings"
 
 	"github.com/brokerbench/brokerbench/database"
@@ -220,8 +221,8 @@ func (e *executor) readThenUpdate(ctx context.Context, tx database.Tx, frame int
 		}
 	}
 	for i := range ids {
-		if !found[i] {
-			return frameErr(TradeUpdate, frame, what, database.ErrNoRows)
+		if err := rowErr(found[i]); err != nil {
+			return frameErr(TradeUpdate, frame, what, err)
 		}
 		if err := update(i); err != nil {
 			return err
@@ -230,14 +231,13 @@ func (e *executor) readThenUpdate(ctx context.Context, tx database.Tx, frame int
 	return nil
 }
 
-// distinct reports whether ids holds no value twice.
+// distinct reports whether ids holds no value twice. A frame has at most a handful
+// of ids, so comparing pairs beats building a set on the transaction's path.
 func distinct(ids []int64) bool {
-	seen := make(map[int64]struct{}, len(ids))
-	for _, id := range ids {
-		if _, ok := seen[id]; ok {
+	for i, id := range ids {
+		if slices.Contains(ids[:i], id) {
 			return false
 		}
-		seen[id] = struct{}{}
 	}
 	return true
 }
