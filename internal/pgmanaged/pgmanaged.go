@@ -585,10 +585,13 @@ func (c *Cluster) stopServer() error {
 // Temporary reports whether Stop removes the cluster.
 func (c *Cluster) Temporary() bool { return c.temporary }
 
-// ServerPIDs returns the postmaster's pid (first line of postmaster.pid), for tests
-// that pause or kill the server.
-func (c *Cluster) PostmasterPID() (int, error) {
-	b, err := os.ReadFile(filepath.Join(c.DataDir, "postmaster.pid"))
+// PostmasterPID returns the postmaster's pid, for tests that pause or kill the server.
+func (c *Cluster) PostmasterPID() (int, error) { return PostmasterPIDIn(c.DataDir) }
+
+// PostmasterPIDIn returns the pid a server running in the data folder data wrote in
+// its postmaster.pid (the file's first line); an error when there is none.
+func PostmasterPIDIn(data string) (int, error) {
+	b, err := os.ReadFile(filepath.Join(data, "postmaster.pid"))
 	if err != nil {
 		return 0, err
 	}

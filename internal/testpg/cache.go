@@ -92,38 +92,21 @@ type invocation struct {
 // nothing: its parent lives on across runs) or there is no /proc.
 func currentInvocation() (invocation, error) {
 	ppid := os.Getppid()
-	comm, err := os.ReadFile(filepath.Join("/proc", strconv.Itoa(ppid), "comm"))
-	if err != nil {
-		return invocation{}, fmt.Errorf("no /proc to identify the go command: %w", err)
-	}
-	if name := strings.TrimSpace(string(comm)); name != "go" {
-		return invocation{}, fmt.Errorf("the test binary's parent is %q, not the go command", name)
-	}
-	start, ok := startTime(ppid)
+	st, ok := procStat(ppid)
 	if !ok {
-		return invocation{}, errors.New("cannot read the go command's start time")
+		return invocation{}, errors.New("no /proc to identify the go command")
 	}
-	return invocation{ppid, start}, nil
+	if st.Comm != "go" {
+		return invocation{}, fmt.Errorf("the test binary's parent is %q, not the go command", st.Comm)
+	}
+	return invocation{ppid, strconv.FormatUint(st.Starttime, 10)}, nil
 }
 
 // startTime returns a process's start time (clock ticks since boot); ok is false when
 // the process is gone.
 func startTime(pid int) (string, bool) {
-	b, err := os.ReadFile(filepath.Join("/proc", strconv.Itoa(pid), "stat"))
-	if err != nil {
-		return "", false
-	}
-	s := string(b)
-	i := strings.LastIndex(s, ") ")
-	if i < 0 {
-		return "", false
-	}
-	// Fields from the third (state) on; the start time is the 22nd.
-	f := strings.Fields(s[i+2:])
-	if len(f) < 20 {
-		return "", false
-	}
-	return f[19], true
+	st, ok := procStat(pid)
+	return strconv.FormatUint(st.Starttime, 10), ok
 }
 
 func (inv invocation) alive() bool {

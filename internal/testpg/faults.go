@@ -3,9 +3,6 @@ package testpg
 import (
 	"context"
 	"fmt"
-	"os"
-	"path/filepath"
-	"strconv"
 	"strings"
 	"sync"
 	"syscall"
@@ -13,6 +10,7 @@ import (
 	"time"
 
 	"github.com/brokerbench/brokerbench/database"
+	"github.com/prometheus/procfs"
 )
 
 // Fault injection for the tests of issue 8: real faults on the real server, never a
@@ -39,38 +37,24 @@ func TerminateBackends(t testing.TB, dsn string) int {
 // childrenOf returns the processes whose parent is pid, from /proc.
 func childrenOf(pid int) []int {
 	var kids []int
-	entries, _ := os.ReadDir("/proc")
-	for _, e := range entries {
-		p, err := strconv.Atoi(e.Name())
-		if err != nil {
-			continue
-		}
-		if _, ppid, ok := procStat(p); ok && ppid == pid {
-			kids = append(kids, p)
+	procs, _ := procfs.AllProcs()
+	for _, p := range procs {
+		if st, err := p.Stat(); err == nil && st.PPID == pid {
+			kids = append(kids, p.PID)
 		}
 	}
 	return kids
 }
 
-// procStat reads a process's state letter and parent from /proc/PID/stat; ok is
-// false when the process is gone.
-func procStat(pid int) (state byte, ppid int, ok bool) {
-	b, err := os.ReadFile(filepath.Join("/proc", strconv.Itoa(pid), "stat"))
+// procStat reads a process's /proc/PID/stat; ok is false when the process is gone
+// or there is no /proc.
+func procStat(pid int) (procfs.ProcStat, bool) {
+	p, err := procfs.NewProc(pid)
 	if err != nil {
-		return 0, 0, false
+		return procfs.ProcStat{}, false
 	}
-	// Fields after the command name (which may hold spaces) start after ") ".
-	s := string(b)
-	i := strings.LastIndex(s, ") ")
-	if i < 0 {
-		return 0, 0, false
-	}
-	f := strings.Fields(s[i+2:])
-	if len(f) < 2 || len(f[0]) != 1 {
-		return 0, 0, false
-	}
-	ppid, _ = strconv.Atoi(f[1])
-	return f[0][0], ppid, true
+	st, err := p.Stat()
+	return st, err == nil
 }
 
 // stopAndConfirm sends SIGSTOP to pids and waits until the kernel reports each one
@@ -84,13 +68,13 @@ func stopAndConfirm(pids []int) error {
 	deadline := time.Now().Add(time.Minute)
 	for _, p := range pids {
 		for {
-			st, _, ok := procStat(p)
+			st, ok := procStat(p)
 			// Z: a backend that exited; a stopped postmaster cannot reap it.
-			if !ok || st == 'T' || st == 't' || st == 'Z' || st == 'X' {
+			if !ok || strings.Contains("TtZX", st.State) {
 				break
 			}
 			if time.Now().After(deadline) {
-				return fmt.Errorf("server process %d still running (state %c) a minute after SIGSTOP", p, st)
+				return fmt.Errorf("server process %d still running (state %s) a minute after SIGSTOP", p, st.State)
 			}
 			time.Sleep(time.Millisecond)
 		}

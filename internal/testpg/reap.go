@@ -10,9 +10,10 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strconv"
-	"strings"
 	"syscall"
 	"time"
+
+	"github.com/brokerbench/brokerbench/internal/pgmanaged"
 )
 
 // startReaper starts this test binary again as the cache's reaper, in a session of its
@@ -94,12 +95,7 @@ func removeCache(dir string, wait bool) error {
 // shutdown, as nothing in the folder is kept. The pid is trusted only when that
 // process's working folder is data (a postmaster's is).
 func stopServerIn(data string) {
-	b, err := os.ReadFile(filepath.Join(data, "postmaster.pid"))
-	if err != nil {
-		return
-	}
-	line, _, _ := strings.Cut(string(b), "\n")
-	pid, err := strconv.Atoi(strings.TrimSpace(line))
+	pid, err := pgmanaged.PostmasterPIDIn(data)
 	if err != nil || pid <= 0 {
 		return
 	}
