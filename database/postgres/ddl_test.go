@@ -1,26 +1,13 @@
 package postgres
 
 import (
-	"flag"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/brokerbench/brokerbench/internal/golden"
 	"github.com/brokerbench/brokerbench/schema"
 )
-
-// The -update flag may be defined by another test file of this package as well.
-func init() {
-	if flag.Lookup("update") == nil {
-		flag.Bool("update", false, "rewrite golden files")
-	}
-}
-
-func pgUpdateGolden() bool {
-	f := flag.Lookup("update")
-	return f != nil && f.Value.String() == "true"
-}
 
 // postgresSchemaScript renders everything the loader can run: tables with keys, the
 // deferred-key variants, indexes, foreign keys (checked and unchecked) and drops.
@@ -64,20 +51,7 @@ func postgresSchemaScript() string {
 }
 
 func TestPostgresDDLGolden(t *testing.T) {
-	got := postgresSchemaScript()
-	path := filepath.Join("testdata", "postgres_ddl.sql")
-	if pgUpdateGolden() {
-		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run with -update to create it)", err)
-	}
-	if got != string(want) {
-		t.Errorf("PostgreSQL DDL differs from %s; if the change is intended, rerun with -update and review the diff", path)
-	}
+	golden.Check(t, filepath.Join("testdata", "postgres_ddl.sql"), "PostgreSQL DDL", postgresSchemaScript())
 }
 
 // Every table of the model renders with its primary key and every column, and the

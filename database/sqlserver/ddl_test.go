@@ -1,29 +1,15 @@
 package sqlserver
 
 import (
-	"flag"
 	"fmt"
-	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
 
+	"github.com/brokerbench/brokerbench/internal/golden"
 	"github.com/brokerbench/brokerbench/schema"
 )
-
-// The -update flag may also be defined by another test file of this package; define
-// it only when nobody has, and read it by name.
-func init() {
-	if flag.Lookup("update") == nil {
-		flag.Bool("update", false, "rewrite golden files")
-	}
-}
-
-func updateGolden() bool {
-	f := flag.Lookup("update")
-	return f != nil && f.Value.String() == "true"
-}
 
 // sqlserverSchemaScript renders every table the way the loader runs it: create all,
 // then indexes, then foreign keys, then the drops.
@@ -63,20 +49,7 @@ func sqlserverSchemaScript() string {
 }
 
 func TestSQLServerDDLGolden(t *testing.T) {
-	got := sqlserverSchemaScript()
-	path := filepath.Join("testdata", "sqlserver_ddl.sql")
-	if updateGolden() {
-		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run with -update to create it)", err)
-	}
-	if got != string(want) {
-		t.Errorf("T-SQL DDL differs from %s; if the change is intended, rerun with -update and review the diff", path)
-	}
+	golden.Check(t, filepath.Join("testdata", "sqlserver_ddl.sql"), "T-SQL DDL", sqlserverSchemaScript())
 }
 
 // TestSQLServerDDLEveryTable checks each of the 33 tables (and brokerbench's own)

@@ -1,10 +1,11 @@
 package sqlserver
 
 import (
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/brokerbench/brokerbench/internal/golden"
 )
 
 // The statements of resumable and sharded loads, as the golden file holds them: no
@@ -16,18 +17,5 @@ func TestLoadStateSQLGolden(t *testing.T) {
 	b.WriteString("-- release it\n" + unlockSQL + ";\n\n")
 	b.WriteString("-- what a post-load already built\n" + catalogSQL + ";\n\n")
 	b.WriteString("-- an unusable index before it is rebuilt\n" + (&MSSQL{}).DropIndex("trade", "i_t_st_id") + ";\n")
-	got := b.String()
-	path := filepath.Join("testdata", "sqlserver_loadstate.sql")
-	if updateGolden() {
-		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run with -update to create it)", err)
-	}
-	if got != string(want) {
-		t.Errorf("load-state SQL differs from %s; if intended, rerun with -update and review the diff", path)
-	}
+	golden.Check(t, filepath.Join("testdata", "sqlserver_loadstate.sql"), "load-state SQL", b.String())
 }

@@ -1,4 +1,4 @@
--- the load's progress table and statements (golden; regenerate with go test ./loader -run SegmentSQL -update-segment-sql)
+-- the load's progress table and statements (golden; regenerate with go test ./loader -run SegmentSQL -update)
 
 CREATE TABLE bb_load_segment (
     table_name VARCHAR(40) NOT NULL,
