@@ -57,42 +57,44 @@ func readEach(br pgx.BatchResults, qs []database.Queued) error {
 }
 
 func (t *pgTx) Pipeline(ctx context.Context, qs []database.Queued) error {
-	b := &pgx.Batch{}
-	if t.tx != nil {
-		queueAll(b, qs)
-		return readAll(t.tx.SendBatch(ctx, b), qs)
-	}
-	// The first statements of the transaction: BEGIN goes in the same round trip.
-	b.BeginTx(t.opts)
-	queueAll(b, qs)
-	br := t.c.SendBatch(ctx, b)
-	t.tx = br.Tx()
-	if _, err := br.Exec(); err != nil {
-		_ = br.Close()
+	br, err := t.send(ctx, qs, false)
+	if err != nil {
 		return err
 	}
 	return readAll(br, qs)
 }
 
+// send queues qs, and the COMMIT after them when commit, and sends them in one round
+// trip. When they are the transaction's first statements the BEGIN goes in front and
+// its answer is read here.
+func (t *pgTx) send(ctx context.Context, qs []database.Queued, commit bool) (pgx.BatchResults, error) {
+	b := &pgx.Batch{}
+	begin := t.tx == nil
+	if begin {
+		b.BeginTx(t.opts)
+	}
+	queueAll(b, qs)
+	if commit {
+		b.Queue("COMMIT")
+	}
+	if !begin {
+		return t.tx.SendBatch(ctx, b), nil
+	}
+	br := t.c.SendBatch(ctx, b)
+	t.tx = br.Tx()
+	if _, err := br.Exec(); err != nil {
+		_ = br.Close()
+		return nil, err
+	}
+	return br, nil
+}
+
 // PipelineCommit sends qs and the COMMIT in one round trip (database.Committer),
 // with the BEGIN too when qs are the transaction's first statements.
 func (t *pgTx) PipelineCommit(ctx context.Context, qs []database.Queued) error {
-	b := &pgx.Batch{}
-	var br pgx.BatchResults
-	if t.tx != nil {
-		queueAll(b, qs)
-		b.Queue("COMMIT")
-		br = t.tx.SendBatch(ctx, b)
-	} else {
-		b.BeginTx(t.opts)
-		queueAll(b, qs)
-		b.Queue("COMMIT")
-		br = t.c.SendBatch(ctx, b)
-		t.tx = br.Tx()
-		if _, err := br.Exec(); err != nil {
-			_ = br.Close()
-			return err
-		}
+	br, err := t.send(ctx, qs, true)
+	if err != nil {
+		return err
 	}
 	if err := readEach(br, qs); err != nil {
 		return err
