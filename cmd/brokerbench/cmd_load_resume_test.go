@@ -5,7 +5,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/brokerbench/brokerbench/database"
 	"github.com/brokerbench/brokerbench/internal/testdb"
 )
 
@@ -41,11 +40,7 @@ func TestLoadShardBadInput(t *testing.T) {
 func TestLoadResumeFinishesThePostLoad(t *testing.T) {
 	t.Parallel()
 	dsn := testdb.Loaded(t)
-	db, err := database.Open(context.Background(), dsn, database.Options{MaxConns: 2})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
+	db := openDB(t, dsn, 2)
 	ctx := context.Background()
 	for _, stmt := range []string{
 		"UPDATE bb_load SET completed_at = NULL",
