@@ -45,6 +45,7 @@ func Open(ctx context.Context, dsn string, o database.Options) (*PG, error) {
 		cfg.MaxConns = int32(o.MaxConns)
 	}
 	cfg.MinConns = 0
+	sizeStatementCaches(cfg.ConnConfig)
 	cfg.AfterConnect = registerCents
 	timeout := o.Timeout
 	if timeout == 0 {
