@@ -16,6 +16,13 @@
 # one per round trip, they do not move with the machine's load as CPU times do
 # (not shown for pgbench, whose libpq sends with send(2), which syscw does not count).
 #
+# The pgx floor: after each user level, scripts/pgxfloor runs as many connections of
+# brokerbench's own pool, each sending round trips that carry brokerbench's measured
+# statements per round trip (trivial one-integer reads), and nothing else. Its client
+# CPU per round trip times brokerbench's round trips per transaction is the least any
+# pgx client spends on the workload's round trips; against brokerbench's server CPU per
+# transaction it is the floor under the ratio (docs/driver-cpu.md, "The floor").
+#
 # --baseline REV also builds brokerbench at git revision REV (git archive, no
 # checkout) and measures it in the same invocation, right before the working tree's
 # build, so a change is judged before/after on the same server in the same minutes.
@@ -78,8 +85,8 @@ cleanup() {
 }
 trap cleanup EXIT
 
-echo "building brokerbench (working tree)"
-(cd "$ROOT" && go build -o "$BB" ./cmd/brokerbench)
+echo "building brokerbench and pgxfloor (working tree)"
+(cd "$ROOT" && go build -o "$BB" ./cmd/brokerbench && go build -o "$TMP/pgxfloor" ./scripts/pgxfloor)
 BUILDS="current=$BB"
 if [ -n "$BASELINE" ]; then
 	echo "building brokerbench at $BASELINE"
@@ -164,6 +171,21 @@ run_bb() { # label binary users
 	row "brokerbench-$label,$users-users" "$tps" "$stmts" $m
 }
 
+run_floor() { # users: after the working tree's brokerbench row at this level
+	local users=$1 k pid m out="$TMP/floor-$1.out"
+	# brokerbench's statements per round trip at this level: stmts/txn over writes/txn.
+	k=$(awk -v l="brokerbench-current,$users-users" '$1 == l {n = $2 * $4; printf "%d\n", $3 / ($7 / n) + 0.5}' "$ROWS")
+	[ "${k:-0}" -ge 1 ] || k=1
+	echo "pgx floor, $users clients, $k statements a round trip: ${WARMUP}s + ${SECONDS_RUN}s + ${TAIL}s"
+	"$TMP/pgxfloor" --db "$DB" --clients "$users" --statements "$k" --seconds "$((SECONDS_RUN + WARMUP + TAIL))" >"$out" &
+	pid=$!
+	m=$(measure "$pid")
+	wait "$pid"
+	# "tps" of this row is round trips per second; the per-transaction figures below are
+	# per round trip.
+	row "pgx-floor,$users-clients,$k-per-trip" "$(awk '{print $2 / $6}' "$out")" "$k" $m
+}
+
 run_pgbench() {
 	local jobs pid m tps
 	jobs=$((PGBENCH_CLIENTS < $(nproc) ? PGBENCH_CLIENTS : $(nproc)))
@@ -178,6 +200,7 @@ run_pgbench() {
 
 for u in $USERS; do
 	for b in $BUILDS; do run_bb "${b%%=*}" "${b#*=}" "$u"; done
+	run_floor "$u"
 done
 run_pgbench
 
@@ -188,15 +211,22 @@ awk '
   n = tps * w; cu = c / n * 1e6; su = s / n * 1e6
   lab[NR] = label; T[NR] = tps; CU[NR] = cu; SU[NR] = su; ST[NR] = cu / spt; R[NR] = c / s
   SPT[NR] = spt; WT[NR] = wr / n
-  if (label ~ /^pgbench/) pg = cu }
+  if (label ~ /^pgbench/) pg = cu
+  if (label ~ /^pgx-floor/) { split(label, f, /[,-]/); floor[f[3]] = cu }
+  if (label ~ /^brokerbench-current/) { split(label, b, /[,-]/); cur[b[3]] = NR } }
 END {
   printf "\n%-36s %9s %14s %14s %9s %16s %10s %12s\n", "load", "tps", "client us/txn", "server us/txn", "client/srv", "client us/stmt", "stmts/txn", "writes/txn"
   for (i = 1; i <= NR; i++)
     # pgbench (libpq) sends with send(2), which syscw does not count.
     printf "%-36s %9.0f %14.1f %14.1f %9.2f %16.1f %10.2f %12s\n", lab[i], T[i], CU[i], SU[i], R[i], ST[i], SPT[i], \
       (lab[i] ~ /^pgbench/ ? "-" : sprintf("%.2f", WT[i]))
+  printf "\n(pgx-floor rows: tps is round trips per second, us/txn is per round trip)\n"
   printf "\nclient CPU per statement against pgbench -S (one statement per transaction):\n"
-  for (i = 1; i <= NR; i++) if (lab[i] !~ /^pgbench/)
+  for (i = 1; i <= NR; i++) if (lab[i] ~ /^brokerbench/)
     printf "  %-34s %.2fx\n", lab[i], ST[i] / pg
+  printf "\nthe pgx floor under brokerbench (current) at each level: round trips/txn x floor us/round trip\n"
+  for (u in floor) if (u in cur) { i = cur[u]; fl = WT[i] * floor[u]
+    printf "  %3s users: floor %6.1f us/txn, floor/srv %.3f; brokerbench %6.1f us/txn, %.1f us above the floor (%.0f%%)\n", \
+      u, fl, fl / SU[i], CU[i], CU[i] - fl, 100 * (CU[i] - fl) / CU[i] }
   printf "goal: client/srv <= 0.15 for brokerbench\n"
 }' "$ROWS"
