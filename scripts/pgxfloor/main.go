@@ -1,12 +1,13 @@
 // Command pgxfloor measures the least a pgx client can spend on brokerbench's round trips,
 // for scripts/bench-cpu.sh: --clients connections of brokerbench's own pool
 // (database/postgres.Open: the same pgx settings, statement cache and codecs), each
-// sending round trips of --statements primary-key reads of one integer
-// (pgbench_accounts, from pgbench -i) in one pipeline, as fast as the server answers.
+// sending round trips of --statements statements in one pipeline, as fast as the server
+// answers. A statement reads one integer: a primary-key read of pgbench_accounts (from
+// pgbench -i), or with --series N a count of N generate_series rows, so that a round
+// trip can cost the server what one of brokerbench's does.
 // Nothing else runs: no inputs, no checks, no rows beyond one number, no recorder. Its
-// client CPU per round trip, times brokerbench's round trips per transaction, is the
-// floor under brokerbench's client CPU per transaction with pgx: what the workload's
-// round trips cost before any of brokerbench's own work (docs/driver-cpu.md).
+// client CPU per round trip is the floor under brokerbench's with pgx: what the
+// workload's round trips cost before any of brokerbench's own work (docs/driver-cpu.md).
 //
 // It prints one line, "round_trips N statements M seconds S", and exits 1 on any
 // error. A benchmark helper, not a product command.
@@ -44,6 +45,7 @@ func run() error {
 	clients := flag.Int("clients", 8, "connections, each sending round trips one after the other")
 	statements := flag.Int("statements", 1, "statements per round trip (one pipeline)")
 	seconds := flag.Float64("seconds", 40, "how long to run")
+	series := flag.Int("series", 0, "make each statement count this many rows of generate_series on the server instead of reading one account: server work per round trip like the workload's (0: the account read)")
 	flag.Parse()
 	if *dsn == "" || *clients < 1 || *statements < 1 || *seconds <= 0 {
 		return errors.New("usage: pgxfloor --db DSN [--clients N] [--statements K] [--seconds S]")
@@ -55,7 +57,10 @@ func run() error {
 	}
 	defer pg.Pool.Close()
 
-	const read = "SELECT abalance FROM pgbench_accounts WHERE aid = $1"
+	read := "SELECT abalance FROM pgbench_accounts WHERE aid = $1"
+	if *series > 0 {
+		read = "SELECT count(*) + $1 - $1 FROM generate_series(1, " + fmt.Sprint(*series) + ")"
+	}
 	var trips atomic.Int64
 	var wg sync.WaitGroup
 	errs := make(chan error, *clients)
