@@ -24,7 +24,7 @@
 # the driver's threads sleep and wake. Both are shown per client write (one a round
 # trip): at the server work per round trip brokerbench's transactions need, the floor's
 # client/server ratio is the least any pgx client can reach with brokerbench's round
-# trips against this server (docs/driver-cpu.md, "The floor").
+# trips against this server (docs/driver-cpu.md, "Third pass").
 #
 # --baseline REV also builds brokerbench at git revision REV (git archive, no
 # checkout) and measures it in the same invocation, right before the working tree's
@@ -59,7 +59,7 @@ while [ $# -gt 0 ]; do
 	--baseline) BASELINE="$2"; shift 2 ;;
 	--users) USERS="$2"; shift 2 ;;
 	--floor-series) FLOOR_SERIES="$2"; shift 2 ;;
-	-h|--help) sed -n '2,25p' "$0"; exit 0 ;;
+	-h|--help) awk 'NR > 1 && /^#/ {sub(/^# ?/, ""); print; next} NR > 1 {exit}' "$0"; exit 0 ;;
 	*) echo "bench-cpu.sh: unknown argument $1" >&2; exit 2 ;;
 	esac
 done
