@@ -25,11 +25,7 @@ func TestMain(m *testing.M) { os.Exit(testpg.Main(m)) }
 func realConfig(t *testing.T, users []int, step, warmup time.Duration) (Config, database.DB) {
 	t.Helper()
 	dsn := testdb.Loaded(t)
-	db, err := database.Open(context.Background(), dsn, database.Options{MaxConns: 40})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(db.Close)
+	db := testpg.OpenDB(t, dsn, database.Options{MaxConns: 40})
 	sql, err := txn.StatementsFor(db.Name())
 	if err != nil {
 		t.Fatal(err)

@@ -11,14 +11,10 @@ import (
 	"github.com/brokerbench/brokerbench/schema"
 )
 
+// openTest opens dsn with the loader's pool size for the test.
 func openTest(t *testing.T, dsn string) database.DB {
 	t.Helper()
-	db, err := database.Open(context.Background(), dsn, database.Options{MaxConns: MaxConnections})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(db.Close)
-	return db
+	return testpg.OpenDB(t, dsn, database.Options{MaxConns: MaxConnections})
 }
 
 // The binary NUMERIC encoder agrees with PostgreSQL's own parser for every scale and

@@ -15,14 +15,10 @@ import (
 	"github.com/brokerbench/brokerbench/schema"
 )
 
+// open opens dsn with the loader's pool size for the test.
 func open(t *testing.T, dsn string) database.DB {
 	t.Helper()
-	db, err := database.Open(context.Background(), dsn, database.Options{MaxConns: loader.MaxConnections})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(db.Close)
-	return db
+	return testpg.OpenDB(t, dsn, database.Options{MaxConns: loader.MaxConnections})
 }
 
 func queryInt(t *testing.T, db database.DB, q string) int64 {

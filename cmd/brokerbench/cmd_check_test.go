@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/brokerbench/brokerbench/database"
 	"github.com/brokerbench/brokerbench/internal/testdb"
 	"github.com/brokerbench/brokerbench/internal/testpg"
 )
@@ -20,7 +21,7 @@ func TestCheckCommand(t *testing.T) {
 	if code != 0 || !strings.HasPrefix(out, "OK: ") || !strings.Contains(out, "1000 customers, 5 trade days") {
 		t.Fatalf("check on a fresh load: exit %d\nstdout: %s\nstderr: %s", code, out, errOut)
 	}
-	db := openDB(t, dsn, 1)
+	db := testpg.OpenDB(t, dsn, database.Options{MaxConns: 1})
 	// Break two invariants: a holding lot off its summary, and a completed trade
 	// without its settlement.
 	for _, s := range []string{

@@ -5,7 +5,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/brokerbench/brokerbench/database"
 	"github.com/brokerbench/brokerbench/internal/testdb"
+	"github.com/brokerbench/brokerbench/internal/testpg"
 )
 
 // Bad --shard values and conflicting flags: one line, exit 2, before any connection.
@@ -40,7 +42,7 @@ func TestLoadShardBadInput(t *testing.T) {
 func TestLoadResumeFinishesThePostLoad(t *testing.T) {
 	t.Parallel()
 	dsn := testdb.Loaded(t)
-	db := openDB(t, dsn, 2)
+	db := testpg.OpenDB(t, dsn, database.Options{MaxConns: 2})
 	ctx := context.Background()
 	for _, stmt := range []string{
 		"UPDATE bb_load SET completed_at = NULL",

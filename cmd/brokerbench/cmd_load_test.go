@@ -12,17 +12,6 @@ import (
 	"github.com/brokerbench/brokerbench/loader"
 )
 
-// openDB opens dsn with up to conns connections, closed when the test ends.
-func openDB(t *testing.T, dsn string, conns int) database.DB {
-	t.Helper()
-	db, err := database.Open(context.Background(), dsn, database.Options{MaxConns: conns})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(db.Close)
-	return db
-}
-
 // runCLI runs the command line as a user types it and returns exit code and output.
 func runCLI(t *testing.T, args ...string) (int, string, string) {
 	t.Helper()
@@ -66,7 +55,7 @@ func checkLoadEndToEnd(t *testing.T, dsn string, code int, out, errb string) {
 	if strings.Contains(strings.ToLower(out), "tpc-e result") {
 		t.Error("the summary claims TPC-E results")
 	}
-	db := openDB(t, dsn, 2)
+	db := testpg.OpenDB(t, dsn, database.Options{MaxConns: 2})
 	m, err := loader.ReadMarker(context.Background(), db)
 	if err != nil || m.Seed != 7 || m.Scale.Customers != 1000 || m.Scale.TradeDays != 5 || m.Workers < 1 {
 		t.Fatalf("marker %+v, %v", m, err)
@@ -83,7 +72,7 @@ func checkLoadEndToEnd(t *testing.T, dsn string, code int, out, errb string) {
 func TestLoadRefusesUnfinishedLoad(t *testing.T) {
 	t.Parallel()
 	dsn := testdb.Loaded(t)
-	db := openDB(t, dsn, 2)
+	db := testpg.OpenDB(t, dsn, database.Options{MaxConns: 2})
 	if _, err := db.Exec(context.Background(), "UPDATE bb_load SET completed_at = NULL"); err != nil {
 		t.Fatal(err)
 	}

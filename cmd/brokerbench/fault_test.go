@@ -360,7 +360,7 @@ func TestFaultLoadCut(t *testing.T) {
 		code, out, errb := runMain(load...)
 		done <- res{code, out, errb}
 	}()
-	admin := openDB(t, dsn, 1)
+	admin := testpg.OpenDB(t, dsn, database.Options{MaxConns: 1})
 	// Cut once rows are being copied: the loader's sessions are in COPY.
 	var cut int
 	for deadline := time.Now().Add(time.Minute); cut == 0 && time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
@@ -417,7 +417,7 @@ func TestFaultRunBackendsKilled(t *testing.T) {
 	// killed session is found dead at its next use, not pinged and replaced first)
 	// without burning both cores for the run's 14 seconds.
 	args := []string{"run", "--db", dsn, "--users", "3,3", "--step", "6s", "--warmup", "1s", "--rate", "100", "--io-device", "none", "--out", out}
-	admin := openDB(t, dsn, 1)
+	admin := testpg.OpenDB(t, dsn, database.Options{MaxConns: 1})
 	killed := make(chan int, 1)
 	go func() {
 		// The users' pool grows to its three sessions once the step's users run;

@@ -49,11 +49,7 @@ func secretRole(t *testing.T, dsn string) string {
 // tests' own cluster and returns dsn as that role.
 func loginRole(t *testing.T, dsn, role, pw string) *url.URL {
 	t.Helper()
-	admin, err := database.Open(context.Background(), testpg.AdminDSN(t), database.Options{MaxConns: 1})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer admin.Close()
+	admin := testpg.OpenDB(t, testpg.AdminDSN(t), database.Options{MaxConns: 1})
 	ctx := context.Background()
 	if _, err := admin.Exec(ctx, `DO $$ BEGIN
 		IF NOT EXISTS (SELECT FROM pg_roles WHERE rolname = '`+role+`') THEN CREATE ROLE `+role+` LOGIN SUPERUSER; END IF; END $$`); err != nil {
@@ -240,11 +236,7 @@ func loadShardsBySize(t *testing.T, target []string, dsn string, cli func(want i
 			t.Errorf("the last shard's summary lacks %q:\n%s", w, out)
 		}
 	}
-	db, err := database.Open(context.Background(), dsn, database.Options{MaxConns: 2})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
+	db := testpg.OpenDB(t, dsn, database.Options{MaxConns: 2})
 	if mk, err := loader.ReadMarker(context.Background(), db); err != nil || mk.Scale != smallest.Scale {
 		t.Errorf("loaded %+v (%v), planned %+v", mk.Scale, err, smallest.Scale)
 	}

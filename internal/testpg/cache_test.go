@@ -52,11 +52,7 @@ func requireShared(t *testing.T) {
 
 func countRows(t *testing.T, dsn, table string) int {
 	t.Helper()
-	db, err := database.Open(context.Background(), dsn, database.Options{MaxConns: 1})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
+	db := OpenDB(t, dsn, database.Options{MaxConns: 1})
 	var n int
 	if err := db.QueryRow(context.Background(), "SELECT count(*) FROM "+table).Scan(&n); err != nil {
 		t.Fatal(err)
@@ -116,11 +112,7 @@ func TestSharedClusterCopies(t *testing.T) {
 		t.Fatalf("the second copy's template has %d rows, want 3", n)
 	}
 	own := NewDB(t)
-	db, err := database.Open(context.Background(), own, database.Options{MaxConns: 1})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
+	db := OpenDB(t, own, database.Options{MaxConns: 1})
 	if _, err := db.Exec(context.Background(), "CREATE DATABASE only_in_first"); err != nil {
 		t.Fatal(err)
 	}

@@ -148,6 +148,18 @@ func uniqueName(prefix string) string {
 	return fmt.Sprintf("%s_%d_%d_%d", prefix, os.Getpid(), time.Now().UnixNano()%1e6, seq.Add(1))
 }
 
+// OpenDB opens dsn through database.Open for a test, fails the test when it cannot, and
+// closes it when the test ends.
+func OpenDB(t testing.TB, dsn string, o database.Options) database.DB {
+	t.Helper()
+	db, err := database.Open(context.Background(), dsn, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(db.Close)
+	return db
+}
+
 // NewDB creates an empty database, drops it when the test ends, and returns its URL.
 func NewDB(t testing.TB) string {
 	t.Helper()

@@ -27,10 +27,7 @@ func TestTemplateBuiltOnceAndCloned(t *testing.T) {
 	}
 	for i := 0; i < 2; i++ {
 		dsn := FromTemplate(t, "unit", build)
-		db, err := database.Open(context.Background(), dsn, database.Options{})
-		if err != nil {
-			t.Fatal(err)
-		}
+		db := OpenDB(t, dsn, database.Options{})
 		var n int
 		if err := db.QueryRow(context.Background(), "SELECT count(*) FROM t").Scan(&n); err != nil || n != 10 {
 			t.Fatalf("clone %d: n=%d err=%v", i, n, err)
