@@ -35,16 +35,22 @@ func TestReadThenUpdateKeepsTheOneByOneValues(t *testing.T) {
 				t.Fatal(err)
 			}
 			out := Outcome{Kind: TradeUpdate}
+			var updates int
 			err := e.inTx(ctx, &out, database.RepeatableRead, func(tx database.Tx) error {
 				vals := make([]string, len(c.ids))
-				return e.readThenUpdate(ctx, tx, 1, "value", c.ids, "SELECT v FROM rtu WHERE id = $1",
+				var err error
+				updates, err = e.readThenUpdate(ctx, tx, 1, "value", c.ids, "SELECT v FROM rtu WHERE id = $1",
 					func(i int) []any { return []any{&vals[i]} },
 					func(i int) error {
 						return execOne(ctx, tx, TradeUpdate, 1, "update value", "UPDATE rtu SET v = $1 WHERE id = $2", vals[i]+"x", c.ids[i])
 					})
+				return err
 			})
 			if err != nil {
 				t.Fatal(err)
+			}
+			if updates != len(c.ids) {
+				t.Errorf("%d updates reported, want %d", updates, len(c.ids))
 			}
 			if out.Statements != 2*len(c.ids) {
 				t.Errorf("%d statements counted, want %d", out.Statements, 2*len(c.ids))
@@ -65,8 +71,9 @@ func TestReadThenUpdateKeepsTheOneByOneValues(t *testing.T) {
 		out := Outcome{Kind: TradeUpdate}
 		err := e.inTx(ctx, &out, database.RepeatableRead, func(tx database.Tx) error {
 			var v string
-			return e.readThenUpdate(ctx, tx, 1, "value", []int64{1, 9}, "SELECT v FROM rtu WHERE id = $1",
+			_, err := e.readThenUpdate(ctx, tx, 1, "value", []int64{1, 9}, "SELECT v FROM rtu WHERE id = $1",
 				func(int) []any { return []any{&v} }, func(int) error { return nil })
+			return err
 		})
 		if !IsCheck(err) {
 			t.Fatalf("missing row: %v, want a failed check", err)
