@@ -21,7 +21,13 @@ const faultApp = "brokerbench fault test"
 // countOurBackends counts the sessions of dsn's database opened by the test's pools.
 func countOurBackends(t *testing.T, dsn string) int {
 	t.Helper()
-	db := testpg.OpenDB(t, dsn, database.Options{MaxConns: 1})
+	// Closed on return, not at the test's end: the test counts goroutines after the
+	// run, and an open pool keeps its health-check goroutine.
+	db, err := database.Open(context.Background(), dsn, database.Options{MaxConns: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
 	var n int
 	if err := db.QueryRow(context.Background(), `SELECT count(*) FROM pg_stat_activity
 		WHERE datname = current_database() AND application_name LIKE $1`, faultApp+"%").Scan(&n); err != nil {
