@@ -6,6 +6,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	"github.com/brokerbench/brokerbench/results"
@@ -40,7 +41,12 @@ func (s *doublingSource) Steps() int { return 0 }
 
 // TestStepSource: a source chooses each step from the one before, sees the step
 // the probes annotated, and a level it gets wrong stops the run with its error.
-func TestStepSource(t *testing.T) {
+// In a synctest bubble, as every fake run is: a source that stops after a step
+// that committed nothing must not see one only because a busy machine stalled
+// the test past a step's whole window.
+func TestStepSource(t *testing.T) { synctest.Test(t, testStepSource) }
+
+func testStepSource(t *testing.T) {
 	m := newFakeMarket()
 	cfg := fakeConfig(m, nil, 0, 0) // the source replaces the plan
 	src := &doublingSource{max: 3}
@@ -119,7 +125,9 @@ func (e roleExec) MarketFeed(ctx context.Context, entries []txn.TickerEntry) (tx
 
 // TestExecutorFactories: each user gets a user executor on its own stream; the
 // emulator's workers and the timer get the market's, on streams no user has.
-func TestExecutorFactories(t *testing.T) {
+func TestExecutorFactories(t *testing.T) { synctest.Test(t, testExecutorFactories) }
+
+func testExecutorFactories(t *testing.T) {
 	m := newFakeMarket()
 	cfg := fakeConfig(m, []int{3, 5}, 800*time.Millisecond, 200*time.Millisecond)
 	cfg.DataMaintenanceEvery = 200 * time.Millisecond
