@@ -224,10 +224,13 @@ func checkRunFile(t *testing.T, run *results.Run) {
 	}
 	for i, st := range run.Steps {
 		// The window is what the driver measured: 3 s on a quiet machine, less when a busy
-		// one opens it late, more when it closes it late; never the whole 4 s step with
-		// its warm-up on top of a punctual close.
-		if st.Users != []int{2, 4}[i] || st.WarmupS != 1 || st.MeasuredS <= 0 || st.MeasuredS >= 4 || st.StartedAt.IsZero() {
-			t.Errorf("step %d: users %d warm-up %.1f measured %.2f", i, st.Users, st.WarmupS, st.MeasuredS)
+		// one opens it late, more when a stall closes it late (CI saw 5.85 s after a 4 s
+		// stall), so no bound on it here is tighter than the machine's noise. It cannot
+		// open before the warm-up ends nor close after the run does; the driver's tests
+		// pin its edges exactly on a virtual clock (testRunFake).
+		room := run.FinishedAt.Sub(st.StartedAt).Seconds() - st.WarmupS
+		if st.Users != []int{2, 4}[i] || st.WarmupS != 1 || st.MeasuredS <= 0 || st.MeasuredS > room || st.StartedAt.IsZero() {
+			t.Errorf("step %d: users %d warm-up %.1f measured %.2f, %.2f s from the warm-up's end to the run's", i, st.Users, st.WarmupS, st.MeasuredS, room)
 		}
 		if st.TPS <= 0 || st.TPSE <= 0 || st.Statements <= 0 {
 			t.Errorf("step %d: tps %.1f tpsE %.2f statements %d", i, st.TPS, st.TPSE, st.Statements)
