@@ -52,17 +52,51 @@ func evalOrSelf(p string) string {
 }
 
 // writeHeavyStep writes rows × 512 bytes of table data (and as much WAL) and
-// checkpoints, so the data device sees writes within the step.
-func writeHeavyStep(t *testing.T, db database.DB, rows int) {
+// checkpoints, so the data device sees writes within the step. On 15+ the writing
+// backend's statistics are flushed before it returns: a backend that flushed less
+// than a second before keeps them pending for up to 10 s once idle, so the WAL
+// volume could miss a window closed right after (CI saw 55 bytes a commit).
+func writeHeavyStep(t *testing.T, db database.DB, num, rows int) {
 	t.Helper()
 	ctx := t.Context()
-	for _, q := range []string{
-		"CREATE TABLE iostat_fill (id int8, pad text)",
-		fmt.Sprintf("INSERT INTO iostat_fill SELECT g, repeat(md5(g::text), 16) FROM generate_series(1, %d) g", rows),
-		"CHECKPOINT",
-	} {
-		if _, err := db.Exec(ctx, q); err != nil {
-			t.Fatalf("%s: %v", q, err)
+	err := db.InTx(ctx, database.ReadCommitted, func(tx database.Tx) error {
+		stmts := []string{
+			"CREATE TABLE iostat_fill (id int8, pad text)",
+			fmt.Sprintf("INSERT INTO iostat_fill SELECT g, repeat(md5(g::text), 16) FROM generate_series(1, %d) g", rows),
+		}
+		if num >= 150000 {
+			// Takes effect at the commit's report, before the server says it is ready.
+			stmts = append(stmts, "SELECT pg_stat_force_next_flush()")
+		}
+		for _, q := range stmts {
+			if _, err := tx.Exec(ctx, q); err != nil {
+				return fmt.Errorf("%s: %w", q, err)
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The checkpointer reports its own writes when the checkpoint ends.
+	if _, err := db.Exec(ctx, "CHECKPOINT"); err != nil {
+		t.Fatalf("CHECKPOINT: %v", err)
+	}
+}
+
+// waitSample waits until the sampler has taken a periodic sample after m, so a
+// window closed now holds a series point.
+func waitSample(t *testing.T, s *Sampler, m Mark) {
+	t.Helper()
+	for deadline := time.Now().Add(time.Minute); ; time.Sleep(10 * time.Millisecond) {
+		s.mu.Lock()
+		next := s.first + int64(len(s.hist))
+		s.mu.Unlock()
+		if next > m.seq+1 {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("no periodic sample within a minute")
 		}
 	}
 }
@@ -107,8 +141,8 @@ func TestPostgresDevicesFoundAndWritesSeen(t *testing.T) {
 
 	s.Start(t.Context())
 	a := s.Mark()
-	writeHeavyStep(t, db, 90000)        // about 50 MB
-	time.Sleep(1100 * time.Millisecond) // one periodic sample inside the window
+	writeHeavyStep(t, db, info.Num, 90000) // about 50 MB
+	waitSample(t, s, a)
 	b := s.Mark()
 	io := s.Window(a, b, 3, 3)
 	var got *float64
@@ -120,7 +154,9 @@ func TestPostgresDevicesFoundAndWritesSeen(t *testing.T) {
 	if got == nil || *got <= 0 || io.WriteIOPS <= 0 || io.WriteMBps <= 0 {
 		t.Fatalf("no writes seen on %s during a write-heavy step: %+v", want.Top, io)
 	}
-	if io.WALBytesPerCommit < 40e6/3 {
+	if info.Num < 150000 {
+		t.Logf("WAL bytes per commit %.0f: before 15 a backend's statistics cannot be flushed on demand, so not checked", io.WALBytesPerCommit)
+	} else if io.WALBytesPerCommit < 40e6/3 {
 		t.Fatalf("WAL bytes per commit = %.0f, want ≥ 13 MB (about 50 MB over 3 commits)", io.WALBytesPerCommit)
 	}
 	if len(io.Series) == 0 {
@@ -149,8 +185,7 @@ func TestPostgresViewsFallback(t *testing.T) {
 		t.Fatalf("source = %s, notices %q", s.Source(), notices)
 	}
 	a := s.Mark()
-	writeHeavyStep(t, db, 10000)
-	time.Sleep(1200 * time.Millisecond) // pending statistics are flushed about once a second
+	writeHeavyStep(t, db, info.Num, 10000)
 	b := s.Mark()
 	io := s.Window(a, b, 3, 3)
 	var data, wal *float64
