@@ -21,19 +21,10 @@ const faultApp = "brokerbench fault test"
 // countOurBackends counts the sessions of dsn's database opened by the test's pools.
 func countOurBackends(t *testing.T, dsn string) int {
 	t.Helper()
-	// Closed on return, not at the test's end: the test counts goroutines after the
-	// run, and an open pool keeps its health-check goroutine.
-	db, err := database.Open(context.Background(), dsn, database.Options{MaxConns: 1})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
-	var n int
-	if err := db.QueryRow(context.Background(), `SELECT count(*) FROM pg_stat_activity
-		WHERE datname = current_database() AND application_name LIKE $1`, faultApp+"%").Scan(&n); err != nil {
-		t.Fatal(err)
-	}
-	return n
+	// QueryInt closes its pool on return: the test counts goroutines after the run,
+	// and an open pool keeps its health-check goroutine.
+	return testpg.QueryInt(t, dsn, `SELECT count(*) FROM pg_stat_activity
+		WHERE datname = current_database() AND application_name LIKE $1`, faultApp+"%")
 }
 
 // settle polls cond for a few seconds: goroutines and backends take a moment to go.

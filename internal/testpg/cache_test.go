@@ -52,17 +52,7 @@ func requireShared(t *testing.T) {
 
 func countRows(t *testing.T, dsn, table string) int {
 	t.Helper()
-	// Closed on return: it is called for several copies in one test.
-	db, err := database.Open(context.Background(), dsn, database.Options{MaxConns: 1})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
-	var n int
-	if err := db.QueryRow(context.Background(), "SELECT count(*) FROM "+table).Scan(&n); err != nil {
-		t.Fatal(err)
-	}
-	return n
+	return QueryInt(t, dsn, "SELECT count(*) FROM "+table)
 }
 
 // TestSharedClusterCopies: a second process of the invocation (played here by a second

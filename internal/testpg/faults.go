@@ -21,17 +21,8 @@ import (
 // operator's pg_terminate_backend would, and returns how many it ended.
 func TerminateBackends(t testing.TB, dsn string) int {
 	t.Helper()
-	db, err := database.Open(context.Background(), dsn, database.Options{MaxConns: 1})
-	if err != nil {
-		t.Fatalf("terminate backends: %v", err)
-	}
-	defer db.Close()
-	var n int
-	if err := db.QueryRow(context.Background(), `SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity
-		WHERE datname = current_database() AND pid <> pg_backend_pid() AND backend_type = 'client backend'`).Scan(&n); err != nil {
-		t.Fatalf("terminate backends: %v", err)
-	}
-	return n
+	return QueryInt(t, dsn, `SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity
+		WHERE datname = current_database() AND pid <> pg_backend_pid() AND backend_type = 'client backend'`)
 }
 
 // childrenOf returns the processes whose parent is pid, from /proc.

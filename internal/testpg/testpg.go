@@ -160,6 +160,23 @@ func OpenDB(t testing.TB, dsn string, o database.Options) database.DB {
 	return db
 }
 
+// QueryInt runs query, which returns one integer, on a one-connection pool of its own
+// and closes the pool before returning (not at the test's end), so a test that counts
+// backends or goroutines next sees none of it.
+func QueryInt(t testing.TB, dsn, query string, args ...any) int {
+	t.Helper()
+	db, err := database.Open(context.Background(), dsn, database.Options{MaxConns: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	var n int
+	if err := db.QueryRow(context.Background(), query, args...).Scan(&n); err != nil {
+		t.Fatalf("%s: %v", query, err)
+	}
+	return n
+}
+
 // NewDB creates an empty database, drops it when the test ends, and returns its URL.
 func NewDB(t testing.TB) string {
 	t.Helper()
