@@ -158,11 +158,7 @@ func (c skewedClock) Now() time.Time { return time.Now().Add(c.by) }
 // warm-up, with a line naming both.
 func TestClockOffsetAgainstPostgreSQL(t *testing.T) {
 	ctx := context.Background()
-	db, err := database.Open(ctx, testpg.NewDB(t), database.Options{MaxConns: 1})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
+	db := testpg.OpenDB(t, testpg.NewDB(t), database.Options{MaxConns: 1})
 	server := func(ctx context.Context) (time.Time, error) { return database.ServerTime(ctx, db) }
 
 	o, err := MeasureClockOffset(ctx, RealClock{}, ClockRounds, server)

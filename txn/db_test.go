@@ -19,15 +19,7 @@ func TestMain(m *testing.M) { os.Exit(testpg.Main(m)) }
 // loadedDB opens a fresh clone of the loaded test database.
 func loadedDB(t testing.TB, conns int) database.DB {
 	t.Helper()
-	dsn := testdb.Loaded(t)
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-	defer cancel()
-	db, err := database.Open(ctx, dsn, database.Options{MaxConns: conns})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(db.Close)
-	return db
+	return testpg.OpenDB(t, testdb.Loaded(t), database.Options{MaxConns: conns})
 }
 
 func newTestExecutor(db database.DB, worker int) *executor {

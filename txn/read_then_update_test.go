@@ -16,11 +16,7 @@ import (
 func TestReadThenUpdateKeepsTheOneByOneValues(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
-	db, err := database.Open(ctx, testpg.NewDB(t), database.Options{MaxConns: 1})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(db.Close)
+	db := testpg.OpenDB(t, testpg.NewDB(t), database.Options{MaxConns: 1})
 	e := NewExecutor(db, PostgresSQL(), testdb.Scale, 42, 0).(*executor)
 	for _, c := range []struct {
 		name string

@@ -11,6 +11,7 @@ import (
 
 	"github.com/brokerbench/brokerbench/database"
 	"github.com/brokerbench/brokerbench/internal/testdb"
+	"github.com/brokerbench/brokerbench/internal/testpg"
 	"github.com/brokerbench/brokerbench/schema"
 )
 
@@ -102,15 +103,7 @@ func TestSQLServerStringParamsCast(t *testing.T) {
 
 func sqlserverLoaded(t *testing.T, conns int) database.DB {
 	t.Helper()
-	dsn := testdb.SQLServerLoaded(t)
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-	defer cancel()
-	db, err := database.Open(ctx, dsn, database.Options{MaxConns: conns, AppName: "brokerbench-test"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(db.Close)
-	return db
+	return testpg.OpenDB(t, testdb.SQLServerLoaded(t), database.Options{MaxConns: conns, AppName: "brokerbench-test"})
 }
 
 func msQ1[T any](t testing.TB, db database.DB, sql string, args ...any) T {

@@ -10,6 +10,7 @@ import (
 	"github.com/brokerbench/brokerbench/database"
 	"github.com/brokerbench/brokerbench/database/sqlserver"
 	"github.com/brokerbench/brokerbench/internal/testdb"
+	"github.com/brokerbench/brokerbench/internal/testpg"
 	"github.com/brokerbench/brokerbench/schema"
 )
 
@@ -18,14 +19,7 @@ import (
 
 func Open(t *testing.T, dsn string) database.DB {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-	defer cancel()
-	db, err := database.Open(ctx, dsn, database.Options{MaxConns: 4, AppName: "brokerbench-test"})
-	if err != nil {
-		t.Fatalf("open: %v", err)
-	}
-	t.Cleanup(db.Close)
-	return db
+	return testpg.OpenDB(t, dsn, database.Options{MaxConns: 4, AppName: "brokerbench-test"})
 }
 
 // sliceSource is a RowSource over generated rows.

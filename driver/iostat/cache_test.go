@@ -14,11 +14,7 @@ import (
 func TestPostgresHitRatio(t *testing.T) {
 	dsn := testpg.NewDB(t)
 	ctx := t.Context()
-	db, err := database.Open(ctx, dsn, database.Options{MaxConns: 1})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
+	db := testpg.OpenDB(t, dsn, database.Options{MaxConns: 1})
 	for _, q := range []string{"CREATE TABLE hot (id int8 PRIMARY KEY, pad text)",
 		"INSERT INTO hot SELECT g, md5(g::text) FROM generate_series(1, 2000) g", "SELECT count(*) FROM hot"} {
 		if _, err := db.Exec(ctx, q); err != nil {

@@ -19,13 +19,9 @@ import (
 func localPG(t *testing.T) (database.DB, database.ServerInfo) {
 	t.Helper()
 	dsn := testpg.NewDB(t)
+	db := testpg.OpenDB(t, dsn, database.Options{MaxConns: 2})
 	ctx, cancel := context.WithTimeout(t.Context(), 30*time.Second)
 	defer cancel()
-	db, err := database.Open(ctx, dsn, database.Options{MaxConns: 2})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(db.Close)
 	info, err := db.Server(ctx)
 	if err != nil {
 		t.Fatal(err)

@@ -12,6 +12,7 @@ import (
 	"github.com/brokerbench/brokerbench/database/sqlserver"
 	"github.com/brokerbench/brokerbench/driver/iostat"
 	"github.com/brokerbench/brokerbench/internal/testdb"
+	"github.com/brokerbench/brokerbench/internal/testpg"
 )
 
 // TestSQLServerSource opens the sampler on a SQL Server (BROKERBENCH_SQLSERVER_DSN)
@@ -22,11 +23,7 @@ func TestSQLServerSource(t *testing.T) {
 	dsn := testdb.SQLServerDB(t)
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
-	db, err := database.Open(ctx, dsn, database.Options{MaxConns: 2})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
+	db := testpg.OpenDB(t, dsn, database.Options{MaxConns: 2})
 	var notes []string
 	s, err := iostat.Open(ctx, iostat.Options{DB: db, Interval: time.Second, ProcRoot: t.TempDir(), SysRoot: t.TempDir(),
 		Log: func(f string, a ...any) { notes = append(notes, fmt.Sprintf(f, a...)) }})
@@ -58,11 +55,7 @@ func TestSQLServerIOCountersGrow(t *testing.T) {
 	dsn := testdb.SQLServerDB(t)
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
-	db, err := database.Open(ctx, dsn, database.Options{MaxConns: 2})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
+	db := testpg.OpenDB(t, dsn, database.Options{MaxConns: 2})
 	op, ok := db.(database.IOStatsOpener)
 	if !ok {
 		t.Fatal("the SQL Server dialect offers no I/O statistics")

@@ -15,11 +15,7 @@ func TestMain(m *testing.M) { os.Exit(testpg.Main(m)) }
 func TestLoadedHasACompleteLoad(t *testing.T) {
 	dsn := Loaded(t)
 	ctx := context.Background()
-	db, err := database.Open(ctx, dsn, database.Options{MaxConns: 2})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
+	db := testpg.OpenDB(t, dsn, database.Options{MaxConns: 2})
 	m, err := loader.ReadMarker(ctx, db)
 	if err != nil {
 		t.Fatal(err)

@@ -14,18 +14,14 @@ import (
 func TestFaultsAreReal(t *testing.T) {
 	dsn := NewDB(t)
 	ctx := context.Background()
-	db, err := database.Open(ctx, dsn, database.Options{MaxConns: 1})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
+	db := OpenDB(t, dsn, database.Options{MaxConns: 1})
 	if _, err := db.Exec(ctx, "SELECT 1"); err != nil {
 		t.Fatal(err)
 	}
 	if n := TerminateBackends(t, dsn); n != 1 {
 		t.Fatalf("terminated %d backends, want 1", n)
 	}
-	_, err = db.Exec(ctx, "SELECT 1")
+	_, err := db.Exec(ctx, "SELECT 1")
 	if err == nil {
 		t.Fatal("query on a terminated backend succeeded")
 	}
