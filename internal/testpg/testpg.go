@@ -137,22 +137,31 @@ func admin(t testing.TB) database.DB {
 }
 
 func openAdmin(dsn string) (database.DB, error) {
-	// Generous: on a 2-core machine busy with other test processes a new backend can
-	// take longer than the 10 s a user's connect gets.
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
-	return database.Open(ctx, dsn, database.Options{MaxConns: 1, Timeout: time.Minute})
+	return database.Open(ctx, dsn, testOptions(database.Options{MaxConns: 1}))
+}
+
+// testOptions gives a test's pool a generous connect timeout unless it names one: on
+// a 2-core machine busy with other test processes a new backend can take longer than
+// the 10 s a user's connect gets, and the pool connects again after every fault.
+func testOptions(o database.Options) database.Options {
+	if o.Timeout == 0 {
+		o.Timeout = time.Minute
+	}
+	return o
 }
 
 func uniqueName(prefix string) string {
 	return fmt.Sprintf("%s_%d_%d_%d", prefix, os.Getpid(), time.Now().UnixNano()%1e6, seq.Add(1))
 }
 
-// OpenDB opens dsn through database.Open for a test, fails the test when it cannot, and
-// closes it when the test ends.
+// OpenDB opens dsn through database.Open for a test (with testOptions' connect
+// timeout unless o names one), fails the test when it cannot, and closes it when the
+// test ends.
 func OpenDB(t testing.TB, dsn string, o database.Options) database.DB {
 	t.Helper()
-	db, err := database.Open(context.Background(), dsn, o)
+	db, err := database.Open(context.Background(), dsn, testOptions(o))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -165,7 +174,7 @@ func OpenDB(t testing.TB, dsn string, o database.Options) database.DB {
 // backends or goroutines next sees none of it.
 func QueryInt(t testing.TB, dsn, query string, args ...any) int {
 	t.Helper()
-	db, err := database.Open(context.Background(), dsn, database.Options{MaxConns: 1})
+	db, err := database.Open(context.Background(), dsn, testOptions(database.Options{MaxConns: 1}))
 	if err != nil {
 		t.Fatal(err)
 	}
