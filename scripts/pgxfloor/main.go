@@ -47,8 +47,8 @@ func run() error {
 	seconds := flag.Float64("seconds", 40, "how long to run")
 	series := flag.Int("series", 0, "make each statement count this many rows of generate_series on the server instead of reading one account: server work per round trip like the workload's (0: the account read)")
 	flag.Parse()
-	if *dsn == "" || *clients < 1 || *statements < 1 || *seconds <= 0 {
-		return errors.New("usage: pgxfloor --db DSN [--clients N] [--statements K] [--seconds S]")
+	if *dsn == "" || *clients < 1 || *statements < 1 || *seconds <= 0 || *series < 0 {
+		return errors.New("usage: pgxfloor --db DSN [--clients N] [--statements K] [--seconds S] [--series ROWS]")
 	}
 	ctx := context.Background()
 	pg, err := postgres.Open(ctx, *dsn, database.Options{MaxConns: *clients, AppName: "brokerbench-pgxfloor"})
