@@ -29,7 +29,7 @@ while [ $# -gt 0 ]; do
 	--clients) CLIENTS="$2"; shift 2 ;;
 	--seconds) SECONDS_RUN="$2"; shift 2 ;;
 	--skip-rss) SKIP_RSS=1; shift ;;
-	-h|--help) sed -n '2,22p' "$0"; exit 0 ;;
+	-h|--help) awk 'NR > 1 && /^#/ {sub(/^# ?/, ""); print; next} NR > 1 {exit}' "$0"; exit 0 ;;
 	*) echo "bench-driver.sh: unknown argument $1" >&2; exit 2 ;;
 	esac
 done

@@ -12,7 +12,7 @@
 #     --cpuprofile cpu.prof ...        (a hidden flag of run)
 #   scripts/cpu-split.sh ./brokerbench cpu.prof
 set -euo pipefail
-if [ $# -ne 2 ]; then sed -n '2,13p' "$0" >&2; exit 2; fi
+if [ $# -ne 2 ]; then awk 'NR > 1 && /^#/ {sub(/^# ?/, ""); print; next} NR > 1 {exit}' "$0" >&2; exit 2; fi
 go tool pprof -top -nodecount=1000000 -nodefraction=0 "$1" "$2" 2>/dev/null | awk '
 function secs(v) { if (v ~ /ms$/) { sub(/ms$/, "", v); return v / 1000 } sub(/s$/, "", v); return v }
 # pprof -top rows: flat flat% sum% cum cum% name

@@ -29,7 +29,7 @@ OUT="${OUT:-$PWD/layouts-out}"
 while getopts "o:h" opt; do
   case "$opt" in
     o) OUT="$OPTARG" ;;
-    h) sed -n '2,26p' "$0"; exit 0 ;;
+    h) awk 'NR > 1 && /^#/ {sub(/^# ?/, ""); print; next} NR > 1 {exit}' "$0"; exit 0 ;;
     *) exit 2 ;;
   esac
 done
