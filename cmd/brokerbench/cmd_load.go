@@ -341,10 +341,17 @@ func printLoadSummary(w io.Writer, st loader.Stats, seed uint64) {
 		total += t.TotalBytes
 	}
 	fmt.Fprintf(w, "%-20s %12d %10.1f %10.1f\n", "all", rows, mb(heap), mb(total))
+	if st.SizesUnknown != "" {
+		fmt.Fprintf(w, "sizes unknown (shown as 0): %s\n", st.SizesUnknown)
+	}
 	for _, p := range st.Phases {
 		fmt.Fprintf(w, "phase %-18s %8.1f s\n", p.Name, p.Duration.Seconds())
 	}
 	sec := st.Elapsed.Seconds()
+	if st.SizesUnknown != "" {
+		fmt.Fprintf(w, "loaded in %.1f s: %.0f rows/s; seed %d\n", sec, float64(rows)/sec, seed)
+		return
+	}
 	fmt.Fprintf(w, "loaded in %.1f s: %.0f rows/s, %.1f MB/s of table heap (%.1f MB/s with indexes); seed %d\n",
 		sec, float64(rows)/sec, mb(heap)/sec, mb(total)/sec, seed)
 }
