@@ -42,6 +42,10 @@ type Engine struct {
 	// ClockSQL reads the server's clock now, as one timestamp (not the transaction's
 	// start: a sharded run measures its clock's offset against it, ServerTime).
 	ClockSQL string
+	// Shown, when set, names a DSN's server for messages and result files without
+	// secrets, in the engine's documented form ("host:port, database D, user U"); ""
+	// for a DSN it cannot read. Without it, or for "", Shown gives Redact's URL.
+	Shown func(dsn string) string
 	// RowFormat, when set, encodes load rows in the wire format the engine's
 	// SegmentLoader takes as Segment.Binary; without it the loader sends boxed rows.
 	RowFormat *RowFormat
@@ -146,4 +150,15 @@ func Open(ctx context.Context, dsn string, o Options) (DB, error) {
 		return nil, err
 	}
 	return e.Open(ctx, dsn, o)
+}
+
+// Shown names dsn's server for people, password left out: the engine's own form where
+// it has one, else the DSN with its password masked (Redact).
+func Shown(dsn string) string {
+	if e, err := For(dsn); err == nil && e.Shown != nil {
+		if s := e.Shown(dsn); s != "" {
+			return s
+		}
+	}
+	return Redact(dsn)
 }
