@@ -168,6 +168,9 @@ func (s *runSession) open(ctx context.Context, tgt *target) error {
 	if s.srv, err = db.Server(ctx); err != nil {
 		return fmt.Errorf("describe the server at %s: %w", db.Target(), err)
 	}
+	for _, n := range s.srv.Notes {
+		s.lw.logf("run: %s", n)
+	}
 	s.seed = s.opts.Seed
 	if s.seed == 0 {
 		s.seed = s.marker.Seed
@@ -187,7 +190,7 @@ func (s *runSession) record() error {
 	srv := s.srv
 	s.result = &results.Run{
 		Format: results.FormatVersion, Label: s.opts.Label, Tags: s.tags,
-		Database: results.Database{Product: srv.Product, Version: srv.Version, Edition: srv.Edition, Settings: srv.Settings, Managed: s.tgt.Managed != nil},
+		Database: results.Database{Product: srv.Product, Version: srv.Version, Edition: srv.Edition, Settings: srv.Settings, Managed: s.tgt.Managed != nil, Notes: srv.Notes},
 		Scale:    results.Scale{Customers: s.marker.Scale.Customers, TradeDays: s.marker.Scale.TradeDays},
 		Seed:     s.seed, Options: used.optionsMap(s.g, s.tgt.Shown()), Tool: toolVersion(),
 		StartedAt: time.Now().UTC(), Steps: []results.Step{},
