@@ -34,7 +34,7 @@ func SQLServerLoaded(t testing.TB) string {
 	t.Helper()
 	admin := SQLServer(t)
 	abilities := SQLServerProbe(t)
-	t.Log(abilities.Path())
+	t.Logf("SQL Server test server %s; %s", database.Shown(admin), abilities.Path())
 	if !abilities.Restores() {
 		return sqlserverPackageLoad(t, admin)
 	}
