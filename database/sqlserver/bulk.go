@@ -62,16 +62,9 @@ func (m *MSSQL) bulkBatch(ctx context.Context, table string, columns []string, s
 		}
 	}()
 	opts := mssql.BulkOptions{Tablock: true, RowsPerBatch: sqlserverBulkRows}
-	into := table
-	stage, staged := bulkStage{}, false
-	if m.endpoint.babelfish {
-		stage, staged = babelfishStage(table, columns)
-	}
-	if staged {
-		if _, err := tx.ExecContext(ctx, stage.create); err != nil {
-			return 0, false, err
-		}
-		into = stage.name
+	into, stage, err := m.openStage(ctx, tx, table, columns)
+	if err != nil {
+		return 0, false, err
 	}
 	stmt, err := tx.PrepareContext(ctx, mssql.CopyIn(into, opts, columns...))
 	if err != nil {
@@ -118,10 +111,8 @@ func (m *MSSQL) bulkBatch(ctx context.Context, table string, columns []string, s
 	if rows, err = res.RowsAffected(); err != nil {
 		return 0, false, err
 	}
-	if staged {
-		if err := moveStage(ctx, tx, stage, rows); err != nil {
-			return 0, false, err
-		}
+	if err := moveStage(ctx, tx, stage, rows); err != nil {
+		return 0, false, err
 	}
 	if err := tx.Commit(); err != nil {
 		return 0, false, err
@@ -129,9 +120,29 @@ func (m *MSSQL) bulkBatch(ctx context.Context, table string, columns []string, s
 	return rows, more, nil
 }
 
-// moveStage moves a batch from its stage into the table and drops the stage; the
-// rows moved must be the rows copied.
-func moveStage(ctx context.Context, tx *sql.Tx, stage bulkStage, copied int64) error {
+// openStage creates the batch's stage where the server needs one (Babelfish, a table
+// with DECIMAL columns: bulk_babelfish.go) and returns the table the bulk copy goes
+// into: the stage, or table itself with a nil stage.
+func (m *MSSQL) openStage(ctx context.Context, tx *sql.Tx, table string, columns []string) (string, *bulkStage, error) {
+	if !m.endpoint.babelfish {
+		return table, nil, nil
+	}
+	stage, ok := babelfishStage(table, columns)
+	if !ok {
+		return table, nil, nil
+	}
+	if _, err := tx.ExecContext(ctx, stage.create); err != nil {
+		return "", nil, err
+	}
+	return stage.name, &stage, nil
+}
+
+// moveStage moves a batch from its stage (nil: none) into the table and drops the
+// stage; the rows moved must be the rows copied.
+func moveStage(ctx context.Context, tx *sql.Tx, stage *bulkStage, copied int64) error {
+	if stage == nil {
+		return nil
+	}
 	moved, err := execResult(tx.ExecContext(ctx, stage.move))
 	if err != nil {
 		return err
