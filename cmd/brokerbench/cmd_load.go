@@ -333,16 +333,23 @@ func linesProgress(w io.Writer, tr *loader.Tracker, done <-chan struct{}, every 
 
 func printLoadSummary(w io.Writer, st loader.Stats, seed uint64) {
 	fmt.Fprintf(w, "%-20s %12s %10s %10s\n", "table", "rows", "heap MB", "total MB")
+	// sizes renders the size columns: "-" where the database could not tell them.
+	sizes := func(heap, total int64) string {
+		if st.SizesUnknown != "" {
+			return fmt.Sprintf("%10s %10s", "-", "-")
+		}
+		return fmt.Sprintf("%10.1f %10.1f", mb(heap), mb(total))
+	}
 	var rows, heap, total int64
 	for _, t := range st.Tables {
-		fmt.Fprintf(w, "%-20s %12d %10.1f %10.1f\n", t.Name, t.Rows, mb(t.HeapBytes), mb(t.TotalBytes))
+		fmt.Fprintf(w, "%-20s %12d %s\n", t.Name, t.Rows, sizes(t.HeapBytes, t.TotalBytes))
 		rows += t.Rows
 		heap += t.HeapBytes
 		total += t.TotalBytes
 	}
-	fmt.Fprintf(w, "%-20s %12d %10.1f %10.1f\n", "all", rows, mb(heap), mb(total))
+	fmt.Fprintf(w, "%-20s %12d %s\n", "all", rows, sizes(heap, total))
 	if st.SizesUnknown != "" {
-		fmt.Fprintf(w, "sizes unknown (shown as 0): %s\n", st.SizesUnknown)
+		fmt.Fprintf(w, "sizes unknown: %s\n", st.SizesUnknown)
 	}
 	for _, p := range st.Phases {
 		fmt.Fprintf(w, "phase %-18s %8.1f s\n", p.Name, p.Duration.Seconds())
