@@ -137,11 +137,15 @@ func (m *MSSQL) describeBabelfish(ctx context.Context, info *database.ServerInfo
 	if hints == "" {
 		hints = "ignore, its default"
 	}
-	info.Notes = append(info.Notes,
+	notes := []string{
 		fmt.Sprintf("%s %s is not Microsoft's SQL Server: it speaks T-SQL and TDS on PostgreSQL (%s); its figures are PostgreSQL's under a T-SQL layer, its recovery model and read-committed settings are emulated, and it has no I/O views (sys.dm_io_virtual_file_stats) and no size views (sys.allocation_units)",
 			BabelfishProduct, e.babelfishVersion, e.banner),
 		"on it REPEATABLE READ and SERIALIZABLE run as PostgreSQL's snapshot isolation (pg_isolation): a writer that meets a row changed since its snapshot fails with a serialization failure and is retried, where SQL Server's would wait for a lock; READ COMMITTED reads committed row versions, as with READ_COMMITTED_SNAPSHOT ON",
-		fmt.Sprintf("table hints are %s (babelfishpg_tsql.escape_hatch_table_hints): WITH (UPDLOCK, ROWLOCK) takes no lock, so Trade-Result's reads of the rows it then updates are not serialised as on SQL Server", hints))
+	}
+	if strings.HasPrefix(hints, "ignore") {
+		notes = append(notes, fmt.Sprintf("table hints are ignored (babelfishpg_tsql.escape_hatch_table_hints = %s): WITH (UPDLOCK, ROWLOCK) takes no lock, so Trade-Result's reads of the rows it then updates are not serialised as on SQL Server", hints))
+	}
+	info.Notes = append(info.Notes, notes...)
 }
 
 // babelfishVersionNum turns "4.2.0" into 40200 (major*10000 + minor*100 + patch).
