@@ -58,6 +58,10 @@ func runReport(stdout io.Writer, path string, o reportOptions) error {
 		if err := enc.Encode(run); err != nil {
 			return fmt.Errorf("report: %w", err)
 		}
+	} else if results.KindOf(run) == results.KindDisk {
+		if err := results.WriteDiskReport(stdout, in); err != nil {
+			return fmt.Errorf("report: %w", err)
+		}
 	} else if err := results.WriteReport(stdout, in); err != nil {
 		return fmt.Errorf("report: %w", err)
 	}
