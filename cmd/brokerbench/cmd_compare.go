@@ -55,17 +55,28 @@ at every step it shares with the base. Exit codes: 0 no gate tripped, 2 bad expr
 
 func runCompare(stdout io.Writer, paths []string, o compareOptions) error {
 	// Gates first: a typo in CI must fail fast and as a usage error, before any work.
-	gates, err := results.ParseGates(o.FailIf)
+	runGates, diskGates, err := splitGates(o.FailIf)
+	if err != nil {
+		return err
+	}
+	gates, err := results.ParseGates(runGates)
 	if err != nil {
 		return usageError{err}
 	}
-	inputs := make([]results.Input, len(paths))
-	for i, p := range paths {
+	var inputs, disks []results.Input
+	for _, p := range paths {
 		run, err := results.Read(p)
 		if err != nil {
 			return err
 		}
-		inputs[i] = results.Input{Path: p, Run: run}
+		if in := (results.Input{Path: p, Run: run}); results.IsDisk(in) {
+			disks = append(disks, in)
+		} else {
+			inputs = append(inputs, in)
+		}
+	}
+	if len(disks) > 0 {
+		return compareWithDisks(stdout, inputs, disks, o, diskGates)
 	}
 	cmp, err := results.Compare(inputs)
 	if err != nil {

@@ -58,20 +58,24 @@ func runReport(stdout io.Writer, path string, o reportOptions) error {
 		if err := enc.Encode(run); err != nil {
 			return fmt.Errorf("report: %w", err)
 		}
-	} else if results.KindOf(run) == results.KindDisk {
+	} else if results.IsDisk(in) {
 		if err := results.WriteDiskReport(stdout, in); err != nil {
 			return fmt.Errorf("report: %w", err)
 		}
 	} else if err := results.WriteReport(stdout, in); err != nil {
 		return fmt.Errorf("report: %w", err)
 	}
+	csvOut, htmlOut := results.WriteStepsCSV, results.WriteReportHTML
+	if results.IsDisk(in) {
+		csvOut, htmlOut = results.WriteDiskCSV, results.WriteDiskReportHTML
+	}
 	if o.CSV != "" {
-		if err := writeOutput(stdout, o.CSV, func(w io.Writer) error { return results.WriteStepsCSV(w, []results.Input{in}) }); err != nil {
+		if err := writeOutput(stdout, o.CSV, func(w io.Writer) error { return csvOut(w, []results.Input{in}) }); err != nil {
 			return err
 		}
 	}
 	if o.HTML != "" {
-		if err := writeOutput(stdout, o.HTML, func(w io.Writer) error { return results.WriteReportHTML(w, in) }); err != nil {
+		if err := writeOutput(stdout, o.HTML, func(w io.Writer) error { return htmlOut(w, in) }); err != nil {
 			return err
 		}
 	}
