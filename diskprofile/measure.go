@@ -28,8 +28,9 @@ func Figures(st *results.DiskStep, out *fio.Output) {
 	if ios > 0 && st.Read != nil {
 		st.ReadPercent = round2(float64(st.Read.IOs) / float64(ios) * 100)
 	}
-	if j.Sync.TotalIOs > 0 {
-		st.Sync = &results.DiskSync{Count: j.Sync.TotalIOs, AvgMS: ms(j.Sync.Lat.Mean)}
+	// fio 3.33 leaves sync.total_ios at 0 and counts the syncs in their latency's N.
+	if n := max(j.Sync.TotalIOs, j.Sync.Lat.N); n > 0 {
+		st.Sync = &results.DiskSync{Count: n, AvgMS: ms(j.Sync.Lat.Mean)}
 		if v, ok := j.Sync.Lat.At(99); ok {
 			st.Sync.P99MS = ms(float64(v))
 		}

@@ -1,0 +1,118 @@
+package main
+
+import (
+	"bytes"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/brokerbench/brokerbench/internal/testloop"
+	"github.com/brokerbench/brokerbench/results"
+)
+
+// TestDiskRefusals: every refusal is one line and the right exit code, and nothing
+// is written where it must not be.
+func TestDiskRefusals(t *testing.T) {
+	dir := t.TempDir()
+	out := filepath.Join(dir, "r.json")
+	cases := []struct {
+		name string
+		args []string
+		code int
+		want string
+	}{
+		{"no fio", []string{"disk", "--dir", dir, "--size", "1MB", "--fio", "/nonexistent/fio", "--out", out}, 1, "apt-get install fio"},
+		{"no target", []string{"disk", "--size", "1MB", "--out", out}, 2, "give one target"},
+		{"two targets", []string{"disk", "--dir", dir, "--device", "/dev/null", "--out", out}, 2, "give one target"},
+		{"not enough space", []string{"disk", "--dir", dir, "--size", "900TB", "--out", out}, 1, "does not fit"},
+		{"bad depths", []string{"disk", "--dir", dir, "--depths", "1,0", "--out", out}, 2, "--depths"},
+		{"unknown profile", []string{"disk", "--dir", dir, "--profile", "nosuch", "--out", out}, 2, "unknown profile"},
+		{"not a block device", []string{"disk", "--device", "/dev/null", "--profile", "streaming", "--out", out}, 2, "not a block device"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			code, _, stderr := runMain(tc.args...)
+			if code != tc.code || !strings.Contains(stderr, tc.want) || strings.Count(strings.TrimSpace(stderr), "\n") > 0 {
+				t.Errorf("exit %d, stderr %q; want exit %d and one line with %q", code, stderr, tc.code, tc.want)
+			}
+			if _, err := os.Stat(filepath.Join(dir, testFileName)); err == nil {
+				t.Errorf("a test file was left in %s", dir)
+			}
+		})
+	}
+}
+
+// TestDiskDeviceRefusals: a writing profile on a raw device needs the flag naming
+// it, and a mounted device is refused even with the flag.
+func TestDiskDeviceRefusals(t *testing.T) {
+	needFioBinary(t)
+	raw := testloop.NewRaw(t, 16)
+	out := filepath.Join(t.TempDir(), "r.json")
+	code, _, stderr := runMain("disk", "--device", raw.Dev, "--profile", "database", "--out", out)
+	if code != exitUsage || !strings.Contains(stderr, "--allow-device-writes "+raw.Dev) {
+		t.Errorf("writes without the flag: exit %d, %q", code, stderr)
+	}
+	code, _, stderr = runMain("disk", "--device", raw.Dev, "--allow-device-writes", "/dev/null", "--profile", "database", "--out", out)
+	if code != exitUsage {
+		t.Errorf("a flag naming another device: exit %d, %q", code, stderr)
+	}
+	mounted := testloop.New(t, 32)
+	code, _, stderr = runMain("disk", "--device", mounted.Dev, "--allow-device-writes", mounted.Dev, "--profile", "database", "--out", out)
+	if code != exitRuntime || !strings.Contains(stderr, "mounted") {
+		t.Errorf("a mounted device: exit %d, %q", code, stderr)
+	}
+	if _, err := os.Stat(out); err == nil {
+		t.Error("a refused run wrote a result file")
+	}
+}
+
+// TestDiskRunAndReport runs two profiles on a small test file on a loop device,
+// then reads the result file back through report and compare.
+func TestDiskRunAndReport(t *testing.T) {
+	needFioBinary(t)
+	d := testloop.New(t, 96)
+	out := filepath.Join(t.TempDir(), "disk.json")
+	code, stdout, stderr := runMain("disk", "--dir", d.Mount, "--size", "32MB", "--profile", "database,wal",
+		"--depths", "1,4", "--ramp", "200ms", "--measure", "1s", "--label", "loop", "--out", out, "--quiet")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	if _, err := os.Stat(filepath.Join(d.Mount, testFileName)); err == nil {
+		t.Error("the test file was not removed")
+	}
+	r, err := results.Read(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Kind != results.KindDisk || r.Disk == nil || len(r.Disk.Steps) != 3 || r.Disk.Precondition == nil || r.Disk.Precondition.Bytes != 32<<20 {
+		t.Fatalf("result file: kind %q, disk %+v", r.Kind, r.Disk)
+	}
+	for _, st := range r.Disk.Steps {
+		if st.IOPS <= 0 || st.IO == nil || st.IO.Source != "diskstats" || r.Disk.Target.Device != d.Name {
+			t.Errorf("%s at %d: IOPS %.0f, device figures %+v on %q", st.Profile, st.Depth, st.IOPS, st.IO, r.Disk.Target.Device)
+		}
+	}
+	if !strings.Contains(stdout, "IOPS / MB/s / average latency ms, by outstanding I/Os") || !strings.Contains(stdout, "database") {
+		t.Errorf("the run's table is missing:\n%s", stdout)
+	}
+	html := filepath.Join(t.TempDir(), "r.html")
+	if code, _, stderr := runMain("report", out, "--html", html, "--csv", html+".csv"); code != 0 {
+		t.Fatalf("report: exit %d: %s", code, stderr)
+	}
+	if b, _ := os.ReadFile(html); !bytes.Contains(b, []byte("database: IOPS against outstanding I/Os")) {
+		t.Error("the HTML report has no IOPS chart for the database profile")
+	}
+	code, stdout, _ = runMain("compare", out, out, "--fail-if", "disk.iops<-10%", "--fail-if", "disk.latency>1us")
+	if code != exitGate || !strings.Contains(stdout, "database, 4 outstanding: IOPS +0 %") || !strings.Contains(stdout, "TRIPPED run loop at database, 1 outstanding: disk.latency") {
+		t.Errorf("compare: exit %d:\n%s", code, stdout)
+	}
+}
+
+func needFioBinary(t *testing.T) {
+	t.Helper()
+	if _, err := exec.LookPath("fio"); err != nil {
+		t.Skip("fio is not installed")
+	}
+}
