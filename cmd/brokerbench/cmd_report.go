@@ -34,7 +34,8 @@ func newReportCommand(g *globalOptions) *cobra.Command {
 		Long: `report reads one result file written by 'brokerbench run' and prints the per-step table
 (users, tps, tpsE, response times, errors, retries, storage IOPS and latency, flags for partial
 steps and for steps where the load driver was the bottleneck), the tps knee, and one
-per-transaction table per step. It reads only the file: no database is needed.`,
+per-transaction table per step. It reads only the file: no database is needed. A
+storage-profile file (brokerbench disk) prints its profile × outstanding-I/O table instead.`,
 		Example: `  brokerbench report h810.json
   brokerbench report h810.json --html h810.html --csv h810.csv`,
 		Args: cobra.ExactArgs(1),
