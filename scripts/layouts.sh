@@ -24,6 +24,7 @@
 # Environment (defaults in brackets):
 #   USERS [2,8]  STEP [40s]  WARMUP [10s]  CUSTOMERS [1000]  SLOW_IOPS [200]
 #   SIZE [4G] (each device)  BROKERBENCH [built from this tree]  KEEP [0]: keep work dir
+#   FAST_ON [zram]: loop puts the fast layout on an unthrottled loop device even when zram0 is free
 #   DISK [1]: also run `brokerbench disk` on each layout (when fio is installed), with
 #   DISK_PROFILES [streaming,restore,database,file-server,wal]  DISK_DEPTHS [1,4,16,64]
 #   DISK_SIZE [512MB] (the test file)  DISK_RAMP [3s]  DISK_MEASURE [10s]
@@ -46,6 +47,7 @@ SLOW_IOPS="${SLOW_IOPS:-200}"
 SIZE="${SIZE:-4G}"
 KEEP="${KEEP:-0}"
 DISK="${DISK:-1}"
+FAST_ON="${FAST_ON:-zram}"
 DISK_PROFILES="${DISK_PROFILES:-streaming,restore,database,file-server,wal}"
 DISK_DEPTHS="${DISK_DEPTHS:-1,4,16,64}"
 DISK_SIZE="${DISK_SIZE:-512MB}"
@@ -109,7 +111,7 @@ majmin() { printf '%d:%d' "0x$(stat -c %t "$1")" "0x$(stat -c %T "$1")"; }
 
 # ---- fast layout: zram0 when it is free, else an unthrottled loop device -----------
 FAST_MNT="$WORK/fast"
-if [ -e /sys/block/zram0/disksize ] && [ "$(cat /sys/block/zram0/disksize)" = 0 ]; then
+if [ "$FAST_ON" = zram ] && [ -e /sys/block/zram0/disksize ] && [ "$(cat /sys/block/zram0/disksize)" = 0 ]; then
   echo "$SIZE" > /sys/block/zram0/disksize
   ZRAM=zram0
   FAST_DEV=/dev/zram0
