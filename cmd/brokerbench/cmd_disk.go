@@ -133,7 +133,7 @@ func (o diskOptions) plan(all []diskprofile.Profile, extra []diskprofile.Profile
 		if p.profiles, err = diskprofile.Lookup(all, names); err != nil {
 			return p, usageError{err}
 		}
-	case len(extra) > 0 && o.FromRun == "":
+	case len(extra) > 0:
 		p.profiles = extra
 	case o.FromRun == "":
 		p.profiles, _ = diskprofile.Lookup(all, diskprofile.DefaultProfiles)

@@ -27,35 +27,14 @@ type Disk struct {
 // New makes a Disk of sizeMB megabytes, or skips the test.
 func New(t testing.TB, sizeMB int) *Disk {
 	t.Helper()
-	if os.Geteuid() != 0 {
-		t.Skip("loop devices need root")
+	if _, err := exec.LookPath("mkfs.ext4"); err != nil {
+		t.Skip("mkfs.ext4 is not installed")
 	}
-	for _, tool := range []string{"losetup", "mkfs.ext4"} {
-		if _, err := exec.LookPath(tool); err != nil {
-			t.Skipf("%s is not installed", tool)
-		}
-	}
-	dir := t.TempDir()
-	img := filepath.Join(dir, "disk.img")
-	if err := os.Truncate(mustCreate(t, img), int64(sizeMB)<<20); err != nil {
-		t.Fatal(err)
-	}
-	out, err := exec.Command("losetup", "-f", "--show", img).CombinedOutput()
-	if err != nil {
-		t.Skipf("no loop device: %v: %s", err, out)
-	}
-	d := &Disk{Dev: strings.TrimSpace(string(out))}
-	d.Name = filepath.Base(d.Dev)
-	t.Cleanup(func() { exec.Command("losetup", "-d", d.Dev).Run() })
-	var st unix.Stat_t
-	if err := unix.Stat(d.Dev, &st); err != nil {
-		t.Fatal(err)
-	}
-	d.Major, d.Minor = unix.Major(uint64(st.Rdev)), unix.Minor(uint64(st.Rdev))
+	d := NewRaw(t, sizeMB)
 	if out, err := exec.Command("mkfs.ext4", "-q", "-F", d.Dev).CombinedOutput(); err != nil {
 		t.Fatalf("mkfs.ext4 %s: %v: %s", d.Dev, err, out)
 	}
-	d.Mount = filepath.Join(dir, "mnt")
+	d.Mount = filepath.Join(t.TempDir(), "mnt")
 	if err := os.Mkdir(d.Mount, 0o755); err != nil {
 		t.Fatal(err)
 	}
@@ -72,7 +51,10 @@ func NewRaw(t testing.TB, sizeMB int) *Disk {
 	if os.Geteuid() != 0 {
 		t.Skip("loop devices need root")
 	}
-	img := filepath.Join(t.TempDir(), "raw.img")
+	if _, err := exec.LookPath("losetup"); err != nil {
+		t.Skip("losetup is not installed")
+	}
+	img := filepath.Join(t.TempDir(), "disk.img")
 	if err := os.Truncate(mustCreate(t, img), int64(sizeMB)<<20); err != nil {
 		t.Fatal(err)
 	}
@@ -83,6 +65,11 @@ func NewRaw(t testing.TB, sizeMB int) *Disk {
 	d := &Disk{Dev: strings.TrimSpace(string(out))}
 	d.Name = filepath.Base(d.Dev)
 	t.Cleanup(func() { exec.Command("losetup", "-d", d.Dev).Run() })
+	var st unix.Stat_t
+	if err := unix.Stat(d.Dev, &st); err != nil {
+		t.Fatal(err)
+	}
+	d.Major, d.Minor = unix.Major(uint64(st.Rdev)), unix.Minor(uint64(st.Rdev))
 	return d
 }
 
