@@ -112,6 +112,9 @@ func (c *DiskComparison) WriteText(w io.Writer) error {
 	if err := tw.Flush(); err != nil {
 		return err
 	}
+	for _, warn := range c.Warnings() {
+		fmt.Fprintln(w, "warning: "+warn)
+	}
 	for r := 1; r < len(c.Inputs); r++ {
 		fmt.Fprintf(w, "\n%s vs %s:\n", c.Inputs[r].Name(), c.Inputs[0].Name())
 		hs := c.Headlines(r)
@@ -276,4 +279,34 @@ func (c *DiskComparison) CheckGates(gates []DiskGate) (trips []string, unchecked
 		}
 	}
 	return trips, unchecked
+}
+
+// Warnings name what makes two storage-profile runs measure different things: another
+// seed (other offsets), test size (another share of the disk and of its cache), I/O
+// mode, or a profile of the same name defined with other fio options.
+func (c *DiskComparison) Warnings() []string {
+	var out []string
+	b := c.Inputs[0]
+	bd := b.Run.Disk
+	for _, in := range c.Inputs[1:] {
+		d := in.Run.Disk
+		if in.Run.Seed != b.Run.Seed {
+			out = append(out, fmt.Sprintf("%s ran with seed %d, %s with %d: other offsets and sizes", in.Name(), in.Run.Seed, b.Name(), b.Run.Seed))
+		}
+		if d.Target.SizeBytes != bd.Target.SizeBytes {
+			out = append(out, fmt.Sprintf("%s addressed %s, %s %s: a different share of the storage and its cache", in.Name(),
+				formatSize(d.Target.SizeBytes), b.Name(), formatSize(bd.Target.SizeBytes)))
+		}
+		if d.Direct != bd.Direct {
+			out = append(out, fmt.Sprintf("%s and %s differ in direct I/O: one went through the page cache", in.Name(), b.Name()))
+		}
+		for _, p := range d.Profiles {
+			for _, q := range bd.Profiles {
+				if p.Name == q.Name && !slices.Equal(p.FIO, q.FIO) {
+					out = append(out, fmt.Sprintf("profile %s is defined differently in %s and %s", p.Name, in.Name(), b.Name()))
+				}
+			}
+		}
+	}
+	return out
 }

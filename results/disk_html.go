@@ -122,6 +122,9 @@ func (c *DiskComparison) WriteHTML(w io.Writer, gates []DiskGate, trips []string
 			p.Notes = append(p.Notes, names[r]+" vs "+names[0]+", "+h)
 		}
 	}
+	for _, warn := range c.Warnings() {
+		p.Alerts = append(p.Alerts, "Not comparable: "+warn)
+	}
 	for _, t := range trips {
 		p.Alerts = append(p.Alerts, "Gate tripped: "+t)
 	}
