@@ -105,6 +105,9 @@ func (o diskOptions) plan(all []diskprofile.Profile, extra []diskprofile.Profile
 	if o.AllowWrites != "" && o.Device == "" {
 		return p, usagef("--allow-device-writes goes with --device")
 	}
+	if o.FromRunUsers < 0 || o.FromRunUsers > 0 && o.FromRun == "" {
+		return p, usagef("--from-run-users takes a user count of the --from-run file's steps")
+	}
 	if o.Ramp < 0 || o.Measure <= 0 {
 		return p, usagef("--measure must be positive and --ramp not negative")
 	}
@@ -197,6 +200,9 @@ func runDisk(ctx context.Context, g *globalOptions, o diskOptions) error {
 	}
 	if o.List {
 		return listProfiles(g.Stdout, all, o.ListJSON)
+	}
+	if o.ListJSON {
+		return usagef("--json goes with --list")
 	}
 	plan, err := o.plan(all, extra)
 	if err != nil {

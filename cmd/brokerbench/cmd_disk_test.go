@@ -31,6 +31,8 @@ func TestDiskRefusals(t *testing.T) {
 		{"not enough space", []string{"disk", "--dir", dir, "--size", "900TB", "--out", out}, 1, "does not fit"},
 		{"bad depths", []string{"disk", "--dir", dir, "--depths", "1,0", "--out", out}, 2, "--depths"},
 		{"unknown profile", []string{"disk", "--dir", dir, "--profile", "nosuch", "--out", out}, 2, "unknown profile"},
+		{"from-run-users alone", []string{"disk", "--dir", dir, "--from-run-users", "8", "--out", out}, 2, "--from-run-users"},
+		{"json without list", []string{"disk", "--dir", dir, "--json", "--out", out}, 2, "--json goes with --list"},
 		{"not a block device", []string{"disk", "--device", "/dev/null", "--profile", "streaming", "--out", out}, 2, "not a block device"},
 	}
 	for _, tc := range cases {
@@ -162,5 +164,21 @@ func TestDiskInterruptKeepsFinishedSteps(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(d.Mount, testFileName)); err == nil {
 		t.Error("the test file was left behind")
+	}
+}
+
+// TestDiskList: --list shows each profile with the exact fio options it becomes,
+// and --json prints them in the form a profile file takes.
+func TestDiskList(t *testing.T) {
+	code, stdout, _ := runMain("disk", "--list")
+	for _, want := range []string{"database (default): random, 67 % reads", "    wal: rw=write bs=8k ioengine=sync iodepth=1 fdatasync=1",
+		"checkpoint: rw=randwrite bs=8k ioengine=libaio iodepth={depth} iodepth_batch_submit={depth}"} {
+		if code != 0 || !strings.Contains(stdout, want) {
+			t.Errorf("--list (exit %d) lacks %q:\n%s", code, want, stdout)
+		}
+	}
+	code, stdout, _ = runMain("disk", "--list", "--json")
+	if code != 0 || !strings.Contains(stdout, `"bssplit": "512/10:1k/5`) || !strings.Contains(stdout, `"read_percent": 80`) {
+		t.Errorf("--list --json (exit %d):\n%s", code, stdout)
 	}
 }
