@@ -86,6 +86,6 @@ func CheckDevice(st *results.DiskStep) {
 	case devMBps > st.MBps:
 		st.DeviceNote = fmt.Sprintf("the device moved %.1f MB/s for fio's %.1f (%.0f IOPS for %.0f): other I/O on the device, or the file system's journal and metadata", devMBps, st.MBps, devIOPS, st.IOPS)
 	default:
-		st.DeviceNote = fmt.Sprintf("the device moved %.1f MB/s for fio's %.1f (%.0f IOPS for %.0f): I/O served above the device (page cache, a layer in between) or a device window that missed part of the step", devMBps, st.MBps, devIOPS, st.IOPS)
+		st.DeviceNote = fmt.Sprintf("the device moved %.1f MB/s for fio's %.1f (%.0f IOPS for %.0f): I/O served or held above the device (the page cache, a throttle or another layer in between) or a device window that missed part of the step", devMBps, st.MBps, devIOPS, st.IOPS)
 	}
 }

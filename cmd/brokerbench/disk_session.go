@@ -118,7 +118,10 @@ func (s *diskSession) instrument(ctx context.Context) {
 	if s.tgt.raw {
 		o.Devices = []string{filepath.Base(s.tgt.path) + "=data"}
 	} else {
+		// No database here: the WAL directory is the test file's too (iostat would
+		// otherwise look for a pg_wal beside it).
 		o.DataDir = filepath.Dir(s.tgt.path)
+		o.WALDir = o.DataDir
 	}
 	sm, err := iostat.Open(ctx, o)
 	if err != nil {
