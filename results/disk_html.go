@@ -97,7 +97,7 @@ func diskCharts(inputs []Input, profiles []string) ([]htmlChart, error) {
 func WriteDiskReportHTML(w io.Writer, in Input) error {
 	d := in.Run.Disk
 	p := htmlPage{Title: "brokerbench storage profiles: " + in.Name(), Subtitle: describeDisk(in),
-		Runs: diskRunsTable([]Input{in}), Footnotes: []string{footnoteDisk}, Notes: diskNotes(d)}
+		Runs: diskRunsTable([]Input{in}), Footnotes: append([]string{footnoteDisk}, diskNotes(d)...)}
 	var err error
 	if p.Charts, err = diskCharts([]Input{in}, profileOrder(d)); err != nil {
 		return err
