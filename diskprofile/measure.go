@@ -80,6 +80,8 @@ func CheckDevice(st *results.DiskStep) {
 	agrees := near(devIOPS, st.IOPS) || near(devMBps, st.MBps)
 	st.DeviceAgrees = &agrees
 	switch {
+	case agrees && !near(devIOPS, st.IOPS) && st.Sync != nil && devIOPS > st.IOPS:
+		st.DeviceNote = fmt.Sprintf("the device saw %.0f IOPS for fio's %.0f at the same MB/s: the syncs reach it as flush requests of their own", devIOPS, st.IOPS)
 	case agrees && !near(devIOPS, st.IOPS):
 		st.DeviceNote = fmt.Sprintf("the device saw %.0f IOPS for fio's %.0f at the same MB/s: the block layer merged or split requests", devIOPS, st.IOPS)
 	case agrees:
