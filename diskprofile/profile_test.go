@@ -107,3 +107,37 @@ func TestLoadFile(t *testing.T) {
 		}
 	}
 }
+
+// TestCheckDevice: the device's reading agrees within 10 % on IOPS or MB/s, and a
+// difference is explained.
+func TestCheckDevice(t *testing.T) {
+	step := func(iops, mbps, devIOPS, devMBps float64, sync bool) *results.DiskStep {
+		st := &results.DiskStep{IOPS: iops, MBps: mbps,
+			IO: &results.StepIO{Source: "diskstats", IOFigures: results.IOFigures{ReadIOPS: devIOPS, ReadMBps: devMBps}}}
+		if sync {
+			st.Sync = &results.DiskSync{Count: 1}
+		}
+		CheckDevice(st)
+		return st
+	}
+	for _, tc := range []struct {
+		name   string
+		st     *results.DiskStep
+		agrees bool
+		note   string
+	}{
+		{"same", step(1000, 8, 1050, 8.2, false), true, ""},
+		{"merged", step(1000, 62.5, 250, 62, false), true, "merged or split"},
+		{"flushes", step(300, 2.3, 600, 2.3, true), true, "flush requests"},
+		{"more", step(1000, 8, 3000, 40, false), false, "journal"},
+		{"less", step(1000, 8, 500, 4, false), false, "throttle"},
+	} {
+		if tc.st.DeviceAgrees == nil || *tc.st.DeviceAgrees != tc.agrees || !strings.Contains(tc.st.DeviceNote, tc.note) {
+			t.Errorf("%s: agrees %v, note %q; want %v and %q", tc.name, tc.st.DeviceAgrees, tc.st.DeviceNote, tc.agrees, tc.note)
+		}
+	}
+	none := &results.DiskStep{IOPS: 10}
+	if CheckDevice(none); none.DeviceAgrees != nil {
+		t.Error("a step without device figures was judged")
+	}
+}
