@@ -1,11 +1,14 @@
 #!/usr/bin/env bash
 # bench-disk.sh: does `brokerbench disk` add anything to what fio measures?
 #
-# The same job run three times each, alternating, on the same test file: by
+# The same job run three times each, alternating, on the same target: by
 # `brokerbench disk` (one profile, one depth) and by fio directly with the exact job
-# brokerbench generates (the options --list prints, plus the step's globals). The
-# IOPS of the two are compared by their medians. Goal: within 3 % (brokerbench only
-# starts fio and reads its JSON, so it should add nothing).
+# brokerbench generates (the options --list prints, plus the step's globals). Both
+# get the same history: the test file (same name, same folder) is created, written
+# in full with brokerbench's preconditioning job, measured and removed, so neither
+# runs on a warmer file or under the other's writeback. The IOPS of the two are
+# compared by their medians. Goal: within 3 % (brokerbench only starts fio and reads
+# its JSON, so it should add nothing).
 #
 # A benchmark, not a test: it prints figures. It needs fio, jq and Go (or
 # BROKERBENCH). The test file goes in --dir (default: a temporary folder under /tmp)
@@ -42,7 +45,7 @@ fi
 
 # fio's job, as brokerbench makes it: the profile's options at the depth, and the
 # globals of every step (the --list footer), on a file fio lays out itself.
-FILE="$DIR/bench-disk-fio.dat"
+FILE="$DIR/brokerbench-disk.dat"
 BYTES=$(numfmt --from=iec "${SIZE%B}")
 JOB="$WORK/job.fio"
 {
@@ -54,7 +57,11 @@ JOB="$WORK/job.fio"
 		tr ' ' '\n' | sed "s/{depth}/$DEPTH/g"
 } > "$JOB"
 echo "fio job:" && sed 's/^/  /' "$JOB"
-fio --output-format=json --output="$WORK/pre.json" --name=pre --filename="$FILE" --size="$BYTES" --rw=write --bs=1m --direct=1 >/dev/null
+# brokerbench's preconditioning (diskprofile.PreconditionJob).
+precondition() {
+	fio --output-format=json --output="$WORK/pre.json" --name=precondition --filename="$FILE" --size="$BYTES" \
+		--rw=write --bs=1m --ioengine=libaio --iodepth=4 --direct=1 --end_fsync=1 --refill_buffers >/dev/null
+}
 
 median() { sort -g | awk '{v[NR]=$1} END {print (NR % 2) ? v[(NR+1)/2] : (v[NR/2] + v[NR/2+1]) / 2}'; }
 : > "$WORK/bb" ; : > "$WORK/fio"
@@ -62,11 +69,12 @@ for i in $(seq "$ROUNDS"); do
 	"$BB" disk --dir "$DIR" --size "$SIZE" --profile "$PROFILE" --depths "$DEPTH" --ramp 2s --measure "${SECS}s" \
 		--out "$WORK/bb-$i.json" --quiet >/dev/null
 	jq '.disk.steps[0].iops' "$WORK/bb-$i.json" >> "$WORK/bb"
+	precondition
 	fio --output-format=json --output="$WORK/fio-$i.json" "$JOB" >/dev/null
+	rm -f "$FILE"
 	jq '.jobs[0].read.iops + .jobs[0].write.iops' "$WORK/fio-$i.json" >> "$WORK/fio"
 	echo "round $i: brokerbench $(tail -1 "$WORK/bb") IOPS, fio $(tail -1 "$WORK/fio") IOPS"
 done
-rm -f "$FILE"
 BBM=$(median < "$WORK/bb") FIOM=$(median < "$WORK/fio")
 awk -v b="$BBM" -v f="$FIOM" -v p="$PROFILE" -v d="$DEPTH" 'BEGIN {
 	diff = (b - f) / f * 100
