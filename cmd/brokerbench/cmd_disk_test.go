@@ -182,3 +182,37 @@ func TestDiskList(t *testing.T) {
 		t.Errorf("--list --json (exit %d):\n%s", code, stdout)
 	}
 }
+
+// TestCompareBothHalves: OLTP runs and storage-profile files given together are
+// compared each with their own kind, and --csv puts the profiles' rows beside the
+// runs' file.
+func TestCompareBothHalves(t *testing.T) {
+	dir := t.TempDir()
+	oltp := []string{writeRun(t, dir, "h800.json", "H800", 1, 1), writeRun(t, dir, "h810.json", "H810", 1.38, 0.67)}
+	profile := func(name string, iops float64) string {
+		r := &results.Run{Format: 1, Kind: results.KindDisk, Label: name, Seed: 1, Steps: []results.Step{},
+			Disk: &results.DiskRun{Target: results.DiskTarget{Path: "/x", SizeBytes: 1 << 30}, Direct: true,
+				Steps: []results.DiskStep{{Profile: "database", Depth: 4, IOPS: iops, MBps: iops / 128,
+					Read: &results.DiskDir{IOs: 100, IOPS: iops, AvgMS: 1}}}}}
+		p := filepath.Join(dir, name+".json")
+		if err := results.Write(p, r); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	a, b := profile("a-disk", 1000), profile("b-disk", 1550)
+	csvPath := filepath.Join(dir, "cmp.csv")
+	code, stdout, stderr := runMain("compare", oltp[0], oltp[1], a, b, "--csv", csvPath)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	if !strings.Contains(stdout, "H810 vs H800 at 4 users: tps +38 %") || !strings.Contains(stdout, "database, 4 outstanding: IOPS +55 %") {
+		t.Errorf("both halves are not shown:\n%s", stdout)
+	}
+	if b, err := os.ReadFile(filepath.Join(dir, "cmp-disk.csv")); err != nil || !strings.HasPrefix(string(b), "file,label,profile,depth") {
+		t.Errorf("the profiles' CSV: %v %q", err, b)
+	}
+	if code, _, stderr := runMain("compare", a, oltp[0]); code != exitUsage || !strings.Contains(stderr, "two or more storage-profile files") {
+		t.Errorf("one profile file and one run: exit %d, %q", code, stderr)
+	}
+}

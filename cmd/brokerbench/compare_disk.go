@@ -64,6 +64,11 @@ func compareWithDisks(stdout io.Writer, runs, disks []results.Input, o compareOp
 		}
 		fmt.Fprintln(stdout)
 		diskCSV, diskHTML = siblingPath(o.CSV, "-disk"), siblingPath(o.HTML, "-disk")
+		for _, p := range []string{diskCSV, diskHTML} {
+			if p != "" && p != "-" {
+				fmt.Fprintf(stdout, "(the storage profiles' half goes to %s)\n", p)
+			}
+		}
 	} else if len(diskGates) < len(o.FailIf) {
 		return usagef("--fail-if: only disk.METRIC gates apply to storage-profile files (no OLTP run given)")
 	}

@@ -3,6 +3,7 @@ package fio
 import (
 	"context"
 	"errors"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -50,8 +51,19 @@ func TestRunStoppedKeepsFigures(t *testing.T) {
 		Jobs: []Job{{Name: "long", Options: []Option{{Key: "rw", Value: "randread"}, {Key: "bs", Value: "4k"},
 			{Key: "time_based"}, {Key: "runtime", Value: "600"}}}}}
 	ctx, cancel := context.WithCancel(context.Background())
-	stop := time.AfterFunc(time.Second, cancel)
-	defer stop.Stop()
+	defer cancel()
+	// Stop fio once it is doing I/O: it lays the file out first, and a SIGINT
+	// before its handlers are in place would only kill it.
+	go func() {
+		for ctx.Err() == nil {
+			if fi, err := os.Stat(path); err == nil && fi.Size() == 8<<20 {
+				time.Sleep(500 * time.Millisecond) // some reads to report, not a synchronisation
+				cancel()
+				return
+			}
+			time.Sleep(20 * time.Millisecond)
+		}
+	}()
 	start := time.Now()
 	out, err := b.Run(ctx, job)
 	if !errors.Is(err, context.Canceled) {
