@@ -39,6 +39,11 @@ type Engine struct {
 	// ok is false for an error that is not its client's, which the shared rules in
 	// Classify then sort.
 	Classify func(err error) (c Class, ok bool)
+	// RoutineCheck recognises, by its error code, an output check that one of the
+	// workload's server routines found violated (run --frames server,
+	// docs/workload.md §13), and returns the frame it belongs to and what failed. Nil
+	// for an engine without server routines.
+	RoutineCheck func(err error) (frame int, what string, ok bool)
 	// ClockSQL reads the server's clock now, as one timestamp (not the transaction's
 	// start: a sharded run measures its clock's offset against it, ServerTime).
 	ClockSQL string
