@@ -235,13 +235,17 @@ func TestFramesServerDoesTheClientsWork(t *testing.T) {
 			limits = append(limits, m)
 			continue
 		}
-		step(p, "Trade-Result", func(e *executor) (Outcome, TradeResultOutput, error) { return e.tradeResult(ctx, m.TradeID, Money(m.Price)) })
+		step(p, "Trade-Result", func(e *executor) (Outcome, TradeResultOutput, error) {
+			return e.tradeResult(ctx, m.TradeID, Money(m.Price))
+		})
 		count(TradeResult)
 	}
 	// A completed trade cannot complete again: the same failed check in both modes.
 	if len(queued) > 0 && !queued[0].IsLimit {
 		m := queued[0]
-		step(p, "Trade-Result again", func(e *executor) (Outcome, TradeResultOutput, error) { return e.tradeResult(ctx, m.TradeID, Money(m.Price)) })
+		step(p, "Trade-Result again", func(e *executor) (Outcome, TradeResultOutput, error) {
+			return e.tradeResult(ctx, m.TradeID, Money(m.Price))
+		})
 	}
 	// Market-Feed at each limit order's own price releases it (its trigger is
 	// inclusive); its Trade-Result follows.
