@@ -18,8 +18,8 @@ import (
 
 	"github.com/brokerbench/brokerbench/database"
 	"github.com/brokerbench/brokerbench/loader"
-	"github.com/brokerbench/brokerbench/txn"
 	"github.com/brokerbench/brokerbench/schema"
+	"github.com/brokerbench/brokerbench/txn"
 )
 
 // loadOptions are the flags of `brokerbench load`.
