@@ -370,4 +370,14 @@ func TestRoutinesInstallAndVersion(t *testing.T) {
 	if err := db.QueryRow(ctx, "SELECT count(*) FROM pg_proc WHERE proname LIKE 'bb\\_%'").Scan(&n); err != nil || n < len(Routines) {
 		t.Fatalf("%d bb_ functions installed (%v), want at least %d", n, err, len(Routines))
 	}
+	// schema drop takes them away with the marker.
+	if err := DropRoutines(ctx, db); err != nil {
+		t.Fatal(err)
+	}
+	if err := db.QueryRow(ctx, "SELECT count(*) FROM pg_proc WHERE proname LIKE 'bb\\_%'").Scan(&n); err != nil || n != 0 {
+		t.Fatalf("%d bb_ functions left after DropRoutines (%v)", n, err)
+	}
+	if v, digest, err := InstalledRoutines(ctx, db); err != nil || v != 0 || digest != "" {
+		t.Fatalf("after DropRoutines: version %d %q, %v", v, digest, err)
+	}
 }

@@ -6,6 +6,7 @@ import (
 	"embed"
 	"encoding/hex"
 	"fmt"
+	"regexp"
 	"strings"
 	"time"
 
@@ -40,13 +41,42 @@ type routineSet struct {
 	call func(name string, n int) string
 	// hasMarker counts the version table visible to the session (0 or 1).
 	hasMarker string
+	// dropRoutine and dropMarker remove one routine (by name) and the version table
+	// if they exist (DropRoutines).
+	dropRoutine, dropMarker string
 }
 
 var routineSets = []routineSet{
 	{db: database.Postgres, file: "routines/postgres.sql",
 		call: func(name string, n int) string { return "SELECT " + name + "(" + placeholders(1, n) + ")" },
 		hasMarker: `SELECT COUNT(*) FROM information_schema.tables
-WHERE table_name = 'bb_routines' AND table_schema = current_schema()`},
+WHERE table_name = 'bb_routines' AND table_schema = current_schema()`,
+		dropRoutine: "DROP FUNCTION IF EXISTS %s", dropMarker: "DROP TABLE IF EXISTS bb_routines"},
+}
+
+// routineDefinition finds each routine a routine file creates, with its parameters.
+var routineDefinition = regexp.MustCompile(`(?s)CREATE OR REPLACE (?:FUNCTION|PROCEDURE) (bb_[a-z_]+)\s*\(?(.*?)\)? (?:RETURNS|AS)`)
+
+// DropRoutines removes the server routines and their version marker, if any, from
+// a database that has a routine set (schema drop).
+func DropRoutines(ctx context.Context, db database.DB) error {
+	s, ok := routineSetFor(db.Name())
+	if !ok {
+		return nil
+	}
+	src, _, err := routineSource(s)
+	if err != nil {
+		return err
+	}
+	for _, m := range routineDefinition.FindAllStringSubmatch(src, -1) {
+		if _, err := db.Exec(ctx, fmt.Sprintf(s.dropRoutine, m[1])); err != nil {
+			return fmt.Errorf("drop routine %s: %w", m[1], err)
+		}
+	}
+	if _, err := db.Exec(ctx, s.dropMarker); err != nil {
+		return fmt.Errorf("drop the routines' marker: %w", err)
+	}
+	return nil
 }
 
 const (

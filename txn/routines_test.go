@@ -3,7 +3,6 @@ package txn
 import (
 	"fmt"
 	"os"
-	"regexp"
 	"strings"
 	"testing"
 
@@ -61,9 +60,6 @@ func TestRoutineSourcesPinned(t *testing.T) {
 	}
 }
 
-// createFunction finds each routine's definition and its parameter list.
-var createFunction = regexp.MustCompile(`(?s)CREATE OR REPLACE FUNCTION (bb_[a-z_]+)\((.*?)\) RETURNS`)
-
 // TestRoutinesDefineWhatTheTransactionsCall: every routine a transaction calls is in
 // every routine file with the number of parameters the call passes, and the file
 // splits into statements.
@@ -74,7 +70,7 @@ func TestRoutinesDefineWhatTheTransactionsCall(t *testing.T) {
 			t.Fatal(err)
 		}
 		params := map[string]int{}
-		for _, m := range createFunction.FindAllStringSubmatch(src, -1) {
+		for _, m := range routineDefinition.FindAllStringSubmatch(src, -1) {
 			params[m[1]] = len(strings.Split(m[2], ","))
 		}
 		for k, r := range Routines {
