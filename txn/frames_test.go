@@ -345,11 +345,26 @@ func TestRoutinesInstallAndVersion(t *testing.T) {
 	if v, _, err := InstalledRoutines(ctx, db); err != nil || v != 0 {
 		t.Fatalf("fresh load: version %d, %v; want none", v, err)
 	}
-	for i, want := range []string{"installed", "current"} {
-		did, err := EnsureRoutines(ctx, db, time.Now())
-		if err != nil || did != want {
-			t.Fatalf("ensure %d: %q, %v; want %q", i, did, err, want)
+	// The shards of a run ensure the routines at once: their installs run one after
+	// the other, and every one succeeds.
+	dids := make(chan string, 4)
+	errs := make(chan error, 4)
+	for range 4 {
+		go func() {
+			did, err := EnsureRoutines(ctx, db, time.Now())
+			dids <- did
+			errs <- err
+		}()
+	}
+	got := map[string]int{}
+	for range 4 {
+		if err := <-errs; err != nil {
+			t.Fatal(err)
 		}
+		got[<-dids]++
+	}
+	if got["installed"] < 1 || got["installed"]+got["current"] != 4 {
+		t.Fatalf("four concurrent ensures: %v, want at least one installed, the others installed or current", got)
 	}
 	if v, _, err := InstalledRoutines(ctx, db); err != nil || v != RoutinesVersion {
 		t.Fatalf("version %d, %v; want %d", v, err, RoutinesVersion)

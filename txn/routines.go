@@ -41,6 +41,10 @@ type routineSet struct {
 	call func(name string, n int) string
 	// hasMarker counts the version table visible to the session (0 or 1).
 	hasMarker string
+	// lockInstall takes a lock held to the end of the install's transaction: the
+	// shards of a sharded run ensure the routines at once, and concurrent CREATE OR
+	// REPLACE of one function fails, so their installs run one after the other.
+	lockInstall string
 	// dropRoutine and dropMarker remove one routine (by name) and the version table
 	// if they exist (DropRoutines).
 	dropRoutine, dropMarker string
@@ -51,6 +55,7 @@ var routineSets = []routineSet{
 		call: func(name string, n int) string { return "SELECT " + name + "(" + placeholders(1, n) + ")" },
 		hasMarker: `SELECT COUNT(*) FROM information_schema.tables
 WHERE table_name = 'bb_routines' AND table_schema = current_schema()`,
+		lockInstall: "SELECT pg_advisory_xact_lock(hashtext('brokerbench routines'))",
 		dropRoutine: "DROP FUNCTION IF EXISTS %s", dropMarker: "DROP TABLE IF EXISTS bb_routines"},
 }
 
@@ -181,6 +186,9 @@ func InstallRoutines(ctx context.Context, db database.DB, now time.Time) error {
 		return err
 	}
 	err = db.InTx(ctx, database.ReadCommitted, func(tx database.Tx) error {
+		if _, err := tx.Exec(ctx, s.lockInstall); err != nil {
+			return err
+		}
 		for _, b := range routineBatches(src) {
 			if _, err := tx.Exec(ctx, b); err != nil {
 				return err
