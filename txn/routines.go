@@ -6,6 +6,7 @@ import (
 	"embed"
 	"encoding/hex"
 	"fmt"
+	"io/fs"
 	"regexp"
 	"strings"
 	"time"
@@ -30,33 +31,44 @@ const RoutinesVersion = 1
 // sends each statement on its own.
 const batchSeparator = "-- batch"
 
-// routineSet is what one database needs for server frames: the file of its routines,
-// how a transaction calls one, and how the installed version is found. Data, keyed by
-// the database's name, like the statements' overrides.
+// routineSet is what one database needs for server frames: the file of its routines
+// (routines/<database name>.sql) and how the database installs and calls them (its
+// Engine's RoutineDialect).
 type routineSet struct {
 	db   database.Name
 	file string
-	// call renders a call of the named routine with n parameters in portable
-	// placeholders ($1...), which the database's statement hook then rewrites.
-	call func(name string, n int) string
-	// hasMarker counts the version table visible to the session (0 or 1).
-	hasMarker string
-	// lockInstall takes a lock held to the end of the install's transaction: the
-	// shards of a sharded run ensure the routines at once, and concurrent CREATE OR
-	// REPLACE of one function fails, so their installs run one after the other.
-	lockInstall string
-	// dropRoutine and dropMarker remove one routine (by name) and the version table
-	// if they exist (DropRoutines).
-	dropRoutine, dropMarker string
+	*database.RoutineDialect
 }
 
-var routineSets = []routineSet{
-	{db: database.Postgres, file: "routines/postgres.sql",
-		call: func(name string, n int) string { return "SELECT " + name + "(" + placeholders(1, n) + ")" },
-		hasMarker: `SELECT COUNT(*) FROM information_schema.tables
-WHERE table_name = 'bb_routines' AND table_schema = current_schema()`,
-		lockInstall: "SELECT pg_advisory_xact_lock(hashtext('brokerbench routines'))",
-		dropRoutine: "DROP FUNCTION IF EXISTS %s", dropMarker: "DROP TABLE IF EXISTS bb_routines"},
+// routineSets lists the registered databases that have server routines.
+func routineSets() []routineSet {
+	var out []routineSet
+	for _, e := range database.Engines() {
+		if s, ok := routineSetFor(e.Name); ok {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+const (
+	routinesMarkerRead   = `SELECT version, source_sha256 FROM bb_routines`
+	routinesMarkerDelete = `DELETE FROM bb_routines`
+	routinesMarkerInsert = `INSERT INTO bb_routines (version, source_sha256, installed_at) VALUES ($1, $2, $3)`
+)
+
+// routineSetFor returns the routine set of database n: its engine must say how to
+// call routines and the workload must have its file.
+func routineSetFor(n database.Name) (routineSet, bool) {
+	e, err := database.Lookup(n)
+	if err != nil || e.Routines == nil {
+		return routineSet{}, false
+	}
+	file := "routines/" + string(n) + ".sql"
+	if _, err := fs.Stat(routineFiles, file); err != nil {
+		return routineSet{}, false
+	}
+	return routineSet{db: n, file: file, RoutineDialect: e.Routines}, true
 }
 
 // routineDefinition finds each routine a routine file creates, with its parameters.
@@ -74,30 +86,14 @@ func DropRoutines(ctx context.Context, db database.DB) error {
 		return err
 	}
 	for _, m := range routineDefinition.FindAllStringSubmatch(src, -1) {
-		if _, err := db.Exec(ctx, fmt.Sprintf(s.dropRoutine, m[1])); err != nil {
+		if _, err := db.Exec(ctx, fmt.Sprintf(s.DropRoutine, m[1])); err != nil {
 			return fmt.Errorf("drop routine %s: %w", m[1], err)
 		}
 	}
-	if _, err := db.Exec(ctx, s.dropMarker); err != nil {
+	if _, err := db.Exec(ctx, s.DropMarker); err != nil {
 		return fmt.Errorf("drop the routines' marker: %w", err)
 	}
 	return nil
-}
-
-const (
-	routinesMarkerRead   = `SELECT version, source_sha256 FROM bb_routines`
-	routinesMarkerDelete = `DELETE FROM bb_routines`
-	routinesMarkerInsert = `INSERT INTO bb_routines (version, source_sha256, installed_at) VALUES ($1, $2, $3)`
-)
-
-// routineSetFor returns the routine set of database n.
-func routineSetFor(n database.Name) (routineSet, bool) {
-	for _, s := range routineSets {
-		if s.db == n {
-			return s, true
-		}
-	}
-	return routineSet{}, false
 }
 
 // routineSource returns the text of a set's file and its SHA-256 digest in hex.
@@ -154,7 +150,7 @@ func InstalledRoutines(ctx context.Context, db database.DB) (version int, digest
 		return 0, "", err
 	}
 	var n int64
-	if err := db.QueryRow(ctx, e.SQL(s.hasMarker)).Scan(&n); err != nil {
+	if err := db.QueryRow(ctx, e.SQL(s.HasMarker)).Scan(&n); err != nil {
 		return 0, "", fmt.Errorf("reading the server routines' version: %w", err)
 	}
 	if n == 0 {
@@ -186,7 +182,7 @@ func InstallRoutines(ctx context.Context, db database.DB, now time.Time) error {
 		return err
 	}
 	err = db.InTx(ctx, database.ReadCommitted, func(tx database.Tx) error {
-		if _, err := tx.Exec(ctx, s.lockInstall); err != nil {
+		if _, err := tx.Exec(ctx, s.LockInstall); err != nil {
 			return err
 		}
 		for _, b := range routineBatches(src) {

@@ -19,7 +19,7 @@ const routineDigests = "testdata/routines.golden"
 // with its version; the calls the transactions make are pinned next to it.
 func TestRoutineSourcesPinned(t *testing.T) {
 	var b strings.Builder
-	for _, s := range routineSets {
+	for _, s := range routineSets() {
 		_, digest, err := routineSource(s)
 		if err != nil {
 			t.Fatal(err)
@@ -39,11 +39,11 @@ func TestRoutineSourcesPinned(t *testing.T) {
 			}
 		}
 	}
-	for _, s := range routineSets {
+	for _, s := range routineSets() {
 		got += fmt.Sprintf("\n-- calls on %s\n", s.db)
 		hook := mustHook(s.db)
 		for k, r := range Routines {
-			got += fmt.Sprintf("-- %s\n%s;\n", Kind(k), hook(s.call(r.name, r.args)))
+			got += fmt.Sprintf("-- %s\n%s;\n", Kind(k), hook(s.Call(r.name, r.args)))
 		}
 	}
 	if *update {
@@ -64,7 +64,7 @@ func TestRoutineSourcesPinned(t *testing.T) {
 // every routine file with the number of parameters the call passes, and the file
 // splits into statements.
 func TestRoutinesDefineWhatTheTransactionsCall(t *testing.T) {
-	for _, s := range routineSets {
+	for _, s := range routineSets() {
 		src, _, err := routineSource(s)
 		if err != nil {
 			t.Fatal(err)

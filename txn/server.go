@@ -76,7 +76,7 @@ func (e *executor) callText(r routine) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	return eng.SQL(s.call(r.name, r.args)), nil
+	return eng.SQL(s.Call(r.name, r.args)), nil
 }
 
 // callRoutine runs one call of r as the whole of one database transaction at iso,

@@ -16,6 +16,7 @@ var Engine = &database.Engine{
 	SQL:          SQL,
 	Classify:     classify,
 	RoutineCheck: routineCheck,
+	Routines:     routineDialect,
 	ClockSQL:     "SELECT clock_timestamp()",
 	RowFormat:    copyFormat,
 }

@@ -2,8 +2,12 @@ package postgres
 
 import (
 	"errors"
+	"strconv"
+	"strings"
 
 	"github.com/jackc/pgx/v5/pgconn"
+
+	"github.com/brokerbench/brokerbench/database"
 )
 
 // The codes brokerbench's server routines raise (txn/routines/postgres.sql): the
@@ -26,4 +30,21 @@ func routineCheck(err error) (int, string, bool) {
 		return 0, "", false
 	}
 	return int(f - '0'), pgErr.Message, true
+}
+
+// routineDialect installs and calls brokerbench's PL/pgSQL functions: a call is a
+// SELECT of the function, its JSON result one value.
+var routineDialect = &database.RoutineDialect{
+	Call: func(name string, n int) string {
+		args := make([]string, n)
+		for i := range args {
+			args[i] = "$" + strconv.Itoa(i+1)
+		}
+		return "SELECT " + name + "(" + strings.Join(args, ", ") + ")"
+	},
+	HasMarker: `SELECT COUNT(*) FROM information_schema.tables
+WHERE table_name = 'bb_routines' AND table_schema = current_schema()`,
+	LockInstall: "SELECT pg_advisory_xact_lock(hashtext('brokerbench routines'))",
+	DropRoutine: "DROP FUNCTION IF EXISTS %s",
+	DropMarker:  "DROP TABLE IF EXISTS bb_routines",
 }
