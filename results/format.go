@@ -17,6 +17,10 @@ type Run struct {
 	Database Database          `json:"database"`
 	Scale    Scale             `json:"scale"`
 	Seed     uint64            `json:"seed"`
+	// Frames is where the transactions ran their frames: "client" (the driver sent
+	// every statement) or "server" (one server routine per transaction); absent in
+	// files written before server frames, which ran client (FramesMode).
+	Frames string `json:"frames,omitempty"`
 	// Options holds every run option as given, the DSN with its password removed.
 	Options map[string]any `json:"options,omitempty"`
 	// Tool is brokerbench's own version, so a comparison can say what produced each file.

@@ -19,6 +19,7 @@ import (
 	"github.com/brokerbench/brokerbench/database"
 	"github.com/brokerbench/brokerbench/loader"
 	"github.com/brokerbench/brokerbench/schema"
+	"github.com/brokerbench/brokerbench/txn"
 )
 
 // loadOptions are the flags of `brokerbench load`.
@@ -228,7 +229,23 @@ func runLoad(ctx context.Context, g *globalOptions, o *loadOptions) error {
 		return nil
 	}
 	printLoadSummary(g.Stdout, st, lo.Seed)
+	installRoutines(ctx, db, logf)
 	return nil
+}
+
+// installRoutines installs the server routines that run --frames server calls
+// (docs/workload.md §13) on a database that has them. They are optional to the load:
+// a login that may not create them gets a warning, and run --frames server tries
+// again (or refuses) later.
+func installRoutines(ctx context.Context, db database.DB, logf func(string, ...any)) {
+	if txn.FramesUnavailable(db.Name()) != "" {
+		return
+	}
+	if err := txn.InstallRoutines(ctx, db, time.Now()); err != nil {
+		logf("warning: %v; run --frames server will try again", err)
+		return
+	}
+	logf("installed the server routines (version %d) for run --frames server", txn.RoutinesVersion)
 }
 
 // resumeCommand is the command that continues this load.
