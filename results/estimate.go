@@ -2,8 +2,8 @@ package results
 
 import (
 	"fmt"
-	"math/rand/v2"
 	"math"
+	"math/rand/v2"
 	"strings"
 	"time"
 )

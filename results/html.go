@@ -2,10 +2,10 @@ package results
 
 import (
 	"fmt"
-	"math"
-	"slices"
 	"html/template"
 	"io"
+	"math"
+	"slices"
 	"strings"
 	"time"
 )
