@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"image/color"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -101,6 +102,13 @@ func lineChartSVGWith(title, xLabel, yLabel string, lines []line, o chartOptions
 	leg.Top, leg.Left = true, true
 	p.Add(plotter.NewGrid())
 	drawn := 0
+	spread := 0 // lines with intervals or boxes, which stand side by side
+	for _, l := range lines {
+		if len(l.xs) > 0 && (len(l.lo) > 0 || len(l.boxes) > 0) {
+			spread++
+		}
+	}
+	k := 0
 	for _, l := range lines {
 		if len(l.xs) == 0 {
 			continue
@@ -122,8 +130,12 @@ func lineChartSVGWith(title, xLabel, yLabel string, lines []line, o chartOptions
 		sc.Shape = glyphs[l.color%len(glyphs)]
 		sc.Radius = vg.Points(3)
 		p.Add(ln, sc)
-		if err := addSpread(p, l, c); err != nil {
-			return "", fmt.Errorf("chart %q: %w", title, err)
+		if len(l.lo) > 0 || len(l.boxes) > 0 {
+			off := vg.Points(14 * (float64(k) - float64(spread-1)/2))
+			k++
+			if err := addSpread(p, l, c, off); err != nil {
+				return "", fmt.Errorf("chart %q: %w", title, err)
+			}
 		}
 		leg.Add(l.name, ln, sc)
 		drawn++
@@ -182,21 +194,18 @@ func useFont(p *plot.Plot) {
 }
 
 // addSpread draws a line's intervals (a vertical bar with caps from lo to hi at
-// each point) and its repeats' box plots.
-func addSpread(p *plot.Plot, l line, c color.RGBA) error {
+// each point) and its repeats' box plots, moved sideways by off so the bars and
+// boxes of several runs at one x stand beside each other.
+func addSpread(p *plot.Plot, l line, c color.RGBA, off vg.Length) error {
 	if len(l.lo) == len(l.xs) {
-		var pts plotter.XYs
-		var errs plotter.YErrors
+		bars := &intervalBars{color: c, off: off}
 		for i := range l.xs {
-			if math.IsNaN(l.lo[i]) || math.IsNaN(l.hi[i]) {
-				continue
+			if !math.IsNaN(l.lo[i]) && !math.IsNaN(l.hi[i]) {
+				bars.xs, bars.lo, bars.hi = append(bars.xs, l.xs[i]), append(bars.lo, l.lo[i]), append(bars.hi, l.hi[i])
 			}
-			pts = append(pts, plotter.XY{X: l.xs[i], Y: l.ys[i]})
-			errs = append(errs, struct{ Low, High float64 }{l.ys[i] - l.lo[i], l.hi[i] - l.ys[i]})
 		}
-		if len(pts) > 0 {
-			eb := &plotter.YErrorBars{XYs: pts, YErrors: errs, LineStyle: draw.LineStyle{Color: c, Width: vg.Points(1)}, CapWidth: vg.Points(6)}
-			p.Add(eb)
+		if len(bars.xs) > 0 {
+			p.Add(bars)
 		}
 	}
 	for i, vs := range l.boxes {
@@ -207,6 +216,7 @@ func addSpread(p *plot.Plot, l line, c color.RGBA) error {
 		if err != nil {
 			return err
 		}
+		bp.Offset = off
 		bp.BoxStyle.Color = c
 		bp.WhiskerStyle.Color = c
 		bp.MedianStyle.Color = c
@@ -214,6 +224,33 @@ func addSpread(p *plot.Plot, l line, c color.RGBA) error {
 		p.Add(bp)
 	}
 	return nil
+}
+
+// intervalBars are vertical 95 % interval bars with caps, drawn off points to
+// the side of their x.
+type intervalBars struct {
+	xs, lo, hi []float64
+	color      color.RGBA
+	off        vg.Length
+}
+
+func (b *intervalBars) Plot(c draw.Canvas, p *plot.Plot) {
+	trX, trY := p.Transforms(&c)
+	st := draw.LineStyle{Color: b.color, Width: vg.Points(1.2)}
+	cap := vg.Points(3)
+	for i := range b.xs {
+		x := trX(b.xs[i]) + b.off
+		lo, hi := trY(b.lo[i]), trY(b.hi[i])
+		c.StrokeLine2(st, x, lo, x, hi)
+		c.StrokeLine2(st, x-cap, lo, x+cap, lo)
+		c.StrokeLine2(st, x-cap, hi, x+cap, hi)
+	}
+}
+
+// DataRange makes the axes hold the whole bars.
+func (b *intervalBars) DataRange() (xmin, xmax, ymin, ymax float64) {
+	xmin, xmax = slices.Min(b.xs), slices.Max(b.xs)
+	return xmin, xmax, slices.Min(b.lo), slices.Max(b.hi)
 }
 
 // inlineSVG drops what precedes the <svg> element (XML prolog, generator comment),

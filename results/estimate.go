@@ -295,11 +295,11 @@ func (c *Comparison) bootstrapInterval(i int, a, b stepView, fig int, slug strin
 	if e, ok := c.boot[k]; ok {
 		los, his = e[0], e[1]
 	} else {
-		los, his = bootstrapChanges(ba, bb)
+		los, his = bootstrapChanges(ba, bb, bootstrapResamples)
 		c.boot[k] = [2][]float64{los, his}
 	}
 	return los[fig], his[fig], fmt.Sprintf("block bootstrap, %d × %d s vs %d × %d s, %d resamples",
-		len(ba.counts), ba.size, len(bb.counts), bb.size, bootstrapResamples)
+		len(ba.cum), ba.size, len(bb.cum), bb.size, bootstrapResamples)
 }
 
 // respBlocksOf batches a step's per-second response histograms of one transaction
@@ -333,14 +333,14 @@ func ownInterval(st *Step, m metric, v float64) (lo, hi float64, ok bool) {
 		}
 		rng := rand.New(rand.NewPCG(0x5eed, 0x0e1f))
 		var draws []float64
-		var counts []int64
+		var w []int
 		for range bootstrapResamples / 2 {
-			counts = rb.resample(rng, counts)
-			if f, ok := rb.figures(counts); ok {
+			w = rb.resample(rng, w)
+			if f, ok := rb.figures(w); ok {
 				draws = append(draws, f[fig])
 			}
 		}
-		lo, hi = percentileInterval(draws)
+		lo, hi = widened(draws, smallSampleWidening(len(rb.cum)))
 		return lo, hi, !math.IsNaN(lo)
 	}
 	xs, ok := seriesOf(m.key, st)
