@@ -106,11 +106,18 @@ func verdictOf(m metric, e Estimate) ChangeVerdict {
 // repeatsInterval judges the change across repeated runs: each run's figure is one
 // sample. Both sides with two or more runs: Welch's t interval of the difference
 // of means. One run on a side: that side takes the other's spread (the same
-// configuration's run-to-run noise), with its degrees of freedom.
+// configuration's run-to-run noise), with its degrees of freedom. When every
+// figure is positive the interval is made on their logarithms, so it is an
+// interval of the ratio (a change can never fall below -100 %, and a run-to-run
+// spread that scales with the figure is judged fairly).
 func repeatsInterval(ra, rb []stepView, m metric, base float64) (lo, hi float64, method string) {
 	xa, xb := sideValues(ra, m), sideValues(rb, m)
 	if len(xa) < 2 && len(xb) < 2 {
 		return math.NaN(), math.NaN(), "no interval: too few repeats know the figure"
+	}
+	logs := allPositive(xa) && allPositive(xb)
+	if logs {
+		xa, xb = logOf(xa), logOf(xb)
 	}
 	ea, eb := repeatMean(xa), repeatMean(xb)
 	switch {
@@ -122,8 +129,28 @@ func repeatsInterval(ra, rb []stepView, m metric, base float64) (lo, hi float64,
 		eb = meanEstimate{mean: eb.mean, se: sd, df: ea.df, batches: 1}
 	}
 	d, half := welchDiff(ea, eb)
-	lo, hi = (d-half)/math.Abs(base)*100, (d+half)/math.Abs(base)*100
-	return lo, hi, fmt.Sprintf("across repeats: Welch t, %d vs %d runs", len(xa), len(xb))
+	method = fmt.Sprintf("across repeats: Welch t, %d vs %d runs", len(xa), len(xb))
+	if logs {
+		return (math.Exp(d-half) - 1) * 100, (math.Exp(d+half) - 1) * 100, method + ", on the logarithms"
+	}
+	return (d - half) / math.Abs(base) * 100, (d + half) / math.Abs(base) * 100, method
+}
+
+func allPositive(xs []float64) bool {
+	for _, x := range xs {
+		if x <= 0 {
+			return false
+		}
+	}
+	return len(xs) > 0
+}
+
+func logOf(xs []float64) []float64 {
+	out := make([]float64, len(xs))
+	for i, x := range xs {
+		out[i] = math.Log(x)
+	}
+	return out
 }
 
 func sideValues(reps []stepView, m metric) []float64 {
