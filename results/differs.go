@@ -77,43 +77,56 @@ func stackAspects(st StorageStack) []aspect {
 	for _, d := range byKind["dm"] {
 		add("dm target", d.DMTarget)
 	}
-	// The queue settings of the devices the file system's I/O ends on (the
-	// bottom ones) and of the top one, which is what the file system talks to.
+	// What the disks are (model, write cache, rotational, size) is read at the
+	// bottom of the stack, the devices built from nothing else: an md or dm
+	// device's own write_cache only echoes its members'. The queue settings are
+	// read on every layer, each of which queues I/O.
+	var leaves []BlockDevice
+	for _, d := range st.Devices {
+		if len(d.Members) == 0 {
+			leaves = append(leaves, d)
+		}
+	}
 	for _, f := range []struct {
 		name string
+		all  bool
 		of   func(BlockDevice) string
 	}{
-		{"disk model", func(d BlockDevice) string { return d.Model }},
-		{"write cache", func(d BlockDevice) string { return d.WriteCache }},
-		{"rotational", func(d BlockDevice) string {
+		{"disk model", false, func(d BlockDevice) string { return d.Model }},
+		{"write cache", false, func(d BlockDevice) string { return d.WriteCache }},
+		{"rotational", false, func(d BlockDevice) string {
 			if d.Rotational == nil {
 				return ""
 			}
 			return strconv.FormatBool(*d.Rotational)
 		}},
-		{"scheduler", func(d BlockDevice) string { return d.Scheduler }},
-		{"I/O limit of the server's cgroup", func(d BlockDevice) string { return d.Throttle }},
-		{"loop direct I/O", func(d BlockDevice) string {
-			if d.DirectIO == nil {
-				return ""
-			}
-			return strconv.FormatBool(*d.DirectIO)
-		}},
-		{"nr_requests", func(d BlockDevice) string { return intText(d.NrRequests) }},
-		{"read-ahead", func(d BlockDevice) string {
-			if d.ReadAheadKB == 0 {
-				return ""
-			}
-			return strconv.Itoa(d.ReadAheadKB) + " KB"
-		}},
-		{"size", func(d BlockDevice) string {
+		{"size", false, func(d BlockDevice) string {
 			if d.SizeBytes == 0 {
 				return ""
 			}
 			return formatBytes(d.SizeBytes)
 		}},
+		{"scheduler", true, func(d BlockDevice) string { return d.Scheduler }},
+		{"nr_requests", true, func(d BlockDevice) string { return intText(d.NrRequests) }},
+		{"read-ahead", true, func(d BlockDevice) string {
+			if d.ReadAheadKB == 0 {
+				return ""
+			}
+			return strconv.Itoa(d.ReadAheadKB) + " KB"
+		}},
+		{"I/O limit of the server's cgroup", true, func(d BlockDevice) string { return d.Throttle }},
+		{"loop direct I/O", true, func(d BlockDevice) string {
+			if d.DirectIO == nil {
+				return ""
+			}
+			return strconv.FormatBool(*d.DirectIO)
+		}},
 	} {
-		add(f.name, distinctValues(st.Devices, f.of))
+		ds := leaves
+		if f.all {
+			ds = st.Devices
+		}
+		add(f.name, distinctValues(ds, f.of))
 	}
 	return out
 }
