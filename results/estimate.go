@@ -312,8 +312,8 @@ type bootKey struct {
 // computed once for all figures of one pair of steps and one transaction filter.
 func (c *Comparison) bootstrapInterval(i int, a, b stepView, fig int, slug string) (lo, hi float64, method string) {
 	nan := math.NaN()
-	ba, okA := respBlocksOf(a.st, slug)
-	bb, okB := respBlocksOf(b.st, slug)
+	ba, okA := c.respBlocksOf(a.st, slug)
+	bb, okB := c.respBlocksOf(b.st, slug)
 	if !okA || !okB {
 		return nan, nan, "no interval: a step has no per-second histograms (or too few seconds)"
 	}
@@ -330,17 +330,40 @@ func (c *Comparison) bootstrapInterval(i int, a, b stepView, fig int, slug strin
 }
 
 // respBlocksOf batches a step's per-second response histograms of one transaction
-// type (by slug) or of all.
+// type (by slug) or of all, each histogram decoded once per comparison.
+func (c *Comparison) respBlocksOf(st *Step, slug string) (respBlocks, bool) {
+	return respBlocksFrom(st, slug, func(name string, hs []string) ([][]valueCount, error) {
+		k := secKey{st, name}
+		if secs, ok := c.secs[k]; ok {
+			return secs, nil
+		}
+		secs, err := responseSeconds(hs)
+		if err == nil {
+			c.secs[k] = secs
+		}
+		return secs, err
+	})
+}
+
+type secKey struct {
+	st   *Step
+	name string
+}
+
 func respBlocksOf(st *Step, slug string) (respBlocks, bool) {
+	return respBlocksFrom(st, slug, func(_ string, hs []string) ([][]valueCount, error) { return responseSeconds(hs) })
+}
+
+func respBlocksFrom(st *Step, slug string, decode func(name string, hs []string) ([][]valueCount, error)) (respBlocks, bool) {
 	if st.Samples == nil {
 		return respBlocks{}, false
 	}
 	var series [][][]valueCount
-	for name, hs := range st.Samples.Response {
+	for _, name := range sortedKeys(st.Samples.Response) {
 		if slug != "" && Slug(name) != slug {
 			continue
 		}
-		secs, err := responseSeconds(hs)
+		secs, err := decode(name, st.Samples.Response[name])
 		if err != nil {
 			return respBlocks{}, false
 		}

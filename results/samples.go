@@ -1,7 +1,6 @@
 package results
 
 import (
-	"slices"
 	"sync"
 
 	hdrhistogram "github.com/HdrHistogram/hdrhistogram-go"
@@ -124,13 +123,36 @@ type valueCount struct {
 	n      int64
 }
 
+// sparse lists a histogram's non-empty buckets in value order. It walks the
+// counts array once (the histogram's own iterator recomputes each bucket's value
+// from scratch, and a compare decodes thousands of per-second histograms).
 func sparse(h *hdrhistogram.Histogram) []valueCount {
+	snap := h.Export()
 	var out []valueCount
-	for _, b := range h.Distribution() {
-		if b.Count > 0 {
-			out = append(out, valueCount{v: b.To, mid: (b.From + b.To) / 2, n: b.Count})
+	for idx, n := range snap.Counts {
+		if n == 0 {
+			continue
 		}
+		lo, hi := bucketRange(idx)
+		out = append(out, valueCount{v: hi, mid: (lo + hi) / 2, n: n})
 	}
-	slices.SortFunc(out, func(a, b valueCount) int { return int(a.v - b.v) })
 	return out
 }
+
+// bucketRange is the value range (µs, inclusive) of counts index idx in this
+// package's geometry: lowest value 1, three significant digits, so 2048 sub-buckets
+// of which the upper 1024 repeat in every further bucket at twice the width.
+func bucketRange(idx int) (lo, hi int64) {
+	const half = 1 << subBucketHalfMagnitude
+	if idx < 2*half {
+		return int64(idx), int64(idx)
+	}
+	bucket := idx>>subBucketHalfMagnitude - 1
+	sub := int64(idx&(half-1) + half)
+	lo = sub << bucket
+	return lo, lo + 1<<bucket - 1
+}
+
+// subBucketHalfMagnitude is log2 of half the sub-buckets of a histogram of
+// HistSigFigs significant digits (2048 sub-buckets for three).
+const subBucketHalfMagnitude = 10
