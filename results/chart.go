@@ -176,7 +176,10 @@ func lineChartSVGWith(title, xLabel, yLabel string, lines []line, o chartOptions
 	p.Y.Tick.Marker = roundTicks{}
 	canvas := vgsvg.New(chartWidth, chartHeight)
 	dc := draw.New(canvas)
-	legW := leg.Rectangle(dc).Size().X + vg.Points(12)
+	// The page draws the charts' text in its own font stack (pageCSS), whose
+	// fallback (DejaVu Sans where Liberation Sans is not installed) runs up to a
+	// fifth wider than the metrics gonum lays the legend out with.
+	legW := leg.Rectangle(dc).Size().X*1.2 + vg.Points(12)
 	p.Draw(draw.Crop(dc, 0, -legW, 0, 0))
 	leg.Draw(draw.Crop(dc, chartWidth-legW+vg.Points(6), 0, 0, -vg.Points(24)))
 	var buf bytes.Buffer

@@ -36,7 +36,9 @@ body{font-family:"Liberation Sans",Arial,Helvetica,sans-serif;margin:2em auto;ma
 h1{font-size:1.5em;margin-bottom:.2em}h2{font-size:1.2em;margin-top:2em}
 .sub{color:#555;margin-top:0}
 table{border-collapse:collapse;margin:1em 0;font-size:.85em;max-width:100%}
-td{white-space:normal;overflow-wrap:anywhere}td.num,td.better,td.worse,td.noise{white-space:nowrap}
+td{white-space:normal}td.num{white-space:nowrap}td.path{overflow-wrap:anywhere;min-width:8em}
+td.spread{text-align:right;white-space:normal;font-variant-numeric:tabular-nums}
+.wide{overflow-x:auto;max-width:100%}
 caption{text-align:left;font-weight:600;padding:.3em 0}
 th,td{border:1px solid #ccc;padding:.25em .6em}th{background:#f3f3f3}
 td.num{text-align:right;font-variant-numeric:tabular-nums}
@@ -48,6 +50,7 @@ td.pass{color:#05662f}td.fail{color:#a1140a;font-weight:600}
 .charts{display:flex;flex-direction:column;gap:1em}
 figure{margin:0;border:1px solid #ddd;padding:.5em}
 figure svg{display:block;width:100%;height:auto}
+figure svg text{font-family:"Liberation Sans",Arial,Helvetica,sans-serif !important}
 .note{font-size:1.05em}.alert{color:#a1140a;font-weight:600}
 footer{color:#666;font-size:.85em;margin-top:3em}
 `
@@ -80,20 +83,41 @@ var pageTemplate = template.Must(template.New("page").Parse(`<!DOCTYPE html>
 {{end}}</footer>
 </body>
 </html>
-{{define "table"}}<table>
+{{define "table"}}<div class="wide"><table>
 <caption>{{.Caption}}</caption>
 <thead><tr>{{range .Head}}<th>{{.}}</th>{{end}}</tr></thead>
 <tbody>
 {{range .Rows}}<tr>{{range .}}<td{{if .Class}} class="{{.Class}}"{{end}}>{{.Text}}</td>{{end}}</tr>
 {{end}}</tbody>
-</table>
+</table></div>
 {{end}}`))
 
 func writePage(w io.Writer, p htmlPage) error {
+	p.Runs = keepUnits(p.Runs)
+	for i := range p.Tables {
+		p.Tables[i] = keepUnits(p.Tables[i])
+	}
 	return pageTemplate.Execute(w, struct {
 		htmlPage
 		CSS template.CSS
 	}{p, template.CSS(pageCSS)})
+}
+
+// unitSpace binds a unit to its number so a wrapping cell ("26.03 ms / 26.88 ms /
+// 62.93 ms") breaks between figures, never inside one.
+var unitSpace = strings.NewReplacer(" ms", "\u00a0ms", " MB/s", "\u00a0MB/s", " %", "\u00a0%", " … ", "\u00a0… ")
+
+func keepUnits(t table) table {
+	rows := make([][]cell, len(t.Rows))
+	for i, r := range t.Rows {
+		rows[i] = make([]cell, len(r))
+		for j, c := range r {
+			c.Text = unitSpace.Replace(c.Text)
+			rows[i][j] = c
+		}
+	}
+	t.Rows = rows
+	return t
 }
 
 // differsBlock is "What differs (B vs A)" and its items.
@@ -118,10 +142,10 @@ func runsTable(inputs []Input) table {
 			started += " (interrupted)"
 		}
 		t.Rows = append(t.Rows, []cell{
-			{Text: in.Name(), Class: "name"}, {Text: in.Path},
+			{Text: in.Name(), Class: "name"}, {Text: in.Path, Class: "path"},
 			{Text: strings.TrimSpace(r.Database.Product + " " + r.Database.Version)},
 			{Text: fmt.Sprintf("%d customers, %d trade days", r.Scale.Customers, r.Scale.TradeDays)},
-			{Text: fmt.Sprint(r.Seed)}, {Text: formatTags(r.Tags)}, {Text: started}, {Text: r.Tool},
+			{Text: fmt.Sprint(r.Seed), Class: "num"}, {Text: formatTags(r.Tags)}, {Text: started}, {Text: r.Tool},
 		})
 	}
 	return t

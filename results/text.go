@@ -260,7 +260,7 @@ func spreadCell(m metric, reps []stepView) cell {
 	if len(xs)%2 == 0 {
 		med = (xs[len(xs)/2-1] + xs[len(xs)/2]) / 2
 	}
-	return cell{Text: formatValue(m, xs[0]) + " / " + formatValue(m, med) + " / " + formatValue(m, xs[len(xs)-1]), Class: "num"}
+	return cell{Text: formatValue(m, xs[0]) + " / " + formatValue(m, med) + " / " + formatValue(m, xs[len(xs)-1]), Class: "spread"}
 }
 
 // limitsRow is each run's pass/fail against its own recorded limits for the
