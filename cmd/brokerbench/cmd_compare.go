@@ -54,10 +54,16 @@ unit: 250ms, 2s; without one they are milliseconds). A change gate followed by "
 trips only when the whole 95 % interval is past the threshold ("tps<-10% significant");
 "METRIC worse" trips when the change is judged worse (significant, any size). Every run after
 the first is checked at every step it shares with the base. Exit codes: 0 no gate tripped,
-2 bad expression, 3 a gate tripped.`,
+2 bad expression, 3 a gate tripped.
+
+Storage-profile files (brokerbench disk) are matched by profile and outstanding I/Os, and
+gated with disk.METRIC (disk.iops<-10%, disk.read_p99>+20%; docs/disk-profiles.md). Given
+with OLTP result files of the same systems, the runs are compared first, then the profiles;
+--csv and --html then write the profiles' half to a sibling file (FILE-disk.csv).`,
 		Example: `  brokerbench compare h800.json h810.json --html report.html
   brokerbench compare baseline.json new.json --fail-if "tps<-10% significant" --fail-if "p95 worse"
-  brokerbench compare h800-r1.json h800-r2.json h800-r3.json -- h810-r1.json h810-r2.json h810-r3.json`,
+  brokerbench compare h800-r1.json h800-r2.json h800-r3.json -- h810-r1.json h810-r2.json h810-r3.json
+  brokerbench compare h800.json h810.json h800-disk.json h810-disk.json --fail-if "disk.iops<-10%"`,
 		Args: cobra.MinimumNArgs(2),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			sides, err := splitSides(args, cmd.ArgsLenAtDash())
@@ -123,15 +129,33 @@ func readSide(paths []string) (results.Input, error) {
 
 func runCompare(stdout io.Writer, sides [][]string, o compareOptions) error {
 	// Gates first: a typo in CI must fail fast and as a usage error, before any work.
-	gates, err := results.ParseGates(o.FailIf)
+	runGates, diskGates, err := splitGates(o.FailIf)
+	if err != nil {
+		return err
+	}
+	gates, err := results.ParseGates(runGates)
 	if err != nil {
 		return usageError{err}
 	}
-	inputs := make([]results.Input, len(sides))
-	for i, paths := range sides {
-		if inputs[i], err = readSide(paths); err != nil {
+	var inputs, disks []results.Input
+	for _, paths := range sides {
+		in, err := readSide(paths)
+		if err != nil {
 			return err
 		}
+		for _, x := range in.All() {
+			if results.IsDisk(x) && len(paths) > 1 {
+				return usagef("compare: %s is a storage profile; a side of several files (separated by --) takes OLTP result files only", x.Path)
+			}
+		}
+		if results.IsDisk(in) {
+			disks = append(disks, in)
+		} else {
+			inputs = append(inputs, in)
+		}
+	}
+	if len(disks) > 0 {
+		return compareWithDisks(stdout, inputs, disks, o, diskGates)
 	}
 	cmp, err := results.Compare(inputs)
 	if err != nil {

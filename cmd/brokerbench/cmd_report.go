@@ -34,7 +34,8 @@ func newReportCommand(g *globalOptions) *cobra.Command {
 		Long: `report reads one result file written by 'brokerbench run' and prints the per-step table
 (users, tps, tpsE, response times, errors, retries, storage IOPS and latency, flags for partial
 steps and for steps where the load driver was the bottleneck), the tps knee, and one
-per-transaction table per step. It reads only the file: no database is needed.
+per-transaction table per step. It reads only the file: no database is needed. A
+storage-profile file (brokerbench disk) prints its profile × outstanding-I/O table instead.
 Given several files of one configuration (run --repeat N writes them), it shows per user count
 each figure's mean over the runs, min / median / max and the 95 % interval of the mean, and
 the HTML report draws box plots.`,
@@ -65,16 +66,24 @@ func runReport(stdout io.Writer, path string, o reportOptions) error {
 		if err := enc.Encode(run); err != nil {
 			return fmt.Errorf("report: %w", err)
 		}
+	} else if results.IsDisk(in) {
+		if err := results.WriteDiskReport(stdout, in); err != nil {
+			return fmt.Errorf("report: %w", err)
+		}
 	} else if err := results.WriteReport(stdout, in); err != nil {
 		return fmt.Errorf("report: %w", err)
 	}
+	csvOut, htmlOut := results.WriteStepsCSV, results.WriteReportHTML
+	if results.IsDisk(in) {
+		csvOut, htmlOut = results.WriteDiskCSV, results.WriteDiskReportHTML
+	}
 	if o.CSV != "" {
-		if err := writeOutput(stdout, o.CSV, func(w io.Writer) error { return results.WriteStepsCSV(w, []results.Input{in}) }); err != nil {
+		if err := writeOutput(stdout, o.CSV, func(w io.Writer) error { return csvOut(w, []results.Input{in}) }); err != nil {
 			return err
 		}
 	}
 	if o.HTML != "" {
-		if err := writeOutput(stdout, o.HTML, func(w io.Writer) error { return results.WriteReportHTML(w, in) }); err != nil {
+		if err := writeOutput(stdout, o.HTML, func(w io.Writer) error { return htmlOut(w, in) }); err != nil {
 			return err
 		}
 	}
@@ -89,6 +98,11 @@ func runRepeatsReport(stdout io.Writer, paths []string, o reportOptions) error {
 	side, err := readSide(paths)
 	if err != nil {
 		return err
+	}
+	for _, in := range side.All() {
+		if results.IsDisk(in) {
+			return usagef("report: %s is a storage profile; report takes several files only as repeats of one OLTP run", in.Path)
+		}
 	}
 	if err := results.WriteRepeatsReport(stdout, side); err != nil {
 		return fmt.Errorf("report: %w", err)
