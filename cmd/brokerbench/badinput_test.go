@@ -88,7 +88,8 @@ func TestBadInputEveryFlag(t *testing.T) {
 		{[]string{"quickstart", "--step", "5s", "--warmup", "5s"}, 2, "warmup"},
 		{[]string{"--quiet=maybe", "check"}, 2, "quiet"},
 		{[]string{"check", "extra"}, 2, "extra"},
-		{[]string{"report", "a.json", "b.json"}, 2, ""},
+		// Several files are repeats of one run (run --repeat); missing ones are a runtime error.
+		{[]string{"report", "a.json", "b.json"}, 1, "no such file"},
 		{[]string{"report"}, 2, ""},
 		{[]string{"report", filepath.Join(dir, "missing.json")}, 1, "missing.json"},
 		{[]string{"report", corrupt}, 1, "corrupt.json"},
