@@ -133,7 +133,10 @@ type Lag struct {
 	Late   int64   `json:"late"`    // starts later than 1 ms after their intended time
 	MaxMS  float64 `json:"max_ms"`  // worst start delay
 	AvgMS  float64 `json:"avg_ms"`  // average start delay over late starts
-	Missed int64   `json:"dropped"` // intended starts never made (rate mode, no user free)
+	Missed int64   `json:"dropped"` // intended starts never made (rate mode, no user free; nominal pacing, a user more than 10 s behind)
+	// Owed is how many intended starts had fallen due at the window's end and were
+	// not made yet: the users could not keep up with the pacer (--rate, --pace nominal).
+	Owed int64 `json:"owed,omitempty"`
 }
 
 // DriverCheck is the load generator watching itself.

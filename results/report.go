@@ -14,6 +14,7 @@ const (
 	flagUnsteady   = "U"
 	flagMemory     = "M"
 	flagOver       = "N"
+	flagBehind     = "B"
 )
 
 // stepFlags lists what makes a step's figures special.
@@ -36,6 +37,9 @@ func stepFlags(st *Step, knee bool) string {
 	}
 	if HasFlag(st, FlagOverNominal) {
 		f = append(f, flagOver)
+	}
+	if BehindSchedule(st) {
+		f = append(f, flagBehind)
 	}
 	return strings.Join(f, "")
 }
@@ -167,6 +171,9 @@ func stepNotes(r *Run) []string {
 	}
 	if unsteady {
 		notes = append(notes, "U: "+UnsteadyAdvice+".")
+	}
+	if n := behindNote(r); n != "" {
+		notes = append(notes, n)
 	}
 	if over {
 		notes = append(notes, "N: over nominal: tpsE above 102 % of customers/500; the database works harder than its size warrants (run --pace nominal).")

@@ -78,7 +78,7 @@ func storageKnown(st *Step) bool {
 // of other names are kept as they are. Call it before writing the file.
 func SetStepFlags(r *Run) {
 	knee := Knee(r.Steps)
-	own := []string{FlagPartial, FlagDriverBound, FlagKnee, FlagMemoryResident}
+	own := []string{FlagPartial, FlagDriverBound, FlagKnee, FlagMemoryResident, FlagBehindSchedule}
 	for i := range r.Steps {
 		st := &r.Steps[i]
 		kept := slices.DeleteFunc(slices.Clone(st.Flags), func(f string) bool { return slices.Contains(own, f) })
@@ -94,6 +94,9 @@ func SetStepFlags(r *Run) {
 		}
 		if MemoryResident(st) {
 			f = append(f, FlagMemoryResident)
+		}
+		if BehindSchedule(st) {
+			f = append(f, FlagBehindSchedule)
 		}
 		f = append(f, kept...)
 		if len(f) == 0 {
