@@ -101,6 +101,10 @@ type Step struct {
 	// CacheHitRatio is the share of the database's page reads served by its own
 	// buffer cache in the window, 0..1; nil when unknown (see storage.go).
 	CacheHitRatio *float64 `json:"cache_hit_ratio,omitempty"`
+	// Regime is what the step measured: "storage-bound", "memory-resident" or
+	// "unknown" (RegimeOf); absent in files written before it was recorded, whose
+	// readers compute it from the figures.
+	Regime string `json:"regime,omitempty"`
 	// NominalPercent is the step's tpsE as a percentage of the nominal tpsE of the
 	// database's customers (customers/500, nominal.go); absent in files written
 	// before it was recorded.
