@@ -309,8 +309,15 @@ func (d *Driver) runSteps(ctx context.Context, abort context.CancelCauseFunc, st
 		lv.Users = cfg.Shard.Users(lv.Users)
 		sp := StepPlan{Index: i, Users: lv.Users, Start: at, MeasureFrom: at + lv.Warmup, End: at + lv.Step}
 		at = sp.End
+		if lv.OwnRate {
+			d.setRate(lv.Rate, start.Add(sp.Start))
+		}
 		st, err := d.runStep(ctx, sp, start, stopRun, cancelTx)
 		if st != nil {
+			if lv.OwnRate {
+				st.Rate = lv.Rate
+			}
+			st.Probe = lv.Probe
 			steps = append(steps, *st)
 			if cfg.OnStep != nil {
 				cfg.OnStep(st)
@@ -347,6 +354,19 @@ func (d *Driver) runStep(ctx context.Context, sp StepPlan, start time.Time, stop
 		return nil, err
 	}
 	return d.closeWindow(w, sp, stepStart, d.clock.Now()), nil
+}
+
+// setRate puts the users, the emulator and the timer on a new schedule of rate
+// starts per second from at (a shard's share of it); 0 takes the cap off.
+func (d *Driver) setRate(rate float64, at time.Time) {
+	if rate <= 0 {
+		d.sched.Store(nil)
+		return
+	}
+	if d.cfg.Shard.Sharded() {
+		rate /= float64(d.cfg.Shard.Count)
+	}
+	d.sched.Store(NewRateSchedule(rate, at))
 }
 
 func (d *Driver) tradeCleanup(ctx context.Context, w *worker) error {

@@ -144,7 +144,11 @@ func stepsTable(r *Run) table {
 		if withLimits {
 			row = append(row, verdictCell(lims.Judge(st)))
 		}
-		row = append(row, cell{Text: stepFlags(st, i == knee)})
+		flags := stepFlags(st, i == knee)
+		if r.Max != nil && r.Max.Step == i && !r.Max.Resolved() {
+			flags += flagUnresolvedMax
+		}
+		row = append(row, cell{Text: flags})
 		t.Rows = append(t.Rows, row)
 	}
 	return t
@@ -173,6 +177,9 @@ func stepNotes(r *Run) []string {
 		notes = append(notes, "U: "+UnsteadyAdvice+".")
 	}
 	if n := behindNote(r); n != "" {
+		notes = append(notes, n)
+	}
+	if n := unresolvedMaxTableNote(r); n != "" {
 		notes = append(notes, n)
 	}
 	if over {

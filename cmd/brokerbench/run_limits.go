@@ -22,10 +22,10 @@ type limitOptions struct {
 
 func (o *limitOptions) bindFlags(f *pflag.FlagSet) {
 	f.StringArrayVar(&o.Limits, "limit", nil, "override a 90th-percentile response-time limit: `TXN.p90=DURATION` (trade-status.p90=500ms; =none drops it); repeatable")
-	f.BoolVar(&o.FindMax, "find-max", false, "search for the highest offered --rate at which every limit holds and errors stay under 1 % (--users held constant; --rate is the start, default 10)")
+	f.BoolVar(&o.FindMax, "find-max", false, "search for the highest offered --rate at which every limit holds and errors stay under 1 % (--users held constant; it starts from a calibration probe without a pacer, or from --rate when given)")
 	f.Float64Var(&o.Resolution, "resolution", driver.DefaultSearchResolution*100, "--find-max stops when the lowest failing rate is within this many percent above the highest passing one")
 	f.Float64Var(&o.Growth, "growth", driver.DefaultSearchGrowth, "--find-max multiplies the rate by this factor until a probe fails")
-	f.IntVar(&o.MaxSteps, "max-steps", driver.DefaultSearchMaxProbes, "--find-max runs at most this many probes (each one --step long)")
+	f.IntVar(&o.MaxSteps, "max-steps", driver.DefaultSearchMaxProbes, "--find-max runs at most this many probes, the calibration included (each one --step long)")
 }
 
 // limits is the defaults with the --limit overrides applied (usage errors).
@@ -50,19 +50,14 @@ func (o *limitOptions) check(rate float64, users []int) error {
 	return nil
 }
 
-// findMaxStartRate is the first probe's rate: --rate when given.
-const findMaxStartRate = 10
-
 // searchConfig checks the --find-max options against the run's (usage errors).
 func (o *limitOptions) searchConfig(rate float64, users []int) (driver.SearchConfig, error) {
 	if len(users) != 1 {
 		return driver.SearchConfig{}, usagef("--find-max holds one user count while it varies --rate; give --users N (got %d levels)", len(users))
 	}
-	if rate == 0 {
-		rate = findMaxStartRate
-	}
-	cfg := driver.SearchConfig{Start: rate, Growth: o.Growth, Resolution: o.Resolution / 100, MaxProbes: o.MaxSteps, Floor: 1}
-	if cfg.Start < cfg.Floor {
+	// Without --rate the search measures where to start (a calibration probe).
+	cfg := driver.SearchConfig{Calibrate: rate == 0, Start: rate, Growth: o.Growth, Resolution: o.Resolution / 100, MaxProbes: o.MaxSteps, Floor: 1}
+	if rate > 0 && cfg.Start < cfg.Floor {
 		cfg.Floor = cfg.Start
 	}
 	if err := cfg.Validate(); err != nil {
@@ -151,7 +146,8 @@ func stepVerdictNote(lims results.Limits, st *results.Step) string {
 // probeOutcome turns a probe's step into the search's verdict.
 func probeOutcome(lims results.Limits, st *results.Step, index int) driver.ProbeOutcome {
 	v := lims.Judge(st)
-	out := driver.ProbeOutcome{Pass: v.Pass, Why: v.Why, Limiting: v.Limiting, Step: index, TPS: st.TPS, TPSE: st.TPSE}
+	out := driver.ProbeOutcome{Pass: v.Pass, Why: v.Why, Limiting: v.Limiting, Step: index, TPS: st.TPS, TPSE: st.TPSE,
+		Unsteady: results.HasFlag(st, results.FlagUnsteady)}
 	if st.Driver.Bottleneck {
 		out.DriverBound, out.Why = true, st.Driver.BottleneckOn
 	}

@@ -51,8 +51,11 @@ func TestStepJudge(t *testing.T) {
 func TestFindMaxOptions(t *testing.T) {
 	o := &limitOptions{Resolution: 5, Growth: 2, MaxSteps: 12}
 	cfg, err := o.searchConfig(0, []int{32})
-	if err != nil || cfg.Start != findMaxStartRate || cfg.Resolution != 0.05 {
-		t.Errorf("%+v %v", cfg, err)
+	if err != nil || !cfg.Calibrate || cfg.Resolution != 0.05 {
+		t.Errorf("without --rate the search must calibrate: %+v %v", cfg, err)
+	}
+	if cfg, err := o.searchConfig(40, []int{32}); err != nil || cfg.Calibrate || cfg.Start != 40 {
+		t.Errorf("with --rate the search must start there: %+v %v", cfg, err)
 	}
 	var u usageError
 	if _, err := o.searchConfig(100, []int{8, 16}); !errors.As(err, &u) {
