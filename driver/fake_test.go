@@ -22,10 +22,10 @@ type fakeMarket struct {
 	stallUntil atomic.Int64
 	// slots, when set, is the database's capacity: a transaction holds one of them
 	// while it is served, so at most cap(slots) run at once.
-	slots      chan struct{}
-	results    atomic.Int64
-	feeds      atomic.Int64
-	cleanups   atomic.Int64
+	slots    chan struct{}
+	results  atomic.Int64
+	feeds    atomic.Int64
+	cleanups atomic.Int64
 }
 
 func newFakeMarket() *fakeMarket { return &fakeMarket{waiting: map[string][]txn.MarketRequest{}} }

@@ -23,9 +23,9 @@ type fakeDB struct {
 	coldFirst bool // the first probe fails whatever its load (a cold cache)
 	// unsteady: passing probes at these loads are unsteady the first time.
 	unsteady map[float64]bool
-	probes                []float64
-	cancelAt              int // cancel ctx during this probe (1-based), 0: never
-	cancel                context.CancelFunc
+	probes   []float64
+	cancelAt int // cancel ctx during this probe (1-based), 0: never
+	cancel   context.CancelFunc
 }
 
 func (f *fakeDB) Probe(ctx context.Context, req ProbeRequest) (ProbeOutcome, error) {
