@@ -125,7 +125,7 @@ func TestMergeSumsCountsAndRecomputesPercentiles(t *testing.T) {
 		if !reflect.DeepEqual(st.LimitsBroken, DefaultLimits.Broken(st)) {
 			t.Errorf("step %d: limits_broken %v not recomputed", i, st.LimitsBroken)
 		}
-		if st.NominalPercent != math.Round(st.TPSE/2*1000)/10 || !HasFlag(st, FlagOverNominal) {
+		if st.NominalPercent != math.Round(st.TPSE/2*1000)/10 || HasFlag(st, FlagOverNominal) != OverNominal(st, 1000) {
 			t.Errorf("step %d: nominal %g %% for tpsE %g of 1000 customers, flags %v", i, st.NominalPercent, st.TPSE, st.Flags)
 		}
 	}
