@@ -200,7 +200,7 @@ func TestMergeOneShardIsThatShard(t *testing.T) {
 		a, b := own.Steps[i], m.Steps[i]
 		if a.Users != b.Users || a.TPS != b.TPS || a.TPSE != b.TPSE || a.MeasuredS != b.MeasuredS || a.Statements != b.Statements ||
 			a.Lag != b.Lag || a.Driver != b.Driver || a.NominalPercent != b.NominalPercent || !slices.Equal(a.Flags, b.Flags) ||
-			*a.IO.ReadsPerTxn != *b.IO.ReadsPerTxn || a.IO.ReadIOPS != b.IO.ReadIOPS || *a.Steadiness != *b.Steadiness {
+			*a.IO.ReadsPerTxn != *b.IO.ReadsPerTxn || a.IO.ReadIOPS != b.IO.ReadIOPS || !reflect.DeepEqual(a.Steadiness, b.Steadiness) {
 			t.Errorf("step %d:\n shard  %+v\n merged %+v", i, a, b)
 		}
 		for name, tx := range a.Transactions {

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"fmt"
 	"strings"
 	"sync"
 
@@ -71,25 +70,45 @@ func (o *limitOptions) searchConfig(rate float64, users []int) (driver.SearchCon
 // the driver's live ticks of the measured window.
 type stepJudge struct {
 	lims results.Limits
+	// liveHit, when set, is the cache hit ratio of the last second (a steadiness
+	// sample; false when unknown).
+	liveHit func() (float64, bool)
 
 	mu      sync.Mutex
 	step    int // the live step the samples belong to
-	samples []float64
+	samples results.SteadySamples
 }
 
 func newStepJudge(lims results.Limits) *stepJudge { return &stepJudge{lims: lims} }
 
-// tick takes one live tick: a measuring second's tps is a sample of the step's
+// tick takes one live tick: a measuring second's tps, p95 (when it finished any
+// transaction), read IOPS and hit ratio (when known) are samples of the step's
 // window; a warm-up tick or another step starts the samples afresh.
 func (j *stepJudge) tick(l driver.Live) {
+	var hit float64
+	hitOK := false
+	if j.liveHit != nil && l.Measuring {
+		hit, hitOK = j.liveHit()
+	}
 	j.mu.Lock()
 	defer j.mu.Unlock()
 	if !l.Measuring || l.Step != j.step {
-		j.samples = j.samples[:0]
+		j.samples = results.SteadySamples{}
 		j.step = l.Step
 	}
-	if l.Measuring {
-		j.samples = append(j.samples, l.TPS)
+	if !l.Measuring {
+		return
+	}
+	s := &j.samples
+	s.TPS = append(s.TPS, l.TPS)
+	if l.TPS > 0 {
+		s.P95MS = append(s.P95MS, l.P95MS)
+	}
+	if l.IO != nil {
+		s.ReadIOPS = append(s.ReadIOPS, l.IO.ReadIOPS)
+	}
+	if hitOK {
+		s.HitRatio = append(s.HitRatio, hit)
 	}
 }
 
@@ -97,11 +116,11 @@ func (j *stepJudge) tick(l driver.Live) {
 // samples afresh.
 func (j *stepJudge) judge(st *results.Step) {
 	j.mu.Lock()
-	samples := append([]float64(nil), j.samples...)
-	j.samples = j.samples[:0]
+	samples := j.samples
+	j.samples = results.SteadySamples{}
 	j.mu.Unlock()
 	st.LimitsBroken = j.lims.Broken(st)
-	if s, unsteady := results.SteadinessOf(samples); s != nil {
+	if s, unsteady := results.SteadinessOfSamples(samples); s != nil {
 		st.Steadiness = s
 		if unsteady {
 			results.AddFlag(st, results.FlagUnsteady)
@@ -135,7 +154,7 @@ func stepVerdictNote(lims results.Limits, st *results.Step) string {
 		notes = append(notes, "limits: FAIL: "+v.Why)
 	}
 	if results.HasFlag(st, results.FlagUnsteady) && st.Steadiness != nil {
-		notes = append(notes, fmt.Sprintf("unsteady: tps changed %+.0f %% between the window's halves; lengthen --warmup or --step", st.Steadiness.HalfChange*100))
+		notes = append(notes, "unsteady: "+results.DescribeDrift(st.Steadiness)+" between the window's halves; lengthen --warmup or --step")
 	}
 	if len(notes) == 0 {
 		return ""
