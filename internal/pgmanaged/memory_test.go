@@ -32,6 +32,12 @@ func TestSharedBuffersFor(t *testing.T) {
 	if s["shared_buffers"] != "'1GB'" {
 		t.Errorf("a given shared_buffers was replaced: %v", s)
 	}
+	if s["maintenance_work_mem"] != "'32MB'" || MaintenanceWorkMemFor(32<<20) != "'8MB'" {
+		t.Errorf("maintenance_work_mem under a 256 MB cap: %v, want an eighth of it", s)
+	}
+	if s := withMemorySettings(map[string]string{"maintenance_work_mem": "'1GB'"}, 256<<20); s["maintenance_work_mem"] != "'1GB'" {
+		t.Errorf("a given maintenance_work_mem was replaced: %v", s)
+	}
 }
 
 // needCgroup skips with one line where no memory cgroup can be made.
