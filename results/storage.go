@@ -282,9 +282,10 @@ func describeStorage(d Database) []string {
 	return parts
 }
 
-// formatBytes uses binary units, as --server-memory reads them.
+// formatBytes uses binary units, labelled as such (MiB: 2^20 bytes; --size and
+// --server-memory read MB as 10^6).
 func formatBytes(b int64) string {
-	units := []string{"B", "KB", "MB", "GB", "TB"}
+	units := []string{"B", "KiB", "MiB", "GiB", "TiB"}
 	v := float64(b)
 	i := 0
 	for v >= 1024 && i < len(units)-1 {

@@ -129,7 +129,7 @@ func TestReportShowsRegime(t *testing.T) {
 		t.Fatal(err)
 	}
 	out := buf.String()
-	for _, want := range []string{"reads/txn", "writes/txn", "r:w", "hit ratio", "99.95 %", "1 : 758.7", "database 480 MB",
+	for _, want := range []string{"reads/txn", "writes/txn", "r:w", "hit ratio", "99.95 %", "1 : 758.7", "database 480 MiB",
 		"M: memory-resident (at 4, 8 users)", "cap the server's memory", "regime"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("report lacks %q:\n%s", want, out)
@@ -141,7 +141,7 @@ func TestReportShowsRegime(t *testing.T) {
 		t.Fatal(err)
 	}
 	out = buf.String()
-	for _, want := range []string{"9.2 : 1", "92.5 %", "18.50", "server memory capped at 256 MB", "regime", "storage-bound"} {
+	for _, want := range []string{"9.2 : 1", "92.5 %", "18.50", "server memory capped at 256 MiB", "regime", "storage-bound"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("storage-bound report lacks %q:\n%s", want, out)
 		}
@@ -164,7 +164,7 @@ func TestCompareWarnsAboutRegime(t *testing.T) {
 	if !strings.Contains(w[0], "no cap: at 4, 8 users the step was memory-resident") {
 		t.Errorf("regime warning %q", w[0])
 	}
-	if !strings.Contains(w[1], "memory caps differ (256 MB vs none") {
+	if !strings.Contains(w[1], "memory caps differ (256 MiB vs none") {
 		t.Errorf("cap warning %q", w[1])
 	}
 	var buf bytes.Buffer
@@ -209,7 +209,7 @@ func TestCompareWarnsAboutRegime(t *testing.T) {
 	disk2.Run.Database.SizeBytes = disk.Run.Database.SizeBytes * 2
 	disk2.Run.Database.MemoryCapBytes = disk.Run.Database.MemoryCapBytes * 109 / 100
 	c, _ = Compare([]Input{disk, disk2})
-	if w := c.RegimeWarnings(); len(w) != 1 || !strings.Contains(w[0], "differ in size (960 MB vs 480 MB") {
+	if w := c.RegimeWarnings(); len(w) != 1 || !strings.Contains(w[0], "differ in size (960 MiB vs 480 MiB") {
 		t.Errorf("size warning: %q", w)
 	}
 }

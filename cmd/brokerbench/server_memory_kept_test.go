@@ -73,7 +73,7 @@ func TestKeptCappedClusterAcrossProcesses(t *testing.T) {
 		}
 	}
 
-	cli(0, "pg", "start", "--pgdata", pgdata, "--server-memory", "512MB")
+	cli(0, "pg", "start", "--pgdata", pgdata, "--server-memory", "512MiB")
 	capped("pg start")
 	cli(0, "load", "--pgdata", pgdata, "--customers", "1000", "--trade-days", "5")
 	capped("load")
@@ -85,7 +85,7 @@ func TestKeptCappedClusterAcrossProcesses(t *testing.T) {
 	}
 	cli(0, "check", "--pgdata", pgdata)
 	capped("check")
-	if s := cli(0, "pg", "status", "--pgdata", pgdata); !strings.Contains(s, "server memory capped at 512 MB") {
+	if s := cli(0, "pg", "status", "--pgdata", pgdata); !strings.Contains(s, "server memory capped at 512 MiB") {
 		t.Errorf("pg status does not say the cap:\n%s", s)
 	}
 	capped("pg status")
@@ -97,7 +97,7 @@ func TestKeptCappedClusterAcrossProcesses(t *testing.T) {
 		}
 	}
 	// Started again without --server-memory: the cap the cluster had, said in one line.
-	if s := cli(0, "pg", "start", "--pgdata", pgdata); !strings.Contains(s, "server memory capped at 512 MB, as when this cluster last started") {
+	if s := cli(0, "pg", "start", "--pgdata", pgdata); !strings.Contains(s, "server memory capped at 512 MiB, as when this cluster last started") {
 		t.Errorf("a later pg start does not say it keeps the cap:\n%s", s)
 	}
 	capped("pg start without --server-memory")

@@ -60,8 +60,12 @@ func TestParseController(t *testing.T) {
 	}
 }
 
+// TestParseSize: units mean what they say, as --size reads them: MB is 10^6 bytes,
+// MiB 2^20 (the bare letters, as PostgreSQL reads them, binary), so a planned 4:1
+// database-to-memory ratio stays 4:1 whichever flag a size is given to.
 func TestParseSize(t *testing.T) {
-	for in, want := range map[string]int64{"0": 0, "4096": 4096, "256MB": 256 << 20, "256m": 256 << 20, "1.5GiB": 3 << 29, "2G": 2 << 30, " 64 MB ": 64 << 20, "1kb": 1024} {
+	for in, want := range map[string]int64{"0": 0, "4096": 4096, "256MB": 256e6, "256MiB": 256 << 20, "256m": 256 << 20, "1.5GiB": 3 << 29,
+		"2G": 2 << 30, "2GB": 2e9, " 64 MiB ": 64 << 20, "1kb": 1000, "1KiB": 1024, "1TB": 1e12} {
 		got, err := ParseSize(in)
 		if err != nil || got != want {
 			t.Errorf("ParseSize(%q) = %d, %v; want %d", in, got, err, want)
@@ -72,10 +76,10 @@ func TestParseSize(t *testing.T) {
 			t.Errorf("ParseSize(%q) accepted", in)
 		}
 	}
-	if s := FormatSize(256 << 20); s != "256 MB" {
+	if s := FormatSize(256 << 20); s != "256 MiB" {
 		t.Errorf("FormatSize = %q", s)
 	}
-	if s := FormatSize(3 << 29); s != "1.5 GB" {
+	if s := FormatSize(3 << 29); s != "1.5 GiB" {
 		t.Errorf("FormatSize = %q", s)
 	}
 }

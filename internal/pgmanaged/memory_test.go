@@ -22,7 +22,7 @@ func TestSharedBuffersFor(t *testing.T) {
 			t.Errorf("SharedBuffersFor(%d) = %s, want %s", capBytes, got, want)
 		}
 	}
-	if err := CheckMemoryCap(64 << 20); err == nil || !strings.Contains(err.Error(), "64 MB is below") {
+	if err := CheckMemoryCap(64 << 20); err == nil || !strings.Contains(err.Error(), "64 MiB is below") {
 		t.Errorf("a 64 MB cap: %v", err)
 	}
 	if CheckMemoryCap(0) != nil || CheckMemoryCap(MinMemoryCap) != nil {
