@@ -183,7 +183,7 @@ func stepNotes(r *Run) []string {
 		notes = append(notes, n)
 	}
 	if over {
-		notes = append(notes, "N: over nominal: tpsE above 102 % of customers/500; the database works harder than its size warrants (run --pace nominal).")
+		notes = append(notes, "N: over nominal: tpsE above 102 % of customers/500 by more than two standard deviations of its Trade-Result count; the database works harder than its size warrants (run --pace nominal).")
 	}
 	if lims, ok := LimitsOf(r); ok {
 		notes = append(notes, limitsNote(lims))
