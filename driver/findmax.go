@@ -146,6 +146,10 @@ func FindMax(ctx context.Context, cfg SearchConfig, p Prober) (SearchResult, err
 	var res SearchResult
 	best, next := -1, -1 // indices into res.Probes
 	confirmed, reprobed := map[float64]bool{}, map[float64]bool{}
+	// overturned: a confirmation just passed where a probe had failed, so the
+	// maximum likely lies just above; the next growth is one small step
+	// (1 + 2 × resolution) before the search grows by the full factor again.
+	overturned := false
 	load := roundLoad(cfg.Start)
 	why := "start"
 	finish := func(stopped, note string) SearchResult {
@@ -220,6 +224,7 @@ func FindMax(ctx context.Context, cfg SearchConfig, p Prober) (SearchResult, err
 			best = i
 			if next >= 0 && res.Probes[next].Load <= load {
 				next = -1 // a confirmation passed: the earlier failure was not the database's limit
+				overturned = true
 			}
 		} else {
 			next = i
@@ -237,6 +242,9 @@ func FindMax(ctx context.Context, cfg SearchConfig, p Prober) (SearchResult, err
 				return finish(StopCeiling, fmt.Sprintf("passed at the ceiling %s; the maximum lies higher", formatLoad(load))), nil
 			}
 			growth := cfg.Growth
+			if overturned {
+				growth, overturned = min(growth, 1+2*cfg.Resolution), false
+			}
 			load = roundLoad(load * growth)
 			if cfg.Ceiling > 0 && load > cfg.Ceiling {
 				load = cfg.Ceiling

@@ -23,6 +23,8 @@ type fakeDB struct {
 	coldFirst bool // the first probe fails whatever its load (a cold cache)
 	// unsteady: passing probes at these loads are unsteady the first time.
 	unsteady map[float64]bool
+	// flaky: probes at these loads fail the first time whatever the capacity.
+	flaky map[float64]bool
 	probes   []float64
 	cancelAt int // cancel ctx during this probe (1-based), 0: never
 	cancel   context.CancelFunc
@@ -40,6 +42,9 @@ func (f *fakeDB) Probe(ctx context.Context, req ProbeRequest) (ProbeOutcome, err
 		return out, nil
 	}
 	switch {
+	case f.flaky[req.Load]:
+		delete(f.flaky, req.Load)
+		out.Why, out.Limiting = "Trade-Status p90 1 s > 1 s", "Trade-Status"
 	case f.coldFirst && req.N == 1:
 		out.Why, out.Limiting = "Market-Feed p90 2.1 s > 2 s", "Market-Feed"
 	case f.driverBound > 0 && req.Load >= f.driverBound:
@@ -305,4 +310,22 @@ func TestSearchStepsOneDriver(t *testing.T) {
 			t.Errorf("max %v (next %v), want within 5 %% and below the 200 tps capacity", lo, hi)
 		}
 	})
+}
+
+// TestFindMaxAfterAnOverturnedFailure replays a search on the managed server: a
+// probe at 600 tps failed once on noise, 584 passed, 600 passed when confirmed.
+// Growing x2 from there spent the rest of the probes far above the maximum; one
+// small step up first resolves it within the default probes.
+func TestFindMaxAfterAnOverturnedFailure(t *testing.T) {
+	db := &fakeDB{capacity: 615, estimate: 560.5 / 615, flaky: map[float64]bool{600: true}}
+	res, err := FindMax(context.Background(), DefaultSearchConfig(), db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Stopped != StopResolved || res.Best == nil || res.Best.Load > 615 || res.NextUp.Load <= 615 {
+		t.Fatalf("stopped %q (%s); probes %v", res.Stopped, res.Note, db.probes)
+	}
+	if !strings.Contains(fmt.Sprint(res.Probes), "growing x1.1: 600 passed") {
+		t.Errorf("no small step after the overturned failure: probes %v", db.probes)
+	}
 }
