@@ -92,7 +92,11 @@ func halfDrift(xs []float64, bound float64) (change float64, drift, ok bool) {
 	if n < MinSteadinessSeconds {
 		return 0, false, false
 	}
-	first, second := xs[:n/2], xs[n-n/2:]
+	// These figures come in bursts (a checkpoint's reads, a queue's response
+	// times), so neighbouring seconds are not independent and their spread would
+	// understate the error: it comes from the means of batches of neighbouring
+	// seconds instead, steadinessBatches per half.
+	first, second := batchMeans(xs[:n/2]), batchMeans(xs[n-n/2:])
 	m1, sd1 := meanSD(first)
 	m2, sd2 := meanSD(second)
 	if m1 <= 0 {
@@ -101,6 +105,22 @@ func halfDrift(xs []float64, bound float64) (change float64, drift, ok bool) {
 	change = (m2 - m1) / m1
 	se := math.Sqrt(sd1*sd1/float64(len(first))+sd2*sd2/float64(len(second))) / m1
 	return change, math.Abs(change) > bound && math.Abs(change) > UnsteadySigmas*se, true
+}
+
+// steadinessBatches is how many batches of neighbouring seconds each half of a
+// window is cut into for halfDrift's error.
+const steadinessBatches = 5
+
+// batchMeans cuts xs into steadinessBatches runs of about equal length and returns
+// their means.
+func batchMeans(xs []float64) []float64 {
+	k := min(steadinessBatches, len(xs))
+	out := make([]float64, k)
+	for i := range k {
+		m, _ := meanSD(xs[i*len(xs)/k : (i+1)*len(xs)/k])
+		out[i] = m
+	}
+	return out
 }
 
 // The steadiness rule: a step is flagged unsteady when its tps moved between the
