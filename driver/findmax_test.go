@@ -24,7 +24,7 @@ type fakeDB struct {
 	// unsteady: passing probes at these loads are unsteady the first time.
 	unsteady map[float64]bool
 	// flaky: probes at these loads fail the first time whatever the capacity.
-	flaky map[float64]bool
+	flaky    map[float64]bool
 	probes   []float64
 	cancelAt int // cancel ctx during this probe (1-based), 0: never
 	cancel   context.CancelFunc
