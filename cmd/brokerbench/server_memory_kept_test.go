@@ -22,6 +22,7 @@ import (
 // streams its tables over about 40 connections at once, whose backends take some
 // 4 MB each beside the server's shared memory.
 func TestKeptCappedClusterAcrossProcesses(t *testing.T) {
+	t.Parallel()
 	if _, err := pgmanaged.FindBinaries(); err != nil {
 		t.Skip("no PostgreSQL server binaries: ", err)
 	}
