@@ -18,7 +18,7 @@ const RegimeTolerance = 0.10
 // RegimeTolerance. A run whose size or cap is unknown (older files, a server given with
 // --db) is not judged on that figure.
 func (c *Comparison) RegimeWarnings() []string {
-	var out []string
+	out := c.framesWarnings() // frames.go: where the frames ran
 	for _, in := range c.Inputs {
 		mem, unknown := regimeUsers(in.Run)
 		if len(mem) > 0 {
