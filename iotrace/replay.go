@@ -110,8 +110,15 @@ type Span struct{ Start, Len int64 }
 // spanAlign keeps mapped offsets on 4 KiB, so direct I/O stays aligned.
 const spanAlign = 4096
 
-// WriteMapped writes src to dst with every data request's offset moved into s.
-func WriteMapped(src, dst string, info *TraceInfo, s Span) error {
+// WriteMapped writes src to dst with every data request's offset moved into s (a
+// nil s keeps the offsets) and, with readsOnly, without the writes, trims and
+// flushes. brokerbench drops them itself: fio before 3.34 ignores replay_skip for
+// iologs (it applied only to blktrace files).
+func WriteMapped(src, dst string, info *TraceInfo, sp *Span, readsOnly bool) error {
+	s := Span{Start: 0, Len: 1 << 62}
+	if sp != nil {
+		s = *sp
+	}
 	if s.Len < info.MaxLength+spanAlign {
 		return fmt.Errorf("--span length %d is shorter than the trace's largest request", s.Len)
 	}
@@ -131,7 +138,10 @@ func WriteMapped(src, dst string, info *TraceInfo, s Span) error {
 	sc.Buffer(make([]byte, 64<<10), 64<<10)
 	for sc.Scan() {
 		f := strings.Fields(sc.Text())
-		if len(f) == 5 && f[4] != "0" {
+		if readsOnly && len(f) == 5 && f[2] != "read" {
+			continue
+		}
+		if sp != nil && len(f) == 5 && f[4] != "0" {
 			off, _ := strconv.ParseInt(f[3], 10, 64)
 			rel := off - info.Lowest
 			if captured > room {
@@ -163,7 +173,8 @@ type ReplaySetup struct {
 	Speed        float64
 	ASAP         bool
 	Scale, Align int64
-	SkipWrites   bool
+	// SkipWrites is set when Trace holds only the reads (WriteMapped).
+	SkipWrites bool
 	// LatLog is the prefix of fio's per-request latency log, read for the lag.
 	LatLog string
 }
@@ -190,9 +201,6 @@ func (s ReplaySetup) Job() fio.JobFile {
 	}
 	if s.Align > 0 {
 		opts = append(opts, fio.Option{Key: "replay_align", Value: strconv.FormatInt(s.Align, 10)})
-	}
-	if s.SkipWrites {
-		opts = append(opts, fio.Option{Key: "replay_skip", Value: "write,trim,sync"})
 	}
 	return fio.JobFile{Jobs: []fio.Job{{Name: "replay", Options: opts}}}
 }

@@ -62,7 +62,7 @@ replay_scale and replay_align. See docs/io-capture.md.`,
 	f.StringVar(&o.AllowWrites, "allow-device-writes", "", "let the replay write to `DEVICE`, destroying its data (must name --target)")
 	f.Float64Var(&o.Speed, "speed", 1, "replay at N times the captured rate (2 = twice as fast)")
 	f.BoolVar(&o.ASAP, "asap", false, "ignore the timing: replay in order, as fast as the outstanding I/Os allow")
-	f.BoolVar(&o.SkipWrites, "skip-writes", false, "replay only the reads (fio's replay_skip): for a device that holds data")
+	f.BoolVar(&o.SkipWrites, "skip-writes", false, "replay only the reads: for a device that holds data")
 	f.StringVar(&o.Span, "span", "", "confine the replay to `START:LEN` of the target (sizes such as 0:36GB)")
 	f.Int64Var(&o.Scale, "scale", 0, "divide every offset by `N` (fio's replay_scale)")
 	f.Int64Var(&o.Align, "align", 0, "align every offset to `N` bytes, a power of 2 (fio's replay_align)")
@@ -182,11 +182,13 @@ func runReplay(ctx context.Context, g *globalOptions, o replayOptions, arg strin
 		}
 	}
 	mapping := ""
-	if p.span != nil {
+	if p.span != nil || o.SkipWrites {
 		setup.Trace = filepath.Join(work, "mapped.iolog")
-		if err := iotrace.WriteMapped(p.trace, setup.Trace, info, *p.span); err != nil {
+		if err := iotrace.WriteMapped(p.trace, setup.Trace, info, p.span, o.SkipWrites); err != nil {
 			return usageError{err}
 		}
+	}
+	if p.span != nil {
 		mapping = "span " + o.Span
 	} else if o.Scale > 1 || o.Align > 0 {
 		mapping = strings.TrimSpace(fmt.Sprintf("scale %d align %d", o.Scale, o.Align))
