@@ -47,12 +47,13 @@ func TestReplayRefusals(t *testing.T) {
 		t.Fatal(err)
 	}
 	out := filepath.Join(dir, "r.json")
-	cases := []struct {
+	type refusal struct {
 		name string
 		args []string
 		code int
 		want string
-	}{
+	}
+	cases := []refusal{
 		{"no target", []string{"replay", trace, "--out", out}, 2, "--target"},
 		{"speed and asap", []string{"replay", trace, "--target", small, "--speed", "2", "--asap", "--out", out}, 2, "exclude each other"},
 		{"bad span", []string{"replay", trace, "--target", small, "--span", "12", "--out", out}, 2, "--span"},
@@ -61,20 +62,10 @@ func TestReplayRefusals(t *testing.T) {
 		{"beyond the target", []string{"replay", trace, "--target", small, "--out", out}, 2, "--span START:LEN"},
 	}
 	if raw := tryRaw(t); raw != nil {
-		cases = append(cases, struct {
-			name string
-			args []string
-			code int
-			want string
-		}{"raw device without the flag", []string{"replay", trace, "--target", raw.Dev, "--out", out}, 2, "--allow-device-writes " + raw.Dev})
+		cases = append(cases, refusal{"raw device without the flag", []string{"replay", trace, "--target", raw.Dev, "--out", out}, 2, "--allow-device-writes " + raw.Dev})
 	}
 	if fs := tryMounted(t); fs != nil {
-		cases = append(cases, struct {
-			name string
-			args []string
-			code int
-			want string
-		}{"mounted device", []string{"replay", trace, "--target", fs.Dev, "--skip-writes", "--out", out}, 1, "is in use"})
+		cases = append(cases, refusal{"mounted device", []string{"replay", trace, "--target", fs.Dev, "--skip-writes", "--out", out}, 1, "is in use"})
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
