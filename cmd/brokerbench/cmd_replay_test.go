@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -142,5 +143,35 @@ func TestReplayOnFile(t *testing.T) {
 	}
 	if rp := r2.Disk.Replay; rp.Replayed != int64(reads) || rp.Captured != int64(reads) || rp.Mapping != "span 4MB:1MB" || r2.Disk.Steps[0].Write != nil && r2.Disk.Steps[0].Write.IOs != 0 {
 		t.Errorf("span replay: %+v, writes %+v", rp, r2.Disk.Steps[0].Write)
+	}
+}
+
+// TestReplayThrottled: on a device capped at 100 IOPS per direction, a trace issued
+// at 2,000 requests a second cannot keep its pace: every request is still replayed,
+// but the replay takes seconds for a trace of 0.15 s and falls behind its
+// timestamps by about as much. The cap sets a floor on both, so a busy machine only
+// makes them larger.
+func TestReplayThrottled(t *testing.T) {
+	needFioBinary(t)
+	fio, _ := exec.LookPath("fio")
+	raw := testloop.NewRaw(t, 16)
+	wrapper := testloop.Throttle(t, raw, 100, fio)
+	trace, reads := writeTrace(t, 300)
+	out := filepath.Join(t.TempDir(), "th.json")
+	code, _, stderr := runMain("replay", trace, "--target", raw.Dev, "--allow-device-writes", raw.Dev, "--fio", wrapper, "--depth", "4", "--out", out)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	r, err := results.Read(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rp := r.Disk.Replay
+	floor := float64(reads) / 100 // the reads alone need this long at 100 IOPS
+	if rp.Replayed != 300 || rp.ReplayedS < 0.8*floor || rp.LagMaxMS < 500*floor {
+		t.Errorf("throttled replay: %d of 300 requests in %.2fs (at least %.1fs expected), lag max %.0f ms", rp.Replayed, rp.ReplayedS, floor, rp.LagMaxMS)
+	}
+	if iops := r.Disk.Steps[0].Read.IOPS; iops > 110 {
+		t.Errorf("read IOPS %.0f above the 100 IOPS cap", iops)
 	}
 }
