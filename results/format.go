@@ -17,6 +17,10 @@ type Run struct {
 	Database Database          `json:"database"`
 	Scale    Scale             `json:"scale"`
 	Seed     uint64            `json:"seed"`
+	// Frames is where the transactions ran their frames: "client" (the driver sent
+	// every statement) or "server" (one server routine per transaction); absent in
+	// files written before server frames, which ran client (FramesMode).
+	Frames string `json:"frames,omitempty"`
 	// Options holds every run option as given, the DSN with its password removed.
 	Options map[string]any `json:"options,omitempty"`
 	// Tool is brokerbench's own version, so a comparison can say what produced each file.
@@ -65,7 +69,7 @@ type MergedShard struct {
 
 // Database describes the server under test.
 type Database struct {
-	Product  string            `json:"product"` // "PostgreSQL", "SQL Server"
+	Product  string            `json:"product"` // "PostgreSQL", "SQL Server", "Babelfish for PostgreSQL"
 	Version  string            `json:"version"`
 	Edition  string            `json:"edition,omitempty"`
 	Settings map[string]string `json:"settings,omitempty"` // key settings (shared_buffers, ...)
@@ -75,6 +79,13 @@ type Database struct {
 	MemoryCapBytes int64 `json:"memory_cap_bytes,omitempty"`
 	// SizeBytes is the database's size when the run started; 0 when unknown.
 	SizeBytes int64 `json:"size_bytes,omitempty"`
+	// Notes say what a reader must know about the server beyond its version: that
+	// it is not the product it speaks for and how it runs the workload differently,
+	// or that it is older than the supported versions.
+	Notes []string `json:"notes,omitempty"`
+	// Unavailable names figures the server could not give, with why: "size_bytes"
+	// when the database's size could not be read.
+	Unavailable map[string]string `json:"unavailable,omitempty"`
 }
 
 // Scale is what was loaded.

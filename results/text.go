@@ -49,6 +49,9 @@ func describeRun(in Input) string {
 	}
 	parts = append(parts, describeStorage(r.Database)...)
 	parts = append(parts, fmt.Sprintf("seed %d", r.Seed))
+	if r.Frames != "" {
+		parts = append(parts, r.Frames+" frames")
+	}
 	parts = append(parts, describeShards(r)...)
 	if r.Interrupted {
 		parts = append(parts, "INTERRUPTED")

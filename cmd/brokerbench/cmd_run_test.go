@@ -198,6 +198,44 @@ func TestRunFlow(t *testing.T) {
 	t.Run("quickstart on a loaded database", func(t *testing.T) {
 		testQuickstartOn(t, dsn, dir)
 	})
+
+	// The loaded template predates nothing, but testdb loads through the loader, not
+	// the load command, so its clone has no routines: run installs them, as on a
+	// database an older brokerbench loaded.
+	t.Run("server frames from the config file", func(t *testing.T) {
+		code, _, errOut := runMain("run", "--db", dsn, "--users", "2", "--frames", "both")
+		if code != 2 || !strings.Contains(errOut, `frames "both": want client or server`) {
+			t.Errorf("--frames both: exit %d, %s", code, errOut)
+		}
+		cfg := filepath.Join(dir, "server.yaml")
+		if err := os.WriteFile(cfg, []byte("users: [2]\nstep: 4s\nwarmup: 1s\nrate: 40\nframes: server\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		p := filepath.Join(dir, "server.json")
+		code, out, errOut := runMain("run", "--db", dsn, "--config", cfg, "--label", "server", "--out", p)
+		if code != 0 {
+			t.Fatalf("exit %d\n%s\n%s", code, out, errOut)
+		}
+		if !strings.Contains(errOut, "server frames, routines version") || !strings.Contains(out, "check: OK") {
+			t.Errorf("run does not say the mode, or the check failed:\n%s\n%s", out, errOut)
+		}
+		r, err := results.Read(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r.Frames != results.FramesServer || len(r.Steps) != 1 || r.Steps[0].Transactions["Trade-Result"].Count == 0 {
+			t.Errorf("frames %q, %d steps, Trade-Results %+v", r.Frames, len(r.Steps), r.Steps[0].Transactions["Trade-Result"])
+		}
+		for name, x := range r.Steps[0].Transactions {
+			if x.Errors > 0 {
+				t.Errorf("%s: %d errors in server frames", name, x.Errors)
+			}
+		}
+		code, out, errOut = runMain("compare", resultPath, p)
+		if code != 0 || !strings.Contains(out, "response times are not comparable") {
+			t.Errorf("compare of client and server frames: exit %d\n%s\n%s", code, out, errOut)
+		}
+	})
 }
 
 // checkRunFile verifies the result file's contract (docs/result-format.md).

@@ -26,10 +26,10 @@ func (s *runSession) drive(ctx context.Context) error {
 		Market: driver.DefaultMarket(s.meeWorkers),
 		Scale:  sc, Seed: seed, Shard: shard, StartAt: s.shard.startAt, Clock: s.clock,
 		NewUserExecutor: func(stream int) txn.Executor {
-			return txn.NewExecutor(s.db, s.stmts, sc, seed, stream, txn.WithCustomers(customers))
+			return txn.NewExecutor(s.db, s.stmts, sc, seed, stream, txn.WithCustomers(customers), txn.WithFrames(s.frames))
 		},
 		NewMarketExecutor: func(stream int) txn.Executor {
-			return txn.NewExecutor(s.marketDB, s.stmts, sc, seed, stream)
+			return txn.NewExecutor(s.marketDB, s.stmts, sc, seed, stream, txn.WithFrames(s.frames))
 		},
 		NewDeck: func(user int) driver.Deck { return txn.NewDeck(rnd.New(seed, 0xdec, uint64(user))) },
 		Pool:    driver.PoolStatsOf(s.db),

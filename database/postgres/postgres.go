@@ -404,6 +404,8 @@ func classify(err error) (database.Class, bool) {
 	switch code := SQLState(err); {
 	case code == "40001", code == "40P01", code == "55P03": // serialization, deadlock, lock not available
 		return database.Retry, true
+	case code == codeIntendedRollback: // a server routine's intended rollback (routines.go)
+		return database.Rollback, true
 	case strings.HasPrefix(code, "08"), code == "57P01", code == "57P02", code == "57P03", code == "53300":
 		// connection exceptions, admin/crash shutdown, cannot connect now, too many connections
 		return database.Connection, true

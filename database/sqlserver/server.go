@@ -71,6 +71,7 @@ func (m *MSSQL) Server(ctx context.Context) (database.ServerInfo, error) {
 		return info, fmt.Errorf("SQL Server database files: %w", err)
 	}
 	info.DataDir, info.WALDir = fileDirs(rows)
+	m.describeEndpoint(ctx, &info)
 	return info, nil
 }
 

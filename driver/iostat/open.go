@@ -34,11 +34,19 @@ func Open(ctx context.Context, o Options) (*Sampler, error) {
 	// The database's reader: the primary when nothing better is there, and in any
 	// case the WAL volume for wal_bytes_per_commit.
 	var db *dbSource
+	// dbWhy says why the database's own views are not a source, for the note of a
+	// run left with none.
+	var dbWhy string
 	if op, ok := o.DB.(database.IOStatsOpener); ok && o.DB != nil {
 		r, err := op.OpenIOStats(ctx)
+		if err != nil {
+			dbWhy = "the database's I/O views: " + err.Error()
+		}
 		switch {
 		case errors.Is(err, database.ErrPermission):
 			s.log("iostat: the database's I/O views are not readable (missing permission): %v", err)
+		case errors.Is(err, database.ErrUnavailable):
+			s.log("iostat: the database has no I/O views: %v", err)
 		case err != nil:
 			// Not a grant the user can add: a view this server lacks, or a query of
 			// ours that is wrong. The run goes on without the views, but the message
@@ -82,6 +90,9 @@ func Open(ctx context.Context, o Options) (*Sampler, error) {
 	default:
 		s.sources = []Source{noneSource{}}
 		s.openNote = "no usable I/O source: " + why
+		if dbWhy != "" {
+			s.openNote += "; " + dbWhy
+		}
 		s.log("iostat: no usable I/O source: %s; steps record source \"none\"", why)
 	}
 	return s, nil
@@ -116,7 +127,7 @@ func pickPrimary(ctx context.Context, o Options, proc, sys string, timeout time.
 		return src, "", nil
 	}
 	if o.DataDir == "" {
-		return nil, "the database's data directory is unknown (a remote database, or no permission to read data_directory); pass --io-node-exporter URL or --io-device NAME", nil
+		return nil, "the server did not say where its data files are (a remote server, or a login that may not read that); pass --io-node-exporter URL or --io-device NAME", nil
 	}
 	if _, err := os.Stat(o.DataDir); err != nil {
 		return nil, fmt.Sprintf("the data directory %s is not on this host", o.DataDir), nil
