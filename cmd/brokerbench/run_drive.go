@@ -48,6 +48,7 @@ func (s *runSession) drive(ctx context.Context) error {
 		cfg.OnInterval = s.metrics.Observe
 	}
 	s.judge.wrap(&cfg)
+	wrapSamples(&cfg)
 	if s.opts.LimitOpts.FindMax {
 		s.lw.logf("run: %s at %d customers (seed %d), --find-max at %d users, %s probes after %s warm-up, %d + %d connections; results to %s",
 			s.tgt.Shown(), sc.Customers, seed, s.plan.Users[0], s.plan.Step, s.plan.Warmup, s.conns, s.meeWorkers+1, s.out)

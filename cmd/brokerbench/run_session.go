@@ -74,6 +74,8 @@ type runSession struct {
 	// which the clock offset is measured with (the wall clock; tests skew it).
 	shard shardPlan
 	clock driver.Clock
+	// repeat is which of run --repeat N's runs this is; nil for a single run.
+	repeat *results.Repeat
 }
 
 // runResult is what a finished (or interrupted) run hands back to quickstart.
@@ -205,6 +207,7 @@ func (s *runSession) record() error {
 	s.result.Options["rate_scope"] = "all"
 	s.result.Limits = s.lims.Record()
 	s.recordShard(s.result)
+	s.result.Repeat = s.repeat
 	// Write the file once before the first step: a bad --out fails now, not after
 	// the first step's minutes.
 	return results.Write(s.out, s.result)
@@ -224,6 +227,7 @@ func (s *runSession) instrument(ctx context.Context) error {
 		s.probes = append(s.probes, s.ioAd.cacheProbe)
 	}
 	recordStorageRegime(ctx, s.result, s.tgt, s.db, s.lw.logf)
+	s.result.System = systemOf(s.sampler)
 	// The users' pool, the emulator's, and the I/O sampler's connection.
 	warnTightCap(s.result.Database.MemoryCapBytes, s.conns+s.meeWorkers+2, s.lw.logf)
 	if s.opts.MetricsAddr != "" {

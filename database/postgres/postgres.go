@@ -200,7 +200,7 @@ func (p *PG) Server(ctx context.Context) (database.ServerInfo, error) {
 	rows, err := p.Pool.Query(ctx, `SELECT name, setting || COALESCE(unit, '') FROM pg_settings
 		WHERE name IN ('shared_buffers','max_connections','synchronous_commit','fsync','wal_level',
 		'checkpoint_timeout','max_wal_size','effective_io_concurrency','random_page_cost','work_mem',
-		'full_page_writes','wal_compression','huge_pages','default_transaction_isolation')`)
+		'full_page_writes','wal_sync_method','wal_compression','huge_pages','default_transaction_isolation')`)
 	if err != nil {
 		return info, err
 	}

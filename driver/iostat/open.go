@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/brokerbench/brokerbench/database"
+	"github.com/brokerbench/brokerbench/results"
 )
 
 // Open picks the sources in order (docs/storage.md §2; see the package doc). It fails only
@@ -57,6 +58,12 @@ func Open(ctx context.Context, o Options) (*Sampler, error) {
 		}
 	}
 
+	serverPID := 0
+	if db != nil {
+		if sp, ok := db.r.(serverProcess); ok {
+			serverPID, _ = sp.ServerProcess()
+		}
+	}
 	if o.DataDir != "" && db != nil && len(o.Devices) == 0 && o.NodeExporterURL == "" {
 		if sp, ok := db.r.(serverProcess); ok {
 			pid, host := sp.ServerProcess()
@@ -74,6 +81,7 @@ func Open(ctx context.Context, o Options) (*Sampler, error) {
 		}
 		return nil, err
 	}
+	s.system = describeLocal(o, proc, sys, primary, serverPID)
 	switch {
 	case primary != nil:
 		s.sources = []Source{primary}
@@ -157,3 +165,17 @@ func (noneSource) Devices() []Device                           { return nil }
 func (noneSource) Note() string                                { return "" }
 func (noneSource) Snapshot(context.Context) (*Snapshot, error) { return nil, nil }
 func (noneSource) Close() error                                { return nil }
+
+// describeLocal is the storage stack under the directories a local device source
+// measures (DescribeStorage); nil when the primary source is not local block
+// devices, and a System with only a note when they could not be described.
+func describeLocal(o Options, proc, sys string, primary Source, serverPID int) *results.System {
+	if primary == nil || primary.Name() != SourceDiskstats || o.DataDir == "" {
+		return nil
+	}
+	st, err := describeStorage(proc, sys, o.DataDir, o.WALDir, serverPID)
+	if err != nil {
+		return &results.System{Note: err.Error()}
+	}
+	return st
+}
