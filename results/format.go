@@ -98,6 +98,10 @@ type Step struct {
 	Driver       DriverCheck         `json:"driver"`
 	Transactions map[string]TxnStats `json:"transactions"`
 	IO           *StepIO             `json:"io,omitempty"`
+	// Host is what the database's host spent (CPU, memory, network; host.go);
+	// DriverHost the load driver's own host, when that is another machine.
+	Host       *StepHost `json:"host,omitempty"`
+	DriverHost *StepHost `json:"driver_host,omitempty"`
 	// CacheHitRatio is the share of the database's page reads served by its own
 	// buffer cache in the window, 0..1; nil when unknown (see storage.go).
 	CacheHitRatio *float64 `json:"cache_hit_ratio,omitempty"`

@@ -14,6 +14,8 @@ const (
 	flagUnsteady   = "U"
 	flagMemory     = "M"
 	flagOver       = "N"
+	flagCPUBound   = "C"
+	flagIOBound    = "I"
 )
 
 // stepFlags lists what makes a step's figures special.
@@ -36,6 +38,12 @@ func stepFlags(st *Step, knee bool) string {
 	}
 	if HasFlag(st, FlagOverNominal) {
 		f = append(f, flagOver)
+	}
+	if CPUBound(st) {
+		f = append(f, flagCPUBound)
+	}
+	if IOBound(st) {
+		f = append(f, flagIOBound)
 	}
 	return strings.Join(f, "")
 }
@@ -103,6 +111,8 @@ func stepsTable(r *Run) table {
 	}
 	perTxn, hit := withIO && hasPerTxn(r), hasHitRatio(r)
 	t.Head = append(t.Head, storageHead(perTxn, hit)...)
+	withHost := hasHost(r)
+	t.Head = append(t.Head, hostHead(withHost)...)
 	if withSteady {
 		t.Head = append(t.Head, "steadiness")
 	}
@@ -134,6 +144,7 @@ func stepsTable(r *Run) table {
 			}
 		}
 		row = append(row, storageCells(st, perTxn, hit)...)
+		row = append(row, hostCells(st, withHost)...)
 		if withSteady {
 			row = append(row, cell{Text: describeSteadiness(st.Steadiness)})
 		}
@@ -165,6 +176,7 @@ func stepNotes(r *Run) []string {
 	if n := memoryResidentNote(r); n != "" {
 		notes = append(notes, n)
 	}
+	notes = append(notes, boundNote(r)...)
 	if unsteady {
 		notes = append(notes, "U: "+UnsteadyAdvice+".")
 	}

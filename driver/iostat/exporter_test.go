@@ -180,12 +180,16 @@ func TestScrapeURL(t *testing.T) {
 		"http://db1:9100/metrics?collect[]=cpu": "http://db1:9100/metrics?collect%5B%5D=cpu",
 		"https://db1/node/metrics":              "https://db1/node/metrics?collect%5B%5D=diskstats&collect%5B%5D=filesystem&collect%5B%5D=time",
 	} {
-		got, err := scrapeURL(in)
+		got, err := scrapeURL(in, false)
 		if err != nil || got != want {
 			t.Errorf("scrapeURL(%q) = %q, %v; want %q", in, got, err, want)
 		}
 	}
-	if _, err := scrapeURL("db1:9100"); err == nil {
+	host, err := scrapeURL("http://db1:9100", true)
+	if want := "http://db1:9100/metrics?collect%5B%5D=diskstats&collect%5B%5D=filesystem&collect%5B%5D=time&collect%5B%5D=cpu&collect%5B%5D=meminfo&collect%5B%5D=netdev&collect%5B%5D=netclass&collect%5B%5D=stat"; err != nil || host != want {
+		t.Errorf("with the host collectors: %q, %v; want %q", host, err, want)
+	}
+	if _, err := scrapeURL("db1:9100", false); err == nil {
 		t.Error("a URL without scheme was accepted")
 	}
 }
