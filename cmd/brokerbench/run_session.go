@@ -214,7 +214,7 @@ func (s *runSession) instrument(ctx context.Context) error {
 		s.undo = append(s.undo, sampler.Close)
 		sampler.Start(ctx)
 		s.ioAd = &ioAdapter{s: sampler}
-		s.probes = append(s.probes, s.ioAd.cacheProbe)
+		s.probes = append(s.probes, s.ioAd.cacheProbe, s.ioAd.hostProbe)
 	}
 	recordStorageRegime(ctx, s.result, s.tgt, s.db, s.lw.logf)
 	// The users' pool, the emulator's, and the I/O sampler's connection.

@@ -76,8 +76,8 @@ func hostFigures(a, b *HostCounters, seconds float64) (results.HostFigures, []re
 	if total > 0 {
 		pct := func(v uint64) float64 { return round2(100 * float64(v) / float64(total)) }
 		f.UserPct, f.SystemPct, f.IOWaitPct, f.StealPct = pct(user), pct(system), pct(d.IOWait), pct(d.Steal)
-		// Idle takes the rounding, so the five still sum to 100.
-		f.IdlePct = round2(100 - f.UserPct - f.SystemPct - f.IOWaitPct - f.StealPct)
+		// Idle takes the rounding, so the five still sum to 100 (within 0.01).
+		f.IdlePct = max(round2(100-f.UserPct-f.SystemPct-f.IOWaitPct-f.StealPct), 0)
 	}
 	var ifs []results.NetInterface
 	for _, name := range sortedNet(b.Net) {

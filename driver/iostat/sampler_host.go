@@ -157,6 +157,7 @@ func (s *Sampler) LiveHost() (results.HostFigures, bool) {
 			continue
 		}
 		f, _, err := hostFigures(sn.Host, last.Host, seconds(sn, last))
+		f.RunQueue = last.Host.ProcsRunning
 		return f, err == nil
 	}
 	return results.HostFigures{}, false
