@@ -37,26 +37,12 @@ func exporterHost(fams map[string]*dto.MetricFamily) *HostCounters {
 	c := &HostCounters{Net: map[string]NetCounters{}}
 	cpus := map[string]bool{}
 	us := func(v float64) uint64 { return toUint(v, 1e6) }
+	modes := map[string]*uint64{"user": &c.CPU.User, "nice": &c.CPU.Nice, "system": &c.CPU.System, "idle": &c.CPU.Idle,
+		"iowait": &c.CPU.IOWait, "irq": &c.CPU.IRQ, "softirq": &c.CPU.SoftIRQ, "steal": &c.CPU.Steal}
 	for _, m := range f.GetMetric() {
 		cpus[label(m, "cpu")] = true
-		v := us(value(m))
-		switch label(m, "mode") {
-		case "user":
-			c.CPU.User += v
-		case "nice":
-			c.CPU.Nice += v
-		case "system":
-			c.CPU.System += v
-		case "idle":
-			c.CPU.Idle += v
-		case "iowait":
-			c.CPU.IOWait += v
-		case "irq":
-			c.CPU.IRQ += v
-		case "softirq":
-			c.CPU.SoftIRQ += v
-		case "steal":
-			c.CPU.Steal += v
+		if p := modes[label(m, "mode")]; p != nil {
+			*p += us(value(m))
 		}
 	}
 	c.Cores = len(cpus)

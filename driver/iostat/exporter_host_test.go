@@ -72,17 +72,12 @@ func TestExporterHostFixture(t *testing.T) {
 // machine is recorded apart as the driver's host.
 func TestExporterHostWindow(t *testing.T) {
 	first, second := exporterHostPair(t)
-	var calls atomic.Int64
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	srv := serveScrapes(first, second, func(w http.ResponseWriter, r *http.Request) bool {
 		if got := r.URL.Query()["collect[]"]; !slices.Contains(got, "cpu") || !slices.Contains(got, "netclass") {
 			t.Errorf("collect[] = %v", got)
 		}
-		body := first
-		if calls.Add(1) > 2 {
-			body = second
-		}
-		fmt.Fprint(w, body)
-	}))
+		return true
+	})
 	defer srv.Close()
 	s, err := Open(t.Context(), Options{NodeExporterURL: srv.URL, Devices: []string{"sda=data"}})
 	if err != nil {
@@ -116,18 +111,13 @@ func TestExporterHostWindow(t *testing.T) {
 // disks; the step says why its host figures are missing.
 func TestExporterWithoutHostCollectors(t *testing.T) {
 	first, second := exporterPair(t)
-	var calls atomic.Int64
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	srv := serveScrapes(first, second, func(w http.ResponseWriter, r *http.Request) bool {
 		if slices.Contains(r.URL.Query()["collect[]"], "netclass") {
 			http.Error(w, "couldn't create filtered metrics handler: disabled collector: netclass", http.StatusBadRequest)
-			return
+			return false
 		}
-		body := first
-		if calls.Add(1) > 2 {
-			body = second
-		}
-		fmt.Fprint(w, body)
-	}))
+		return true
+	})
 	defer srv.Close()
 	s, err := Open(t.Context(), Options{NodeExporterURL: srv.URL, Devices: []string{"sda"}})
 	if err != nil {
@@ -142,4 +132,21 @@ func TestExporterWithoutHostCollectors(t *testing.T) {
 	if host.Source != "none" || !strings.Contains(host.Note, "refused the host collectors") || drv == nil {
 		t.Fatalf("host = %+v, driver = %+v", host, drv)
 	}
+}
+
+// serveScrapes answers first to the first two scrapes it serves (the open and the
+// first mark) and second after; check sees every request first and may answer it
+// itself (false).
+func serveScrapes(first, second string, check func(http.ResponseWriter, *http.Request) bool) *httptest.Server {
+	var calls atomic.Int64
+	return httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if !check(w, r) {
+			return
+		}
+		body := first
+		if calls.Add(1) > 2 {
+			body = second
+		}
+		fmt.Fprint(w, body)
+	}))
 }
