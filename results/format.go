@@ -58,6 +58,9 @@ type MergedShard struct {
 	ClockOffsetMS float64 `json:"clock_offset_ms"`
 	// Driver is the shard's own DriverCheck per step, in the steps' order.
 	Driver []DriverCheck `json:"driver,omitempty"`
+	// DriverHost is the shard's own driver host per step (Step.DriverHost; null
+	// where the shard recorded none), in the steps' order.
+	DriverHost []*StepHost `json:"driver_host,omitempty"`
 }
 
 // Database describes the server under test.
