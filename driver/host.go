@@ -9,15 +9,15 @@ import (
 // hostHeader and hostCells are the step rows' host columns (docs/host.md): the
 // database host's CPU split, run queue and network traffic.
 func hostHeader() string {
-	return fmt.Sprintf(" %-20s %5s %9s", "CPU usr/sys/iow/st/id", "runq", "net MB/s")
+	return fmt.Sprintf(" %-21s %5s %9s", "CPU usr/sys/iow/st/id", "runq", "net MB/s")
 }
 
 func hostCells(st *results.Step) string {
 	h := st.Host
 	if h == nil || h.Source == "" || h.Source == results.HostSourceNone {
-		return fmt.Sprintf(" %-20s %5s %9s", "-", "-", "-")
+		return fmt.Sprintf(" %-21s %5s %9s", "-", "-", "-")
 	}
-	return fmt.Sprintf(" %-20s %5.1f %9.2f", results.CPUSplit(h.HostFigures), h.RunQueue, (h.NetRxBytes+h.NetTxBytes)/(1<<20))
+	return fmt.Sprintf(" %-21s %5.1f %9.2f", results.CPUSplit(h.HostFigures), h.RunQueue, (h.NetRxBytes+h.NetTxBytes)/(1<<20))
 }
 
 // boundFlags names what bound the step, as SetStepFlags recorded it.

@@ -104,6 +104,11 @@ func TestExporterHostWindow(t *testing.T) {
 	if drv == nil || drv.Source != "procfs" || drv.Cores < 1 {
 		t.Errorf("driver host = %+v", drv)
 	}
+	// The live line shows the database host between the last two readings, with the
+	// run queue of the last.
+	if live, ok := s.LiveHost(); !ok || math.Abs(live.IOWaitPct-30) > 0.01 || live.RunQueue != 9 {
+		t.Errorf("live = %+v, %v", live, ok)
+	}
 }
 
 // TestExporterWithoutHostCollectors: an exporter that refuses the host collectors

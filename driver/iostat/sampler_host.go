@@ -146,19 +146,15 @@ func (s *Sampler) LiveHost() (results.HostFigures, bool) {
 	if i < 0 {
 		return results.HostFigures{}, false
 	}
-	var last *Snapshot
-	for k := len(s.hist) - 1; k >= 0 && k >= len(s.hist)-3; k-- {
-		sn := s.hist[k].snaps[i]
-		if sn == nil || sn.Host == nil {
-			return results.HostFigures{}, false
-		}
-		if last == nil {
-			last = sn
-			continue
-		}
-		f, _, err := hostFigures(sn.Host, last.Host, seconds(sn, last))
-		f.RunQueue = last.Host.ProcsRunning
-		return f, err == nil
+	n := len(s.hist)
+	if n < 2 {
+		return results.HostFigures{}, false
 	}
-	return results.HostFigures{}, false
+	prev, last := s.hist[n-2].snaps[i], s.hist[n-1].snaps[i]
+	if prev == nil || last == nil || prev.Host == nil || last.Host == nil {
+		return results.HostFigures{}, false
+	}
+	f, _, err := hostFigures(prev.Host, last.Host, seconds(prev, last))
+	f.RunQueue = last.Host.ProcsRunning
+	return f, err == nil
 }
