@@ -5,6 +5,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync"
 	"syscall"
 	"testing"
@@ -207,4 +208,28 @@ func burnUntil(t *testing.T, n int, cpuSeconds float64) {
 	}
 	close(stop)
 	wg.Wait()
+}
+
+// TestHostOfRemoteDatabaseWithoutExporter: with no way to see the database's host
+// (no data directory here, no exporter), the steps say so and this machine is
+// recorded apart as the driver's host, read even though no disk source is.
+func TestHostOfRemoteDatabaseWithoutExporter(t *testing.T) {
+	s, err := Open(t.Context(), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	if s.Source() != SourceNone {
+		t.Fatalf("source %s", s.Source())
+	}
+	a := s.Mark()
+	burnUntil(t, 1, 0.05)
+	b := s.Mark()
+	host, drv := s.HostWindow(a, b)
+	if host.Source != "none" || !strings.Contains(host.Note, "--io-node-exporter") {
+		t.Errorf("database host = %+v", host)
+	}
+	if drv == nil || drv.Source != "procfs" || drv.Cores < 1 || drv.UserPct+drv.SystemPct+drv.IdlePct+drv.IOWaitPct+drv.StealPct < 99.9 {
+		t.Errorf("driver host = %+v", drv)
+	}
 }
