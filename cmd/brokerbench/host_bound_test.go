@@ -28,7 +28,7 @@ func TestRunCPUBoundWithBurners(t *testing.T) {
 		t.Cleanup(func() { _ = burner.Process.Kill(); _ = burner.Wait() })
 	}
 	out := filepath.Join(t.TempDir(), "burn.json")
-	code, stdout, stderr := runMain("run", "--db", dsn, "--users", "2", "--step", "5s", "--warmup", "1s", "--rate", "20",
+	code, stdout, stderr := runMain("run", "--db", dsn, "--users", "2", "--step", "4s", "--warmup", "1s", "--rate", "20",
 		"--io-interval", "1s", "--no-check", "--out", out)
 	if code != 0 {
 		t.Fatalf("run: exit %d\n%s\n%s", code, stdout, stderr)
