@@ -33,6 +33,8 @@ type MSSQL struct {
 	rc ReadCommittedMode
 	// rcsi is the database's READ_COMMITTED_SNAPSHOT setting, read at open.
 	rcsi bool
+	// endpoint is which T-SQL server this is (product.go), found at open.
+	endpoint endpoint
 }
 
 var _ database.DB = (*MSSQL)(nil)
@@ -115,6 +117,10 @@ func Open(ctx context.Context, dsn string, o database.Options) (*MSSQL, error) {
 		db.Close()
 		return nil, err
 	}
+	if err := m.identify(pctx); err != nil {
+		db.Close()
+		return nil, err
+	}
 	return m, nil
 }
 
@@ -156,6 +162,20 @@ func hasAnyKey(q url.Values, keys ...string) bool {
 		}
 	}
 	return false
+}
+
+// shown is Engine.Shown: the target as docs/sqlserver.md §1 prints it, or "" for a
+// DSN go-mssqldb cannot read (Open then says what is wrong).
+func shown(dsn string) string {
+	clean, _, err := splitSQLServerDSN(dsn, "")
+	if err != nil {
+		return ""
+	}
+	cfg, err := msdsn.Parse(clean)
+	if err != nil {
+		return ""
+	}
+	return mssqlTarget(cfg)
 }
 
 // mssqlTarget names the server without secrets: "host:port[\instance], database d, user u".
