@@ -53,7 +53,7 @@ func fmtMS(ms float64) string {
 func StepHeader(withIO bool) string {
 	h := fmt.Sprintf("%5s %6s %9s %8s %9s %9s %7s %7s", "step", "users", "tps", "tpsE", "avg ms", "p95 ms", "errors", "retries")
 	if withIO {
-		h += fmt.Sprintf(" %8s %8s %8s %7s %7s %7s", "IOPS", "I/O ms", "I/O/txn", "rd/txn", "wr/txn", "hit %")
+		h += fmt.Sprintf(" %8s %8s %8s %7s %7s %7s", "IOPS", "I/O ms", "I/O/txn", "rd/txn", "wr/txn", "hit %") + hostHeader()
 	}
 	return h + "  flags"
 }
@@ -78,7 +78,7 @@ func StepRow(n int, st *results.Step, withIO bool) string {
 			h := *st.CacheHitRatio * 100
 			hit = &h
 		}
-		r += " " + optional("%7.2f", hit)
+		r += " " + optional("%7.2f", hit) + hostCells(st)
 	}
 	var flags []string
 	if st.Partial {
@@ -99,6 +99,7 @@ func StepRow(n int, st *results.Step, withIO bool) string {
 	if results.MemoryResident(st) {
 		flags = append(flags, results.FlagMemoryResident)
 	}
+	flags = append(flags, boundFlags(st)...)
 	return r + "  " + strings.Join(flags, ", ")
 }
 

@@ -80,7 +80,7 @@ func csvColumns() []csvColumn {
 		{"queue_depth", io(func(s *StepIO) string { return csvFloat(s.QueueDepth) })},
 		csvMetric("io_per_txn", "io_per_txn"),
 		{"wal_bytes_per_commit", io(func(s *StepIO) string { return csvFloat(s.WALBytesPerCommit) })},
-	}, append(storageCSVColumns(), limitsCSVColumns()...)...)
+	}, append(append(storageCSVColumns(), limitsCSVColumns()...), hostCSVColumns()...)...)
 }
 
 // limitsCSVColumns are the limits, steadiness and --find-max columns, appended

@@ -109,6 +109,9 @@ type DiskStep struct {
 	// fio's; nil when there was no device reading. DeviceNote says how they differ.
 	DeviceAgrees *bool  `json:"device_agrees,omitempty"`
 	DeviceNote   string `json:"device_note,omitempty"`
+	// Host is what this machine's CPUs and network spent in the same window
+	// (docs/host.md): the cost of the storage path, beside what it delivered.
+	Host *StepHost `json:"host,omitempty"`
 }
 
 // DiskDir is one direction's figures in a step. Latencies are fio's completion

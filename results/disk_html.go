@@ -102,7 +102,12 @@ func WriteDiskReportHTML(w io.Writer, in Input) error {
 	if p.Charts, err = diskCharts([]Input{in}, profileOrder(d)); err != nil {
 		return err
 	}
-	p.Tables = []table{diskMatrix(d), diskStepsTable(d)}
+	sweep, err := sweepCharts(d)
+	if err != nil {
+		return err
+	}
+	p.Charts = append(p.Charts, sweep...)
+	p.Tables = append([]table{diskMatrix(d), diskStepsTable(d)}, sweepTables(d)...)
 	return writePage(w, p)
 }
 

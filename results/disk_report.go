@@ -128,7 +128,7 @@ func WriteDiskReport(w io.Writer, in Input) error {
 		fmt.Fprintln(w, "\nno steps finished")
 		return nil
 	}
-	for _, t := range []table{diskMatrix(d), diskStepsTable(d)} {
+	for _, t := range append([]table{diskMatrix(d), diskStepsTable(d)}, sweepTables(d)...) {
 		if err := writeTextTable(w, t); err != nil {
 			return err
 		}

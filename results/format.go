@@ -147,6 +147,9 @@ type MergedShard struct {
 	ClockOffsetMS float64 `json:"clock_offset_ms"`
 	// Driver is the shard's own DriverCheck per step, in the steps' order.
 	Driver []DriverCheck `json:"driver,omitempty"`
+	// DriverHost is the shard's own driver host per step (Step.DriverHost; null
+	// where the shard recorded none), in the steps' order.
+	DriverHost []*StepHost `json:"driver_host,omitempty"`
 }
 
 // Database describes the server under test.
@@ -194,6 +197,10 @@ type Step struct {
 	Driver       DriverCheck         `json:"driver"`
 	Transactions map[string]TxnStats `json:"transactions"`
 	IO           *StepIO             `json:"io,omitempty"`
+	// Host is what the database's host spent (CPU, memory, network; host.go);
+	// DriverHost the load driver's own host, when that is another machine.
+	Host       *StepHost `json:"host,omitempty"`
+	DriverHost *StepHost `json:"driver_host,omitempty"`
 	// CacheHitRatio is the share of the database's page reads served by its own
 	// buffer cache in the window, 0..1; nil when unknown (see storage.go).
 	CacheHitRatio *float64 `json:"cache_hit_ratio,omitempty"`

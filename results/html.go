@@ -281,7 +281,7 @@ func (c *Comparison) WriteCompareHTML(w io.Writer, o CompareHTMLOptions) error {
 			p.Notes = append(p.Notes, names[r]+" vs "+names[0]+" "+h)
 		}
 	}
-	for _, warn := range c.RegimeWarnings() {
+	for _, warn := range append(c.RegimeWarnings(), c.BoundWarnings()...) {
 		p.Alerts = append(p.Alerts, "Not comparable: "+warn)
 	}
 	if len(o.Gates) > 0 {

@@ -53,6 +53,7 @@ func WriteReportHTML(w io.Writer, in Input) error {
 		{"Throughput", "tps", []line{byX("tps", 0, false, metricByKey("tps")), byX("tpsE", 1, false, metricByKey("tps_e"))}, tput},
 		{"Response time", "ms", []line{byX("average", 0, false, metricByKey("avg")), byX("p95", 0, true, metricByKey("p95"))}, ax.opts},
 		{"IOPS", "IOPS", []line{byX("read", 0, false, metricByKey("read_iops")), byX("write", 1, false, metricByKey("write_iops"))}, ax.opts},
+		{"Database host CPU", "% of all cores", hostChartLines(byX), ax.opts},
 	}
 	var txnLines []line
 	slugs := map[string]bool{}
@@ -86,6 +87,11 @@ func WriteReportHTML(w io.Writer, in Input) error {
 	if svg != "" {
 		p.Charts = append(p.Charts, htmlChart{Title: "I/O over time", SVG: template.HTML(svg)})
 	}
+	if svg, err = hostSeriesChart(r); err != nil {
+		return err
+	} else if svg != "" {
+		p.Charts = append(p.Charts, htmlChart{Title: "Host CPU over time", SVG: template.HTML(svg)})
+	}
 
 	p.Tables = append(p.Tables, stepsTable(r))
 	if withLimits {
@@ -94,6 +100,9 @@ func WriteReportHTML(w io.Writer, in Input) error {
 	flagNote := "Flags: P partial step (interrupted), D the load driver was the bottleneck, K the knee, U unsteady, N over nominal (tpsE above 102 % of customers/500)."
 	if memoryResidentNote(r) != "" {
 		flagNote += " M memory-resident: the disks served almost no reads."
+	}
+	if len(boundNote(r)) > 0 {
+		flagNote += " C cpu-bound, I io-bound: what bound the database host (docs/host.md)."
 	}
 	p.Footnotes = append(p.Footnotes, flagNote)
 	for _, i := range order {

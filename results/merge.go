@@ -85,6 +85,7 @@ func Merge(inputs []Input) (*Run, error) {
 		for k, in := range shards {
 			parts[k] = shardStep{path: in.Path, index: in.Run.Shard.Index, n: i + 1, st: &in.Run.Steps[i]}
 			out.Shards[k].Driver = append(out.Shards[k].Driver, in.Run.Steps[i].Driver)
+			out.Shards[k].DriverHost = append(out.Shards[k].DriverHost, in.Run.Steps[i].DriverHost)
 		}
 		st, err := mergeStep(parts)
 		if err != nil {

@@ -68,6 +68,7 @@ func mergeStep(parts []shardStep) (*Step, error) {
 	st.Faults = mergeFaults(parts)
 	st.Driver = mergeDriver(parts)
 	st.IO, st.CacheHitRatio = mergeStorage(parts, txns)
+	st.Host = mergeHost(parts)
 	if s, unsteady := mergeSteadiness(parts); s != nil {
 		st.Steadiness = s
 		if unsteady {

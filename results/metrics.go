@@ -21,6 +21,7 @@ const (
 	unitMBps
 	unitRatio    // a small per-transaction figure: two decimals
 	unitFraction // 0..1, shown as a percentage
+	unitPercent  // already a percentage (host CPU, link load)
 )
 
 // metric is one figure of a step that compare shows and gates can test. The keys
@@ -54,8 +55,8 @@ func pctValue(f func(o Overall) float64) func(stepView) (float64, bool) {
 	return func(v stepView) (float64, bool) { return f(v.ov), v.ov.HasPercentiles }
 }
 
-// stepMetrics are the step-level figures, in display order.
-var stepMetrics = []metric{
+// stepMetrics are the step-level figures, in display order; the host's come last.
+var stepMetrics = append([]metric{
 	{key: "tps", title: "tps", higherIsBetter: true, value: func(v stepView) (float64, bool) { return v.st.TPS, true }},
 	{key: "tps_e", title: "tpsE", higherIsBetter: true, value: func(v stepView) (float64, bool) { return v.st.TPSE, true }},
 	{key: "avg", title: "avg response", unit: unitMS, value: func(v stepView) (float64, bool) { return v.ov.AvgMS, v.ov.Count > 0 }},
@@ -86,7 +87,7 @@ var stepMetrics = []metric{
 		}
 		return *v.st.CacheHitRatio, true
 	}},
-}
+}, hostMetrics...)
 
 func perTxnValue(f func(io *StepIO) *float64) func(stepView) (float64, bool) {
 	return func(v stepView) (float64, bool) {

@@ -15,6 +15,8 @@ const (
 	flagMemory     = "M"
 	flagOver       = "N"
 	flagBehind     = "B"
+	flagCPUBound   = "C"
+	flagIOBound    = "I"
 )
 
 // stepFlags lists what makes a step's figures special.
@@ -40,6 +42,12 @@ func stepFlags(st *Step, knee bool) string {
 	}
 	if BehindSchedule(st) {
 		f = append(f, flagBehind)
+	}
+	if CPUBound(st) {
+		f = append(f, flagCPUBound)
+	}
+	if IOBound(st) {
+		f = append(f, flagIOBound)
 	}
 	return strings.Join(f, "")
 }
@@ -110,6 +118,8 @@ func stepsTable(r *Run) table {
 	}
 	perTxn, hit := withIO && hasPerTxn(r), hasHitRatio(r)
 	t.Head = append(t.Head, storageHead(perTxn, hit)...)
+	withHost := hasHost(r)
+	t.Head = append(t.Head, hostHead(withHost)...)
 	if withSteady {
 		t.Head = append(t.Head, "steadiness")
 	}
@@ -141,6 +151,7 @@ func stepsTable(r *Run) table {
 			}
 		}
 		row = append(row, storageCells(st, perTxn, hit)...)
+		row = append(row, hostCells(st, withHost)...)
 		if withSteady {
 			row = append(row, cell{Text: describeSteadiness(st.Steadiness)})
 		}
@@ -176,6 +187,7 @@ func stepNotes(r *Run) []string {
 	if n := memoryResidentNote(r); n != "" {
 		notes = append(notes, n)
 	}
+	notes = append(notes, boundNote(r)...)
 	if unsteady {
 		notes = append(notes, "U: "+UnsteadyAdvice+".")
 	}

@@ -132,6 +132,7 @@ func SetStepFlags(r *Run) {
 		}
 		st.Flags = f
 	}
+	setBoundFlags(r)
 }
 
 // readWriteRatio shows reads : writes as "9.2 : 1" (or "1 : 4.0" when writes

@@ -20,6 +20,8 @@ func formatValue(m metric, v float64) string {
 		return fmt.Sprintf("%.2f", v)
 	case unitFraction:
 		return formatHitRatio(v)
+	case unitPercent:
+		return fmt.Sprintf("%.1f %%", v)
 	}
 	if m.integer {
 		return fmt.Sprintf("%.0f", v)
@@ -105,7 +107,7 @@ func (c *Comparison) WriteText(w io.Writer) error {
 			fmt.Fprintf(w, "%s vs %s: no step with the same user count\n", c.Inputs[r].Name(), c.Inputs[0].Name())
 		}
 	}
-	for _, warn := range c.RegimeWarnings() {
+	for _, warn := range append(c.RegimeWarnings(), c.BoundWarnings()...) {
 		fmt.Fprintln(w, "warning: "+warn)
 	}
 	if t, ok := c.maxTable(); ok {

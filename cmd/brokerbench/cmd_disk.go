@@ -25,6 +25,7 @@ type diskOptions struct {
 	FromRun                  string
 	FromRunUsers             int
 	Depths                   string
+	BlockSizes               string
 	Ramp, Measure            time.Duration
 	Seed                     uint64
 	Buffered, Keep           bool
@@ -45,6 +46,7 @@ func (o *diskOptions) AddFlags(c *cobra.Command) {
 	f.StringVar(&o.FromRun, "from-run", "", "add the profile derived from the measured I/O of the OLTP result file `RUN.json`")
 	f.IntVar(&o.FromRunUsers, "from-run-users", 0, "with --from-run: the step to derive from, by users (default: the most users with storage figures)")
 	f.StringVar(&o.Depths, "depths", "1,4,16,64", "outstanding I/Os of the steps, comma-separated")
+	f.StringVar(&o.BlockSizes, "block-sizes", "", "sweep the request size: run every profile at each of these sizes (e.g. 512,4k,64k,1m), each a step")
 	f.DurationVar(&o.Ramp, "ramp", 10*time.Second, "run each step this long before measuring")
 	f.DurationVar(&o.Measure, "measure", time.Minute, "measured time of each step")
 	f.Uint64Var(&o.Seed, "seed", 1, "fio's random seed: the same seed gives the same offsets and sizes on every system")
@@ -91,8 +93,10 @@ same systems. Needs fio (apt-get install fio).`,
 type diskPlan struct {
 	profiles []diskprofile.Profile
 	levels   []int
-	size     int64 // 0: the whole device
-	tags     map[string]string
+	// blockSizes, when set, sweeps every profile's request size (disk_sweep.go).
+	blockSizes []string
+	size       int64 // 0: the whole device
+	tags       map[string]string
 }
 
 // plan checks every flag before anything touches the target: a typo must not cost a
@@ -116,6 +120,9 @@ func (o diskOptions) plan(all []diskprofile.Profile, extra []diskprofile.Profile
 		return p, err
 	}
 	p.levels = levels
+	if p.blockSizes, err = parseBlockSizes(o.BlockSizes); err != nil {
+		return p, err
+	}
 	size := o.Size
 	if size == "" && o.Device == "" {
 		size = "8GB"
@@ -215,6 +222,7 @@ func runDisk(ctx context.Context, g *globalOptions, o diskOptions) error {
 		}
 		plan.profiles = append(plan.profiles, fr)
 	}
+	plan.profiles = sweepProfiles(plan.profiles, plan.blockSizes)
 	s := &diskSession{g: g, o: o, plan: plan}
 	return s.measure(ctx)
 }

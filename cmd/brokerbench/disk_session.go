@@ -105,6 +105,9 @@ func (s *diskSession) record() error {
 	if s.o.FromRun != "" {
 		s.res.Options["from-run"] = s.o.FromRun
 	}
+	if len(s.plan.blockSizes) > 0 {
+		s.res.Options["block_sizes"] = s.plan.blockSizes
+	}
 	if err := results.Write(s.o.Out, s.res); err != nil {
 		return err
 	}
@@ -204,6 +207,7 @@ func (s *diskSession) step(ctx context.Context, p diskprofile.Profile, depth int
 	mu.Lock()
 	if from != nil {
 		st.IO = s.sampler.Window(*from, to, 0, 0)
+		st.Host, _ = s.sampler.HostWindow(*from, to)
 	}
 	mu.Unlock()
 	diskprofile.CheckDevice(&st)

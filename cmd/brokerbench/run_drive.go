@@ -72,7 +72,7 @@ func (s *runSession) tick(l driver.Live) {
 	if s.metrics != nil {
 		s.metrics.SetLive(l)
 	}
-	s.lw.line(l.String() + s.ioAd.liveHitRatio())
+	s.lw.line(l.String() + s.ioAd.liveHitRatio() + s.ioAd.liveHost())
 }
 
 // withIO: the step table has storage columns.

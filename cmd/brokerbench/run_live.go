@@ -86,6 +86,8 @@ func (l *liveWriter) logf(format string, args ...any) {
 type ioAdapter struct {
 	s        *iostat.Sampler
 	hitRatio *float64
+	// host and driverHost: the last window's host figures, for hostProbe (run_host.go).
+	host, driverHost *results.StepHost
 }
 
 func (a *ioAdapter) Begin() func(txns, commits int64) *results.StepIO {
@@ -96,6 +98,7 @@ func (a *ioAdapter) Begin() func(txns, commits int64) *results.StepIO {
 		if r, ok := a.s.HitRatio(m, end); ok {
 			a.hitRatio = &r
 		}
+		a.host, a.driverHost = a.s.HostWindow(m, end)
 		return a.s.Window(m, end, txns, commits)
 	}
 }

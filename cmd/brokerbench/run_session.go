@@ -225,7 +225,7 @@ func (s *runSession) instrument(ctx context.Context) error {
 		sampler.Start(ctx)
 		s.ioAd = &ioAdapter{s: sampler}
 		s.judge.liveHit = sampler.LiveHitRatio
-		s.probes = append(s.probes, s.ioAd.cacheProbe)
+		s.probes = append(s.probes, s.ioAd.cacheProbe, s.ioAd.hostProbe)
 	}
 	recordStorageRegime(ctx, s.result, s.tgt, s.db, s.lw.logf)
 	s.result.System = systemOf(s.sampler)

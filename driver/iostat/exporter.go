@@ -2,6 +2,7 @@ package iostat
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"math"
@@ -26,6 +27,8 @@ type nodeExporter struct {
 	devices []Device
 	note    string
 	now     func() time.Time
+	// hostNote says why the host figures are missing ("" when they are there).
+	hostNote string
 }
 
 var _ Source = (*nodeExporter)(nil)
@@ -52,8 +55,8 @@ const (
 )
 
 // scrapeURL asks only for the collectors needed, which keeps the payload small
-// (node_exporter honours collect[]).
-func scrapeURL(raw string) (string, error) {
+// (node_exporter honours collect[]); withHost adds the host figures' (docs/host.md).
+func scrapeURL(raw string, withHost bool) (string, error) {
 	u, err := url.Parse(raw)
 	if err != nil || u.Scheme == "" || u.Host == "" {
 		return "", fmt.Errorf("--io-node-exporter %q: want a URL like http://dbhost:9100/metrics", raw)
@@ -64,20 +67,34 @@ func scrapeURL(raw string) (string, error) {
 	q := u.Query()
 	if _, ok := q["collect[]"]; !ok {
 		q["collect[]"] = []string{"diskstats", "filesystem", "time"}
+		if withHost {
+			q["collect[]"] = append(q["collect[]"], hostCollectors...)
+		}
 	}
 	u.RawQuery = q.Encode()
 	return u.String(), nil
 }
 
 func openNodeExporter(ctx context.Context, raw string, names []string, timeout time.Duration, dataDir string) (*nodeExporter, error) {
-	u, err := scrapeURL(raw)
+	u, err := scrapeURL(raw, true)
 	if err != nil {
 		return nil, err
 	}
 	n := &nodeExporter{url: u, client: &http.Client{Timeout: timeout}, now: time.Now}
 	fams, err := n.scrape(ctx)
+	var refused *statusError
+	if errors.As(err, &refused) && refused.code == http.StatusBadRequest {
+		// node_exporter answers 400 to a collect[] naming a collector it has
+		// disabled: keep the disks and go without the host figures.
+		n.url, _ = scrapeURL(raw, false)
+		n.hostNote = fmt.Sprintf("the exporter refused the host collectors (%s): %v", strings.Join(hostCollectors, ", "), err)
+		fams, err = n.scrape(ctx)
+	}
 	if err != nil {
 		return nil, fmt.Errorf("--io-node-exporter: %w", err)
+	}
+	if n.hostNote == "" && exporterHost(fams) == nil {
+		n.hostNote = "the exporter has no " + mCPU + " (is its cpu collector enabled?)"
 	}
 	have := exporterDevices(fams)
 	if len(have) == 0 {
@@ -194,10 +211,18 @@ func (n *nodeExporter) scrape(ctx context.Context) (map[string]*dto.MetricFamily
 	}
 	defer resp.Body.Close()
 	if resp.StatusCode != http.StatusOK {
-		return nil, fmt.Errorf("%s: HTTP %s", n.url, resp.Status)
+		return nil, &statusError{url: n.url, code: resp.StatusCode, status: resp.Status}
 	}
 	return parseExposition(io.LimitReader(resp.Body, 32<<20))
 }
+
+// statusError is an exporter's answer other than 200 OK.
+type statusError struct {
+	url, status string
+	code        int
+}
+
+func (e *statusError) Error() string { return e.url + ": HTTP " + e.status }
 
 // parseExposition parses the Prometheus text format.
 func parseExposition(r io.Reader) (map[string]*dto.MetricFamily, error) {
@@ -249,6 +274,9 @@ func (n *nodeExporter) Snapshot(ctx context.Context) (*Snapshot, error) {
 	}
 	s := exporterSnapshot(fams, n.devices)
 	s.At = n.now()
+	if n.hostNote == "" {
+		s.Host = exporterHost(fams)
+	}
 	return s, nil
 }
 

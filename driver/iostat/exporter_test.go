@@ -70,7 +70,7 @@ func TestExporterSamplerUsesRemoteClockAndWraps(t *testing.T) {
 	first, second := exporterPair(t)
 	var calls atomic.Int64
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if got := r.URL.Query()["collect[]"]; len(got) != 3 {
+		if got := r.URL.Query()["collect[]"]; len(got) != 3+len(hostCollectors) {
 			t.Errorf("collect[] = %v", got)
 		}
 		body := first
@@ -148,7 +148,11 @@ func TestExporterTimeoutIsAGap(t *testing.T) {
 	defer close(release)
 	var notices atomic.Int64
 	s, err := Open(t.Context(), Options{NodeExporterURL: srv.URL, Devices: []string{"sda"}, Interval: 250 * time.Millisecond,
-		Log: func(string, ...any) { notices.Add(1) }})
+		Log: func(f string, _ ...any) {
+			if strings.Contains(f, "read failed") {
+				notices.Add(1)
+			}
+		}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -180,12 +184,16 @@ func TestScrapeURL(t *testing.T) {
 		"http://db1:9100/metrics?collect[]=cpu": "http://db1:9100/metrics?collect%5B%5D=cpu",
 		"https://db1/node/metrics":              "https://db1/node/metrics?collect%5B%5D=diskstats&collect%5B%5D=filesystem&collect%5B%5D=time",
 	} {
-		got, err := scrapeURL(in)
+		got, err := scrapeURL(in, false)
 		if err != nil || got != want {
 			t.Errorf("scrapeURL(%q) = %q, %v; want %q", in, got, err, want)
 		}
 	}
-	if _, err := scrapeURL("db1:9100"); err == nil {
+	host, err := scrapeURL("http://db1:9100", true)
+	if want := "http://db1:9100/metrics?collect%5B%5D=diskstats&collect%5B%5D=filesystem&collect%5B%5D=time&collect%5B%5D=cpu&collect%5B%5D=meminfo&collect%5B%5D=netdev&collect%5B%5D=netclass&collect%5B%5D=stat"; err != nil || host != want {
+		t.Errorf("with the host collectors: %q, %v; want %q", host, err, want)
+	}
+	if _, err := scrapeURL("db1:9100", false); err == nil {
 		t.Error("a URL without scheme was accepted")
 	}
 }

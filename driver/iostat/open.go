@@ -17,7 +17,7 @@ import (
 // --io-node-exporter URL); when no source is usable it says so once through
 // Options.Log and returns a Sampler whose steps record source "none".
 func Open(ctx context.Context, o Options) (*Sampler, error) {
-	s := &Sampler{interval: o.Interval, log: o.Log, walIdx: -1}
+	s := &Sampler{interval: o.Interval, log: o.Log, walIdx: -1, hostIdx: -1, driverIdx: -1}
 	if s.interval <= 0 {
 		s.interval = DefaultInterval
 	}
@@ -103,6 +103,7 @@ func Open(ctx context.Context, o Options) (*Sampler, error) {
 		}
 		s.log("iostat: no usable I/O source: %s; steps record source \"none\"", why)
 	}
+	s.addHosts(o, proc, sys, db)
 	return s, nil
 }
 

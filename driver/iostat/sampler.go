@@ -64,6 +64,11 @@ type Sampler struct {
 	walIdx   int      // the source giving WAL bytes, -1 when none
 	openNote string   // why the primary is what it is (e.g. why "none")
 	system   *results.System
+	// hostIdx is the source of the database host's CPU, memory and network, -1
+	// when unknown (hostNote says why); driverIdx is this machine's when the
+	// database runs on another one, else -1 (host.go).
+	hostIdx, driverIdx int
+	hostNote           string
 
 	takeMu sync.Mutex // serialises reads so the history stays in time order
 
@@ -87,7 +92,7 @@ type Mark struct {
 
 // Start samples every Interval until ctx ends or Close is called.
 func (s *Sampler) Start(ctx context.Context) {
-	if s.cancel != nil || s.sources[0].Name() == SourceNone {
+	if s.cancel != nil || !s.reads() {
 		return
 	}
 	ctx, s.cancel = context.WithCancel(ctx)
@@ -123,9 +128,12 @@ func (s *Sampler) take(ctx context.Context) entry {
 	s.takeMu.Lock()
 	defer s.takeMu.Unlock()
 	e := entry{snaps: make([]*Snapshot, len(s.sources))}
-	if s.sources[0].Name() != SourceNone {
+	if s.reads() {
 		var wg sync.WaitGroup
 		for i, src := range s.sources {
+			if src.Name() == SourceNone {
+				continue
+			}
 			wg.Add(1)
 			go func() {
 				defer wg.Done()

@@ -57,6 +57,9 @@ type Snapshot struct {
 	// Cache holds the database's buffer-cache counters (database sources whose
 	// reader has them); nil when unknown.
 	Cache *CacheCounters
+	// Host holds a host's CPU, memory and network counters (the procfs host
+	// source, a node_exporter with its host collectors); nil when unknown.
+	Host *HostCounters
 }
 
 // Source reads cumulative counters. Implementations: diskstats (local block

@@ -1,0 +1,157 @@
+package results
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+)
+
+// What bound a step: the database host's CPU or its disks (docs/host.md, "What
+// bound the step"). The rules read only the result file, so report and compare
+// judge old and new files alike.
+
+// Step flag names of this file.
+const (
+	FlagCPUBound = "cpu-bound"
+	FlagIOBound  = "io-bound"
+)
+
+// The cpu-bound rule: the database host's CPUs were idle less than CPUBoundIdlePct
+// of their time and waited for I/O less than CPUBoundIOWaitPct: nearly all of it
+// went to work (user, system) or to other guests (steal), so more or faster
+// storage could not have raised tps.
+//
+// The io-bound rule: the CPUs waited for I/O at least IOBoundIOWaitPct of their
+// time and the busiest disk the totals count was busy at least IOBoundUtilPct of
+// the window: tasks were blocked on disks that always had work. Utilisation
+// cannot tell a saturated parallel device from a merely busy one (docs/storage.md
+// §6.6), which is why the CPUs' waiting is required too.
+const (
+	CPUBoundIdlePct   = 5.0
+	CPUBoundIOWaitPct = 5.0
+	IOBoundIOWaitPct  = 10.0
+	IOBoundUtilPct    = 90.0
+)
+
+// CPUBound applies the cpu-bound rule; false when the host's figures are unknown.
+func CPUBound(st *Step) bool {
+	h := st.Host
+	return hostKnown(h) && h.Cores > 0 && h.IdlePct < CPUBoundIdlePct && h.IOWaitPct < CPUBoundIOWaitPct
+}
+
+// IOBound applies the io-bound rule; false when the host's figures or the disks'
+// utilisation are unknown.
+func IOBound(st *Step) bool {
+	h := st.Host
+	if !hostKnown(h) || h.Cores == 0 || h.IOWaitPct < IOBoundIOWaitPct {
+		return false
+	}
+	util, ok := busiestUtil(st.IO)
+	return ok && util >= IOBoundUtilPct
+}
+
+// busiestUtil is the highest utilisation of a device the totals count, or the
+// totals' own when the step lists no devices.
+func busiestUtil(io *StepIO) (float64, bool) {
+	if !ioKnown(io) {
+		return 0, false
+	}
+	best, ok := 0.0, false
+	for _, d := range io.Devices {
+		if d.Layer == "" && d.UtilPercent > 0 {
+			best, ok = max(best, d.UtilPercent), true
+		}
+	}
+	if !ok && io.UtilPercent > 0 {
+		return io.UtilPercent, true
+	}
+	return best, ok
+}
+
+// boundBy names what bound a step: "CPU", "I/O", or "" (neither rule holds).
+func boundBy(st *Step) string {
+	switch {
+	case CPUBound(st):
+		return "CPU"
+	case IOBound(st):
+		return "I/O"
+	}
+	return ""
+}
+
+// setBoundFlags recomputes cpu-bound and io-bound on every step, keeping other flags.
+func setBoundFlags(r *Run) {
+	for i := range r.Steps {
+		st := &r.Steps[i]
+		f := slices.DeleteFunc(st.Flags, func(f string) bool { return f == FlagCPUBound || f == FlagIOBound })
+		if CPUBound(st) {
+			f = append(f, FlagCPUBound)
+		}
+		if IOBound(st) {
+			f = append(f, FlagIOBound)
+		}
+		if len(f) == 0 {
+			f = nil
+		}
+		st.Flags = f
+	}
+}
+
+// BoundWarnings says, for each run against the base, at which shared user counts
+// the two were bound by different resources (one CPU-bound, the other I/O-bound or
+// neither): their difference in tps then says more about that resource than about
+// the one the comparison is about. Steps without host figures are not judged.
+func (c *Comparison) BoundWarnings() []string {
+	var out []string
+	base := c.Inputs[0]
+	for r := 1; r < len(c.Inputs); r++ {
+		in := c.Inputs[r]
+		var diffs []string
+		for i, u := range c.Users {
+			vb, vr := c.views[i][0], c.views[i][r]
+			if vb == nil || vr == nil || !hostKnown(vb.st.Host) || !hostKnown(vr.st.Host) {
+				continue
+			}
+			bb, br := boundBy(vb.st), boundBy(vr.st)
+			if bb != br {
+				diffs = append(diffs, fmt.Sprintf("at %d users %s was %s and %s %s", u, base.Name(), boundText(bb), in.Name(), boundText(br)))
+			}
+		}
+		if len(diffs) > 0 {
+			out = append(out, fmt.Sprintf("%s vs %s: bound by different resources (%s); the difference measures the binding resource, not only what changed (docs/host.md).",
+				in.Name(), base.Name(), strings.Join(diffs, "; ")))
+		}
+	}
+	return out
+}
+
+func boundText(b string) string {
+	if b == "" {
+		return "bound by neither CPU nor I/O"
+	}
+	return b + "-bound"
+}
+
+// boundNote explains the C and I flags under the step table when a step has one.
+func boundNote(r *Run) []string {
+	var cpu, io []string
+	for _, i := range stepOrder(r.Steps) {
+		st := &r.Steps[i]
+		if CPUBound(st) {
+			cpu = append(cpu, fmt.Sprint(st.Users))
+		}
+		if IOBound(st) {
+			io = append(io, fmt.Sprint(st.Users))
+		}
+	}
+	var notes []string
+	if len(cpu) > 0 {
+		notes = append(notes, fmt.Sprintf("C: cpu-bound (at %s users): the database host's CPUs were idle under %.0f %% with iowait under %.0f %%; faster storage cannot raise these steps' tps.",
+			strings.Join(cpu, ", "), CPUBoundIdlePct, CPUBoundIOWaitPct))
+	}
+	if len(io) > 0 {
+		notes = append(notes, fmt.Sprintf("I: io-bound (at %s users): iowait of %.0f %% or more with the busiest disk busy %.0f %% of the window or more.",
+			strings.Join(io, ", "), IOBoundIOWaitPct, IOBoundUtilPct))
+	}
+	return notes
+}

@@ -1,0 +1,158 @@
+package results
+
+import (
+	"bytes"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// TestBoundRules applies the cpu-bound and io-bound rules to one step at a time,
+// on each side of every threshold.
+func TestBoundRules(t *testing.T) {
+	disk := func(util float64, layer string) *StepIO {
+		return &StepIO{Source: "diskstats", Devices: []DeviceIO{{Name: "sdb", Layer: layer, IOFigures: IOFigures{UtilPercent: util}}}}
+	}
+	host := func(user, sys, iow, steal, idle float64) *StepHost {
+		return &StepHost{Source: HostSourceProcfs, HostFigures: HostFigures{Cores: 8, UserPct: user, SystemPct: sys, IOWaitPct: iow, StealPct: steal, IdlePct: idle}}
+	}
+	for _, c := range []struct {
+		name     string
+		host     *StepHost
+		io       *StepIO
+		cpu, iob bool
+	}{
+		{"saturated CPUs", host(70, 26, 1, 0, 3), disk(50, ""), true, false},
+		{"steal counts as busy", host(50, 20, 2, 26, 2), nil, true, false},
+		{"idle just at the line", host(70, 21, 4, 0, 5), nil, false, false},
+		{"busy but waiting on I/O", host(70, 20, 6, 0, 4), disk(50, ""), false, false},
+		{"waiting on a saturated disk", host(30, 10, 25, 0, 35), disk(96, ""), false, true},
+		{"iowait just under the line", host(30, 10, 9.9, 0, 50.1), disk(99, ""), false, false},
+		{"disk under 90 % busy", host(30, 10, 25, 0, 35), disk(89, ""), false, false},
+		{"only a member disk is busy", host(30, 10, 25, 0, 35), disk(99, LayerMemberForTest), false, false},
+		{"totals' utilisation when no device is listed", host(30, 10, 25, 0, 35), &StepIO{Source: "node_exporter", IOFigures: IOFigures{UtilPercent: 92}}, false, true},
+		{"database views have no utilisation", host(30, 10, 25, 0, 35), &StepIO{Source: "pg_stat_io"}, false, false},
+		{"unknown host", &StepHost{Source: HostSourceNone, Note: "remote"}, disk(99, ""), false, false},
+		{"no host at all", nil, disk(99, ""), false, false},
+	} {
+		st := &Step{Host: c.host, IO: c.io}
+		if got := CPUBound(st); got != c.cpu {
+			t.Errorf("%s: cpu-bound = %v, want %v", c.name, got, c.cpu)
+		}
+		if got := IOBound(st); got != c.iob {
+			t.Errorf("%s: io-bound = %v, want %v", c.name, got, c.iob)
+		}
+	}
+}
+
+// LayerMemberForTest is iostat.LayerMember, which results cannot import.
+const LayerMemberForTest = "member"
+
+// TestBoundFlagsReportCompareGate: two arrays at the same user counts, A waiting on
+// its disk at 8 users and B, faster, bound by its CPU there. The flags are set and
+// cleared with the others, the report shows the host columns, the C and I flags
+// and their notes, compare warns that the two were bound by different resources,
+// and the host figures reach the CSV, the compare table and the gates.
+func TestBoundFlagsReportCompareGate(t *testing.T) {
+	a, b := readFixture(t, "../host/array_a.json"), readFixture(t, "../host/array_b.json")
+	b.Run.Steps[0].Flags = []string{FlagCPUBound, "somebody-elses"} // stale: must be cleared, the other kept
+	SetStepFlags(a.Run)
+	SetStepFlags(b.Run)
+	for _, c := range []struct {
+		run   *Run
+		i     int
+		flags []string
+	}{
+		{a.Run, 0, nil}, {a.Run, 1, []string{FlagIOBound}},
+		{b.Run, 0, []string{"somebody-elses"}}, {b.Run, 1, []string{FlagCPUBound}},
+	} {
+		var got []string
+		for _, f := range c.run.Steps[c.i].Flags {
+			if f == FlagCPUBound || f == FlagIOBound || f == "somebody-elses" {
+				got = append(got, f)
+			}
+		}
+		if !slices.Equal(got, c.flags) {
+			t.Errorf("%s step %d: flags %v, want %v", c.run.Label, c.i, c.run.Steps[c.i].Flags, c.flags)
+		}
+	}
+
+	var buf bytes.Buffer
+	if err := WriteReport(&buf, b); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"CPU usr/sys/iow/steal/idle %", "68/24/1/4/3", "31.0", "8 GiB / 48 GiB / 8 GiB", "37.19 / 87.74", "5.6",
+		"C: cpu-bound (at 8 users)"} {
+		if !strings.Contains(buf.String(), want) {
+			t.Errorf("report of B lacks %q:\n%s", want, buf.String())
+		}
+	}
+	buf.Reset()
+	if err := WriteReport(&buf, a); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(buf.String(), "I: io-bound (at 8 users)") || strings.Contains(buf.String(), "C: cpu-bound") {
+		t.Errorf("report of A:\n%s", buf.String())
+	}
+
+	c, err := Compare([]Input{a, b})
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := c.BoundWarnings()
+	if len(w) != 1 || !strings.Contains(w[0], "at 8 users array A was I/O-bound and array B CPU-bound") || strings.Contains(w[0], "at 4 users") {
+		t.Fatalf("bound warnings %q", w)
+	}
+	buf.Reset()
+	if err := c.WriteText(&buf); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"warning: array B vs array A: bound by different resources", "host CPU busy", "host CPU iowait", "driver host CPU busy"} {
+		if !strings.Contains(buf.String(), want) {
+			t.Errorf("compare text lacks %q:\n%s", want, buf.String())
+		}
+	}
+	buf.Reset()
+	if err := c.WriteCompareHTML(&buf, CompareHTMLOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(buf.String(), "bound by different resources") {
+		t.Error("compare HTML lacks the bound warning")
+	}
+
+	gates, err := ParseGates([]string{"cpu_pct>95", "cpu_iowait_pct>+50%"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	trips, err := c.CheckGates(gates)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// B's busy CPU is 96 % at 8 users (75+2 % at 4 does not trip); its iowait fell.
+	if len(trips) != 1 || !strings.Contains(trips[0].String(), "cpu_pct") || !strings.Contains(trips[0].String(), "8 users") {
+		t.Errorf("trips %v", trips)
+	}
+
+	buf.Reset()
+	if err := WriteStepsCSV(&buf, []Input{a, b}); err != nil {
+		t.Fatal(err)
+	}
+	rows := strings.Split(strings.TrimSpace(buf.String()), "\n")
+	head := strings.Split(rows[0], ",")
+	last := strings.Split(rows[len(rows)-1], ",")
+	col := func(name string) string { return last[slices.Index(head, name)] }
+	for name, want := range map[string]string{"host_source": "node_exporter", "host_cores": "16", "cpu_user_pct": "68", "cpu_steal_pct": "4",
+		"run_queue": "31", "mem_cache_bytes": "51539607552", "net_tx_bytes_per_s": "92000000", "net_link_pct": "", "driver_cpu_pct": "45", "flags": "cpu-bound"} {
+		if got := col(name); got != want {
+			t.Errorf("CSV %s = %q, want %q", name, got, want)
+		}
+	}
+
+	buf.Reset()
+	if err := WriteReportHTML(&buf, b); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(buf.String(), "Database host CPU") || !strings.Contains(buf.String(), "C cpu-bound") {
+		t.Error("HTML report lacks the host CPU chart or the flag's note")
+	}
+}

@@ -1,0 +1,123 @@
+package results
+
+import (
+	"fmt"
+	"html/template"
+	"strconv"
+	"strings"
+)
+
+// Block-size sweeps (disk --block-sizes): a profile run at several request sizes at
+// one number of outstanding I/Os, each size a step named PROFILE@SIZE. The sweep's
+// table and charts put MB/s, IOPS and latency beside what the host's CPUs and
+// network spent, as the reference's block-size table does (docs/host.md).
+
+// sweepKey is one sweep: a base profile at one depth.
+type sweepKey struct {
+	profile string
+	depth   int
+}
+
+// sweeps groups the steps of swept profiles by base profile and depth, each in run
+// order; keys in order of first appearance.
+func sweeps(d *DiskRun) ([]sweepKey, map[sweepKey][]*DiskStep) {
+	var keys []sweepKey
+	by := map[sweepKey][]*DiskStep{}
+	for i := range d.Steps {
+		st := &d.Steps[i]
+		base, _, ok := strings.Cut(st.Profile, "@")
+		if !ok {
+			continue
+		}
+		k := sweepKey{base, st.Depth}
+		if _, seen := by[k]; !seen {
+			keys = append(keys, k)
+		}
+		by[k] = append(by[k], st)
+	}
+	return keys, by
+}
+
+// blockBytes reads a request size as fio does ("512", "4k", "1m"); 0 when it cannot.
+func blockBytes(s string) float64 {
+	s = strings.ToLower(strings.TrimSpace(s))
+	mult := 1.0
+	switch {
+	case strings.HasSuffix(s, "k"):
+		mult, s = 1024, strings.TrimSuffix(s, "k")
+	case strings.HasSuffix(s, "m"):
+		mult, s = 1<<20, strings.TrimSuffix(s, "m")
+	}
+	v, err := strconv.ParseFloat(s, 64)
+	if err != nil {
+		return 0
+	}
+	return v * mult
+}
+
+// sweepTables are one table per sweep: per block size the storage's figures and
+// the host's CPU split and network load in the same window.
+func sweepTables(d *DiskRun) []table {
+	keys, by := sweeps(d)
+	var out []table
+	for _, k := range keys {
+		t := table{Caption: fmt.Sprintf("Block-size sweep: %s at %d outstanding", k.profile, k.depth),
+			Head: []string{"block size", "MB/s", "IOPS", "avg ms", "host CPU %", "usr/sys/iow/steal/idle %", "net MB/s", "link %"}}
+		for _, st := range by[k] {
+			row := []cell{{Text: st.BlockSize}, numCell("%.1f", st.MBps), numCell("%.0f", st.IOPS), numCell("%.3f", st.LatencyMS())}
+			if h := st.Host; hostKnown(h) {
+				link := dash
+				if h.NetLinkPct != nil {
+					link = numCell("%.1f", *h.NetLinkPct)
+				}
+				row = append(row, numCell("%.1f", h.BusyPct()), cell{Text: CPUSplit(h.HostFigures), Class: "num"},
+					numCell("%.2f", (h.NetRxBytes+h.NetTxBytes)/mib), link)
+			} else {
+				row = append(row, dash, dash, dash, dash)
+			}
+			t.Rows = append(t.Rows, row)
+		}
+		out = append(out, t)
+	}
+	return out
+}
+
+// sweepCharts draw, per sweep, MB/s against block size and the host's CPU against
+// block size (busy, and system apart: the part a storage stack's driver costs).
+func sweepCharts(d *DiskRun) ([]htmlChart, error) {
+	keys, by := sweeps(d)
+	var out []htmlChart
+	for _, k := range keys {
+		mb := line{name: "MB/s", color: 0}
+		busy := line{name: "host CPU busy %", color: 1}
+		sys := line{name: "host CPU system %", color: 2, dashed: true}
+		for _, st := range by[k] {
+			x := blockBytes(st.BlockSize)
+			if x <= 0 {
+				continue
+			}
+			mb.xs, mb.ys = append(mb.xs, x), append(mb.ys, st.MBps)
+			if hostKnown(st.Host) {
+				busy.xs, busy.ys = append(busy.xs, x), append(busy.ys, st.Host.BusyPct())
+				sys.xs, sys.ys = append(sys.xs, x), append(sys.ys, st.Host.SystemPct)
+			}
+		}
+		opts := chartOptions{xTicks: mb.xs, logX: true}
+		for _, c := range []struct {
+			title, ylabel string
+			lines         []line
+		}{
+			{fmt.Sprintf("%s at %d outstanding: MB/s against block size", k.profile, k.depth), "MB/s", []line{mb}},
+			{fmt.Sprintf("%s at %d outstanding: host CPU against block size", k.profile, k.depth), "% of all cores", []line{busy, sys}},
+		} {
+			svg, err := lineChartSVGWith(c.title, "block size (bytes)", c.ylabel, c.lines, opts)
+			if err != nil {
+				return nil, err
+			}
+			if svg != "" {
+				out = append(out, htmlChart{Title: c.title, SVG: template.HTML(svg)})
+			}
+		}
+	}
+	return out, nil
+}
