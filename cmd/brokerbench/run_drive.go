@@ -24,7 +24,7 @@ func (s *runSession) drive(ctx context.Context) error {
 	cfg := driver.Config{
 		Plan: s.plan, Steps: s.steps, Think: s.opts.Think, Rate: s.opts.Rate,
 		Market: driver.DefaultMarket(s.meeWorkers),
-		Scale:  sc, Seed: seed, Shard: shard, StartAt: s.shard.startAt, Clock: s.clock,
+		Scale:  sc, Seed: seed, Shard: shard, StartAt: s.shard.startAt, Clock: s.clock, LostGrace: s.opts.LostGrace,
 		NewUserExecutor: func(stream int) txn.Executor {
 			return txn.NewExecutor(s.db, s.stmts, sc, seed, stream, txn.WithCustomers(customers))
 		},
@@ -116,6 +116,10 @@ func (s *runSession) finish(ctx context.Context) (*runResult, error) {
 	}
 	res := &runResult{Path: out, Run: run}
 	if s.runErr != nil && !interrupted {
+		if driver.IsServerLost(s.runErr) {
+			// Nothing to check against: say so rather than fail on a refused connect.
+			return res, fmt.Errorf("run stopped: %w; finished steps are in %s; the consistency check was skipped (no server)", s.runErr, out)
+		}
 		return res, fmt.Errorf("run stopped: %w (finished steps are in %s)", s.runErr, out)
 	}
 	if s.fileErr != nil {

@@ -38,6 +38,7 @@ type runOptions struct {
 	LimitOpts   limitOptions // --limit, --find-max and its bounds (run_limits.go)
 	Shard       string       // --shard I/N (run_shard.go)
 	StartAt     string       // --start-at, RFC 3339 (run_shard.go)
+	LostGrace   time.Duration
 }
 
 // bindFlags declares the options as flags on fs, with their defaults. It is the one
@@ -64,6 +65,7 @@ func (o *runOptions) bindFlags(f *pflag.FlagSet) {
 	f.DurationVar(&o.IOInterval, "io-interval", iostat.DefaultInterval, "period of the storage time series")
 	o.LimitOpts.bindFlags(f)
 	f.StringVar(&o.Shard, "shard", "", "drive shard `I/N` of a sharded run (I from 0): its share of every step's users and of --rate, its own slice of the customers and input streams; merge the shards' files afterwards")
+	f.DurationVar(&o.LostGrace, "reconnect-grace", driver.DefaultLostGrace, "how long every connection may fail before the run declares the server lost and stops (the step is cut, finished steps kept, no check, exit 1); a server back sooner is reconnected to and its step flagged server-outage")
 	f.StringVar(&o.StartAt, "start-at", "", "start the first step at this `TIME` (RFC 3339, e.g. 2026-12-01T04:30:00Z) so the shards' steps line up; waits until then")
 }
 
@@ -115,6 +117,8 @@ func (o runOptions) plan() (driver.Plan, error) {
 		return p, usagef("--connections must not be negative, got %d", o.Connections)
 	case o.MEEWorkers < 0:
 		return p, usagef("--mee-workers must not be negative, got %d", o.MEEWorkers)
+	case o.LostGrace <= 0:
+		return p, usagef("--reconnect-grace must be positive, got %s", o.LostGrace)
 	case o.IOInterval <= 0:
 		return p, usagef("--io-interval must be positive, got %s", o.IOInterval)
 	case o.Pace != "" && o.Pace != paceNominal:
