@@ -7,7 +7,6 @@ import (
 	"net"
 	"strconv"
 	"strings"
-	"time"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
@@ -47,24 +46,28 @@ func Open(ctx context.Context, dsn string, o database.Options) (*PG, error) {
 	cfg.MinConns = 0
 	sizeStatementCaches(cfg.ConnConfig)
 	cfg.AfterConnect = registerCents
+	// Options.Timeout, else the DSN's connect_timeout (libpq's), else the default.
 	timeout := o.Timeout
 	if timeout == 0 {
-		timeout = 10 * time.Second
+		timeout = cfg.ConnConfig.ConnectTimeout
+	}
+	if timeout == 0 {
+		timeout = database.DefaultConnectTimeout
 	}
 	cfg.ConnConfig.ConnectTimeout = timeout
 	if o.AppName != "" {
 		cfg.ConnConfig.RuntimeParams["application_name"] = o.AppName
 	}
 	target := pgTarget(cfg.ConnConfig)
-	pool, err := pgxpool.NewWithConfig(ctx, cfg)
-	if err != nil {
-		return nil, fmt.Errorf("connect to PostgreSQL at %s: %w", target, safeConnErr(err))
-	}
 	pctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
+	pool, err := pgxpool.NewWithConfig(ctx, cfg)
+	if err != nil {
+		return nil, database.ConnectError(ctx, pctx, "PostgreSQL", target, timeout, safeConnErr(err))
+	}
 	if err := pool.Ping(pctx); err != nil {
 		pool.Close()
-		return nil, fmt.Errorf("connect to PostgreSQL at %s: %w", target, safeConnErr(err))
+		return nil, database.ConnectError(ctx, pctx, "PostgreSQL", target, timeout, safeConnErr(err))
 	}
 	return &PG{Pool: pool, target: target}, nil
 }

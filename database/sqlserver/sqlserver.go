@@ -33,6 +33,8 @@ type MSSQL struct {
 	rc ReadCommittedMode
 	// rcsi is the database's READ_COMMITTED_SNAPSHOT setting, read at open.
 	rcsi bool
+	// connectTimeout bounds every connection's login (deadline.go).
+	connectTimeout time.Duration
 }
 
 var _ database.DB = (*MSSQL)(nil)
@@ -79,7 +81,11 @@ func open(ctx context.Context, dsn string, o database.Options) (database.DB, err
 // Open connects to a sqlserver:// DSN. Code outside database/... goes through
 // database.Open; tests that need the pool itself call this.
 func Open(ctx context.Context, dsn string, o database.Options) (*MSSQL, error) {
-	clean, rc, err := splitSQLServerDSN(dsn, o.AppName)
+	withoutTimeout, urlTimeout, err := takeConnectTimeout(dsn)
+	if err != nil {
+		return nil, fmt.Errorf("invalid SQL Server DSN %s: %w", database.Redact(dsn), err)
+	}
+	clean, rc, err := splitSQLServerDSN(withoutTimeout, o.AppName)
 	if err != nil {
 		return nil, fmt.Errorf("invalid SQL Server DSN %s: %w", database.Redact(dsn), err)
 	}
@@ -90,27 +96,31 @@ func Open(ctx context.Context, dsn string, o database.Options) (*MSSQL, error) {
 		return nil, fmt.Errorf("invalid SQL Server DSN %s: %s", database.Redact(dsn), scrubSecret(err.Error(), cfg.Password, dsn))
 	}
 	target := mssqlTarget(cfg)
-	db, err := sql.Open("sqlserver", clean)
+	timeout := o.Timeout
+	if timeout == 0 {
+		timeout = urlTimeout
+	}
+	if timeout == 0 {
+		timeout = database.DefaultConnectTimeout
+	}
+	conn, err := newDeadlineConnector(clean, timeout)
 	if err != nil {
 		return nil, fmt.Errorf("connect to SQL Server at %s: %w", target, scrubbed(err, cfg.Password, dsn))
 	}
+	db := sql.OpenDB(conn)
 	if o.MaxConns > 0 {
 		db.SetMaxOpenConns(o.MaxConns)
 		db.SetMaxIdleConns(o.MaxConns)
 	} else {
 		db.SetMaxIdleConns(sqlserverDefaultIdle)
 	}
-	timeout := o.Timeout
-	if timeout == 0 {
-		timeout = 10 * time.Second
-	}
 	pctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 	if err := db.PingContext(pctx); err != nil {
 		db.Close()
-		return nil, fmt.Errorf("connect to SQL Server at %s: %w", target, scrubbed(err, cfg.Password, dsn))
+		return nil, database.ConnectError(ctx, pctx, "SQL Server", target, timeout, scrubbed(err, cfg.Password, dsn))
 	}
-	m := &MSSQL{DB: db, target: target, dsn: clean, host: cfg.Host, rc: rc}
+	m := &MSSQL{DB: db, target: target, dsn: clean, host: cfg.Host, rc: rc, connectTimeout: timeout}
 	if err := m.checkReadCommitted(pctx); err != nil {
 		db.Close()
 		return nil, err
