@@ -148,7 +148,7 @@ func WriteStepsCSV(w io.Writer, inputs []Input) error {
 		for _, i := range stepOrder(in.Run.Steps) {
 			v := newStepView(&in.Run.Steps[i])
 			for c, col := range cols {
-				row[c] = col.value(in, v)
+				row[c] = Printable(col.value(in, v))
 			}
 			if err := cw.Write(row); err != nil {
 				return err

@@ -10,6 +10,8 @@ import (
 	"syscall"
 
 	"github.com/spf13/cobra"
+
+	"github.com/brokerbench/brokerbench/results"
 )
 
 // globalOptions are the flags every command shares.
@@ -28,7 +30,7 @@ type globalOptions struct {
 // the managed PostgreSQL and the loader.
 func (g *globalOptions) logf(format string, args ...any) {
 	if !g.Quiet {
-		fmt.Fprintf(g.Stderr, format+"\n", args...)
+		fmt.Fprintln(g.Stderr, results.Printable(fmt.Sprintf(format, args...)))
 	}
 }
 
@@ -58,6 +60,8 @@ With no --db, commands use a managed local PostgreSQL that brokerbench starts it
 	pf.StringVar(&g.DB, "db", envOr("BROKERBENCH_DB", ""), "database URL: postgres://... or sqlserver://... (env BROKERBENCH_DB; PG* variables work); empty: a managed local PostgreSQL")
 	pf.StringVar(&g.PGData, "pgdata", envOr("BROKERBENCH_PGDATA", ""), "with no --db: keep the managed PostgreSQL cluster in this folder (e.g. on the disk under test)")
 	pf.BoolVarP(&g.Quiet, "quiet", "q", false, "print only results and errors")
+	// Ranges first, before a command's own checks (and again after run's --config).
+	root.PersistentPreRunE = func(c *cobra.Command, _ []string) error { return checkNumericFlags(c.Flags()) }
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
 		return usageError{fmt.Errorf("%w (see '%s --help')", err, c.CommandPath())}
 	})
@@ -120,7 +124,8 @@ func isCobraUsage(err error) bool {
 	return false
 }
 
-// oneLine keeps an error on one line: users get a sentence, never a dump.
+// oneLine keeps an error on one line: users get a sentence, never a dump, and
+// never a terminal escape from a file or a server's message.
 func oneLine(s string) string {
-	return strings.Join(strings.Fields(s), " ")
+	return results.Printable(strings.Join(strings.Fields(s), " "))
 }
