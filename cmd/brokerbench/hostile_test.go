@@ -1,7 +1,10 @@
 package main
 
 import (
+	"os"
+	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 
 	"github.com/brokerbench/brokerbench/internal/netfault"
@@ -24,5 +27,52 @@ func TestConnectToSilentPort(t *testing.T) {
 		if strings.Count(strings.TrimSpace(stderr), "\n") > 0 {
 			t.Errorf("%s: more than one line:\n%s", dsn, stderr)
 		}
+	}
+}
+
+// TestInterruptReadOnlyCommands: the first SIGTERM or SIGINT ends report, compare and
+// merge at once with exit 130: they own no server state to finish or save. Each is
+// stuck reading a result file from a pipe that never ends (as a huge file would keep
+// them busy), which the signal must cut.
+func TestInterruptReadOnlyCommands(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		args []string
+		sig  syscall.Signal
+	}{
+		{[]string{"report"}, syscall.SIGTERM},
+		{[]string{"compare", "base.json"}, syscall.SIGINT},
+		{[]string{"merge", "-o", "merged.json"}, syscall.SIGTERM},
+	} {
+		dir := t.TempDir()
+		fifo := filepath.Join(dir, "slow.json")
+		if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+			t.Skip("no FIFO: ", err)
+		}
+		args := append(append([]string(nil), tc.args...), fifo)
+		for i, a := range args {
+			if strings.HasSuffix(a, ".json") && a != fifo {
+				args[i] = filepath.Join(dir, a)
+			}
+		}
+		if tc.args[0] == "compare" {
+			// compare reads the base first: let it be the pipe.
+			args = []string{"compare", fifo, filepath.Join(dir, "other.json")}
+		}
+		ch := startChild(t, args...)
+		// Opening the pipe for writing returns once the child opened it for reading:
+		// it is past its signal set-up and blocked in the read.
+		w, err := os.OpenFile(fifo, os.O_WRONLY, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := w.WriteString(`{"format": 1, "label": "`); err != nil {
+			t.Fatal(err)
+		}
+		ch.signal(t, tc.sig)
+		if code := ch.wait(t); code != exitInterrupted {
+			t.Errorf("%v: exit %d after %v, want %d\n%s", tc.args, code, tc.sig, exitInterrupted, ch.output())
+		}
+		w.Close()
 	}
 }

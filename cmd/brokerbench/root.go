@@ -86,12 +86,20 @@ func Main(args []string, stdout, stderr io.Writer) int {
 	g := &globalOptions{Stdout: stdout, Stderr: stderr}
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
+	root := newRootCommand(g)
+	root.SetArgs(args)
 	sigs := make(chan os.Signal, 2)
 	signal.Notify(sigs, syscall.SIGINT, syscall.SIGTERM)
 	defer signal.Stop(sigs)
+	stateless := ownsNoServerState(root, args)
 	go func() {
 		if _, ok := <-sigs; !ok {
 			return
+		}
+		if stateless {
+			// Nothing to finish or save: report, compare and merge only read files.
+			fmt.Fprintln(stderr, "brokerbench: interrupted")
+			os.Exit(exitInterrupted)
 		}
 		fmt.Fprintln(stderr, "brokerbench: interrupted; finishing in-flight work and saving results (press Ctrl-C again to exit at once)")
 		cancel()
@@ -100,8 +108,6 @@ func Main(args []string, stdout, stderr io.Writer) int {
 			os.Exit(exitInterrupted)
 		}
 	}()
-	root := newRootCommand(g)
-	root.SetArgs(args)
 	err := root.ExecuteContext(ctx)
 	if err != nil && isCobraUsage(err) {
 		err = usageError{err}
@@ -110,6 +116,21 @@ func Main(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "brokerbench: %s\n", oneLine(err.Error()))
 	}
 	return exitCode(err)
+}
+
+// ownsNoServerState reports whether args run a command that only reads files and
+// writes its output (report, compare, merge, version): the first interrupt
+// ends it at once, where load and run first finish and save their work.
+func ownsNoServerState(root *cobra.Command, args []string) bool {
+	c, _, err := root.Find(args)
+	if err != nil {
+		return false
+	}
+	switch c.Name() {
+	case "report", "compare", "merge", "version":
+		return true
+	}
+	return false
 }
 
 // isCobraUsage recognises cobra's own argument errors (unknown command, wrong number

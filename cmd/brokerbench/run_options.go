@@ -10,6 +10,7 @@ import (
 
 	"github.com/brokerbench/brokerbench/driver"
 	"github.com/brokerbench/brokerbench/driver/iostat"
+	"github.com/brokerbench/brokerbench/results"
 )
 
 // runOptions are the options of one run: `brokerbench run` fills them from its
@@ -117,6 +118,8 @@ func (o runOptions) plan() (driver.Plan, error) {
 		return p, usagef("--connections must not be negative, got %d", o.Connections)
 	case o.MEEWorkers < 0:
 		return p, usagef("--mee-workers must not be negative, got %d", o.MEEWorkers)
+	case len(o.Label) > results.MaxTextBytes:
+		return p, usagef("--label is %d bytes long; at most %d", len(o.Label), results.MaxTextBytes)
 	case o.LostGrace <= 0:
 		return p, usagef("--reconnect-grace must be positive, got %s", o.LostGrace)
 	case o.IOInterval <= 0:
@@ -160,11 +163,17 @@ func parseTags(tags []string) (map[string]string, error) {
 	if len(tags) == 0 {
 		return nil, nil
 	}
+	if len(tags) > results.MaxTags {
+		return nil, usagef("%d --tag flags; a result file holds at most %d", len(tags), results.MaxTags)
+	}
 	m := map[string]string{}
 	for _, t := range tags {
 		k, v, ok := strings.Cut(t, "=")
 		if !ok || strings.TrimSpace(k) == "" {
 			return nil, usagef("--tag %q: want key=value", t)
+		}
+		if len(k) > results.MaxTextBytes || len(v) > results.MaxTextBytes {
+			return nil, usagef("--tag %.40q…: keys and values are at most %d bytes", t, results.MaxTextBytes)
 		}
 		m[strings.TrimSpace(k)] = strings.TrimSpace(v)
 	}
