@@ -33,3 +33,14 @@ type ConnectTimeoutError struct{ Timeout time.Duration }
 func (e *ConnectTimeoutError) Error() string {
 	return fmt.Sprintf("no answer within %s (is that the database server, and is it up? connect_timeout=SECONDS in the URL changes the wait)", e.Timeout)
 }
+
+// DSNError is a DSN that cannot be parsed: a mistake on the command line (exit 2),
+// not a failed connect. Its message says why and never holds the password.
+type DSNError struct{ Msg string }
+
+func (e *DSNError) Error() string { return e.Msg }
+
+// InvalidDSN returns a *DSNError.
+func InvalidDSN(format string, args ...any) error {
+	return &DSNError{Msg: fmt.Sprintf(format, args...)}
+}

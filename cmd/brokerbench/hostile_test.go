@@ -76,3 +76,19 @@ func TestInterruptReadOnlyCommands(t *testing.T) {
 		w.Close()
 	}
 }
+
+// TestMalformedDSN: a --db URL that does not parse is a usage error (exit 2) with the
+// reason, and no password in it.
+func TestMalformedDSN(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct{ dsn, want string }{
+		{"postgres://u:secretpw@[::1", "invalid PostgreSQL DSN"},
+		{"sqlserver://u:secretpw@h:notaport?database=x", "invalid SQL Server DSN"},
+		{"sqlserver://u:secretpw@h?database=x&connect_timeout=NaN", "connect_timeout"},
+	} {
+		code, _, stderr := runMain("check", "--db", tc.dsn)
+		if code != exitUsage || !strings.Contains(stderr, tc.want) || strings.Contains(stderr, "secretpw") {
+			t.Errorf("%s: exit %d, %q; want exit 2 saying %q", tc.dsn, code, stderr, tc.want)
+		}
+	}
+}

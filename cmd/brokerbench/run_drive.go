@@ -131,7 +131,14 @@ func (s *runSession) finish(ctx context.Context) (*runResult, error) {
 	}
 	printMax(g.Stdout, run.Max)
 	if interrupted {
-		fmt.Fprintf(g.Stdout, "\nresults of %d finished step(s) written to %s\n", len(run.Steps), out)
+		// The step the interrupt cut is kept, but it did not finish: say which is which.
+		var partial int
+		for _, st := range run.Steps {
+			if st.Partial {
+				partial++
+			}
+		}
+		fmt.Fprintf(g.Stdout, "\nresults of %d finished step(s) and %d partial step(s) written to %s\n", len(run.Steps)-partial, partial, out)
 		return res, fmt.Errorf("%w: the run was stopped; results of finished steps are in %s", errInterrupted, out)
 	}
 	fmt.Fprintf(g.Stdout, "\nresults written to %s\n", out)

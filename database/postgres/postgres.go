@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io/fs"
 	"net"
 	"strconv"
 	"strings"
@@ -38,7 +39,13 @@ func Open(ctx context.Context, dsn string, o database.Options) (*PG, error) {
 	cfg, err := pgxpool.ParseConfig(dsn)
 	if err != nil {
 		// pgx's parse errors can quote the DSN; never pass them through.
-		return nil, fmt.Errorf("invalid PostgreSQL DSN %s: %s", database.Redact(dsn), parseErrorReason(err))
+		msg := fmt.Sprintf("invalid PostgreSQL DSN %s: %s", database.Redact(dsn), parseErrorReason(err))
+		// A file the DSN names (sslrootcert, passfile) that cannot be read is not a
+		// mistake in the URL itself: a runtime error, not a usage one.
+		if pe := (*fs.PathError)(nil); errors.As(err, &pe) {
+			return nil, errors.New(msg)
+		}
+		return nil, database.InvalidDSN("%s", msg)
 	}
 	if o.MaxConns > 0 {
 		cfg.MaxConns = int32(o.MaxConns)

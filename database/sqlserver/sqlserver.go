@@ -83,17 +83,17 @@ func open(ctx context.Context, dsn string, o database.Options) (database.DB, err
 func Open(ctx context.Context, dsn string, o database.Options) (*MSSQL, error) {
 	withoutTimeout, urlTimeout, err := takeConnectTimeout(dsn)
 	if err != nil {
-		return nil, fmt.Errorf("invalid SQL Server DSN %s: %w", database.Redact(dsn), err)
+		return nil, database.InvalidDSN("invalid SQL Server DSN %s: %v", database.Redact(dsn), err)
 	}
 	clean, rc, err := splitSQLServerDSN(withoutTimeout, o.AppName)
 	if err != nil {
-		return nil, fmt.Errorf("invalid SQL Server DSN %s: %w", database.Redact(dsn), err)
+		return nil, database.InvalidDSN("invalid SQL Server DSN %s: %v", database.Redact(dsn), err)
 	}
 	cfg, err := msdsn.Parse(clean)
 	if err != nil {
 		// msdsn keeps credentials out of its messages; scrub anyway in case a future
 		// version quotes a value.
-		return nil, fmt.Errorf("invalid SQL Server DSN %s: %s", database.Redact(dsn), scrubSecret(err.Error(), cfg.Password, dsn))
+		return nil, database.InvalidDSN("invalid SQL Server DSN %s: %s", database.Redact(dsn), scrubSecret(err.Error(), cfg.Password, dsn))
 	}
 	target := mssqlTarget(cfg)
 	timeout := o.Timeout
