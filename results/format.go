@@ -11,6 +11,7 @@ const FormatVersion = 1
 // Run is one result file: a whole ramp against one database.
 type Run struct {
 	Format   int               `json:"format"`
+	Kind     string            `json:"kind,omitempty"` // "" or KindRun: an OLTP run; KindDisk: storage profiles (disk.go)
 	Label    string            `json:"label,omitempty"`
 	Tags     map[string]string `json:"tags,omitempty"`
 	Database Database          `json:"database"`
@@ -39,6 +40,8 @@ type Run struct {
 	// Shards lists the shard files a merged file was made of (brokerbench merge),
 	// with what each shard's own driver did; absent otherwise.
 	Shards []MergedShard `json:"shards,omitempty"`
+	// Disk holds a storage-profile run's figures (kind "disk"); absent otherwise.
+	Disk *DiskRun `json:"disk,omitempty"`
 }
 
 // Shard says which part of a sharded run a file holds.

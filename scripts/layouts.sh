@@ -12,7 +12,9 @@
 # Both layouts get identical data: it is loaded once on the fast layout and copied to
 # the slow one while the server is stopped. The result files carry the storage figures
 # of each step (steps[].io, source diskstats on zram0 / loopN), so `compare` shows the
-# slower layout's lower tps next to its IOPS and latency.
+# slower layout's lower tps next to its IOPS and latency. Then `brokerbench disk` runs the
+# storage profiles on each layout (fio in the same throttle on the slow one), and the
+# closing compare holds both layouts' OLTP runs and profile runs.
 #
 # Needs root, losetup, mkfs.ext4, a free loop device, /sys/fs/cgroup/blkio, Go and the
 # PostgreSQL server binaries. Exits 77 (the conventional "skipped" code) with a SKIP line
@@ -22,6 +24,10 @@
 # Environment (defaults in brackets):
 #   USERS [2,8]  STEP [40s]  WARMUP [10s]  CUSTOMERS [1000]  SLOW_IOPS [200]
 #   SIZE [4G] (each device)  BROKERBENCH [built from this tree]  KEEP [0]: keep work dir
+#   FAST_ON [zram]: loop puts the fast layout on an unthrottled loop device even when zram0 is free
+#   DISK [1]: also run `brokerbench disk` on each layout (when fio is installed), with
+#   DISK_PROFILES [streaming,restore,database,file-server,wal]  DISK_DEPTHS [1,4,16,64]
+#   DISK_SIZE [512MB] (the test file)  DISK_RAMP [3s]  DISK_MEASURE [10s]
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "$0")/.." && pwd)"
@@ -40,6 +46,13 @@ CUSTOMERS="${CUSTOMERS:-1000}"
 SLOW_IOPS="${SLOW_IOPS:-200}"
 SIZE="${SIZE:-4G}"
 KEEP="${KEEP:-0}"
+DISK="${DISK:-1}"
+FAST_ON="${FAST_ON:-zram}"
+DISK_PROFILES="${DISK_PROFILES:-streaming,restore,database,file-server,wal}"
+DISK_DEPTHS="${DISK_DEPTHS:-1,4,16,64}"
+DISK_SIZE="${DISK_SIZE:-512MB}"
+DISK_RAMP="${DISK_RAMP:-3s}"
+DISK_MEASURE="${DISK_MEASURE:-10s}"
 
 skip() { echo "SKIP: $*" >&2; exit 77; }
 say() { echo "layouts: $*" >&2; }
@@ -98,7 +111,7 @@ majmin() { printf '%d:%d' "0x$(stat -c %t "$1")" "0x$(stat -c %T "$1")"; }
 
 # ---- fast layout: zram0 when it is free, else an unthrottled loop device -----------
 FAST_MNT="$WORK/fast"
-if [ -e /sys/block/zram0/disksize ] && [ "$(cat /sys/block/zram0/disksize)" = 0 ]; then
+if [ "$FAST_ON" = zram ] && [ -e /sys/block/zram0/disksize ] && [ "$(cat /sys/block/zram0/disksize)" = 0 ]; then
   echo "$SIZE" > /sys/block/zram0/disksize
   ZRAM=zram0
   FAST_DEV=/dev/zram0
@@ -155,5 +168,27 @@ run_layout() {
 run_layout fast "$FAST_PG" "$FAST_DEV"
 run_layout slow "$SLOW_PG" "$SLOW_DEV" "$CG"
 
-say "results in $OUT/fast.json and $OUT/slow.json"
-"$BB" compare "$OUT/fast.json" "$OUT/slow.json"
+# disk_layout NAME MOUNT [CGROUP]: the storage profiles on the same layout, beside
+# the server's folder (inside CGROUP when given, so fio is throttled as the server was).
+disk_layout() {
+  local name="$1" mnt="$2" cg="${3:-}"
+  local args=(disk --dir "$mnt" --size "$DISK_SIZE" --profile "$DISK_PROFILES" --depths "$DISK_DEPTHS"
+    --ramp "$DISK_RAMP" --measure "$DISK_MEASURE" --label "$name layout" --tag layout="$name" --out "$OUT/$name-disk.json")
+  say "$name: storage profiles $DISK_PROFILES at $DISK_DEPTHS outstanding I/Os"
+  if [ -n "$cg" ]; then
+    bash -c 'echo $$ > "$1/cgroup.procs"; shift; exec "$@"' _ "$cg" "$BB" "${args[@]}"
+  else
+    "$BB" "${args[@]}"
+  fi
+}
+
+if [ "$DISK" = 1 ] && command -v fio >/dev/null 2>&1; then
+  disk_layout fast "$FAST_MNT"
+  disk_layout slow "$SLOW_MNT" "$CG"
+  say "results in $OUT/{fast,slow}.json and $OUT/{fast,slow}-disk.json"
+  "$BB" compare "$OUT/fast.json" "$OUT/slow.json" "$OUT/fast-disk.json" "$OUT/slow-disk.json"
+else
+  [ "$DISK" = 1 ] && say "fio is not installed: no storage profiles (apt-get install fio)"
+  say "results in $OUT/fast.json and $OUT/slow.json"
+  "$BB" compare "$OUT/fast.json" "$OUT/slow.json"
+fi

@@ -41,9 +41,15 @@ TRANSACTION.FIGURE (trade-result.p90; figures avg, p50, p90, p95, p99, max). OP:
 VALUE: a change against the base such as -10% or +20%, or an absolute value (times take a
 unit: 250ms, 2s; without one they are milliseconds). Every run after the first is checked
 at every step it shares with the base. Exit codes: 0 no gate tripped, 2 bad expression,
-3 a gate tripped.`,
+3 a gate tripped.
+
+Storage-profile files (brokerbench disk) are matched by profile and outstanding I/Os, and
+gated with disk.METRIC (disk.iops<-10%, disk.read_p99>+20%; docs/disk-profiles.md). Given
+with OLTP result files of the same systems, the runs are compared first, then the profiles;
+--csv and --html then write the profiles' half to a sibling file (FILE-disk.csv).`,
 		Example: `  brokerbench compare h800.json h810.json --html report.html
-  brokerbench compare baseline.json new.json --fail-if "tps<-10%" --fail-if "p95>+20%"`,
+  brokerbench compare baseline.json new.json --fail-if "tps<-10%" --fail-if "p95>+20%"
+  brokerbench compare h800.json h810.json h800-disk.json h810-disk.json --fail-if "disk.iops<-10%"`,
 		Args: cobra.MinimumNArgs(2),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return runCompare(g.Stdout, args, o)
@@ -55,17 +61,28 @@ at every step it shares with the base. Exit codes: 0 no gate tripped, 2 bad expr
 
 func runCompare(stdout io.Writer, paths []string, o compareOptions) error {
 	// Gates first: a typo in CI must fail fast and as a usage error, before any work.
-	gates, err := results.ParseGates(o.FailIf)
+	runGates, diskGates, err := splitGates(o.FailIf)
+	if err != nil {
+		return err
+	}
+	gates, err := results.ParseGates(runGates)
 	if err != nil {
 		return usageError{err}
 	}
-	inputs := make([]results.Input, len(paths))
-	for i, p := range paths {
+	var inputs, disks []results.Input
+	for _, p := range paths {
 		run, err := results.Read(p)
 		if err != nil {
 			return err
 		}
-		inputs[i] = results.Input{Path: p, Run: run}
+		if in := (results.Input{Path: p, Run: run}); results.IsDisk(in) {
+			disks = append(disks, in)
+		} else {
+			inputs = append(inputs, in)
+		}
+	}
+	if len(disks) > 0 {
+		return compareWithDisks(stdout, inputs, disks, o, diskGates)
 	}
 	cmp, err := results.Compare(inputs)
 	if err != nil {

@@ -34,7 +34,8 @@ func newReportCommand(g *globalOptions) *cobra.Command {
 		Long: `report reads one result file written by 'brokerbench run' and prints the per-step table
 (users, tps, tpsE, response times, errors, retries, storage IOPS and latency, flags for partial
 steps and for steps where the load driver was the bottleneck), the tps knee, and one
-per-transaction table per step. It reads only the file: no database is needed.`,
+per-transaction table per step. It reads only the file: no database is needed. A
+storage-profile file (brokerbench disk) prints its profile × outstanding-I/O table instead.`,
 		Example: `  brokerbench report h810.json
   brokerbench report h810.json --html h810.html --csv h810.csv`,
 		Args: cobra.ExactArgs(1),
@@ -58,16 +59,24 @@ func runReport(stdout io.Writer, path string, o reportOptions) error {
 		if err := enc.Encode(run); err != nil {
 			return fmt.Errorf("report: %w", err)
 		}
+	} else if results.IsDisk(in) {
+		if err := results.WriteDiskReport(stdout, in); err != nil {
+			return fmt.Errorf("report: %w", err)
+		}
 	} else if err := results.WriteReport(stdout, in); err != nil {
 		return fmt.Errorf("report: %w", err)
 	}
+	csvOut, htmlOut := results.WriteStepsCSV, results.WriteReportHTML
+	if results.IsDisk(in) {
+		csvOut, htmlOut = results.WriteDiskCSV, results.WriteDiskReportHTML
+	}
 	if o.CSV != "" {
-		if err := writeOutput(stdout, o.CSV, func(w io.Writer) error { return results.WriteStepsCSV(w, []results.Input{in}) }); err != nil {
+		if err := writeOutput(stdout, o.CSV, func(w io.Writer) error { return csvOut(w, []results.Input{in}) }); err != nil {
 			return err
 		}
 	}
 	if o.HTML != "" {
-		if err := writeOutput(stdout, o.HTML, func(w io.Writer) error { return results.WriteReportHTML(w, in) }); err != nil {
+		if err := writeOutput(stdout, o.HTML, func(w io.Writer) error { return htmlOut(w, in) }); err != nil {
 			return err
 		}
 	}

@@ -68,6 +68,9 @@ func TestDependencyDirection(t *testing.T) {
 		"txn":        {"schema", "database"},
 		"driver":     {"txn", "results", "schema", "driver", "internal", "database"},
 		"internal":   {"schema", "internal", "loader", "database"},
+		// The storage profiles read result files (from-run) and run fio.
+		"diskprofile":  {"results", "internal/fio"},
+		"internal/fio": {},
 	}
 	for pkg, ims := range imports {
 		// Benchmarks of brokerbench itself (scripts/pgxfloor, a main package) measure

@@ -72,6 +72,7 @@ With no --db, commands use a managed local PostgreSQL that brokerbench starts it
 		newCheckCommand(g),
 		newReportCommand(g),
 		newCompareCommand(g),
+		newDiskCommand(g),
 		newMergeCommand(g),
 		newSchemaCommand(g),
 		newPGCommand(g),

@@ -1,0 +1,129 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"path/filepath"
+	"strings"
+
+	"github.com/brokerbench/brokerbench/results"
+)
+
+// splitGates separates the storage-profile gates (disk.METRIC ...) from the run
+// gates and parses the former; a malformed one is a usage error.
+func splitGates(exprs []string) (runs []string, disks []results.DiskGate, err error) {
+	var errs []error
+	for _, e := range exprs {
+		if !results.IsDiskGate(e) {
+			runs = append(runs, e)
+			continue
+		}
+		g, perr := results.ParseDiskGate(e)
+		if perr != nil {
+			errs = append(errs, perr)
+			continue
+		}
+		disks = append(disks, g)
+	}
+	if len(errs) > 0 {
+		return nil, nil, usageError{errors.Join(errs...)}
+	}
+	return runs, disks, nil
+}
+
+// compareWithDisks compares storage-profile files, and the OLTP runs given with
+// them: the runs' comparison first (as compare prints it alone), then the
+// profiles'. With both halves, --csv and --html get the runs' and the profiles' go
+// to a sibling file (report.html → report-disk.html), since their columns differ.
+func compareWithDisks(stdout io.Writer, runs, disks []results.Input, o compareOptions, diskGates []results.DiskGate) error {
+	if len(disks) < 2 {
+		return usagef("compare needs two or more storage-profile files to compare; got one (%s)", disks[0].Path)
+	}
+	if len(runs) == 1 {
+		return usagef("compare needs two or more OLTP result files to compare beside the storage profiles; got one (%s)", runs[0].Path)
+	}
+	var runErr error
+	diskCSV, diskHTML := o.CSV, o.HTML
+	if len(runs) >= 2 {
+		ro := o
+		ro.FailIf = nil
+		for _, e := range o.FailIf {
+			if !results.IsDiskGate(e) {
+				ro.FailIf = append(ro.FailIf, e)
+			}
+		}
+		paths := make([]string, len(runs))
+		for i, in := range runs {
+			paths[i] = in.Path
+		}
+		runErr = runCompare(stdout, paths, ro)
+		var ge gateError
+		if runErr != nil && !errors.As(runErr, &ge) {
+			return runErr
+		}
+		fmt.Fprintln(stdout)
+		diskCSV, diskHTML = siblingPath(o.CSV, "-disk"), siblingPath(o.HTML, "-disk")
+		for _, p := range []string{diskCSV, diskHTML} {
+			if p != "" && p != "-" {
+				fmt.Fprintf(stdout, "(the storage profiles' half goes to %s)\n", p)
+			}
+		}
+	} else if len(diskGates) < len(o.FailIf) {
+		return usagef("--fail-if: only disk.METRIC gates apply to storage-profile files (no OLTP run given)")
+	}
+	dc, err := results.CompareDisk(disks)
+	if err != nil {
+		return usageError{err}
+	}
+	if err := dc.WriteText(stdout); err != nil {
+		return err
+	}
+	trips, unchecked := dc.CheckGates(diskGates)
+	if len(diskGates) > 0 {
+		fmt.Fprintln(stdout, "\nStorage-profile gates:")
+		for _, g := range diskGates {
+			fmt.Fprintf(stdout, "  --fail-if %s\n", g)
+		}
+		for _, g := range unchecked {
+			fmt.Fprintf(stdout, "  WARNING --fail-if %q was checked nowhere: its figure is unknown at every shared profile step\n", g.Expr())
+		}
+		for _, t := range trips {
+			fmt.Fprintf(stdout, "  TRIPPED %s\n", t)
+		}
+		if len(trips) == 0 {
+			fmt.Fprintln(stdout, "  none tripped")
+		}
+	}
+	if diskCSV != "" {
+		if err := writeOutput(stdout, diskCSV, func(w io.Writer) error { return results.WriteDiskCSV(w, disks) }); err != nil {
+			return err
+		}
+	}
+	if diskHTML != "" {
+		if err := writeOutput(stdout, diskHTML, func(w io.Writer) error { return dc.WriteHTML(w, diskGates, trips) }); err != nil {
+			return err
+		}
+	}
+	var msgs []string
+	var ge gateError
+	if errors.As(runErr, &ge) {
+		msgs = append(msgs, ge.msg)
+	}
+	if len(trips) > 0 {
+		msgs = append(msgs, fmt.Sprintf("%d storage-profile gate(s) tripped: %s", len(trips), strings.Join(trips, "; ")))
+	}
+	if len(msgs) > 0 {
+		return gateError{msg: strings.Join(msgs, "; ")}
+	}
+	return nil
+}
+
+// siblingPath is path with suffix before its extension ("-" stays standard output).
+func siblingPath(path, suffix string) string {
+	if path == "" || path == "-" {
+		return path
+	}
+	ext := filepath.Ext(path)
+	return strings.TrimSuffix(path, ext) + suffix + ext
+}

@@ -1,0 +1,233 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+
+	"golang.org/x/sys/unix"
+
+	"github.com/brokerbench/brokerbench/internal/memcap"
+)
+
+// diskTarget is where `brokerbench disk` does its I/O, with what makes it safe: a
+// test file brokerbench created itself, or a block device held exclusively.
+type diskTarget struct {
+	path   string // the test file or the device node
+	raw    bool
+	size   int64
+	fsType string
+	// held is the device opened with O_EXCL for the whole run: the kernel refuses
+	// that while the device is mounted or claimed (a file system, md, dm, swap), and
+	// while we hold it nothing can mount it.
+	held    *os.File
+	created bool // the test file is ours to remove
+	keep    bool
+}
+
+// testFileName is the test file's name in --dir: the same on every system, so a
+// comparison runs the same target.
+const testFileName = "brokerbench-disk.dat"
+
+// openFileTarget refuses what --dir must not be (not a folder, a file already
+// there, less free space than size, a file system without direct I/O) and creates
+// the empty test file, which fio then lays out and writes in full.
+func openFileTarget(dir string, size int64, direct, keep bool) (*diskTarget, error) {
+	fi, err := os.Stat(dir)
+	if err != nil {
+		return nil, fmt.Errorf("--dir %s: %w", dir, errors.Unwrap(err))
+	}
+	if !fi.IsDir() {
+		return nil, usagef("--dir %s: not a folder (give the folder the test file goes in)", dir)
+	}
+	path := filepath.Join(dir, testFileName)
+	var st unix.Statfs_t
+	if err := unix.Statfs(dir, &st); err != nil {
+		return nil, fmt.Errorf("--dir %s: %w", dir, err)
+	}
+	free := int64(st.Bavail) * int64(st.Bsize)
+	if size > free {
+		return nil, fmt.Errorf("--dir %s: the %s test file does not fit: %s free; give a smaller --size", dir, memcap.FormatSize(size), memcap.FormatSize(free))
+	}
+	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o600)
+	if err != nil {
+		if errors.Is(err, os.ErrExist) {
+			return nil, fmt.Errorf("%s already exists (a kept test file, or someone else's): remove it first; brokerbench writes only a test file it created", path)
+		}
+		return nil, fmt.Errorf("--dir %s: %w", dir, errors.Unwrap(err))
+	}
+	f.Close()
+	t := &diskTarget{path: path, size: size, fsType: fsTypeOf(dir), created: true, keep: keep}
+	if direct {
+		// fio would fail on its first step; say why at once (tmpfs has no O_DIRECT).
+		fd, err := unix.Open(path, unix.O_RDWR|unix.O_DIRECT, 0)
+		if err != nil {
+			t.close()
+			return nil, fmt.Errorf("--dir %s: the file system (%s) does not support direct I/O (%v); use another, or --buffered to measure through the page cache", dir, t.fsType, err)
+		}
+		unix.Close(fd)
+	}
+	return t, nil
+}
+
+// openDeviceTarget refuses a device that is not a block device, is mounted (or a
+// partition of it is), is used as swap or claimed by the kernel, and writes to one
+// unless --allow-device-writes names it. size 0 means the whole device.
+func openDeviceTarget(dev string, size int64, writes bool, allowWrites string) (*diskTarget, error) {
+	fi, err := os.Stat(dev)
+	if err != nil {
+		return nil, fmt.Errorf("--device %s: %w", dev, errors.Unwrap(err))
+	}
+	if fi.Mode()&os.ModeDevice == 0 || fi.Mode()&os.ModeCharDevice != 0 {
+		return nil, usagef("--device %s: not a block device", dev)
+	}
+	if writes && !sameDevice(dev, allowWrites) {
+		return nil, usagef("--device %s: the profiles write, which destroys the device's data; pass --allow-device-writes %s to confirm, or run only reading profiles", dev, dev)
+	}
+	var sys unix.Stat_t
+	if err := unix.Stat(dev, &sys); err != nil {
+		return nil, fmt.Errorf("--device %s: %w", dev, err)
+	}
+	maj, min := unix.Major(uint64(sys.Rdev)), unix.Minor(uint64(sys.Rdev))
+	if where := mountedFrom(maj, min); where != "" {
+		return nil, fmt.Errorf("--device %s is in use: %s is mounted on %s; brokerbench never writes to a mounted device", dev, dev, where)
+	}
+	if swapOn(dev) {
+		return nil, fmt.Errorf("--device %s is in use as swap", dev)
+	}
+	f, err := os.OpenFile(dev, os.O_RDONLY|unix.O_EXCL, 0)
+	if err != nil {
+		if errors.Is(err, unix.EBUSY) {
+			return nil, fmt.Errorf("--device %s is in use (mounted, part of an array or a mapped device, or held by another program)", dev)
+		}
+		return nil, fmt.Errorf("--device %s: %w", dev, errors.Unwrap(err))
+	}
+	devSize, err := blockSize(maj, min)
+	if err != nil {
+		f.Close()
+		return nil, fmt.Errorf("--device %s: %w", dev, err)
+	}
+	if size == 0 || size > devSize {
+		if size > devSize {
+			f.Close()
+			return nil, usagef("--size %s is larger than %s (%s)", memcap.FormatSize(size), dev, memcap.FormatSize(devSize))
+		}
+		size = devSize
+	}
+	return &diskTarget{path: dev, raw: true, size: size, held: f}, nil
+}
+
+// sameDevice tells whether a names the device b (the same node, or a link to it).
+func sameDevice(a, b string) bool {
+	if b == "" {
+		return false
+	}
+	ra, err1 := filepath.EvalSymlinks(a)
+	rb, err2 := filepath.EvalSymlinks(b)
+	return err1 == nil && err2 == nil && ra == rb
+}
+
+// mountedFrom returns a mount point of the device maj:min or of a partition of
+// it, "" when none is mounted (/proc/self/mountinfo's third field is MAJ:MIN).
+func mountedFrom(maj, min uint32) string {
+	data, err := os.ReadFile("/proc/self/mountinfo")
+	if err != nil {
+		return ""
+	}
+	parts := partitionsOf(maj, min)
+	for _, line := range strings.Split(string(data), "\n") {
+		f := strings.Fields(line)
+		if len(f) < 5 {
+			continue
+		}
+		if parts[f[2]] {
+			return f[4]
+		}
+	}
+	return ""
+}
+
+// partitionsOf is the device's MAJ:MIN and its partitions' (/sys/dev/block/M:m/*/dev).
+func partitionsOf(maj, min uint32) map[string]bool {
+	self := fmt.Sprintf("%d:%d", maj, min)
+	out := map[string]bool{self: true}
+	subs, _ := filepath.Glob(filepath.Join("/sys/dev/block", self, "*", "dev"))
+	for _, s := range subs {
+		if b, err := os.ReadFile(s); err == nil {
+			out[strings.TrimSpace(string(b))] = true
+		}
+	}
+	return out
+}
+
+func swapOn(dev string) bool {
+	data, err := os.ReadFile("/proc/swaps")
+	if err != nil {
+		return false
+	}
+	real, _ := filepath.EvalSymlinks(dev)
+	for _, line := range strings.Split(string(data), "\n")[1:] {
+		if f := strings.Fields(line); len(f) > 0 && (f[0] == dev || f[0] == real) {
+			return true
+		}
+	}
+	return false
+}
+
+// blockSize reads the device's size in bytes (/sys/dev/block/M:m/size, in 512-byte
+// sectors whatever the device's own sector size).
+func blockSize(maj, min uint32) (int64, error) {
+	b, err := os.ReadFile(fmt.Sprintf("/sys/dev/block/%d:%d/size", maj, min))
+	if err != nil {
+		return 0, err
+	}
+	n, err := strconv.ParseInt(strings.TrimSpace(string(b)), 10, 64)
+	if err != nil {
+		return 0, fmt.Errorf("device size %q: %w", b, err)
+	}
+	return n * 512, nil
+}
+
+// fsTypeOf is the file system type of the mount holding dir ("ext4"), "" if unknown.
+func fsTypeOf(dir string) string {
+	data, err := os.ReadFile("/proc/self/mountinfo")
+	if err != nil {
+		return ""
+	}
+	abs, _ := filepath.Abs(dir)
+	if r, err := filepath.EvalSymlinks(abs); err == nil {
+		abs = r
+	}
+	best, fs := "", ""
+	for _, line := range strings.Split(string(data), "\n") {
+		f := strings.Fields(line)
+		sep := -1
+		for i, x := range f {
+			if x == "-" {
+				sep = i
+				break
+			}
+		}
+		if len(f) < 5 || sep < 0 || sep+1 >= len(f) {
+			continue
+		}
+		mp := f[4]
+		if (abs == mp || strings.HasPrefix(abs, strings.TrimSuffix(mp, "/")+"/")) && len(mp) >= len(best) {
+			best, fs = mp, f[sep+1]
+		}
+	}
+	return fs
+}
+
+// close releases the device or removes the test file, unless it is to be kept.
+func (t *diskTarget) close() {
+	if t.held != nil {
+		t.held.Close()
+	}
+	if t.created && !t.keep {
+		os.Remove(t.path)
+	}
+}

@@ -1,0 +1,312 @@
+package results
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+	"text/tabwriter"
+)
+
+// DiskComparison is two or more storage-profile runs with their steps matched by
+// profile and outstanding I/Os. The first input is the base.
+type DiskComparison struct {
+	Inputs []Input
+	// Keys are the matched (profile, depth) pairs: in the base and in at least one
+	// other run, in the base's profile order, depths ascending.
+	Keys      []diskKey
+	Unmatched []string
+}
+
+// IsDisk tells whether in is a storage-profile file.
+func IsDisk(in Input) bool { return KindOf(in.Run) == KindDisk && in.Run.Disk != nil }
+
+// CompareDisk matches the runs' profile steps.
+func CompareDisk(inputs []Input) (*DiskComparison, error) {
+	if len(inputs) < 2 {
+		return nil, errors.New("compare needs at least two storage-profile files")
+	}
+	for _, in := range inputs {
+		if !IsDisk(in) {
+			return nil, fmt.Errorf("%s is not a storage-profile file", in.Path)
+		}
+	}
+	c := &DiskComparison{Inputs: inputs}
+	base := inputs[0].Run.Disk
+	for _, p := range profileOrder(base) {
+		for _, d := range depthsOf(base.Steps) {
+			k := diskKey{p, d}
+			if stepAt(base, k) == nil {
+				continue
+			}
+			matched := false
+			for _, in := range inputs[1:] {
+				matched = matched || stepAt(in.Run.Disk, k) != nil
+			}
+			if matched {
+				c.Keys = append(c.Keys, k)
+			} else {
+				c.Unmatched = append(c.Unmatched, fmt.Sprintf("%s: %s (no other run has it)", inputs[0].Name(), k))
+			}
+		}
+	}
+	for _, in := range inputs[1:] {
+		for _, st := range in.Run.Disk.Steps {
+			k := diskKey{st.Profile, st.Depth}
+			if !slices.Contains(c.Keys, k) {
+				c.Unmatched = append(c.Unmatched, fmt.Sprintf("%s: %s (the base has no such step)", in.Name(), k))
+			}
+		}
+	}
+	return c, nil
+}
+
+func (c *DiskComparison) value(k diskKey, r int, m diskMetric) (float64, bool) {
+	st := stepAt(c.Inputs[r].Run.Disk, k)
+	if st == nil {
+		return 0, false
+	}
+	return m.value(st)
+}
+
+// Headlines are run r's one-line summaries against the base, one per profile at the
+// highest depth both ran: "database, 64 outstanding: IOPS +55 %, latency -33 %".
+func (c *DiskComparison) Headlines(r int) []string {
+	var out []string
+	seen := map[string]bool{}
+	for i := len(c.Keys) - 1; i >= 0; i-- {
+		k := c.Keys[i]
+		if seen[k.Profile] {
+			continue
+		}
+		var parts []string
+		for _, key := range []string{"iops", "latency"} {
+			m, _ := lookupDiskMetric(key)
+			b, okB := c.value(k, 0, m)
+			v, okV := c.value(k, r, m)
+			if okB && okV {
+				parts = append(parts, m.title+" "+formatChange(Change(b, v), 0))
+			}
+		}
+		if len(parts) == 0 {
+			continue
+		}
+		seen[k.Profile] = true
+		out = append(out, k.String()+": "+strings.Join(parts, ", "))
+	}
+	slices.Reverse(out)
+	return out
+}
+
+// WriteText prints the comparison: the runs, the headlines, one table per profile
+// with each depth's IOPS, MB/s and latency side by side, then the unmatched steps.
+func (c *DiskComparison) WriteText(w io.Writer) error {
+	tw := tabwriter.NewWriter(w, 2, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "Storage profiles (the first is the base):")
+	for r, in := range c.Inputs {
+		fmt.Fprintf(tw, "  [%d]\t%s\t%s\t%s\t\n", r+1, in.Name(), in.Path, describeDisk(in))
+	}
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	for _, warn := range c.Warnings() {
+		fmt.Fprintln(w, "warning: "+warn)
+	}
+	for r := 1; r < len(c.Inputs); r++ {
+		fmt.Fprintf(w, "\n%s vs %s:\n", c.Inputs[r].Name(), c.Inputs[0].Name())
+		hs := c.Headlines(r)
+		if len(hs) == 0 {
+			fmt.Fprintln(w, "  no profile step in common")
+		}
+		for _, h := range hs {
+			fmt.Fprintln(w, "  "+h)
+		}
+	}
+	for _, t := range c.Tables() {
+		if err := writeTextTable(w, t); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// compareKeys are the figures of the per-profile tables.
+var compareKeys = []string{"iops", "mbps", "latency", "read_p99", "write_p99", "sync_p99", "device_iops"}
+
+// Tables are one table per matched step: every figure of compareKeys known in any
+// run, each run's value and its change against the base; and the unmatched steps.
+func (c *DiskComparison) Tables() []table {
+	var out []table
+	for _, k := range c.Keys {
+		t := table{Caption: k.String(), Head: []string{"figure"}}
+		for r, in := range c.Inputs {
+			t.Head = append(t.Head, in.Name())
+			if r > 0 {
+				t.Head = append(t.Head, "change")
+			}
+		}
+		for _, key := range compareKeys {
+			m, _ := lookupDiskMetric(key)
+			b, okB := c.value(k, 0, m)
+			row := []cell{{Text: m.title, Class: "name"}}
+			known := false
+			for r := range c.Inputs {
+				v, ok := c.value(k, r, m)
+				known = known || ok
+				if ok {
+					row = append(row, cell{Text: formatValue(m.asMetric(), v), Class: "num"})
+				} else {
+					row = append(row, dash)
+				}
+				if r == 0 {
+					continue
+				}
+				if ok && okB {
+					ch := Change(b, v)
+					row = append(row, cell{Text: formatChange(ch, 1), Class: changeClass(m.asMetric(), ch)})
+				} else {
+					row = append(row, dash)
+				}
+			}
+			if known {
+				t.Rows = append(t.Rows, row)
+			}
+		}
+		out = append(out, t)
+	}
+	if len(c.Unmatched) > 0 {
+		t := table{Caption: "Unmatched profile steps (not compared)", Head: []string{"step"}}
+		for _, u := range c.Unmatched {
+			t.Rows = append(t.Rows, []cell{{Text: u}})
+		}
+		out = append(out, t)
+	}
+	return out
+}
+
+// DiskGate is a --fail-if expression on a storage-profile figure, disk.KEY OP VALUE,
+// checked at every matched profile step of every run after the first.
+type DiskGate struct {
+	g Gate
+	m diskMetric
+}
+
+// Expr is the expression as typed.
+func (g DiskGate) Expr() string { return g.g.Expr }
+
+// IsDiskGate tells whether a --fail-if expression is about storage profiles.
+func IsDiskGate(expr string) bool {
+	return strings.HasPrefix(strings.ToLower(strings.TrimSpace(expr)), DiskGatePrefix)
+}
+
+// ParseDiskGate parses disk.KEY OP VALUE, where KEY is one of the diskMetrics keys
+// and VALUE a change (-10%) or an absolute value in the figure's unit.
+func ParseDiskGate(expr string) (DiskGate, error) {
+	bad := func(reason string) (DiskGate, error) {
+		return DiskGate{}, &GateSyntaxError{Expr: expr, Reason: reason}
+	}
+	s := strings.TrimSpace(expr)[len(DiskGatePrefix):]
+	i := strings.IndexAny(s, "<>")
+	if i < 0 {
+		return bad(`no operator; want disk.METRIC OP VALUE, e.g. "disk.iops<-10%", "disk.read_p99>+20%"`)
+	}
+	g := DiskGate{g: Gate{Expr: expr, op: s[i : i+1]}}
+	name, rest := strings.TrimSpace(s[:i]), s[i+1:]
+	if strings.HasPrefix(rest, "=") {
+		g.g.op += "="
+		rest = rest[1:]
+	}
+	rest = strings.TrimSpace(rest)
+	m, ok := lookupDiskMetric(name)
+	if !ok {
+		keys := make([]string, len(diskMetrics))
+		for k, dm := range diskMetrics {
+			keys[k] = DiskGatePrefix + dm.key
+		}
+		return bad(fmt.Sprintf("unknown storage-profile metric %q; use one of %s", name, strings.Join(keys, ", ")))
+	}
+	g.m, g.g.metric = m, m.asMetric()
+	if rest == "" || strings.ContainsAny(rest, "<>=") {
+		return bad("want one value after one operator")
+	}
+	if strings.HasSuffix(rest, "%") {
+		v, err := strconv.ParseFloat(strings.TrimSpace(strings.TrimSuffix(rest, "%")), 64)
+		if err != nil || math.IsNaN(v) || math.IsInf(v, 0) {
+			return bad(fmt.Sprintf("%q is not a percentage such as -10%% or +20%%", rest))
+		}
+		g.g.value, g.g.relative = v, true
+		return g, nil
+	}
+	v, err := parseAbsolute(rest, m.unit)
+	if err != nil {
+		return bad(err.Error())
+	}
+	g.g.value = v
+	return g, nil
+}
+
+// String renders the gate canonically, "disk.iops < -10 %".
+func (g DiskGate) String() string { return DiskGatePrefix + g.g.String() }
+
+// CheckGates returns every trip of the gates, as "run B at database, 64
+// outstanding: disk.iops -12.0 % < -10 %", and the gates checked nowhere.
+func (c *DiskComparison) CheckGates(gates []DiskGate) (trips []string, unchecked []DiskGate) {
+	for _, g := range gates {
+		checked := false
+		for r := 1; r < len(c.Inputs); r++ {
+			for _, k := range c.Keys {
+				v, ok := c.value(k, r, g.m)
+				if !ok {
+					continue
+				}
+				if _, okB := c.value(k, 0, g.m); g.g.relative && !okB {
+					continue
+				}
+				checked = true
+				_, shown, tripped := g.g.trips(v, func() (float64, bool) { return c.value(k, 0, g.m) },
+					func(x float64) string { return formatValue(g.m.asMetric(), x) })
+				if tripped {
+					trips = append(trips, fmt.Sprintf("run %s at %s: %s%s %s %s %s", c.Inputs[r].Name(), k,
+						DiskGatePrefix, g.m.key, shown, g.g.op, g.g.formatThreshold()))
+				}
+			}
+		}
+		if !checked {
+			unchecked = append(unchecked, g)
+		}
+	}
+	return trips, unchecked
+}
+
+// Warnings name what makes two storage-profile runs measure different things: another
+// seed (other offsets), test size (another share of the disk and of its cache), I/O
+// mode, or a profile of the same name defined with other fio options.
+func (c *DiskComparison) Warnings() []string {
+	var out []string
+	b := c.Inputs[0]
+	bd := b.Run.Disk
+	for _, in := range c.Inputs[1:] {
+		d := in.Run.Disk
+		if in.Run.Seed != b.Run.Seed {
+			out = append(out, fmt.Sprintf("%s ran with seed %d, %s with %d: other offsets and sizes", in.Name(), in.Run.Seed, b.Name(), b.Run.Seed))
+		}
+		if d.Target.SizeBytes != bd.Target.SizeBytes {
+			out = append(out, fmt.Sprintf("%s addressed %s, %s %s: a different share of the storage and its cache", in.Name(),
+				formatSize(d.Target.SizeBytes), b.Name(), formatSize(bd.Target.SizeBytes)))
+		}
+		if d.Direct != bd.Direct {
+			out = append(out, fmt.Sprintf("%s and %s differ in direct I/O: one went through the page cache", in.Name(), b.Name()))
+		}
+		for _, p := range d.Profiles {
+			for _, q := range bd.Profiles {
+				if p.Name == q.Name && !slices.Equal(p.FIO, q.FIO) {
+					out = append(out, fmt.Sprintf("profile %s is defined differently in %s and %s", p.Name, in.Name(), b.Name()))
+				}
+			}
+		}
+	}
+	return out
+}

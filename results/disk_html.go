@@ -1,0 +1,150 @@
+package results
+
+import (
+	"fmt"
+	"html/template"
+	"io"
+	"strings"
+	"time"
+)
+
+const footnoteDisk = "Each step ran its profile on fio for its ramp-up, then measured; latency is fio's completion " +
+	"latency (submission to completion). Device figures come from the block device's own counters over the same window."
+
+// diskRunsTable lists storage-profile runs: target, size, fio, seed, tags.
+func diskRunsTable(inputs []Input) table {
+	t := table{Caption: "Storage-profile runs", Head: []string{"run", "file", "target", "size", "fio", "I/O", "seed", "tags", "started"}}
+	for _, in := range inputs {
+		r, d := in.Run, in.Run.Disk
+		started := ""
+		if !r.StartedAt.IsZero() {
+			started = r.StartedAt.UTC().Format(time.RFC3339)
+		}
+		if r.Interrupted {
+			started += " (interrupted)"
+		}
+		io := "buffered"
+		if d.Direct {
+			io = "direct"
+		}
+		target := strings.TrimSpace(d.Target.Path + " " + d.Target.Filesystem + " " + d.Target.Device)
+		t.Rows = append(t.Rows, []cell{{Text: in.Name(), Class: "name"}, {Text: in.Path}, {Text: target},
+			{Text: formatSize(d.Target.SizeBytes)}, {Text: d.FIO}, {Text: io}, {Text: fmt.Sprint(r.Seed)},
+			{Text: formatTags(r.Tags)}, {Text: started}})
+	}
+	return t
+}
+
+// depthAxis ticks the chart at the depths run, on a log scale when they double.
+func depthAxis(inputs []Input) chartOptions {
+	var xs []float64
+	for _, in := range inputs {
+		for _, d := range depthsOf(in.Run.Disk.Steps) {
+			xs = append(xs, float64(d))
+		}
+	}
+	return usersAxis(xs)
+}
+
+// profileLine is one run's metric m for one profile against outstanding I/Os.
+func profileLine(name string, d *DiskRun, profile string, m diskMetric, color int, dashed bool) line {
+	l := line{name: name, color: color, dashed: dashed}
+	for _, dp := range depthsOf(d.Steps) {
+		if st := stepAt(d, diskKey{profile, dp}); st != nil {
+			if v, ok := m.value(st); ok {
+				l.xs = append(l.xs, float64(dp))
+				l.ys = append(l.ys, v)
+			}
+		}
+	}
+	return l
+}
+
+// diskCharts draws, per profile, IOPS and average latency against outstanding
+// I/Os, one line per run.
+func diskCharts(inputs []Input, profiles []string) ([]htmlChart, error) {
+	iops, _ := lookupDiskMetric("iops")
+	lat, _ := lookupDiskMetric("latency")
+	opts := depthAxis(inputs)
+	var out []htmlChart
+	for _, p := range profiles {
+		for _, spec := range []struct {
+			m             diskMetric
+			title, ylabel string
+		}{{iops, "IOPS", "IOPS"}, {lat, "average latency", "ms"}} {
+			var lines []line
+			for r, in := range inputs {
+				name := in.Name()
+				if len(inputs) == 1 {
+					name = spec.title
+				}
+				lines = append(lines, profileLine(name, in.Run.Disk, p, spec.m, r, false))
+			}
+			title := fmt.Sprintf("%s: %s against outstanding I/Os", p, spec.title)
+			svg, err := lineChartSVGWith(title, "outstanding I/Os", spec.ylabel, lines, opts)
+			if err != nil {
+				return nil, err
+			}
+			out = append(out, htmlChart{Title: title, SVG: template.HTML(svg)})
+		}
+	}
+	return out, nil
+}
+
+// WriteDiskReportHTML writes a storage-profile run as one self-contained page: the
+// profile × outstanding-I/O table, IOPS and latency against outstanding I/Os per
+// profile, and every step's figures.
+func WriteDiskReportHTML(w io.Writer, in Input) error {
+	d := in.Run.Disk
+	p := htmlPage{Title: "brokerbench storage profiles: " + in.Name(), Subtitle: describeDisk(in),
+		Runs: diskRunsTable([]Input{in}), Footnotes: append([]string{footnoteDisk}, diskNotes(d)...)}
+	var err error
+	if p.Charts, err = diskCharts([]Input{in}, profileOrder(d)); err != nil {
+		return err
+	}
+	p.Tables = []table{diskMatrix(d), diskStepsTable(d)}
+	return writePage(w, p)
+}
+
+// WriteHTML writes the storage-profile comparison as one self-contained page, with
+// the gates' outcome (trips as given by CheckGates).
+func (c *DiskComparison) WriteHTML(w io.Writer, gates []DiskGate, trips []string) error {
+	names := make([]string, len(c.Inputs))
+	for r, in := range c.Inputs {
+		names[r] = in.Name()
+	}
+	p := htmlPage{Title: "brokerbench storage-profile comparison: " + strings.Join(names, " vs "),
+		Subtitle:  "Changes are relative to the first run, " + names[0] + ", at the same profile and outstanding I/Os.",
+		Runs:      diskRunsTable(c.Inputs),
+		Footnotes: []string{footnoteDisk}}
+	for r := 1; r < len(c.Inputs); r++ {
+		for _, h := range c.Headlines(r) {
+			p.Notes = append(p.Notes, names[r]+" vs "+names[0]+", "+h)
+		}
+	}
+	for _, warn := range c.Warnings() {
+		p.Alerts = append(p.Alerts, "Not comparable: "+warn)
+	}
+	for _, t := range trips {
+		p.Alerts = append(p.Alerts, "Gate tripped: "+t)
+	}
+	if len(gates) > 0 && len(trips) == 0 {
+		gs := make([]string, len(gates))
+		for i, g := range gates {
+			gs[i] = g.String()
+		}
+		p.Notes = append(p.Notes, "Gates passed: "+strings.Join(gs, "; "))
+	}
+	var profiles []string
+	for _, k := range c.Keys {
+		if len(profiles) == 0 || profiles[len(profiles)-1] != k.Profile {
+			profiles = append(profiles, k.Profile)
+		}
+	}
+	var err error
+	if p.Charts, err = diskCharts(c.Inputs, profiles); err != nil {
+		return err
+	}
+	p.Tables = c.Tables()
+	return writePage(w, p)
+}

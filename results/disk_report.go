@@ -1,0 +1,226 @@
+package results
+
+import (
+	"fmt"
+	"io"
+	"slices"
+	"strings"
+)
+
+// The storage-profile half of report: the reference's table (profile × outstanding
+// I/Os) and each step's figures beside the device's own.
+
+// diskKey identifies a profile step: the same profile at the same depth on two
+// systems is the same test.
+type diskKey struct {
+	Profile string
+	Depth   int
+}
+
+func (k diskKey) String() string { return fmt.Sprintf("%s, %d outstanding", k.Profile, k.Depth) }
+
+// profileOrder is the profiles in the order the run ran them.
+func profileOrder(d *DiskRun) []string {
+	var out []string
+	for _, p := range d.Profiles {
+		if !slices.Contains(out, p.Name) {
+			out = append(out, p.Name)
+		}
+	}
+	for _, st := range d.Steps {
+		if !slices.Contains(out, st.Profile) {
+			out = append(out, st.Profile)
+		}
+	}
+	return out
+}
+
+// depthsOf is every depth the steps ran at, ascending.
+func depthsOf(steps []DiskStep) []int {
+	var out []int
+	for _, st := range steps {
+		if !slices.Contains(out, st.Depth) {
+			out = append(out, st.Depth)
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
+// stepAt returns the first step of profile at depth, nil when none.
+func stepAt(d *DiskRun, k diskKey) *DiskStep {
+	for i := range d.Steps {
+		if d.Steps[i].Profile == k.Profile && d.Steps[i].Depth == k.Depth {
+			return &d.Steps[i]
+		}
+	}
+	return nil
+}
+
+// describeDisk is the one-line identity of a storage-profile run.
+func describeDisk(in Input) string {
+	r, d := in.Run, in.Run.Disk
+	t := d.Target
+	where := t.Path
+	var on []string
+	if t.Filesystem != "" {
+		on = append(on, t.Filesystem)
+	}
+	if t.Device != "" {
+		on = append(on, "on "+t.Device)
+	}
+	if len(on) > 0 {
+		where += " (" + strings.Join(on, " ") + ")"
+	}
+	parts := []string{"storage profiles on " + where, formatSize(t.SizeBytes)}
+	if d.FIO != "" {
+		parts = append(parts, "fio "+d.FIO)
+	}
+	if d.Direct {
+		parts = append(parts, "direct I/O")
+	} else {
+		parts = append(parts, "buffered I/O")
+	}
+	parts = append(parts, fmt.Sprintf("seed %d", r.Seed))
+	if r.Interrupted {
+		parts = append(parts, "INTERRUPTED")
+	}
+	if tg := formatTags(r.Tags); tg != "" {
+		parts = append(parts, "tags: "+tg)
+	}
+	return strings.Join(parts, ", ")
+}
+
+func formatSize(b int64) string {
+	switch {
+	case b >= 1<<30:
+		return fmt.Sprintf("%.1f GB", float64(b)/(1<<30))
+	case b >= 1<<20:
+		return fmt.Sprintf("%.0f MB", float64(b)/(1<<20))
+	}
+	return fmt.Sprintf("%d bytes", b)
+}
+
+// WriteDiskReport prints a storage-profile run: the profile × outstanding-I/O table
+// (IOPS, MB/s and average latency, as the reference reports them), then every
+// step's figures per direction beside the device's.
+func WriteDiskReport(w io.Writer, in Input) error {
+	d := in.Run.Disk
+	if d == nil {
+		return fmt.Errorf("%s: a disk result file without its disk figures", in.Path)
+	}
+	fmt.Fprintf(w, "%s (%s)\n  %s\n", in.Name(), in.Path, describeDisk(in))
+	if !in.Run.StartedAt.IsZero() {
+		fmt.Fprintf(w, "  started %s", in.Run.StartedAt.UTC().Format("2006-01-02 15:04:05 UTC"))
+		if in.Run.Tool != "" {
+			fmt.Fprintf(w, ", %s", in.Run.Tool)
+		}
+		fmt.Fprintln(w)
+	}
+	if pc := d.Precondition; pc != nil {
+		if pc.Skipped {
+			fmt.Fprintf(w, "  not preconditioned: %s\n", pc.SkipNote)
+		} else {
+			fmt.Fprintf(w, "  preconditioned: %s written in %.1f s (%.0f MB/s)\n", formatSize(pc.Bytes), pc.Seconds, pc.MBps)
+		}
+	}
+	if len(d.Steps) == 0 {
+		fmt.Fprintln(w, "\nno steps finished")
+		return nil
+	}
+	for _, t := range []table{diskMatrix(d), diskStepsTable(d)} {
+		if err := writeTextTable(w, t); err != nil {
+			return err
+		}
+	}
+	for _, n := range diskNotes(d) {
+		fmt.Fprintln(w, "  "+n)
+	}
+	return nil
+}
+
+// diskMatrix is the reference's table: one row per profile, per depth its IOPS,
+// MB/s and average latency.
+func diskMatrix(d *DiskRun) table {
+	depths := depthsOf(d.Steps)
+	t := table{Caption: "IOPS / MB/s / average latency ms, by outstanding I/Os", Head: []string{"profile"}}
+	for _, dp := range depths {
+		t.Head = append(t.Head, fmt.Sprintf("%d", dp))
+	}
+	for _, p := range profileOrder(d) {
+		row := []cell{{Text: p, Class: "name"}}
+		any := false
+		for _, dp := range depths {
+			st := stepAt(d, diskKey{p, dp})
+			if st == nil {
+				row = append(row, dash)
+				continue
+			}
+			any = true
+			row = append(row, cell{Text: fmt.Sprintf("%.0f / %.1f / %.3f", st.IOPS, st.MBps, st.LatencyMS()), Class: "num"})
+		}
+		if any {
+			t.Rows = append(t.Rows, row)
+		}
+	}
+	return t
+}
+
+// diskStepsTable is every step: fio's figures per direction, then the device's.
+func diskStepsTable(d *DiskRun) table {
+	t := table{Caption: "Steps (measured window; latency is fio's completion latency)",
+		Head: []string{"profile", "depth", "bs", "IOPS", "MB/s", "read %", "read avg", "read p99", "read p99.9",
+			"write avg", "write p99", "write p99.9", "syncs/s", "sync p99", "device IOPS", "device MB/s", "device r/w await", "device"}}
+	for _, p := range profileOrder(d) {
+		for _, dp := range depthsOf(d.Steps) {
+			st := stepAt(d, diskKey{p, dp})
+			if st == nil {
+				continue
+			}
+			row := []cell{{Text: p, Class: "name"}, numCell("%.0f", float64(st.Depth)), {Text: st.BlockSize},
+				numCell("%.0f", st.IOPS), numCell("%.1f", st.MBps), numCell("%.1f", st.ReadPercent)}
+			for _, dd := range []*DiskDir{st.Read, st.Write} {
+				if dd == nil {
+					row = append(row, dash, dash, dash)
+					continue
+				}
+				row = append(row, numCell("%.3f", dd.AvgMS), numCell("%.3f", dd.P99MS), numCell("%.3f", dd.P999MS))
+			}
+			if st.Sync != nil && st.MeasuredS > 0 {
+				row = append(row, numCell("%.0f", float64(st.Sync.Count)/st.MeasuredS), numCell("%.3f", st.Sync.P99MS))
+			} else {
+				row = append(row, dash, dash)
+			}
+			if io := st.IO; ioKnown(io) {
+				row = append(row, numCell("%.0f", io.ReadIOPS+io.WriteIOPS), numCell("%.1f", io.ReadMBps+io.WriteMBps),
+					cell{Text: fmt.Sprintf("%.3f / %.3f", io.ReadAwaitMS, io.WriteAwaitMS), Class: "num"})
+			} else {
+				row = append(row, dash, dash, dash)
+			}
+			switch {
+			case st.DeviceAgrees == nil:
+				row = append(row, cell{Text: "-"})
+			case *st.DeviceAgrees:
+				row = append(row, cell{Text: "agrees"})
+			default:
+				row = append(row, cell{Text: "DIFFERS"})
+			}
+			if st.Partial {
+				row[0].Text += " (partial)"
+			}
+			t.Rows = append(t.Rows, row)
+		}
+	}
+	return t
+}
+
+// diskNotes explain the steps whose device reading differs from fio's.
+func diskNotes(d *DiskRun) []string {
+	var notes []string
+	for _, st := range d.Steps {
+		if st.DeviceNote != "" {
+			notes = append(notes, fmt.Sprintf("%s: %s.", diskKey{st.Profile, st.Depth}, st.DeviceNote))
+		}
+	}
+	return notes
+}

@@ -1,0 +1,116 @@
+package results
+
+import (
+	"bytes"
+	"encoding/csv"
+	"strings"
+	"testing"
+)
+
+// diskInput is a storage-profile file whose database profile does iops at each
+// depth with latency avg ms, reads two thirds of it.
+func diskInput(name string, iops, avg float64) Input {
+	d := &DiskRun{Target: DiskTarget{Path: "/mnt/x/brokerbench-disk.dat", SizeBytes: 1 << 30, Filesystem: "ext4", Device: "loop0"},
+		FIO: "3.33", Direct: true, Profiles: []DiskProfile{{Name: "database"}, {Name: "wal"}}}
+	for _, depth := range []int{1, 64} {
+		scale := float64(depth)
+		st := DiskStep{Profile: "database", Depth: depth, BlockSize: "8k", MeasuredS: 10, IOPS: iops * scale, MBps: iops * scale / 128,
+			Read:  &DiskDir{IOs: int64(iops * scale * 6.7), IOPS: iops * scale * 0.67, AvgMS: avg, P99MS: 3 * avg},
+			Write: &DiskDir{IOs: int64(iops * scale * 3.3), IOPS: iops * scale * 0.33, AvgMS: avg, P99MS: 4 * avg}}
+		d.Steps = append(d.Steps, st)
+	}
+	d.Steps = append(d.Steps, DiskStep{Profile: "wal", Depth: 1, IOPS: 300, MBps: 2.3,
+		Write: &DiskDir{IOs: 3000, IOPS: 300, AvgMS: 3}, Sync: &DiskSync{Count: 3000, AvgMS: 1, P99MS: 9}})
+	return Input{Path: name + ".json", Run: &Run{Format: FormatVersion, Kind: KindDisk, Label: name, Seed: 1, Steps: []Step{}, Disk: d}}
+}
+
+// TestDiskCompareAndGates: the reference's sentence, per profile at the highest
+// shared depth, and a gate on a profile figure.
+func TestDiskCompareAndGates(t *testing.T) {
+	a, b := diskInput("A", 1000, 3), diskInput("B", 1550, 2)
+	c, err := CompareDisk([]Input{a, b})
+	if err != nil {
+		t.Fatal(err)
+	}
+	hs := c.Headlines(1)
+	if len(hs) != 2 || hs[0] != "database, 64 outstanding: IOPS +55 %, avg latency -33 %" {
+		t.Errorf("headlines %q", hs)
+	}
+	var out bytes.Buffer
+	if err := c.WriteText(&out); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"database, 1 outstanding", "sync p99", "+55.0 %"} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("comparison lacks %q:\n%s", want, out.String())
+		}
+	}
+	gates := []DiskGate{}
+	for _, e := range []string{"disk.iops<+60%", "disk.read_p99>5ms", "disk.sync_p99>1s"} {
+		g, err := ParseDiskGate(e)
+		if err != nil {
+			t.Fatal(err)
+		}
+		gates = append(gates, g)
+	}
+	trips, unchecked := c.CheckGates(gates)
+	// IOPS rose less than 60 % at all three steps, read p99 is over 5 ms at both
+	// database steps, and the WAL's sync p99 of 9 ms is under 1 s.
+	if len(trips) != 5 || trips[0] != "run B at database, 1 outstanding: disk.iops +55.0 % < +60 %" ||
+		trips[4] != "run B at database, 64 outstanding: disk.read_p99 6.000 ms > 5 ms" || len(unchecked) != 0 {
+		t.Errorf("trips %q, unchecked %v", trips, unchecked)
+	}
+	for _, bad := range []string{"disk.nosuch<1", "disk.iops", "disk.latency<fast"} {
+		if _, err := ParseDiskGate(bad); err == nil {
+			t.Errorf("%q parsed", bad)
+		}
+	}
+	if w := c.Warnings(); len(w) != 0 {
+		t.Errorf("warnings for two like runs: %q", w)
+	}
+	b.Run.Seed, b.Run.Disk.Target.SizeBytes = 2, 8<<30
+	if w := c.Warnings(); len(w) != 2 || !strings.Contains(w[0], "seed 2") || !strings.Contains(w[1], "8.0 GB") {
+		t.Errorf("warnings %q; want the seed and the size named", w)
+	}
+	if _, err := CompareDisk([]Input{a, {Path: "run.json", Run: &Run{Format: 1}}}); err == nil {
+		t.Error("an OLTP run was compared as a storage-profile file")
+	}
+}
+
+// TestDiskReportCSVAndHTML: the table, one CSV row per step under the documented
+// header, and a self-contained page with an IOPS and a latency chart per profile.
+func TestDiskReportCSVAndHTML(t *testing.T) {
+	in := diskInput("A", 1000, 3)
+	var txt bytes.Buffer
+	if err := WriteDiskReport(&txt, in); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(txt.String(), "1000 / 7.8 / 3.000") || !strings.Contains(txt.String(), "64000 / 500.0 / 3.000") {
+		t.Errorf("the profile × depth table lacks its cells:\n%s", txt.String())
+	}
+	var cb bytes.Buffer
+	if err := WriteDiskCSV(&cb, []Input{in}); err != nil {
+		t.Fatal(err)
+	}
+	rows, err := csv.NewReader(&cb).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rows) != 4 || strings.Join(rows[0], ",") != strings.Join(DiskCSVHeader(), ",") || rows[3][2] != "wal" || rows[3][27] != "3000" {
+		t.Errorf("CSV rows %q", rows)
+	}
+	var hb bytes.Buffer
+	if err := WriteDiskReportHTML(&hb, in); err != nil {
+		t.Fatal(err)
+	}
+	checkSelfContained(t, hb.String(), 4)
+	c, _ := CompareDisk([]Input{in, diskInput("B", 500, 6)})
+	hb.Reset()
+	if err := c.WriteHTML(&hb, nil, nil); err != nil {
+		t.Fatal(err)
+	}
+	checkSelfContained(t, hb.String(), 4)
+	if !strings.Contains(hb.String(), "IOPS -50 %") {
+		t.Error("the comparison page lacks its headline")
+	}
+}
