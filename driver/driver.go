@@ -266,9 +266,15 @@ func (d *Driver) Run(ctx context.Context) ([]results.Step, error) {
 	go func() { defer bg.Done(); d.tick(tickCtx, abort, timer.stats) }()
 
 	steps, runErr := d.runSteps(stepCtx, abort, start, stopRun, cancelTx)
+	var lostAtEnd error
+	if runErr == nil {
+		if l := d.watch.lostAtEnd(); l != nil {
+			lostAtEnd = l
+		}
+	}
 	stopRun()
 	d.waitUsers(cancelTx)
-	if runErr == nil {
+	if runErr == nil && lostAtEnd == nil {
 		d.mee.drain(d.clock.Now().Add(cfg.Market.DelayMax + 5*time.Second))
 	}
 	stopMEE()
@@ -279,6 +285,9 @@ func (d *Driver) Run(ctx context.Context) ([]results.Step, error) {
 	grace.Stop()
 	cancelTx()
 	bg.Wait()
+	if lostAtEnd != nil {
+		return steps, lostAtEnd
+	}
 	if runErr != nil {
 		if cause := context.Cause(stepCtx); cause != nil && ctx.Err() == nil {
 			return steps, cause

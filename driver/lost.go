@@ -29,9 +29,15 @@ type ServerLostError struct {
 	At      time.Time     // when the failures began
 	Refused int64         // connection failures since then
 	Grace   time.Duration // the grace period that passed
+	// AtEnd: the steps ended while it was down, before the grace period passed.
+	AtEnd bool
 }
 
 func (e *ServerLostError) Error() string {
+	if e.AtEnd {
+		return fmt.Sprintf("lost the database server at %s (%d connections refused; still down when the last step ended)",
+			e.At.Local().Format("15:04:05"), e.Refused)
+	}
 	return fmt.Sprintf("lost the database server at %s (%d connections refused, none answered for %s)",
 		e.At.Local().Format("15:04:05"), e.Refused, e.Grace)
 }
@@ -60,7 +66,8 @@ type serverWatch struct {
 	connAtDown   int64     // connection failures before the outage began
 	mu           sync.Mutex
 	outages      []Outage // ended in the current window
-	down         bool     // an outage is in progress (for the step that is cut)
+	down         bool     // an outage is in progress
+	downAt       time.Time
 	downRefusals int64
 }
 
@@ -78,8 +85,11 @@ func (w *serverWatch) observe(now time.Time, ok, conn int64) *ServerLostError {
 	prev := w.last
 	w.ok, w.conn, w.last = ok, conn, now
 	switch {
-	case dOK > 0 && !w.downSince.IsZero():
-		// Back within the grace period: the step is flagged, the run goes on.
+	case dOK > 0 && dConn == 0 && !w.downSince.IsZero():
+		// Back within the grace period: the step is flagged, the run goes on. A
+		// second with successes and failures is not back yet: after a SIGKILL of the
+		// postmaster, backends already running finish a few transactions before
+		// they notice.
 		w.mu.Lock()
 		w.outages = append(w.outages, Outage{From: w.downSince, Until: now, Refused: conn - w.connAtDown})
 		w.down, w.downRefusals = false, 0
@@ -93,12 +103,24 @@ func (w *serverWatch) observe(now time.Time, ok, conn int64) *ServerLostError {
 		return nil
 	}
 	w.mu.Lock()
-	w.down, w.downRefusals = true, conn-w.connAtDown
+	w.down, w.downAt, w.downRefusals = true, w.downSince, conn-w.connAtDown
 	w.mu.Unlock()
 	if now.Sub(w.downSince) > w.grace {
 		return &ServerLostError{At: w.downSince, Refused: conn - w.connAtDown, Grace: w.grace}
 	}
 	return nil
+}
+
+// lostAtEnd returns a *ServerLostError when the steps ended during an outage
+// (shorter than the grace period so far): with no server answering, what follows
+// the run (its check) must not take a refused connection for a finding.
+func (w *serverWatch) lostAtEnd() *ServerLostError {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if !w.down {
+		return nil
+	}
+	return &ServerLostError{At: w.downAt, Refused: w.downRefusals, Grace: w.grace, AtEnd: true}
 }
 
 // takeOutages returns the outages that ended since the last call, and whether one

@@ -111,3 +111,19 @@ func TestServerOutageRiddenOut(t *testing.T) {
 		}
 	})
 }
+
+// TestServerLostAtEnd: a server that went down within the grace period of the
+// run's end is still lost: Run says so (AtEnd) instead of returning as if the run
+// ended well, so its caller does not check a dead server.
+func TestServerLostAtEnd(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		steps, err, _ := runWithOutage(t, 0, 30*time.Second)
+		var lost *ServerLostError
+		if !errors.As(err, &lost) || !lost.AtEnd {
+			t.Fatalf("Run returned %v, want a ServerLostError at the end", err)
+		}
+		if len(steps) != 3 {
+			t.Errorf("%d steps, want all 3", len(steps))
+		}
+	})
+}
