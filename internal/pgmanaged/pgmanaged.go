@@ -395,9 +395,9 @@ func (c *Cluster) start(ctx context.Context, settings map[string]string) error {
 		if err != nil {
 			return err
 		}
-		if attempt == 0 {
-			port = c.portToTry(port)
-		}
+		// Every attempt: one may fail while a killed server's last backends still
+		// hold its shared memory, and the port must not move for that.
+		port = c.portToTry(port)
 		all := DefaultSettings()
 		for k, v := range settings {
 			all[k] = v
