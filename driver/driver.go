@@ -181,7 +181,19 @@ type Driver struct {
 	stepLen   time.Duration // the live line never counts past it
 	errs      int64         // in the step so far
 
-	watch *serverWatch // whether the server answers (lost.go)
+	watch     *serverWatch     // whether the server answers (lost.go)
+	downAtEnd *ServerLostError // the server was down when the last step ended
+}
+
+// DownAtEnd returns a *ServerLostError (AtEnd) when every step ran but the server
+// was down, within its grace period, when the last one ended; nil otherwise. Run
+// returns nil then: its steps are all there. The caller must not take the server
+// for up (a check after the run would fail on a refused connection).
+func (d *Driver) DownAtEnd() error {
+	if d.downAtEnd == nil {
+		return nil
+	}
+	return d.downAtEnd
 }
 
 // New returns a driver for cfg.
@@ -266,15 +278,15 @@ func (d *Driver) Run(ctx context.Context) ([]results.Step, error) {
 	go func() { defer bg.Done(); d.tick(tickCtx, abort, timer.stats) }()
 
 	steps, runErr := d.runSteps(stepCtx, abort, start, stopRun, cancelTx)
-	var lostAtEnd error
 	if runErr == nil {
 		if l := d.watch.lostAtEnd(); l != nil {
-			lostAtEnd = l
+			d.downAtEnd = l
 		}
 	}
 	stopRun()
 	d.waitUsers(cancelTx)
-	if runErr == nil && lostAtEnd == nil {
+	// With the server down there is nothing to drain.
+	if runErr == nil && d.downAtEnd == nil {
 		d.mee.drain(d.clock.Now().Add(cfg.Market.DelayMax + 5*time.Second))
 	}
 	stopMEE()
@@ -285,9 +297,6 @@ func (d *Driver) Run(ctx context.Context) ([]results.Step, error) {
 	grace.Stop()
 	cancelTx()
 	bg.Wait()
-	if lostAtEnd != nil {
-		return steps, lostAtEnd
-	}
 	if runErr != nil {
 		if cause := context.Cause(stepCtx); cause != nil && ctx.Err() == nil {
 			return steps, cause

@@ -18,6 +18,11 @@ import (
 // grace. It returns the steps, Run's error and the longest time into a step the
 // live line showed.
 func runWithOutage(t *testing.T, until time.Duration, grace time.Duration) ([]results.Step, error, time.Duration) {
+	steps, err, maxInStep, _ := runWithOutageDriver(t, until, grace)
+	return steps, err, maxInStep
+}
+
+func runWithOutageDriver(t *testing.T, until time.Duration, grace time.Duration) ([]results.Step, error, time.Duration, *Driver) {
 	m := newFakeMarket()
 	cfg := fakeConfig(m, []int{2, 2, 2}, 5*time.Second, time.Second)
 	cfg.LostGrace = grace
@@ -42,7 +47,7 @@ func runWithOutage(t *testing.T, until time.Duration, grace time.Duration) ([]re
 	steps, err := d.Run(context.Background())
 	mu.Lock()
 	defer mu.Unlock()
-	return steps, err, maxInStep
+	return steps, err, maxInStep, d
 }
 
 // TestServerLost: a server that stays down longer than the grace period ends the
@@ -113,14 +118,17 @@ func TestServerOutageRiddenOut(t *testing.T) {
 }
 
 // TestServerLostAtEnd: a server that went down within the grace period of the
-// run's end is still lost: Run says so (AtEnd) instead of returning as if the run
-// ended well, so its caller does not check a dead server.
+// run's end: every step ran (Run returns nil), and DownAtEnd says the server is
+// down, so the caller does not check a dead server.
 func TestServerLostAtEnd(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		steps, err, _ := runWithOutage(t, 0, 30*time.Second)
+		steps, err, _, d := runWithOutageDriver(t, 0, 30*time.Second)
+		if err != nil {
+			t.Fatalf("Run: %v", err)
+		}
 		var lost *ServerLostError
-		if !errors.As(err, &lost) || !lost.AtEnd {
-			t.Fatalf("Run returned %v, want a ServerLostError at the end", err)
+		if !errors.As(d.DownAtEnd(), &lost) || !lost.AtEnd {
+			t.Fatalf("DownAtEnd returned %v, want a ServerLostError at the end", d.DownAtEnd())
 		}
 		if len(steps) != 3 {
 			t.Errorf("%d steps, want all 3", len(steps))

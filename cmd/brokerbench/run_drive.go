@@ -63,6 +63,10 @@ func (s *runSession) drive(ctx context.Context) error {
 		s.tgt.Shown(), sc.Customers, s.seed, s.plan.Users, s.plan.Step, s.plan.Warmup, s.conns, s.meeWorkers+1, s.out)
 	s.logShard(customers)
 	_, s.runErr = d.Run(ctx)
+	if s.runErr == nil {
+		// Every step ran, but no server answers: finish must not check it.
+		s.runErr = d.DownAtEnd()
+	}
 	s.lw.clear()
 	return nil
 }
