@@ -278,16 +278,15 @@ func (d *Driver) Run(ctx context.Context) ([]results.Step, error) {
 	go func() { defer bg.Done(); d.tick(tickCtx, abort, timer.stats) }()
 
 	steps, runErr := d.runSteps(stepCtx, abort, start, stopRun, cancelTx)
+	stopRun()
+	d.waitUsers(cancelTx)
 	if runErr == nil {
+		// The drain also gives a server restarting at the end a few seconds to
+		// come back (the tick still watches); only one still down after it is.
+		d.mee.drain(d.clock.Now().Add(cfg.Market.DelayMax + 5*time.Second))
 		if l := d.watch.lostAtEnd(); l != nil {
 			d.downAtEnd = l
 		}
-	}
-	stopRun()
-	d.waitUsers(cancelTx)
-	// With the server down there is nothing to drain.
-	if runErr == nil && d.downAtEnd == nil {
-		d.mee.drain(d.clock.Now().Add(cfg.Market.DelayMax + 5*time.Second))
 	}
 	stopMEE()
 	stopTick()
