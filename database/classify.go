@@ -34,3 +34,20 @@ func Classify(err error) Class {
 	}
 	return Fatal
 }
+
+// RoutineCheck reports whether err is an output check a server routine failed (the
+// routine's own error code, Engine.RoutineCheck), with its frame and what failed.
+func RoutineCheck(err error) (frame int, what string, ok bool) {
+	if err == nil {
+		return 0, "", false
+	}
+	for _, e := range Engines() {
+		if e.RoutineCheck == nil {
+			continue
+		}
+		if f, w, ok := e.RoutineCheck(err); ok {
+			return f, w, true
+		}
+	}
+	return 0, "", false
+}

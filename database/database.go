@@ -119,6 +119,11 @@ type ServerInfo struct {
 	// (the I/O sampler maps them to block devices).
 	DataDir string
 	WALDir  string
+	// Notes are what a reader of the results must know about the server beyond its
+	// version: that it is not the product it speaks for, how it runs the workload's
+	// isolation levels, that it is older than the versions docs support. The run
+	// logs them and records them with the database.
+	Notes []string
 }
 
 // ErrNoRows is returned by Row.Scan when the query returned no row.
@@ -128,6 +133,12 @@ var ErrNoRows = errors.New("no rows in result set")
 // for something optional, such as the server's I/O views: callers fall back and say
 // which grant is missing, where any other error is a failure.
 var ErrPermission = errors.New("permission denied")
+
+// ErrUnavailable marks an error (errors.Is) that means the server does not offer
+// something optional: a view or column it lacks (a server that speaks the protocol
+// without being the product, an older version) or one the login may not read. The
+// caller leaves that figure out and says why; any other error is a failure.
+var ErrUnavailable = errors.New("not available on this server")
 
 // ErrRollback is returned by a transaction body to roll back on purpose (the
 // workload's intended rollbacks); InTx passes it through unchanged.

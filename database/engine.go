@@ -39,12 +39,41 @@ type Engine struct {
 	// ok is false for an error that is not its client's, which the shared rules in
 	// Classify then sort.
 	Classify func(err error) (c Class, ok bool)
+	// Routines is how this database installs and calls the workload's server routines
+	// (run --frames server, docs/workload.md §13); nil for a database without them.
+	// The routines' own source is the workload's (txn/routines/<Name>.sql).
+	Routines *RoutineDialect
+	// RoutineCheck recognises, by its error code, an output check that one of the
+	// workload's server routines found violated (run --frames server,
+	// docs/workload.md §13), and returns the frame it belongs to and what failed. Nil
+	// for an engine without server routines.
+	RoutineCheck func(err error) (frame int, what string, ok bool)
 	// ClockSQL reads the server's clock now, as one timestamp (not the transaction's
 	// start: a sharded run measures its clock's offset against it, ServerTime).
 	ClockSQL string
+	// Shown, when set, names a DSN's server for messages and result files without
+	// secrets, in the engine's documented form ("host:port, database D, user U"); ""
+	// for a DSN it cannot read. Without it, or for "", Shown gives Redact's URL.
+	Shown func(dsn string) string
 	// RowFormat, when set, encodes load rows in the wire format the engine's
 	// SegmentLoader takes as Segment.Binary; without it the loader sends boxed rows.
 	RowFormat *RowFormat
+}
+
+// RoutineDialect is what installing and calling server routines needs from a
+// database, beside the routines' source.
+type RoutineDialect struct {
+	// Call renders a call of routine name with n parameters in portable placeholders
+	// ($1...), which SQL then rewrites.
+	Call func(name string, n int) string
+	// HasMarker counts the routines' version table visible to the session (0 or 1).
+	HasMarker string
+	// LockInstall takes a lock held to the end of the install's transaction, so that
+	// concurrent installs (the shards of one run) run one after the other.
+	LockInstall string
+	// DropRoutine (a format taking the routine's name) and DropMarker remove a routine
+	// and the version table if they exist.
+	DropRoutine, DropMarker string
 }
 
 // RowFormat is a database's own bulk row encoding: the loader writes rows straight
@@ -146,4 +175,15 @@ func Open(ctx context.Context, dsn string, o Options) (DB, error) {
 		return nil, err
 	}
 	return e.Open(ctx, dsn, o)
+}
+
+// Shown names dsn's server for people, password left out: the engine's own form where
+// it has one, else the DSN with its password masked (Redact).
+func Shown(dsn string) string {
+	if e, err := For(dsn); err == nil && e.Shown != nil {
+		if s := e.Shown(dsn); s != "" {
+			return s
+		}
+	}
+	return Redact(dsn)
 }

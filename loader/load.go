@@ -79,9 +79,12 @@ const (
 
 // Stats summarise a finished load.
 type Stats struct {
-	Tables  []TableStat
-	Phases  []PhaseTime
-	Elapsed time.Duration
+	Tables []TableStat
+	// SizesUnknown, when set, says why the tables' sizes are 0: the database could
+	// not report them (docs/sqlserver.md §7).
+	SizesUnknown string
+	Phases       []PhaseTime
+	Elapsed      time.Duration
 	// Resumed counts this process's segments (a shard's own) that an earlier run had
 	// committed, which it kept.
 	Resumed int
@@ -245,7 +248,7 @@ func Load(ctx context.Context, db database.DB, o Options, tr *Tracker) (Stats, e
 	}
 	tr.setPhase("done")
 	st.Elapsed = time.Since(start)
-	st.Tables, err = tableStats(ctx, db, tr)
+	st.Tables, st.SizesUnknown, err = tableStats(ctx, db, tr)
 	return st, err
 }
 

@@ -2,6 +2,7 @@ package loader
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"sort"
 
@@ -207,19 +208,24 @@ func analyze(ctx context.Context, db database.DB, workers int) error {
 }
 
 // tableStats reports rows streamed and, where the database can say, sizes on disk.
-func tableStats(ctx context.Context, db database.DB, tr *Tracker) ([]TableStat, error) {
+// A database that lacks the size views, or a login that may not read them
+// (database.ErrUnavailable), leaves every size 0 and unknown says why: the load has
+// succeeded, only its summary is shorter.
+func tableStats(ctx context.Context, db database.DB, tr *Tracker) (out []TableStat, unknown string, err error) {
 	sz, _ := db.(database.Sizer)
-	var out []TableStat
 	for _, p := range tr.Tables {
 		ts := TableStat{Name: p.Name, Rows: p.Rows()}
 		if sz != nil {
 			h, t, err := sz.TableBytes(ctx, p.Name)
-			if err != nil {
-				return out, fmt.Errorf("size of %s: %w", p.Name, err)
+			switch {
+			case errors.Is(err, database.ErrUnavailable):
+				unknown, sz = err.Error(), nil
+			case err != nil:
+				return out, "", fmt.Errorf("size of %s: %w", p.Name, err)
 			}
 			ts.HeapBytes, ts.TotalBytes = h, t
 		}
 		out = append(out, ts)
 	}
-	return out, nil
+	return out, unknown, nil
 }

@@ -5,10 +5,12 @@ import (
 	"fmt"
 	"image/color"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 
 	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/font"
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/text"
 	"gonum.org/v1/plot/vg"
@@ -56,6 +58,11 @@ type line struct {
 	xs, ys []float64
 	dashed bool
 	color  int // palette index; lines of one run share a colour
+	// lo and hi, when set (one per point, NaN for none), are each point's 95 %
+	// interval, drawn as a bar.
+	lo, hi []float64
+	// boxes, when set, are each point's repeats' values, drawn as a box plot.
+	boxes [][]float64
 }
 
 // palette is colour-blind friendly (Okabe-Ito), so runs stay apart in print too.
@@ -72,17 +79,36 @@ func lineChartSVG(title, xLabel, yLabel string, lines []line) (string, error) {
 	return lineChartSVGWith(title, xLabel, yLabel, lines, chartOptions{})
 }
 
-// lineChartSVGWith is lineChartSVG with ticks, scale, reference lines and marks.
+// glyphs tell series apart beside their colour: with five shapes and eight
+// colours, forty series differ in one or the other, and the lines of a run past
+// the palette's eighth are dashed as well.
+var glyphs = []draw.GlyphDrawer{draw.CircleGlyph{}, draw.SquareGlyph{}, draw.TriangleGlyph{}, draw.CrossGlyph{}, draw.PlusGlyph{}}
+
+// chartFont is the charts' one font family, the page's too (pageCSS): Liberation
+// Sans, which gonum/plot embeds, so the SVG's metrics and the text agree.
+var chartFont = font.Font{Typeface: "Liberation", Variant: "Sans"}
+
+// lineChartSVGWith is lineChartSVG with ticks, scale, reference lines, marks and
+// intervals. The legend sits to the right of the plotted area, never on the lines.
 func lineChartSVGWith(title, xLabel, yLabel string, lines []line, o chartOptions) (string, error) {
 	p := plot.New()
 	p.Title.Text = title
 	p.X.Label.Text = xLabel
 	p.Y.Label.Text = yLabel
 	p.Y.Min = 0
-	p.Legend.Top = true
-	p.Legend.Left = true
+	useFont(p)
+	leg := plot.NewLegend()
+	leg.TextStyle.Font = font.From(chartFont, leg.TextStyle.Font.Size)
+	leg.Top, leg.Left = true, true
 	p.Add(plotter.NewGrid())
 	drawn := 0
+	spread := 0 // lines with intervals or boxes, which stand side by side
+	for _, l := range lines {
+		if len(l.xs) > 0 && (len(l.lo) > 0 || len(l.boxes) > 0) {
+			spread++
+		}
+	}
+	k := 0
 	for _, l := range lines {
 		if len(l.xs) == 0 {
 			continue
@@ -98,23 +124,30 @@ func lineChartSVGWith(title, xLabel, yLabel string, lines []line, o chartOptions
 		c := palette[l.color%len(palette)]
 		ln.Color, sc.Color = c, c
 		ln.Width = vg.Points(1.5)
-		if l.dashed {
+		if l.dashed || l.color >= len(palette) {
 			ln.Dashes = []vg.Length{vg.Points(5), vg.Points(3)}
 		}
-		sc.Shape = draw.CircleGlyph{}
-		sc.Radius = vg.Points(2.5)
+		sc.Shape = glyphs[l.color%len(glyphs)]
+		sc.Radius = vg.Points(3)
 		p.Add(ln, sc)
-		p.Legend.Add(l.name, ln, sc)
+		if len(l.lo) > 0 || len(l.boxes) > 0 {
+			off := vg.Points(14 * (float64(k) - float64(spread-1)/2))
+			k++
+			if err := addSpread(p, l, c, off); err != nil {
+				return "", fmt.Errorf("chart %q: %w", title, err)
+			}
+		}
+		leg.Add(l.name, ln, sc)
 		drawn++
 	}
 	if drawn == 0 {
 		return "", nil
 	}
-	if err := addReferences(p, o); err != nil {
+	if err := addReferences(p, &leg, o); err != nil {
 		return "", fmt.Errorf("chart %q: %w", title, err)
 	}
 	// Room around the data, so the end points and the top of the curve are not cut
-	// by the frame, and the legend (top left) does not sit on the first points.
+	// by the frame.
 	if o.logX && p.X.Min > 0 {
 		f := math.Pow(p.X.Max/p.X.Min, 0.06)
 		if f <= 1 {
@@ -131,23 +164,96 @@ func lineChartSVGWith(title, xLabel, yLabel string, lines []line, o chartOptions
 		p.X.Min -= 0.06 * xspan
 		p.X.Max += 0.06 * xspan
 	}
-	p.Y.Max *= 1.25
+	p.Y.Max *= 1.1
 	if p.Y.Max == 0 {
 		p.Y.Max = 1
 	}
 	if len(o.xTicks) > 0 {
 		p.X.Tick.Marker = valueTicks(o.xTicks)
 	} else {
-		p.X.Tick.Marker = plainTicks{}
+		p.X.Tick.Marker = roundTicks{}
 	}
-	p.Y.Tick.Marker = plainTicks{}
+	p.Y.Tick.Marker = roundTicks{}
 	canvas := vgsvg.New(chartWidth, chartHeight)
-	p.Draw(draw.New(canvas))
+	dc := draw.New(canvas)
+	// The page draws the charts' text in its own font stack (pageCSS), whose
+	// fallback (DejaVu Sans where Liberation Sans is not installed) runs up to a
+	// fifth wider than the metrics gonum lays the legend out with.
+	legW := leg.Rectangle(dc).Size().X*1.2 + vg.Points(12)
+	p.Draw(draw.Crop(dc, 0, -legW, 0, 0))
+	leg.Draw(draw.Crop(dc, chartWidth-legW+vg.Points(6), 0, 0, -vg.Points(24)))
 	var buf bytes.Buffer
 	if _, err := canvas.WriteTo(&buf); err != nil {
 		return "", fmt.Errorf("chart %q: %w", title, err)
 	}
 	return inlineSVG(buf.String()), nil
+}
+
+// useFont sets every text of the plot in chartFont, keeping gonum's sizes.
+func useFont(p *plot.Plot) {
+	for _, st := range []*text.Style{&p.Title.TextStyle, &p.X.Label.TextStyle, &p.Y.Label.TextStyle, &p.X.Tick.Label, &p.Y.Tick.Label} {
+		st.Font = font.From(chartFont, st.Font.Size)
+	}
+}
+
+// addSpread draws a line's intervals (a vertical bar with caps from lo to hi at
+// each point) and its repeats' box plots, moved sideways by off so the bars and
+// boxes of several runs at one x stand beside each other.
+func addSpread(p *plot.Plot, l line, c color.RGBA, off vg.Length) error {
+	if len(l.lo) == len(l.xs) {
+		bars := &intervalBars{color: c, off: off}
+		for i := range l.xs {
+			if !math.IsNaN(l.lo[i]) && !math.IsNaN(l.hi[i]) {
+				bars.xs, bars.lo, bars.hi = append(bars.xs, l.xs[i]), append(bars.lo, l.lo[i]), append(bars.hi, l.hi[i])
+			}
+		}
+		if len(bars.xs) > 0 {
+			p.Add(bars)
+		}
+	}
+	for i, vs := range l.boxes {
+		if len(vs) < 2 || i >= len(l.xs) {
+			continue
+		}
+		bp, err := plotter.NewBoxPlot(vg.Points(10), l.xs[i], plotter.Values(vs))
+		if err != nil {
+			return err
+		}
+		bp.Offset = off
+		bp.BoxStyle.Color = c
+		bp.WhiskerStyle.Color = c
+		bp.MedianStyle.Color = c
+		bp.GlyphStyle.Color = c
+		p.Add(bp)
+	}
+	return nil
+}
+
+// intervalBars are vertical 95 % interval bars with caps, drawn off points to
+// the side of their x.
+type intervalBars struct {
+	xs, lo, hi []float64
+	color      color.RGBA
+	off        vg.Length
+}
+
+func (b *intervalBars) Plot(c draw.Canvas, p *plot.Plot) {
+	trX, trY := p.Transforms(&c)
+	st := draw.LineStyle{Color: b.color, Width: vg.Points(1.2)}
+	cap := vg.Points(3)
+	for i := range b.xs {
+		x := trX(b.xs[i]) + b.off
+		lo, hi := trY(b.lo[i]), trY(b.hi[i])
+		c.StrokeLine2(st, x, lo, x, hi)
+		c.StrokeLine2(st, x-cap, lo, x+cap, lo)
+		c.StrokeLine2(st, x-cap, hi, x+cap, hi)
+	}
+}
+
+// DataRange makes the axes hold the whole bars.
+func (b *intervalBars) DataRange() (xmin, xmax, ymin, ymax float64) {
+	xmin, xmax = slices.Min(b.xs), slices.Max(b.xs)
+	return xmin, xmax, slices.Min(b.lo), slices.Max(b.hi)
 }
 
 // inlineSVG drops what precedes the <svg> element (XML prolog, generator comment),
@@ -161,7 +267,7 @@ func inlineSVG(s string) string {
 
 // addReferences draws the horizontal reference lines across the data's x range and
 // the marked points. They are added after the data so the x range is known.
-func addReferences(p *plot.Plot, o chartOptions) error {
+func addReferences(p *plot.Plot, leg *plot.Legend, o chartOptions) error {
 	for i, r := range o.hlines {
 		ln, err := plotter.NewLine(plotter.XYs{{X: p.X.Min, Y: r.y}, {X: p.X.Max, Y: r.y}})
 		if err != nil {
@@ -171,7 +277,7 @@ func addReferences(p *plot.Plot, o chartOptions) error {
 		ln.Width = vg.Points(1.2)
 		ln.Dashes = []vg.Length{vg.Points(2 + 2*float64(i)), vg.Points(2)}
 		p.Add(ln)
-		p.Legend.Add(r.name, ln)
+		leg.Add(r.name, ln)
 	}
 	for _, m := range o.marks {
 		sc, err := plotter.NewScatter(plotter.XYs{{X: m.x, Y: m.y}})
@@ -185,6 +291,7 @@ func addReferences(p *plot.Plot, o chartOptions) error {
 		if err != nil {
 			return err
 		}
+		lb.TextStyle[0].Font = font.From(chartFont, lb.TextStyle[0].Font.Size)
 		// Beside the point on the side with room: a label running past the data's
 		// end would stretch the axis to make room for it.
 		if m.x > (p.X.Min+p.X.Max)/2 {
@@ -198,31 +305,38 @@ func addReferences(p *plot.Plot, o chartOptions) error {
 	return nil
 }
 
-// plainTicks are gonum's default tick positions with labels that carry only the
-// decimals the tick spacing needs: "750", not "750.00"; "0.25", not "0.250".
-type plainTicks struct{}
+// roundTicks put the axis's labelled ticks at round numbers, steps of 1, 2 or 5
+// times a power of ten (0, 2, 4, 6; 0, 0.5, 1), about five of them, labelled with
+// only the decimals the step needs.
+type roundTicks struct{}
 
-func (plainTicks) Ticks(lo, hi float64) []plot.Tick {
-	ticks := plot.DefaultTicks{}.Ticks(lo, hi)
-	var labelled []float64
-	for _, t := range ticks {
-		if t.Label != "" {
-			labelled = append(labelled, t.Value)
+func (roundTicks) Ticks(lo, hi float64) []plot.Tick {
+	step := roundStep(hi - lo)
+	digits := max(0, int(-math.Floor(math.Log10(step)+1e-9)))
+	var ts []plot.Tick
+	for v := math.Ceil(lo/step-1e-9) * step; v <= hi+step*1e-9; v += step {
+		label := strconv.FormatFloat(v, 'f', digits, 64)
+		if math.Abs(v) < step*1e-9 {
+			v, label = 0, "0"
+		}
+		ts = append(ts, plot.Tick{Value: v, Label: label})
+	}
+	return ts
+}
+
+// roundStep is the round step that cuts span into about five parts.
+func roundStep(span float64) float64 {
+	if span <= 0 || math.IsNaN(span) || math.IsInf(span, 0) {
+		return 1
+	}
+	raw := span / 5
+	mag := math.Pow(10, math.Floor(math.Log10(raw)))
+	for _, f := range []float64{1, 2, 5, 10} {
+		if f*mag >= raw*0.999 {
+			return f * mag
 		}
 	}
-	digits := 0
-	if len(labelled) > 1 {
-		step := math.Abs(labelled[1] - labelled[0])
-		if step > 0 && step < 1 {
-			digits = int(math.Ceil(-math.Log10(step) - 1e-9))
-		}
-	}
-	for i := range ticks {
-		if ticks[i].Label != "" {
-			ticks[i].Label = strconv.FormatFloat(ticks[i].Value, 'f', digits, 64)
-		}
-	}
-	return ticks
+	return 10 * mag
 }
 
 // maxValueTicks bounds the labelled ticks of valueTicks: beyond it every other

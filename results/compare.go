@@ -10,10 +10,18 @@ import (
 	"strings"
 )
 
-// Input is one result file given to compare or report.
+// Input is one result file given to compare or report, or one side of a
+// comparison given as several files of the same configuration (run --repeat):
+// Path and Run are then the first, Repeats the others.
 type Input struct {
-	Path string
-	Run  *Run
+	Path    string
+	Run     *Run
+	Repeats []Input
+}
+
+// All is the side's runs: the input itself, then its repeats.
+func (in Input) All() []Input {
+	return append([]Input{{Path: in.Path, Run: in.Run}}, in.Repeats...)
 }
 
 // Name is how tables and legends call the run: its label, else its file name,
@@ -32,8 +40,16 @@ type Comparison struct {
 	// Users are the matched user counts, ascending: present in the base and in at
 	// least one other run.
 	Users []int
-	// views[i][r] is run r's step at Users[i], nil when run r has none.
+	// views[i][r] is run r's step at Users[i], nil when run r has none; with
+	// repeats, the first repeat's that has the step.
 	views [][]*stepView
+	// reps[i][r] is every repeat's step at Users[i] (one entry for a single run,
+	// none when run r has no such step).
+	reps [][][]stepView
+	// est caches estimates, which a bootstrap makes costly (estimate.go).
+	est  map[estKey]Estimate
+	boot map[estKey][2][]float64
+	secs map[secKey][][]valueCount // decoded per-second histograms
 	// Unmatched are steps compared with nothing, in input then user order.
 	Unmatched []Unmatched
 	// txnSlugs are the transaction types of the matched steps, sorted, for the
@@ -54,17 +70,27 @@ func Compare(inputs []Input) (*Comparison, error) {
 	if len(inputs) < 2 {
 		return nil, errors.New("compare needs at least two result files")
 	}
-	c := &Comparison{Inputs: inputs}
-	byUsers := make([]map[int]*Step, len(inputs))
+	c := &Comparison{Inputs: inputs, est: map[estKey]Estimate{}, boot: map[estKey][2][]float64{}, secs: map[secKey][][]valueCount{}}
+	// byUsers[r] is side r's steps by user count, one per repeat (nil where a
+	// repeat lacks the step).
+	byUsers := make([]map[int][]*Step, len(inputs))
 	for r, in := range inputs {
-		byUsers[r] = map[int]*Step{}
-		for i := range in.Run.Steps {
-			st := &in.Run.Steps[i]
-			if _, dup := byUsers[r][st.Users]; dup {
-				c.Unmatched = append(c.Unmatched, Unmatched{r, st.Users, "repeats an earlier step with the same user count"})
-				continue
+		byUsers[r] = map[int][]*Step{}
+		all := in.All()
+		for k, rep := range all {
+			seen := map[int]bool{}
+			for i := range rep.Run.Steps {
+				st := &rep.Run.Steps[i]
+				if seen[st.Users] {
+					c.Unmatched = append(c.Unmatched, Unmatched{r, st.Users, "repeats an earlier step with the same user count"})
+					continue
+				}
+				seen[st.Users] = true
+				if byUsers[r][st.Users] == nil {
+					byUsers[r][st.Users] = make([]*Step, len(all))
+				}
+				byUsers[r][st.Users][k] = st
 			}
-			byUsers[r][st.Users] = st
 		}
 	}
 	base := byUsers[0]
@@ -80,16 +106,24 @@ func Compare(inputs []Input) (*Comparison, error) {
 	slugs := map[string]bool{}
 	for _, u := range c.Users {
 		row := make([]*stepView, len(inputs))
+		reps := make([][]stepView, len(inputs))
 		for r := range inputs {
-			if st := byUsers[r][u]; st != nil {
+			for _, st := range byUsers[r][u] {
+				if st == nil {
+					continue
+				}
 				v := newStepView(st)
-				row[r] = &v
+				reps[r] = append(reps[r], v)
+				if row[r] == nil {
+					row[r] = &v
+				}
 				for name := range st.Transactions {
 					slugs[Slug(name)] = true
 				}
 			}
 		}
 		c.views = append(c.views, row)
+		c.reps = append(c.reps, reps)
 	}
 	for s := range slugs {
 		c.txnSlugs = append(c.txnSlugs, s)
@@ -119,13 +153,26 @@ func Compare(inputs []Input) (*Comparison, error) {
 	return c, nil
 }
 
-// value returns metric m of run r at matched row i.
+// value returns metric m of run r at matched row i: with repeats, their mean.
 func (c *Comparison) value(i, r int, m metric) (float64, bool) {
-	v := c.views[i][r]
-	if v == nil {
+	return sideValue(c.reps[i][r], m)
+}
+
+// sideValue is the mean of metric m over a side's repeats of one step; false when
+// no repeat knows it.
+func sideValue(reps []stepView, m metric) (float64, bool) {
+	var sum float64
+	n := 0
+	for _, v := range reps {
+		if x, ok := m.value(v); ok {
+			sum += x
+			n++
+		}
+	}
+	if n == 0 {
 		return 0, false
 	}
-	return m.value(*v)
+	return sum / float64(n), true
 }
 
 // Change is the relative change of v against base, in percent. A zero base gives 0
@@ -182,15 +229,21 @@ func (c *Comparison) Headline(r int) string {
 		parts := []string{}
 		for _, h := range []struct{ key, words string }{{"tps", "tps"}, {"iops", "IOPS"}, {"avg", "average response time"}} {
 			m, _ := lookupStepMetric(h.key)
-			b, okB := c.value(i, 0, m)
-			v, okV := c.value(i, r, m)
-			if okB && okV {
-				parts = append(parts, h.words+" "+formatChange(Change(b, v), 0))
+			if e, ok := c.Estimate(i, r, m); ok {
+				parts = append(parts, h.words+" "+formatChange(e.Change, 0)+verdictNote(e))
 			}
 		}
 		return fmt.Sprintf("at %d users: %s", c.Users[i], strings.Join(parts, ", "))
 	}
 	return ""
+}
+
+// verdictNote is " (within noise)", " (better)"...; "" when there is no interval.
+func verdictNote(e Estimate) string {
+	if e.Verdict == VerdictUnknown {
+		return ""
+	}
+	return " (" + string(e.Verdict) + ")"
 }
 
 // MaxHeadline leads the comparison when run r and the base both carry a

@@ -29,7 +29,7 @@ func TestCompareMatching(t *testing.T) {
 	a := sampleRun("A", []int{50, 100, 150}, 1, 1, 1)
 	b := sampleRun("B", []int{100, 150, 200}, 1, 1, 2)
 	c3 := sampleRun("", []int{50, 100, 100}, 1, 1, 3)
-	c, err := Compare([]Input{{"a.json", a}, {"b.json", b}, {"dir/c.json", c3}})
+	c, err := Compare([]Input{{Path: "a.json", Run: a}, {Path: "b.json", Run: b}, {Path: "dir/c.json", Run: c3}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -46,7 +46,7 @@ func TestCompareMatching(t *testing.T) {
 	if strings.Join(um, " ") != "B@200 c.json@100" {
 		t.Fatalf("unmatched %v", um)
 	}
-	if _, err := Compare([]Input{{"a.json", a}}); err == nil {
+	if _, err := Compare([]Input{{Path: "a.json", Run: a}}); err == nil {
 		t.Fatal("one input compared")
 	}
 }
@@ -59,7 +59,7 @@ func TestCompareArithmetic(t *testing.T) {
 			Transactions: map[string]TxnStats{"Trade-Order": {Count: 1000, AvgMS: avgMS}},
 			IO:           &StepIO{Source: "diskstats", IOFigures: IOFigures{ReadIOPS: iops / 3, WriteIOPS: iops * 2 / 3}}}}}
 	}
-	c, err := Compare([]Input{{"h800.json", mk("H800", 73, 6659, 0.63)}, {"h810.json", mk("H810", 119, 14829, 0.41)}})
+	c, err := Compare([]Input{{Path: "h800.json", Run: mk("H800", 73, 6659, 0.63)}, {Path: "h810.json", Run: mk("H810", 119, 14829, 0.41)}})
 	if err != nil {
 		t.Fatal(err)
 	}

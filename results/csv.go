@@ -3,6 +3,7 @@ package results
 import (
 	"encoding/csv"
 	"io"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -138,20 +139,33 @@ func CSVHeader() []string {
 // run's steps in increasing user order, under the CSVHeader columns. Unknown
 // figures (no I/O source, no histograms) are empty cells.
 func WriteStepsCSV(w io.Writer, inputs []Input) error {
+	return writeStepsCSV(w, inputs, nil, nil)
+}
+
+// writeStepsCSV writes the step CSV, every repeat of a side a row of its own,
+// with extra columns after CSVHeader's: names, and the cells of side r's step
+// (nil for none) from cells.
+func writeStepsCSV(w io.Writer, inputs []Input, extra []string, cells func(r int, st *Step) []string) error {
 	cols := csvColumns()
 	cw := csv.NewWriter(w)
-	if err := cw.Write(CSVHeader()); err != nil {
+	if err := cw.Write(append(CSVHeader(), extra...)); err != nil {
 		return err
 	}
 	row := make([]string, len(cols))
-	for _, in := range inputs {
-		for _, i := range stepOrder(in.Run.Steps) {
-			v := newStepView(&in.Run.Steps[i])
-			for c, col := range cols {
-				row[c] = Printable(col.value(in, v))
-			}
-			if err := cw.Write(row); err != nil {
-				return err
+	for r, side := range inputs {
+		for _, in := range side.All() {
+			for _, i := range stepOrder(in.Run.Steps) {
+				v := newStepView(&in.Run.Steps[i])
+				for c, col := range cols {
+					row[c] = Printable(col.value(in, v))
+				}
+				out := row
+				if cells != nil {
+					out = append(slices.Clone(row), cells(r, v.st)...)
+				}
+				if err := cw.Write(out); err != nil {
+					return err
+				}
 			}
 		}
 	}

@@ -25,7 +25,7 @@ func TestWriteStepsCSV(t *testing.T) {
 	b := sampleRun("B", []int{50}, 2, 1, 2)
 	b.Steps[0].IO = nil
 	var buf bytes.Buffer
-	if err := WriteStepsCSV(&buf, []Input{{"a.json", a}, {"b.json", b}}); err != nil {
+	if err := WriteStepsCSV(&buf, []Input{{Path: "a.json", Run: a}, {Path: "b.json", Run: b}}); err != nil {
 		t.Fatal(err)
 	}
 	rows, err := csv.NewReader(&buf).ReadAll()

@@ -2,6 +2,8 @@ package results
 
 import (
 	"bytes"
+	"math"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -11,7 +13,7 @@ func maxRuns(a, b float64) []Input {
 	rb := sampleRun("B", []int{50}, 1, 1, 2)
 	ra.Max = &Max{Dimension: "rate", Load: 1200, Users: 50, TPSE: a, Step: 0, Resolution: 0.05, Stopped: "resolved"}
 	rb.Max = &Max{Dimension: "rate", Load: 700, Users: 50, TPSE: b, Step: 0, Resolution: 0.05, Stopped: "resolved"}
-	return []Input{{"a.json", ra}, {"b.json", rb}}
+	return []Input{{Path: "a.json", Run: ra}, {Path: "b.json", Run: rb}}
 }
 
 func TestMaxHeadline(t *testing.T) {
@@ -73,7 +75,7 @@ func TestMaxTPSEGate(t *testing.T) {
 		}
 	}
 	g, _ := ParseGate("max_tps_e<-10%")
-	c, _ := Compare([]Input{{"a.json", sampleRun("A", []int{50}, 1, 1, 1)}, {"b.json", sampleRun("B", []int{50}, 1, 1, 2)}})
+	c, _ := Compare([]Input{{Path: "a.json", Run: sampleRun("A", []int{50}, 1, 1, 1)}, {Path: "b.json", Run: sampleRun("B", []int{50}, 1, 1, 2)}})
 	if trips, _ := c.CheckGates([]Gate{g}); len(trips) != 0 {
 		t.Error("runs without max must not trip")
 	}
@@ -98,24 +100,38 @@ func TestMaxSummary(t *testing.T) {
 }
 
 func TestChartTicks(t *testing.T) {
-	ticks := plainTicks{}.Ticks(0, 937.5)
+	ticks := roundTicks{}.Ticks(0, 937.5)
 	for _, tk := range ticks {
 		if strings.Contains(tk.Label, ".") {
 			t.Errorf("integer axis labelled %q", tk.Label)
 		}
 	}
-	small := plainTicks{}.Ticks(0, 0.9)
-	labelled := 0
-	for _, tk := range small {
-		if tk.Label != "" {
-			labelled++
-			if strings.HasSuffix(tk.Label, "0") && strings.Contains(tk.Label, ".") && tk.Value != 0 {
-				t.Errorf("trailing zero in %q", tk.Label)
+	// The response-time axis that read "0, 2, 5, 8" (ticks at 2.5 labelled
+	// without decimals): every tick is now a round value, labelled as it is.
+	for _, span := range []float64{9.375, 0.9, 937.5, 12, 0.031, 4600} {
+		var labels []string
+		prev := math.NaN()
+		for _, tk := range (roundTicks{}).Ticks(0, span) {
+			v, err := strconv.ParseFloat(tk.Label, 64)
+			if err != nil || math.Abs(v-tk.Value) > 1e-9*span {
+				t.Errorf("span %g: tick %g labelled %q", span, tk.Value, tk.Label)
 			}
+			if strings.Contains(tk.Label, ".") && strings.HasSuffix(tk.Label, "0") {
+				t.Errorf("span %g: trailing zero in %q", span, tk.Label)
+			}
+			if !math.IsNaN(prev) {
+				step := tk.Value - prev
+				mant := step / math.Pow(10, math.Floor(math.Log10(step)+1e-9))
+				if math.Abs(mant-1) > 1e-6 && math.Abs(mant-2) > 1e-6 && math.Abs(mant-5) > 1e-6 {
+					t.Errorf("span %g: step %g is not 1, 2 or 5 times a power of ten", span, step)
+				}
+			}
+			prev = tk.Value
+			labels = append(labels, tk.Label)
 		}
-	}
-	if labelled < 2 {
-		t.Errorf("ticks %v", small)
+		if len(labels) < 3 || len(labels) > 8 {
+			t.Errorf("span %g: ticks %v", span, labels)
+		}
 	}
 	if !doubling([]float64{2, 4, 8, 16}) || doubling([]float64{50, 100, 150, 200}) || doubling([]float64{2, 4}) {
 		t.Error("doubling")

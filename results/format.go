@@ -17,6 +17,10 @@ type Run struct {
 	Database Database          `json:"database"`
 	Scale    Scale             `json:"scale"`
 	Seed     uint64            `json:"seed"`
+	// Frames is where the transactions ran their frames: "client" (the driver sent
+	// every statement) or "server" (one server routine per transaction); absent in
+	// files written before server frames, which ran client (FramesMode).
+	Frames string `json:"frames,omitempty"`
 	// Options holds every run option as given, the DSN with its password removed.
 	Options map[string]any `json:"options,omitempty"`
 	// Tool is brokerbench's own version, so a comparison can say what produced each file.
@@ -42,6 +46,88 @@ type Run struct {
 	Shards []MergedShard `json:"shards,omitempty"`
 	// Disk holds a storage-profile run's figures (kind "disk"); absent otherwise.
 	Disk *DiskRun `json:"disk,omitempty"`
+	// Repeat says which of run --repeat N's runs this file holds; absent for a
+	// single run.
+	Repeat *Repeat `json:"repeat,omitempty"`
+	// System is the storage under the database's directories and its I/O
+	// settings (system.go); absent when they could not be read.
+	System *System `json:"system,omitempty"`
+}
+
+// System is what the run's database stood on: the storage stack under each of
+// its directories (data, WAL), from the file system down to the disks. The
+// database's I/O settings are in Database.Settings and its memory cap in
+// Database.MemoryCapBytes.
+type System struct {
+	Storage []StorageStack `json:"storage,omitempty"`
+	// Note says why the storage is not described (a remote server, a directory
+	// brokerbench cannot read).
+	Note string `json:"note,omitempty"`
+}
+
+// StorageStack is one database directory and everything under it.
+type StorageStack struct {
+	Role string `json:"role"` // "data", "wal"
+	Path string `json:"path"`
+	// Mount is the file system holding Path: its mount point, type, source device
+	// and options (from /proc/self/mountinfo).
+	Mount *Mount `json:"mount,omitempty"`
+	// Devices are the block devices from the file system's down, each followed by
+	// the devices it is built from (Depth 0 is the file system's device).
+	Devices []BlockDevice `json:"devices,omitempty"`
+}
+
+// Mount is one mounted file system.
+type Mount struct {
+	Point   string `json:"point"`
+	FSType  string `json:"fs_type"`
+	Source  string `json:"source"`
+	Options string `json:"options,omitempty"` // mount options and the super block's, comma-separated
+}
+
+// BlockDevice is one layer of a storage stack, as sysfs describes it; a zero field
+// is unknown or not applicable.
+type BlockDevice struct {
+	Name  string `json:"name"` // kernel name: sda, sda1, dm-0, md0, loop0
+	Depth int    `json:"depth"`
+	// Kind is "disk", "partition", "dm", "md", "loop" or "zram".
+	Kind      string `json:"kind"`
+	Model     string `json:"model,omitempty"`
+	SizeBytes int64  `json:"size_bytes,omitempty"`
+	// Rotational is true for a spinning disk; nil when sysfs does not say.
+	Rotational  *bool  `json:"rotational,omitempty"`
+	Scheduler   string `json:"scheduler,omitempty"`
+	NrRequests  int    `json:"nr_requests,omitempty"`
+	ReadAheadKB int    `json:"read_ahead_kb,omitempty"`
+	// WriteCache is the queue's write cache mode: "write back" or "write through".
+	WriteCache string `json:"write_cache,omitempty"`
+	// md RAID: level ("raid10"), chunk size, number of member devices.
+	RAIDLevel  string `json:"raid_level,omitempty"`
+	ChunkBytes int64  `json:"chunk_bytes,omitempty"`
+	RAIDDisks  int    `json:"raid_disks,omitempty"`
+	// DMName is a device-mapper device's name (vg-lv for LVM), DMTarget its UUID's
+	// prefix (LVM, CRYPT, ...).
+	DMName   string `json:"dm_name,omitempty"`
+	DMTarget string `json:"dm_target,omitempty"`
+	// BackingFile is a loop device's file; DirectIO whether the loop device
+	// reads and writes it with direct I/O (nil: not a loop device).
+	BackingFile string `json:"backing_file,omitempty"`
+	DirectIO    *bool  `json:"direct_io,omitempty"`
+	// Number is the device's major:minor.
+	Number string `json:"number,omitempty"`
+	// Throttle is the I/O limit the database server's cgroup puts on the device,
+	// as cgroup v2's io.max writes it ("riops=200 wiops=200"), from a v1 blkio
+	// group's throttle files or a v2 io.max; empty when there is none.
+	Throttle string `json:"throttle,omitempty"`
+	// Members are the devices this one is built from (partition: its disk is
+	// listed as a member too), in name order.
+	Members []string `json:"members,omitempty"`
+}
+
+// Repeat is one of several runs of the same plan (run --repeat N).
+type Repeat struct {
+	Index int `json:"index"` // 1-based
+	Count int `json:"count"`
 }
 
 // Shard says which part of a sharded run a file holds.
@@ -65,7 +151,7 @@ type MergedShard struct {
 
 // Database describes the server under test.
 type Database struct {
-	Product  string            `json:"product"` // "PostgreSQL", "SQL Server"
+	Product  string            `json:"product"` // "PostgreSQL", "SQL Server", "Babelfish for PostgreSQL"
 	Version  string            `json:"version"`
 	Edition  string            `json:"edition,omitempty"`
 	Settings map[string]string `json:"settings,omitempty"` // key settings (shared_buffers, ...)
@@ -75,6 +161,13 @@ type Database struct {
 	MemoryCapBytes int64 `json:"memory_cap_bytes,omitempty"`
 	// SizeBytes is the database's size when the run started; 0 when unknown.
 	SizeBytes int64 `json:"size_bytes,omitempty"`
+	// Notes say what a reader must know about the server beyond its version: that
+	// it is not the product it speaks for and how it runs the workload differently,
+	// or that it is older than the supported versions.
+	Notes []string `json:"notes,omitempty"`
+	// Unavailable names figures the server could not give, with why: "size_bytes"
+	// when the database's size could not be read.
+	Unavailable map[string]string `json:"unavailable,omitempty"`
 }
 
 // Scale is what was loaded.
@@ -121,6 +214,9 @@ type Step struct {
 	Rate float64 `json:"rate,omitempty"`
 	// Probe says why --find-max ran this step; absent in a plain ramp.
 	Probe *Probe `json:"probe,omitempty"`
+	// Samples are the window's per-second figures (samples.go), from which
+	// compare makes its intervals; absent in files written before they were kept.
+	Samples *StepSamples `json:"samples,omitempty"`
 }
 
 // Faults are failures of the server or the connection, not of the workload.

@@ -22,6 +22,12 @@ type Gate struct {
 	// runLevel: a figure of the whole run (max_tps_e), checked once per run, not
 	// per step.
 	runLevel bool
+	// significant: the gate trips only when the change's whole 95 % interval is
+	// past the threshold ("tps<-10% significant"), so noise cannot trip it.
+	significant bool
+	// verdict, when set, is the gate "METRIC worse" (better, higher, lower): it
+	// trips when compare's verdict on the change is this one.
+	verdict ChangeVerdict
 }
 
 // GateSyntaxError is a --fail-if expression that cannot be parsed: a usage error.
@@ -33,7 +39,7 @@ func (e *GateSyntaxError) Error() string {
 	return fmt.Sprintf("--fail-if %q: %s", e.Expr, e.Reason)
 }
 
-const gateGrammar = `want METRIC OP VALUE, e.g. "tps<-10%", "p95>+20%", "errors>0", "trade-result.p90>2s", "max_tps_e<-10%"`
+const gateGrammar = `want METRIC OP VALUE [significant] or METRIC worse, e.g. "tps<-10%", "p95>+20% significant", "tps worse", "errors>0", "trade-result.p90>2s", "max_tps_e<-10%"`
 
 // ParseGate parses "metric OP value":
 //
@@ -50,6 +56,61 @@ func ParseGate(expr string) (Gate, error) {
 		return Gate{}, &GateSyntaxError{Expr: expr, Reason: reason}
 	}
 	s := strings.TrimSpace(expr)
+	if g, ok, err := parseVerdictGate(expr, s); ok || err != nil {
+		return g, err
+	}
+	significant := false
+	if f := strings.Fields(s); len(f) > 1 && significanceWords[strings.ToLower(f[len(f)-1])] {
+		significant = true
+		s = strings.TrimSpace(s[:strings.LastIndex(s, f[len(f)-1])])
+	}
+	g, err := parseComparison(expr, s)
+	if err != nil || !significant {
+		return g, err
+	}
+	if !g.relative || g.runLevel {
+		return bad("\"significant\" needs a change in % of a step figure, such as \"tps<-10% significant\"")
+	}
+	g.significant = true
+	return g, nil
+}
+
+// significanceWords end a gate that trips only on a significant change.
+var significanceWords = map[string]bool{"significant": true, "sig": true}
+
+// gateVerdicts are the words of a verdict gate, "tps worse".
+var gateVerdicts = map[string]ChangeVerdict{"worse": VerdictWorse, "better": VerdictBetter, "higher": VerdictHigher, "lower": VerdictLower}
+
+// parseVerdictGate reads "METRIC worse" (better, higher, lower); ok is false when
+// s is not of that form.
+func parseVerdictGate(expr, s string) (Gate, bool, error) {
+	f := strings.Fields(s)
+	if len(f) != 2 || strings.ContainsAny(s, "<>=") {
+		return Gate{}, false, nil
+	}
+	v, ok := gateVerdicts[strings.ToLower(f[1])]
+	if !ok {
+		return Gate{}, false, nil
+	}
+	m, ok := lookupStepMetric(f[0])
+	if !ok {
+		return Gate{}, true, &GateSyntaxError{Expr: expr, Reason: fmt.Sprintf("a verdict gate takes a step figure such as tps, p95 or iops, not %q", f[0])}
+	}
+	if (v == VerdictHigher || v == VerdictLower) != m.neutral {
+		want := "worse or better"
+		if m.neutral {
+			want = "higher or lower (the figure is neither good nor bad in itself)"
+		}
+		return Gate{}, true, &GateSyntaxError{Expr: expr, Reason: fmt.Sprintf("%s takes %s", m.key, want)}
+	}
+	return Gate{Expr: expr, metric: m, verdict: v, relative: true}, true, nil
+}
+
+// parseComparison parses "metric OP value" (ParseGate without the significance).
+func parseComparison(expr, s string) (Gate, error) {
+	bad := func(reason string) (Gate, error) {
+		return Gate{}, &GateSyntaxError{Expr: expr, Reason: reason}
+	}
 	i := strings.IndexAny(s, "<>")
 	if i < 0 {
 		if strings.Contains(s, "=") {
@@ -145,9 +206,38 @@ func ParseGates(exprs []string) ([]Gate, error) {
 	return gates, errors.Join(errs...)
 }
 
-// String renders the gate's condition canonically, e.g. "tps < -10 %".
+// String renders the gate's condition canonically, e.g. "tps < -10 %",
+// "tps < -10 % significant", "tps worse".
 func (g Gate) String() string {
-	return g.metric.key + " " + g.op + " " + g.formatThreshold()
+	if g.verdict != "" {
+		return g.metric.key + " " + string(g.verdict)
+	}
+	s := g.metric.key + " " + g.op + " " + g.formatThreshold()
+	if g.significant {
+		s += " significant"
+	}
+	return s
+}
+
+// usesInterval tells whether the gate reads compare's interval, not the change alone.
+func (g Gate) usesInterval() bool { return g.significant || g.verdict != "" }
+
+// tripsOn tells whether a gate that reads the interval trips on estimate e; the
+// gate holds for the whole interval, or the verdict is the gate's. No interval:
+// no trip.
+func (g Gate) tripsOn(e Estimate) bool {
+	if !e.HasInterval() {
+		return false
+	}
+	if g.verdict != "" {
+		return e.Verdict == g.verdict
+	}
+	switch g.op {
+	case "<", "<=":
+		return g.holds(e.Hi)
+	default:
+		return g.holds(e.Lo)
+	}
 }
 
 func (g Gate) formatThreshold() string {
@@ -246,6 +336,17 @@ func (c *Comparison) CheckGates(gates []Gate) ([]Trip, error) {
 					continue
 				}
 				t := Trip{Gate: g, Run: r, Users: u, Value: v}
+				if g.usesInterval() {
+					e, _ := c.Estimate(i, r, g.metric)
+					if !g.tripsOn(e) {
+						continue
+					}
+					t.Change = e.Change
+					t.msg = fmt.Sprintf("run %s at %d users: %s %s (95 %% interval %s, %s): %s",
+						c.Inputs[r].Name(), u, g.metric.key, formatChange(e.Change, 1), formatInterval(e.Lo, e.Hi), e.Verdict, g)
+					trips = append(trips, t)
+					continue
+				}
 				change, shown, tripped := g.trips(v, func() (float64, bool) { return c.value(i, 0, g.metric) },
 					func(x float64) string { return formatValue(g.metric, x) })
 				if !tripped {
@@ -280,6 +381,10 @@ func (c *Comparison) Unevaluated(gates []Gate) []Gate {
 				_, ok := c.value(i, r, g.metric)
 				if ok && g.relative {
 					_, ok = c.value(i, 0, g.metric)
+				}
+				if ok && g.usesInterval() {
+					e, _ := c.Estimate(i, r, g.metric)
+					ok = e.HasInterval()
 				}
 				if ok {
 					checked = true

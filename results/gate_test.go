@@ -87,7 +87,7 @@ func TestCheckGates(t *testing.T) {
 	// 20 % slower transactions and 12 % fewer of them at 100 users.
 	slow := sampleRun("slow", []int{50, 100}, 1, 1.2, 2)
 	slow.Steps[1].TPS = base.Steps[1].TPS * 0.877
-	c, err := Compare([]Input{{"b.json", base}, {"s.json", slow}})
+	c, err := Compare([]Input{{Path: "b.json", Run: base}, {Path: "s.json", Run: slow}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -123,7 +123,7 @@ func TestCheckGates(t *testing.T) {
 	}
 
 	// The base is never gated: comparing a run with itself trips no relative gate.
-	same, _ := Compare([]Input{{"b.json", base}, {"b2.json", base}})
+	same, _ := Compare([]Input{{Path: "b.json", Run: base}, {Path: "b2.json", Run: base}})
 	trips, _ = same.CheckGates(gates[:2])
 	if len(trips) != 0 {
 		t.Fatalf("self comparison tripped: %v", trips)
@@ -132,7 +132,7 @@ func TestCheckGates(t *testing.T) {
 	// Without storage figures in the other run, an I/O gate cannot be checked.
 	noIO := sampleRun("noio", []int{50}, 1, 1, 3)
 	noIO.Steps[0].IO = nil
-	c2, _ := Compare([]Input{{"b.json", base}, {"n.json", noIO}})
+	c2, _ := Compare([]Input{{Path: "b.json", Run: base}, {Path: "n.json", Run: noIO}})
 	iops, _ := ParseGate("iops<-10%")
 	if un := c2.Unevaluated([]Gate{gates[0], iops}); len(un) != 1 || un[0].Expr != "iops<-10%" {
 		t.Fatalf("unevaluated %v", un)

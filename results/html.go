@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"html/template"
 	"io"
+	"math"
+	"slices"
 	"strings"
 	"time"
 )
@@ -21,6 +23,7 @@ type htmlPage struct {
 	Title     string
 	Subtitle  string
 	Notes     []string // one paragraph each, e.g. headlines
+	Differs   []differsBlock
 	Alerts    []string // gate trips
 	Runs      table
 	Charts    []htmlChart
@@ -29,20 +32,25 @@ type htmlPage struct {
 }
 
 const pageCSS = `
-body{font-family:system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;margin:2em auto;max-width:1200px;padding:0 1em;color:#222}
+body{font-family:"Liberation Sans",Arial,Helvetica,sans-serif;margin:2em auto;max-width:1200px;padding:0 1em;color:#222}
 h1{font-size:1.5em;margin-bottom:.2em}h2{font-size:1.2em;margin-top:2em}
 .sub{color:#555;margin-top:0}
-table{border-collapse:collapse;margin:1em 0;font-size:.9em;display:block;overflow-x:auto;max-width:100%}
-td{white-space:nowrap}
+table{border-collapse:collapse;margin:1em 0;font-size:.85em;max-width:100%}
+td{white-space:normal}td.num{white-space:nowrap}td.path{overflow-wrap:anywhere;min-width:8em}
+td.spread{text-align:right;white-space:normal;font-variant-numeric:tabular-nums}
+.wide{overflow-x:auto;max-width:100%}
 caption{text-align:left;font-weight:600;padding:.3em 0}
 th,td{border:1px solid #ccc;padding:.25em .6em}th{background:#f3f3f3}
 td.num{text-align:right;font-variant-numeric:tabular-nums}
 td.better{text-align:right;color:#05662f;background:#eef8f1}
 td.worse{text-align:right;color:#a1140a;background:#fbeeee}
+td.noise{text-align:right;color:#777}
+ul.differs{margin:.3em 0 1em 1.2em;padding:0}
 td.pass{color:#05662f}td.fail{color:#a1140a;font-weight:600}
 .charts{display:flex;flex-direction:column;gap:1em}
 figure{margin:0;border:1px solid #ddd;padding:.5em}
 figure svg{display:block;width:100%;height:auto}
+figure svg text{font-family:"Liberation Sans",Arial,Helvetica,sans-serif !important}
 .note{font-size:1.05em}.alert{color:#a1140a;font-weight:600}
 footer{color:#666;font-size:.85em;margin-top:3em}
 `
@@ -59,6 +67,8 @@ var pageTemplate = template.Must(template.New("page").Parse(`<!DOCTYPE html>
 <h1>{{.Title}}</h1>
 <p class="sub">{{.Subtitle}}</p>
 {{range .Alerts}}<p class="alert">{{.}}</p>
+{{end}}{{range .Differs}}<h2>{{.Title}}</h2>
+<ul class="differs">{{range .Items}}<li>{{.}}</li>{{end}}</ul>
 {{end}}{{range .Notes}}<p class="note">{{.}}</p>
 {{end}}{{template "table" .Runs}}
 {{if .Charts}}<h2>Charts</h2>
@@ -73,20 +83,47 @@ var pageTemplate = template.Must(template.New("page").Parse(`<!DOCTYPE html>
 {{end}}</footer>
 </body>
 </html>
-{{define "table"}}<table>
+{{define "table"}}<div class="wide"><table>
 <caption>{{.Caption}}</caption>
 <thead><tr>{{range .Head}}<th>{{.}}</th>{{end}}</tr></thead>
 <tbody>
 {{range .Rows}}<tr>{{range .}}<td{{if .Class}} class="{{.Class}}"{{end}}>{{.Text}}</td>{{end}}</tr>
 {{end}}</tbody>
-</table>
+</table></div>
 {{end}}`))
 
 func writePage(w io.Writer, p htmlPage) error {
+	p.Runs = keepUnits(p.Runs)
+	for i := range p.Tables {
+		p.Tables[i] = keepUnits(p.Tables[i])
+	}
 	return pageTemplate.Execute(w, struct {
 		htmlPage
 		CSS template.CSS
 	}{p, template.CSS(pageCSS)})
+}
+
+// unitSpace binds a unit to its number so a wrapping cell ("26.03 ms / 26.88 ms /
+// 62.93 ms") breaks between figures, never inside one.
+var unitSpace = strings.NewReplacer(" ms", "\u00a0ms", " MB/s", "\u00a0MB/s", " %", "\u00a0%", " … ", "\u00a0… ")
+
+func keepUnits(t table) table {
+	rows := make([][]cell, len(t.Rows))
+	for i, r := range t.Rows {
+		rows[i] = make([]cell, len(r))
+		for j, c := range r {
+			c.Text = unitSpace.Replace(c.Text)
+			rows[i][j] = c
+		}
+	}
+	t.Rows = rows
+	return t
+}
+
+// differsBlock is "What differs (B vs A)" and its items.
+type differsBlock struct {
+	Title string
+	Items []string
 }
 
 const footnoteWindow = "Figures cover each step's measured window only (after its warm-up). " +
@@ -105,30 +142,68 @@ func runsTable(inputs []Input) table {
 			started += " (interrupted)"
 		}
 		t.Rows = append(t.Rows, []cell{
-			{Text: in.Name(), Class: "name"}, {Text: in.Path},
+			{Text: in.Name(), Class: "name"}, {Text: in.Path, Class: "path"},
 			{Text: strings.TrimSpace(r.Database.Product + " " + r.Database.Version)},
 			{Text: fmt.Sprintf("%d customers, %d trade days", r.Scale.Customers, r.Scale.TradeDays)},
-			{Text: fmt.Sprint(r.Seed)}, {Text: formatTags(r.Tags)}, {Text: started}, {Text: r.Tool},
+			{Text: fmt.Sprint(r.Seed), Class: "num"}, {Text: formatTags(r.Tags)}, {Text: started}, {Text: r.Tool},
 		})
 	}
 	return t
 }
 
-// metricLines returns one line per run of metric m against users (or the offered
-// rate, see compareAxis).
+// flatten lists every file of the sides, repeats included.
+func flatten(sides []Input) []Input {
+	var out []Input
+	for _, in := range sides {
+		out = append(out, in.All()...)
+	}
+	return out
+}
+
+// metricLines returns one line per side of metric m against users (or the offered
+// rate, see compareAxis), each point with its spread: a single run's own 95 %
+// interval, or the box plot of a side's repeats (the line runs through their mean).
 func (c *Comparison) metricLines(m metric, dashed bool, suffix string) []line {
 	x := c.compareAxis().of
 	var ls []line
 	for r, in := range c.Inputs {
 		l := line{name: in.Name() + suffix, dashed: dashed, color: r}
-		// Every step of the run, matched or not: a curve against users is what the
+		// Every step of the side, matched or not: a curve against users is what the
 		// reader compares, and a run measured at other user counts still belongs on it.
-		steps := in.Run.Steps
-		for _, i := range stepOrder(steps) {
-			if v, ok := m.value(newStepView(&steps[i])); ok {
-				l.xs = append(l.xs, x(&steps[i]))
-				l.ys = append(l.ys, v)
+		byX := map[float64][]float64{}
+		steps := map[float64]*Step{}
+		var order []float64
+		for _, rep := range in.All() {
+			for _, i := range stepOrder(rep.Run.Steps) {
+				st := &rep.Run.Steps[i]
+				v, ok := m.value(newStepView(st))
+				if !ok {
+					continue
+				}
+				xv := x(st)
+				if _, seen := byX[xv]; !seen {
+					order = append(order, xv)
+					steps[xv] = st
+				}
+				byX[xv] = append(byX[xv], v)
 			}
+		}
+		slices.Sort(order)
+		for _, xv := range order {
+			vs := byX[xv]
+			var sum float64
+			for _, v := range vs {
+				sum += v
+			}
+			mean := sum / float64(len(vs))
+			l.xs, l.ys = append(l.xs, xv), append(l.ys, mean)
+			lo, hi := math.NaN(), math.NaN()
+			if len(in.Repeats) > 0 {
+				l.boxes = append(l.boxes, vs)
+			} else if a, b, ok := ownInterval(steps[xv], m, mean); ok {
+				lo, hi = a, b
+			}
+			l.lo, l.hi = append(l.lo, lo), append(l.hi, hi)
 		}
 		ls = append(ls, l)
 	}
@@ -187,9 +262,17 @@ func (c *Comparison) WriteCompareHTML(w io.Writer, o CompareHTMLOptions) error {
 	p := htmlPage{
 		Title:    "brokerbench comparison: " + strings.Join(names, " vs "),
 		Subtitle: "Changes are relative to the first run, " + names[0] + ", at the same user count.",
-		Runs:     runsTable(c.Inputs),
+		Runs:     runsTable(flatten(c.Inputs)),
 		Footnotes: []string{footnoteWindow,
-			"Overall percentiles are computed from the merged per-transaction histograms."},
+			"Overall percentiles are computed from the merged per-transaction histograms.",
+			"Each change has a 95 % interval: within one run from its per-second samples (batch means; a block bootstrap of the " +
+				"per-second histograms for response times), across repeated runs from their spread (Welch t). A change whose interval " +
+				"includes zero is within noise (~, grey). On the charts a bar is a run's own 95 % interval, a box the spread of a side's repeats."},
+	}
+	for r := 1; r < len(c.Inputs); r++ {
+		if d := c.Differences(r); len(d) > 0 {
+			p.Differs = append(p.Differs, differsBlock{Title: fmt.Sprintf("What differs (%s vs %s)", names[r], names[0]), Items: d})
+		}
 	}
 	for r := 1; r < len(c.Inputs); r++ {
 		if mh := c.MaxHeadline(r); mh != "" {

@@ -24,6 +24,7 @@ func WriteReportHTML(w io.Writer, in Input) error {
 	if r.Max != nil {
 		p.Notes = append(p.Notes, r.Max.Summary())
 	}
+	p.Notes = append(p.Notes, serverNotes(r)...)
 	p.Notes = append(p.Notes, stepNotes(r)...)
 	lims, withLimits := LimitsOf(r)
 	ax := runXAxis(r)

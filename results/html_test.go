@@ -68,7 +68,7 @@ func goldenInputs() []Input {
 	other := sampleRun("H810 <RAID10>", []int{50, 100, 150, 200}, 1.5, 0.7, 12)
 	third := sampleRun("H810 RAID5", []int{50, 100}, 1.2, 0.9, 13)
 	third.Steps[1].IO = nil
-	return []Input{{"h800.json", base}, {"h810.json", other}, {"raid5.json", third}}
+	return []Input{{Path: "h800.json", Run: base}, {Path: "h810.json", Run: other}, {Path: "raid5.json", Run: third}}
 }
 
 func TestCompareHTMLGolden(t *testing.T) {

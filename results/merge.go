@@ -57,6 +57,7 @@ func Merge(inputs []Input) (*Run, error) {
 		Seed:      first.Seed,
 		Options:   maps.Clone(first.Options),
 		Tool:      first.Tool,
+		Frames:    first.Frames,
 		StartedAt: first.StartedAt,
 		Limits:    maps.Clone(first.Limits),
 		StartAt:   first.StartAt,
@@ -180,6 +181,8 @@ func samePlan(shards []Input) (int, error) {
 			return 0, differ(a, b, "start_at", describeInstant(ra.StartAt), describeInstant(rb.StartAt))
 		case ra.Database.Product != rb.Database.Product:
 			return 0, differ(a, b, "database product", ra.Database.Product, rb.Database.Product)
+		case ra.FramesMode() != rb.FramesMode():
+			return 0, differ(a, b, "frames", ra.FramesMode(), rb.FramesMode())
 		case !maps.Equal(ra.Limits, rb.Limits):
 			return 0, differ(a, b, "limits", describeLimits(ra.Limits), describeLimits(rb.Limits))
 		}

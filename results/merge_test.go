@@ -231,6 +231,7 @@ func TestMergeRefuses(t *testing.T) {
 		{"start", func(in []Input) []Input { t := fixtureStart.Add(time.Minute); in[1].Run.StartAt = &t; return in }, []string{"start_at differs (2026-12-01T04:00:00Z vs 2026-12-01T04:01:00Z)"}},
 		{"no start", func(in []Input) []Input { in[1].Run.StartAt = nil; return in }, []string{"start_at differs (2026-12-01T04:00:00Z vs none)"}},
 		{"product", func(in []Input) []Input { in[1].Run.Database.Product = "SQL Server"; return in }, []string{"database product differs (PostgreSQL vs SQL Server)"}},
+		{"frames", func(in []Input) []Input { in[1].Run.Frames = FramesServer; return in }, []string{"frames differs (client vs server)"}},
 		{"limits", func(in []Input) []Input { in[1].Run.Limits = map[string]float64{"Trade-Status": 500}; return in }, []string{"limits differs (Broker-Volume 3000 ms"}},
 		{"step count", func(in []Input) []Input { in[1].Run.Steps = in[1].Run.Steps[:1]; return in }, []string{"step count differs (2 vs 1)"}},
 		{"warm-up", func(in []Input) []Input { in[2].Run.Steps[1].WarmupS = 20; return in }, []string{"step 2 warm-up differs (10 s vs 20 s)"}},

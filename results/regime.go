@@ -16,7 +16,7 @@ const RegimeTolerance = 0.10
 // cap differ by more than RegimeTolerance. A run whose size or cap is unknown
 // (older files, a server given with --db) is not judged on that figure.
 func (c *Comparison) RegimeWarnings() []string {
-	var out []string
+	out := c.framesWarnings() // frames.go: where the frames ran
 	base := c.Inputs[0]
 	for r := 1; r < len(c.Inputs); r++ {
 		in := c.Inputs[r]

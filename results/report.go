@@ -62,6 +62,9 @@ func WriteReport(w io.Writer, in Input) error {
 		}
 		fmt.Fprintln(w)
 	}
+	for _, n := range serverNotes(r) {
+		fmt.Fprintln(w, "  "+n)
+	}
 	if len(r.Steps) == 0 {
 		fmt.Fprintln(w, "\nno steps finished")
 		return nil

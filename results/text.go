@@ -3,6 +3,8 @@ package results
 import (
 	"fmt"
 	"io"
+	"math"
+	"slices"
 	"strings"
 	"text/tabwriter"
 )
@@ -49,6 +51,9 @@ func describeRun(in Input) string {
 	}
 	parts = append(parts, describeStorage(r.Database)...)
 	parts = append(parts, fmt.Sprintf("seed %d", r.Seed))
+	if r.Frames != "" {
+		parts = append(parts, r.Frames+" frames")
+	}
 	parts = append(parts, describeShards(r)...)
 	if r.Interrupted {
 		parts = append(parts, "INTERRUPTED")
@@ -76,10 +81,20 @@ func (c *Comparison) WriteText(w io.Writer) error {
 	tw := tabwriter.NewWriter(w, 2, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "Runs (the first is the base):")
 	for r, in := range c.Inputs {
-		fmt.Fprintf(tw, "  [%d]\t%s\t%s\t%s\t\n", r+1, in.Name(), in.Path, describeRun(in))
+		fmt.Fprintf(tw, "  [%d]\t%s\t%s\t%s\t\n", r+1, in.Name(), sidePaths(in), describeRun(in))
 	}
 	if err := tw.Flush(); err != nil {
 		return err
+	}
+	for r := 1; r < len(c.Inputs); r++ {
+		diffs := c.Differences(r)
+		if len(diffs) == 0 {
+			continue
+		}
+		fmt.Fprintf(w, "\nWhat differs (%s vs %s):\n", c.Inputs[r].Name(), c.Inputs[0].Name())
+		for _, d := range diffs {
+			fmt.Fprintln(w, "  "+d)
+		}
 	}
 	fmt.Fprintln(w)
 	for r := 1; r < len(c.Inputs); r++ {
@@ -110,53 +125,88 @@ func (c *Comparison) WriteText(w io.Writer) error {
 	return nil
 }
 
+// sidePaths names a side's files: "a.json", or "a-r1.json, a-r2.json, a-r3.json
+// (3 repeats)".
+func sidePaths(in Input) string {
+	if len(in.Repeats) == 0 {
+		return in.Path
+	}
+	var ps []string
+	for _, x := range in.All() {
+		ps = append(ps, x.Path)
+	}
+	return fmt.Sprintf("%s (%d repeats)", strings.Join(ps, ", "), len(ps))
+}
+
 // stepTable is matched user count i: one row per figure known in any run, each
-// run's value and, after the base, its change.
+// run's value and, after the base, its change with its interval and verdict.
 func (c *Comparison) stepTable(i int) table {
-	t := c.viewsTable(fmt.Sprintf("%d users", c.Users[i]), c.views[i])
-	if row, ok := c.limitsRow(c.views[i]); ok {
+	t := c.viewsTable(fmt.Sprintf("%d users", c.Users[i]), i, c.reps[i])
+	if row, ok := c.limitsRow(c.views[i], c.hasRepeats()); ok {
 		t.Rows = append(t.Rows, row)
 	}
 	return t
 }
 
-// viewsTable is one step of each run side by side (nil: the run has none), every
-// figure known in any of them with its change against the base.
-func (c *Comparison) viewsTable(caption string, views []*stepView) table {
+// hasRepeats tells whether any side was given as several runs.
+func (c *Comparison) hasRepeats() bool {
+	for _, in := range c.Inputs {
+		if len(in.Repeats) > 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// viewsTable is one step of each side side by side (no repeats: the side has
+// none), every figure known in any of them with its change against the base.
+// Matched row i (-1: none) gives the changes their intervals and verdicts.
+func (c *Comparison) viewsTable(caption string, i int, sides [][]stepView) table {
+	spread := c.hasRepeats()
 	t := table{Caption: caption, Head: []string{"figure"}}
 	for r, in := range c.Inputs {
 		t.Head = append(t.Head, in.Name())
+		if spread {
+			t.Head = append(t.Head, "min / median / max")
+		}
 		if r > 0 {
 			t.Head = append(t.Head, "change")
+			if i >= 0 {
+				t.Head = append(t.Head, "95 % interval", "verdict")
+			}
 		}
-	}
-	value := func(r int, m metric) (float64, bool) {
-		if views[r] == nil {
-			return 0, false
-		}
-		return m.value(*views[r])
 	}
 	for _, m := range c.rowMetrics() {
-		b, okB := value(0, m)
+		b, okB := sideValue(sides[0], m)
 		row := []cell{{Text: m.title, Class: "name"}}
 		known := false
 		for r := range c.Inputs {
-			v, ok := value(r, m)
+			v, ok := sideValue(sides[r], m)
 			known = known || ok
 			if ok {
 				row = append(row, cell{Text: formatValue(m, v), Class: "num"})
 			} else {
 				row = append(row, dash)
 			}
+			if spread {
+				row = append(row, spreadCell(m, sides[r]))
+			}
 			if r == 0 {
 				continue
 			}
-			if ok && okB {
-				ch := Change(b, v)
-				row = append(row, cell{Text: formatChange(ch, 1), Class: changeClass(m, ch)})
-			} else {
+			if !ok || !okB {
 				row = append(row, dash)
+				if i >= 0 {
+					row = append(row, dash, dash)
+				}
+				continue
 			}
+			if i < 0 {
+				row = append(row, cell{Text: formatChangeOf(m, b, v), Class: changeClass(m, Change(b, v))})
+				continue
+			}
+			e, _ := c.Estimate(i, r, m)
+			row = append(row, changeCells(m, b, v, e)...)
 		}
 		if known {
 			t.Rows = append(t.Rows, row)
@@ -165,9 +215,61 @@ func (c *Comparison) viewsTable(caption string, views []*stepView) table {
 	return t
 }
 
+// changeCells are a change, its interval and its verdict. A change within noise
+// is marked "~" and not coloured, so the eye goes to the changes that are real.
+func changeCells(m metric, b, v float64, e Estimate) []cell {
+	ch := cell{Text: formatChangeOf(m, b, v), Class: "num"}
+	switch {
+	case e.Verdict == VerdictNoise:
+		ch.Text += " ~"
+		ch.Class = "noise"
+	case e.Verdict.Significant():
+		ch.Class = changeClass(m, e.Change)
+	}
+	iv, verdict := dash, dash
+	if e.HasInterval() {
+		iv = cell{Text: formatInterval(e.Lo, e.Hi), Class: "num"}
+		verdict = cell{Text: string(e.Verdict), Class: ch.Class}
+	}
+	return []cell{ch, iv, verdict}
+}
+
+// formatInterval reads "+1.2 … +8.4 %".
+func formatInterval(lo, hi float64) string {
+	return strings.TrimSuffix(formatChange(lo, 1), " %") + " … " + formatChange(hi, 1)
+}
+
+// farChange is the size of change beyond which a percentage says nothing a reader
+// can use ("+366566.7 %" from a near-zero base): the two values are shown instead.
+const farChange = 1000
+
+// formatChangeOf is a change as a percentage, or "0.002 → 3.500 ms" when the base
+// is (near) zero.
+func formatChangeOf(m metric, b, v float64) string {
+	ch := Change(b, v)
+	if math.IsInf(ch, 0) || math.Abs(ch) >= farChange {
+		return formatValue(m, b) + " → " + formatValue(m, v)
+	}
+	return formatChange(ch, 1)
+}
+
+// spreadCell is a side's min / median / max over its repeats; "-" for one run.
+func spreadCell(m metric, reps []stepView) cell {
+	xs := sideValues(reps, m)
+	if len(xs) < 2 {
+		return dash
+	}
+	slices.Sort(xs)
+	med := xs[len(xs)/2]
+	if len(xs)%2 == 0 {
+		med = (xs[len(xs)/2-1] + xs[len(xs)/2]) / 2
+	}
+	return cell{Text: formatValue(m, xs[0]) + " / " + formatValue(m, med) + " / " + formatValue(m, xs[len(xs)-1]), Class: "spread"}
+}
+
 // limitsRow is each run's pass/fail against its own recorded limits for the
 // given steps; ok is false when no run recorded limits.
-func (c *Comparison) limitsRow(views []*stepView) ([]cell, bool) {
+func (c *Comparison) limitsRow(views []*stepView, spread bool) ([]cell, bool) {
 	row := []cell{{Text: "limits", Class: "name"}}
 	any := false
 	for r, in := range c.Inputs {
@@ -179,8 +281,11 @@ func (c *Comparison) limitsRow(views []*stepView) ([]cell, bool) {
 		} else {
 			row = append(row, dash)
 		}
-		if r > 0 {
+		if spread {
 			row = append(row, cell{})
+		}
+		if r > 0 {
+			row = append(row, cell{}, cell{}, cell{})
 		}
 	}
 	return row, any
@@ -198,19 +303,23 @@ func (c *Comparison) unmatchedTable() table {
 // the most load each sustained within its limits. ok is false unless every run
 // found a passing maximum.
 func (c *Comparison) maxTable() (table, bool) {
-	views := make([]*stepView, len(c.Inputs))
+	sides := make([][]stepView, len(c.Inputs))
 	for r, in := range c.Inputs {
-		m := in.Run.Max
-		if m == nil || m.Step < 0 || m.Step >= len(in.Run.Steps) {
-			return table{}, false
+		for _, rep := range in.All() {
+			m := rep.Run.Max
+			if m == nil || m.Step < 0 || m.Step >= len(rep.Run.Steps) {
+				return table{}, false
+			}
+			sides[r] = append(sides[r], newStepView(&rep.Run.Steps[m.Step]))
 		}
-		v := newStepView(&in.Run.Steps[m.Step])
-		views[r] = &v
 	}
-	t := c.viewsTable("At the maximum within limits (each run's own --find-max step)", views)
+	t := c.viewsTable("At the maximum within limits (each run's own --find-max step)", -1, sides)
 	row := []cell{{Text: "offered rate", Class: "name"}}
 	for r, in := range c.Inputs {
 		row = append(row, numCell("%.4g", in.Run.Max.Load))
+		if c.hasRepeats() {
+			row = append(row, cell{})
+		}
 		if r > 0 {
 			row = append(row, cell{Text: formatChange(Change(c.Inputs[0].Run.Max.Load, in.Run.Max.Load), 1), Class: "num"})
 		}

@@ -58,6 +58,10 @@ func (e *executor) runBrokerVolume(ctx context.Context) (Outcome, error) {
 func (e *executor) brokerVolumeRun(ctx context.Context, in BrokerVolumeInput) (Outcome, []BrokerVolumeRow, error) {
 	out := Outcome{Kind: BrokerVolume}
 	var res []BrokerVolumeRow
+	if e.server {
+		err := e.bvServer(ctx, &out, in, &res)
+		return out, res, err
+	}
 	err := e.inTx(ctx, &out, database.ReadOnlyCommitted, func(tx database.Tx) error {
 		res = nil
 		return e.bvFrame1(ctx, tx, in, &res)
@@ -90,15 +94,32 @@ func (e *executor) bvFrame1(ctx context.Context, tx database.Tx, in BrokerVolume
 	if err != nil {
 		return frameErr(BrokerVolume, 1, "volume", err)
 	}
-	if len(*res) > len(in.BrokerNames) {
-		return checkf(BrokerVolume, 1, "%d brokers returned for %d asked", len(*res), len(in.BrokerNames))
+	return bvCheck(in, *res)
+}
+
+// bvCheck is frame 1's output check, in either frame mode.
+func bvCheck(in BrokerVolumeInput, res []BrokerVolumeRow) error {
+	if len(res) > len(in.BrokerNames) {
+		return checkf(BrokerVolume, 1, "%d brokers returned for %d asked", len(res), len(in.BrokerNames))
 	}
-	for i := 1; i < len(*res); i++ {
-		if (*res)[i].Volume > (*res)[i-1].Volume {
+	for i := 1; i < len(res); i++ {
+		if res[i].Volume > res[i-1].Volume {
 			return checkf(BrokerVolume, 1, "volumes not in descending order")
 		}
 	}
 	return nil
+}
+
+// bvServer runs frame 1 as one call of its server routine; the broker list goes as
+// one array.
+func (e *executor) bvServer(ctx context.Context, out *Outcome, in BrokerVolumeInput, res *[]BrokerVolumeRow) error {
+	if len(in.BrokerNames) == 0 || len(in.BrokerNames) > MaxBrokerList {
+		return checkf(BrokerVolume, 1, "%d broker names, want 1-%d", len(in.BrokerNames), MaxBrokerList)
+	}
+	if err := e.callRoutine(ctx, out, database.ReadOnlyCommitted, brokerVolumeRoutine, res, in.SectorName, in.BrokerNames); err != nil {
+		return err
+	}
+	return bvCheck(in, *res)
 }
 
 // Broker-Volume's statements, in the order its frames run them.

@@ -605,7 +605,11 @@ func TestOnLoadedDatabase(t *testing.T) {
 // transaction changes one of its trades after the Trade-Update's snapshot. The
 // repeatable-read update then fails with 40001, and the whole transaction runs again.
 func testRetryOnSerializationFailure(t *testing.T, db database.DB) {
-	e := newTestExecutor(db, 7)
+	retryOnSerializationFailure(t, db, newTestExecutor(db, 7))
+}
+
+// retryOnSerializationFailure is the retry test for executor e, in either frame mode.
+func retryOnSerializationFailure(t *testing.T, db database.DB, e *executor) {
 	ctx := context.Background()
 	var in TradeLookupInput
 	for in.Frame != 1 {

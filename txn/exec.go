@@ -28,6 +28,8 @@ type executor struct {
 	sc  schema.Scale
 	gen *Gen
 	now func() time.Time
+	// server runs each transaction as calls of its server routine (WithFrames).
+	server bool
 }
 
 var _ Executor = (*executor)(nil)
@@ -63,11 +65,8 @@ func (e *executor) Run(ctx context.Context, k Kind) (Outcome, error) {
 // before the commit, and before an intended rollback too, so the server runs every
 // statement the body issued.
 func (e *executor) inTx(ctx context.Context, out *Outcome, iso database.Isolation, body func(tx database.Tx) error) error {
-	var last error
-	for attempt := 1; attempt <= MaxAttempts; attempt++ {
-		out.Attempts++
-		out.ServiceStart = time.Now()
-		err := e.db.InTx(ctx, iso, func(tx database.Tx) error {
+	return e.attempts(out, func() error {
+		return e.db.InTx(ctx, iso, func(tx database.Tx) error {
 			c := &countingTx{tx: tx, n: &out.Statements}
 			err := body(c)
 			if err == nil {
@@ -80,6 +79,19 @@ func (e *executor) inTx(ctx context.Context, out *Outcome, iso database.Isolatio
 			}
 			return err
 		})
+	})
+}
+
+// attempts runs one attempt of a transaction with run, again from the start on a
+// retryable error, up to MaxAttempts, and sorts the outcome: an intended rollback
+// sets RolledBack, any other error is the transaction's. Both frame modes retry
+// through it (inTx, callRoutine).
+func (e *executor) attempts(out *Outcome, run func() error) error {
+	var last error
+	for attempt := 1; attempt <= MaxAttempts; attempt++ {
+		out.Attempts++
+		out.ServiceStart = time.Now()
+		err := run()
 		if err == nil {
 			return nil
 		}

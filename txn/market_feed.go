@@ -31,13 +31,19 @@ func (e *executor) MarketFeed(ctx context.Context, entries []TickerEntry) (Outco
 	for _, en := range entries {
 		eo := Outcome{Kind: MarketFeed}
 		var st *marketFeedEntryState
-		err := e.inTx(ctx, &eo, database.RepeatableRead, func(tx database.Tx) error {
+		var err error
+		if e.server {
 			st = &marketFeedEntryState{entry: en, now: e.now()}
-			if err := e.mfUpdateLastTrade(ctx, tx, st); err != nil {
-				return err
-			}
-			return e.mfRelease(ctx, tx, st)
-		})
+			err = e.mfServer(ctx, &eo, st)
+		} else {
+			err = e.inTx(ctx, &eo, database.RepeatableRead, func(tx database.Tx) error {
+				st = &marketFeedEntryState{entry: en, now: e.now()}
+				if err := e.mfUpdateLastTrade(ctx, tx, st); err != nil {
+					return err
+				}
+				return e.mfRelease(ctx, tx, st)
+			})
+		}
 		if first {
 			out.ServiceStart, first = eo.ServiceStart, false
 		}
@@ -94,6 +100,24 @@ func (e *executor) mfRelease(ctx context.Context, tx database.Tx, st *marketFeed
 			m.TradeID, st.now, schema.StatusSubmitted); err != nil {
 			return err
 		}
+	}
+	st.released = reqs
+	return nil
+}
+
+// mfServer runs one entry as one call of the server routine, in its own
+// repeatable-read transaction as in client mode.
+func (e *executor) mfServer(ctx context.Context, out *Outcome, st *marketFeedEntryState) error {
+	var reqs []MarketRequest
+	err := e.callRoutine(ctx, out, database.RepeatableRead, marketFeedRoutine, &reqs,
+		Money(st.entry.Price), st.entry.Qty, st.now, st.entry.Symbol,
+		schema.StopLoss, schema.LimitSell, schema.LimitBuy, schema.StatusSubmitted)
+	if err != nil {
+		return err
+	}
+	for i := range reqs {
+		reqs[i].IsLimit = true
+		reqs[i].SecIndex, _ = schema.SymbolIndex(reqs[i].Symbol)
 	}
 	st.released = reqs
 	return nil

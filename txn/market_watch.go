@@ -94,6 +94,14 @@ func (e *executor) runMarketWatch(ctx context.Context) (Outcome, error) {
 func (e *executor) marketWatch(ctx context.Context, in MarketWatchInput) (Outcome, MarketWatchOutput, error) {
 	out := Outcome{Kind: MarketWatch}
 	var res MarketWatchOutput
+	if e.server {
+		err := e.callRoutine(ctx, &out, database.ReadOnlyCommitted, marketWatchRoutine, &res,
+			in.By, in.CustID, in.AcctID, in.IndustryName, in.StartCoID, in.EndCoID, in.StartDay)
+		if err == nil {
+			err = mwCheck(in, res)
+		}
+		return out, res, err
+	}
 	err := e.inTx(ctx, &out, database.ReadOnlyCommitted, func(tx database.Tx) error {
 		res = MarketWatchOutput{}
 		return e.mwFrame1(ctx, tx, in, &res)
@@ -134,8 +142,12 @@ func (e *executor) mwFrame1(ctx context.Context, tx database.Tx, in MarketWatchI
 	if oldCap != 0 {
 		res.PctChange = 100 * (newCap/oldCap - 1)
 	}
-	// A watch list holds 50-150 securities, each with a daily-market row for every
-	// weekday of the start range.
+	return mwCheck(in, *res)
+}
+
+// mwCheck is frame 1's output check, in either frame mode: a watch list holds 50-150
+// securities, each with a daily-market row for every weekday of the start range.
+func mwCheck(in MarketWatchInput, res MarketWatchOutput) error {
 	if in.By == WatchByWatchList && (res.Symbols < 50 || res.Symbols > 150) {
 		return checkf(MarketWatch, 1, "watch list of customer %d gave %d symbols, want 50-150", in.CustID, res.Symbols)
 	}

@@ -2,6 +2,7 @@ package txn
 
 import (
 	"context"
+	"encoding/json"
 	"time"
 
 	"github.com/brokerbench/brokerbench/database"
@@ -59,6 +60,10 @@ func (e *executor) runSecurityDetail(ctx context.Context) (Outcome, error) {
 func (e *executor) securityDetail(ctx context.Context, in SecurityDetailInput) (Outcome, SecurityDetailOutput, error) {
 	out := Outcome{Kind: SecurityDetail}
 	var res SecurityDetailOutput
+	if e.server {
+		err := e.sdServer(ctx, &out, in, &res)
+		return out, res, err
+	}
 	err := e.inTx(ctx, &out, database.ReadOnlyCommitted, func(tx database.Tx) error {
 		res = SecurityDetailOutput{}
 		return e.sdFrame1(ctx, tx, in, &res)
@@ -139,11 +144,41 @@ func (e *executor) sdFrame1(ctx context.Context, tx database.Tx, in SecurityDeta
 	if lastTrades == 0 {
 		return frameErr(SecurityDetail, 1, "last trade", database.ErrNoRows)
 	}
+	return sdCheck(in, res)
+}
+
+// sdCheck is frame 1's output check, in either frame mode.
+func sdCheck(in SecurityDetailInput, res *SecurityDetailOutput) error {
 	if res.Financials != sdFinancialRows || res.News != sdNewsRows || res.DayRows < 5 || res.DayRows > in.MaxRows {
 		return checkf(SecurityDetail, 1, "%s: %d financial rows (want %d), %d news (want %d), %d day rows (want 5-%d)",
 			in.Symbol, res.Financials, sdFinancialRows, res.News, sdNewsRows, res.DayRows, in.MaxRows)
 	}
 	return nil
+}
+
+// sdServerResult is the server routine's frame output: every row the client mode
+// reads, of which the transaction's output keeps the names, counts and last price.
+type sdServerResult struct {
+	Security struct {
+		SecName, CoName string
+	}
+	Competitors, Financials, Days []json.RawMessage
+	LastTrade                     struct{ Price Money }
+	News                          []struct{ Item string }
+}
+
+// sdServer runs frame 1 as one call of its server routine.
+func (e *executor) sdServer(ctx context.Context, out *Outcome, in SecurityDetailInput, res *SecurityDetailOutput) error {
+	var r sdServerResult
+	if err := e.callRoutine(ctx, out, database.ReadOnlyCommitted, securityDetailRoutine, &r, in.Symbol, in.AccessLOB, in.MaxRows, in.StartDay); err != nil {
+		return err
+	}
+	*res = SecurityDetailOutput{SecName: r.Security.SecName, CoName: r.Security.CoName, Competitors: len(r.Competitors),
+		Financials: len(r.Financials), DayRows: len(r.Days), LastPrice: r.LastTrade.Price, News: len(r.News)}
+	for _, n := range r.News {
+		res.NewsBytes += len(n.Item)
+	}
+	return sdCheck(in, res)
 }
 
 // Security-Detail's statements, in the order its frames run them.

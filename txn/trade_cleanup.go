@@ -27,6 +27,11 @@ func (e *executor) runTradeCleanup(ctx context.Context) (Outcome, error) {
 func (e *executor) tradeCleanupRun(ctx context.Context) (Outcome, TradeCleanupOutput, error) {
 	out := Outcome{Kind: TradeCleanup}
 	var res TradeCleanupOutput
+	if e.server {
+		err := e.callRoutine(ctx, &out, database.ReadCommitted, tradeCleanupRoutine, &res,
+			e.now(), e.sc.FirstRunTradeID(), schema.StatusSubmitted, schema.StatusCanceled)
+		return out, res, err
+	}
 	err := e.inTx(ctx, &out, database.ReadCommitted, func(tx database.Tx) error {
 		res = TradeCleanupOutput{}
 		now := e.now()

@@ -101,6 +101,10 @@ func (e *executor) runTradeLookup(ctx context.Context) (Outcome, error) {
 func (e *executor) tradeLookup(ctx context.Context, in TradeLookupInput) (Outcome, TradeLookupOutput, error) {
 	out := Outcome{Kind: TradeLookup}
 	var res TradeLookupOutput
+	if e.server {
+		err := e.lookupServer(ctx, &out, database.ReadOnlyCommitted, tradeLookupRoutine, in, &res)
+		return out, res, err
+	}
 	err := e.inTx(ctx, &out, database.ReadOnlyCommitted, func(tx database.Tx) error {
 		res = TradeLookupOutput{Frame: in.Frame}
 		switch in.Frame {
@@ -333,6 +337,49 @@ func (e *executor) tradeChildrenAll(ctx context.Context, tx database.Tx, k Kind,
 		}
 		if n := len(d.HistoryDTS); n < 1 || n > 3 {
 			return checkf(k, frame, "trade %d has %d history rows, want 1-3", d.TradeID, n)
+		}
+	}
+	return nil
+}
+
+// lookupServer runs Trade-Lookup's or Trade-Update's frame as one call of the
+// transaction's server routine, then applies the client mode's output checks to its
+// result.
+func (e *executor) lookupServer(ctx context.Context, out *Outcome, iso database.Isolation, r routine, in TradeLookupInput, res *TradeLookupOutput) error {
+	err := e.callRoutine(ctx, out, iso, r, res, in.Frame, in.TradeIDs, in.AcctID, in.Symbol, in.Start, in.End, in.MaxTrades)
+	if err != nil {
+		return err
+	}
+	return lookupCheck(out.Kind, in, *res)
+}
+
+// lookupCheck applies to a server routine's result the checks the client mode's
+// frames apply as they read (tlFrame1-4, tuFrame1-3, detailList, tradeChildrenAll).
+func lookupCheck(k Kind, in TradeLookupInput, res TradeLookupOutput) error {
+	f := in.Frame
+	switch {
+	case f == 1 && k == TradeUpdate && (len(res.Trades) != len(in.TradeIDs) || res.Updated != len(in.TradeIDs)):
+		return checkf(k, 1, "found %d and updated %d of %d trades", len(res.Trades), res.Updated, len(in.TradeIDs))
+	case f == 1 && len(res.Trades) != len(in.TradeIDs):
+		return checkf(k, 1, "found %d of %d trades", len(res.Trades), len(in.TradeIDs))
+	case (f == 2 || f == 3) && len(res.Trades) > in.MaxTrades:
+		return checkf(k, f, "%d trades, want at most %d", len(res.Trades), in.MaxTrades)
+	case f == 2 && k == TradeUpdate && res.Updated != len(res.Trades):
+		return checkf(k, 2, "updated %d of %d trades found", res.Updated, len(res.Trades))
+	case f == 3 && k == TradeUpdate && len(res.Trades) == 0:
+		return checkf(k, 3, "no trade of %s in the window", in.Symbol)
+	case f == 4 && len(res.Trades) > 0 && (len(res.HoldingHistory) < 1 || len(res.HoldingHistory) > in.MaxTrades):
+		return checkf(k, 4, "%d holding history rows for trade %d, want 1-%d", len(res.HoldingHistory), res.Trades[0].TradeID, in.MaxTrades)
+	}
+	if f == 4 {
+		return nil
+	}
+	for _, d := range res.Trades {
+		if d.IsCash && !d.HasCash {
+			return frameErr(k, f, "cash transaction", fmt.Errorf("trade %d: %w", d.TradeID, database.ErrNoRows))
+		}
+		if n := len(d.HistoryDTS); n < 1 || n > 3 {
+			return checkf(k, f, "trade %d has %d history rows, want 1-3", d.TradeID, n)
 		}
 	}
 	return nil

@@ -113,6 +113,10 @@ func (e *executor) runTradeOrder(ctx context.Context) (Outcome, error) {
 
 func (e *executor) tradeOrder(ctx context.Context, in TradeOrderInput) (Outcome, error) {
 	out := Outcome{Kind: TradeOrder}
+	if e.server {
+		err := e.toServer(ctx, &out, in)
+		return out, err
+	}
 	var st *tradeOrderState
 	err := e.inTx(ctx, &out, database.RepeatableRead, func(tx database.Tx) error {
 		st = &tradeOrderState{in: in}
@@ -349,6 +353,46 @@ func (e *executor) toFrame4(ctx context.Context, tx database.Tx, st *tradeOrderS
 		}
 	}
 	return insertOne(ctx, tx, TradeOrder, 4, "insert trade history", e.sql.of(tradeOrderInsertHistory), st.tradeID, now, st.status)
+}
+
+// toServerResult is the server routine's frame output; amounts in cents.
+type toServerResult struct {
+	TradeID  int64
+	Symbol   string
+	Price    int64
+	IsMarket bool
+	Tax      int64
+	CommRate Rate
+	Charge   Money
+	Comm     int64
+	Status   string
+	Assets   int64
+}
+
+// toServer runs frames 1-6 as one call of the server routine: its frame 5 rolls back
+// as the client's does (an unauthorized executor, the 1-in-101 input), and a
+// committed order goes to the emulator as in client mode.
+func (e *executor) toServer(ctx context.Context, out *Outcome, in TradeOrderInput) error {
+	var r toServerResult
+	err := e.callRoutine(ctx, out, database.RepeatableRead, tradeOrderRoutine, &r,
+		in.AcctID, in.ExecFirst, in.ExecLast, in.ExecTaxID, in.ByCompany, in.Symbol, in.CoName, in.Issue, in.TradeType,
+		in.IsMargin, in.LIFO, in.Qty, in.RequestedPrice, in.Rollback, e.now(), in.ExecFirst+" "+in.ExecLast,
+		schema.StatusSubmitted, schema.StatusPending)
+	if err != nil || out.RolledBack {
+		return err
+	}
+	if r.CommRate <= 0 || r.Charge <= 0 {
+		return checkf(TradeOrder, 3, "commission rate %v and charge %s must be positive", r.CommRate, r.Charge)
+	}
+	idx := in.SecIndex
+	if i, ok := schema.SymbolIndex(r.Symbol); ok {
+		idx = i
+	}
+	out.ToMarket = []MarketRequest{{
+		TradeID: r.TradeID, TradeType: in.TradeType, Symbol: r.Symbol, SecIndex: idx,
+		Qty: in.Qty, Price: r.Price, IsLimit: !r.IsMarket,
+	}}
+	return nil
 }
 
 // frameErr wraps a frame's database error; a missing row the frame needs is a

@@ -79,6 +79,15 @@ func (e *executor) TradeResult(ctx context.Context, tradeID int64, price int64) 
 
 func (e *executor) tradeResult(ctx context.Context, tradeID int64, price Money) (Outcome, TradeResultOutput, error) {
 	out := Outcome{Kind: TradeResult}
+	if e.server {
+		var res TradeResultOutput
+		err := e.callRoutine(ctx, &out, database.ReadCommitted, tradeResultRoutine, &res,
+			tradeID, price, e.now(), schema.StatusSubmitted, schema.StatusCompleted)
+		if err == nil && res.Tax < 0 {
+			err = checkf(TradeResult, 3, "tax %s is negative", res.Tax)
+		}
+		return out, res, err
+	}
 	var st *tradeResultState
 	err := e.inTx(ctx, &out, database.ReadCommitted, func(tx database.Tx) error {
 		st = &tradeResultState{tradeID: tradeID, price: price, now: e.now()}

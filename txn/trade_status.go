@@ -51,6 +51,13 @@ func (e *executor) runTradeStatus(ctx context.Context) (Outcome, error) {
 func (e *executor) tradeStatus(ctx context.Context, in TradeStatusInput) (Outcome, TradeStatusOutput, error) {
 	out := Outcome{Kind: TradeStatus}
 	var res TradeStatusOutput
+	if e.server {
+		err := e.callRoutine(ctx, &out, database.ReadOnlyCommitted, tradeStatusRoutine, &res, in.AcctID)
+		if err == nil {
+			err = tsCheck(res)
+		}
+		return out, res, err
+	}
 	err := e.inTx(ctx, &out, database.ReadOnlyCommitted, func(tx database.Tx) error {
 		res = TradeStatusOutput{}
 		return e.tsFrame1(ctx, tx, in, &res)
@@ -87,8 +94,13 @@ func (e *executor) tsFrame1(ctx context.Context, tx database.Tx, in TradeStatusI
 	if names == 0 {
 		return frameErr(TradeStatus, 1, "customer and broker", database.ErrNoRows)
 	}
-	// The reference expects 50 trades; at small trade-day counts an account can have
-	// fewer, so only the upper bound and order are checked.
+	return tsCheck(*res)
+}
+
+// tsCheck is frame 1's output check, in either frame mode. The reference expects 50
+// trades; at small trade-day counts an account can have fewer, so only the upper
+// bound and order are checked.
+func tsCheck(res TradeStatusOutput) error {
 	if len(res.Trades) > tradeStatusMax {
 		return checkf(TradeStatus, 1, "%d trades, want at most %d", len(res.Trades), tradeStatusMax)
 	}

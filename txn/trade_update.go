@@ -42,6 +42,10 @@ func (e *executor) runTradeUpdate(ctx context.Context) (Outcome, error) {
 func (e *executor) tradeUpdate(ctx context.Context, in TradeLookupInput) (Outcome, TradeLookupOutput, error) {
 	out := Outcome{Kind: TradeUpdate}
 	var res TradeLookupOutput
+	if e.server {
+		err := e.lookupServer(ctx, &out, database.RepeatableRead, tradeUpdateRoutine, in, &res)
+		return out, res, err
+	}
 	err := e.inTx(ctx, &out, database.RepeatableRead, func(tx database.Tx) error {
 		res = TradeLookupOutput{Frame: in.Frame}
 		switch in.Frame {

@@ -16,6 +16,7 @@ type compareOptions struct {
 	FailIf []string // --fail-if EXPR, repeatable
 	CSV    string
 	HTML   string
+	JSON   string
 }
 
 func (o *compareOptions) AddFlags(c *cobra.Command) {
@@ -23,43 +24,110 @@ func (o *compareOptions) AddFlags(c *cobra.Command) {
 	f.StringArrayVar(&o.FailIf, "fail-if", nil, "exit 3 if `EXPR` holds for a run after the first at a matched step, e.g. \"tps<-10%\", \"p95>+20%\", \"errors>0\", \"trade-result.p90>2s\" (repeatable)")
 	f.StringVar(&o.CSV, "csv", "", "also write one CSV row per (run, step) to `FILE` (- for standard output)")
 	f.StringVar(&o.HTML, "html", "", "also write a self-contained HTML comparison with charts to `FILE`")
+	f.StringVar(&o.JSON, "json", "", "also write every change with its 95 % interval and verdict, and what differs, as JSON to `FILE` (- for standard output)")
 }
 
 func newCompareCommand(g *globalOptions) *cobra.Command {
 	var o compareOptions
 	c := &cobra.Command{
-		Use:   "compare BASE.json OTHER.json [MORE.json...]",
+		Use:   "compare BASE.json OTHER.json [MORE.json...]  |  compare A1.json A2.json... -- B1.json B2.json... [-- C1.json...]",
 		Short: "Compare runs step by step against the first; gate CI on regressions",
 		Long: `compare matches the runs' steps by user count and prints every figure side by side with its
 change against the first file (the base): tps, tpsE, average and percentile response times,
 each transaction's p95, read/write IOPS, MB/s and await, I/O per transaction. Steps without a
 counterpart are listed. A headline per run sums it up at the highest shared user count.
+"What differs" comes first: the storage stack under the database (file system, dm/LVM, md
+RAID, partitions, disks, write cache, scheduler...), the database's I/O settings, the tags.
+
+Every change has a 95 % interval and a verdict: better, worse, or within noise (marked ~).
+With one run per side the interval comes from inside the runs (batch means of the per-second
+samples; a block bootstrap of the per-second histograms for response times). Files of
+repeated runs (run --repeat) are given as one side each, sides separated by --; their
+figures are then the repeats' means, shown with min / median / max, and the interval
+comes from the run-to-run spread (Welch t).
 
 --fail-if EXPR is METRIC OP VALUE. METRIC: tps, tps_e, avg, p50, p90, p95, p99, errors, retries,
 read_iops, write_iops, iops, read_mbps, write_mbps, read_await, write_await, io_per_txn, or
 TRANSACTION.FIGURE (trade-result.p90; figures avg, p50, p90, p95, p99, max). OP: < > <= >=.
 VALUE: a change against the base such as -10% or +20%, or an absolute value (times take a
-unit: 250ms, 2s; without one they are milliseconds). Every run after the first is checked
-at every step it shares with the base. Exit codes: 0 no gate tripped, 2 bad expression,
-3 a gate tripped.
+unit: 250ms, 2s; without one they are milliseconds). A change gate followed by "significant"
+trips only when the whole 95 % interval is past the threshold ("tps<-10% significant");
+"METRIC worse" trips when the change is judged worse (significant, any size). Every run after
+the first is checked at every step it shares with the base. Exit codes: 0 no gate tripped,
+2 bad expression, 3 a gate tripped.
 
 Storage-profile files (brokerbench disk) are matched by profile and outstanding I/Os, and
 gated with disk.METRIC (disk.iops<-10%, disk.read_p99>+20%; docs/disk-profiles.md). Given
 with OLTP result files of the same systems, the runs are compared first, then the profiles;
 --csv and --html then write the profiles' half to a sibling file (FILE-disk.csv).`,
 		Example: `  brokerbench compare h800.json h810.json --html report.html
-  brokerbench compare baseline.json new.json --fail-if "tps<-10%" --fail-if "p95>+20%"
+  brokerbench compare baseline.json new.json --fail-if "tps<-10% significant" --fail-if "p95 worse"
+  brokerbench compare h800-r1.json h800-r2.json h800-r3.json -- h810-r1.json h810-r2.json h810-r3.json
   brokerbench compare h800.json h810.json h800-disk.json h810-disk.json --fail-if "disk.iops<-10%"`,
 		Args: cobra.MinimumNArgs(2),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return runCompare(g.Stdout, args, o)
+			sides, err := splitSides(args, cmd.ArgsLenAtDash())
+			if err != nil {
+				return err
+			}
+			return runCompare(g.Stdout, sides, o)
 		},
 	}
 	o.AddFlags(c)
 	return c
 }
 
-func runCompare(stdout io.Writer, paths []string, o compareOptions) error {
+// splitSides groups compare's files into sides: each file its own side, or, when
+// the arguments hold "--" (dash is cobra's ArgsLenAtDash), the files between the
+// separators one side each.
+func splitSides(args []string, dash int) ([][]string, error) {
+	if dash < 0 {
+		sides := make([][]string, len(args))
+		for i, a := range args {
+			sides[i] = []string{a}
+		}
+		return sides, nil
+	}
+	sides := [][]string{args[:dash]}
+	cur := []string{}
+	for _, a := range args[dash:] {
+		if a == "--" {
+			sides = append(sides, cur)
+			cur = []string{}
+			continue
+		}
+		cur = append(cur, a)
+	}
+	sides = append(sides, cur)
+	for i, s := range sides {
+		if len(s) == 0 {
+			return nil, usagef("compare: side %d has no file (sides are separated by --: A1.json A2.json -- B1.json B2.json)", i+1)
+		}
+	}
+	if len(sides) < 2 {
+		return nil, usagef("compare needs at least two sides")
+	}
+	return sides, nil
+}
+
+// readSide reads one side's files: the first is the side, the others its repeats.
+func readSide(paths []string) (results.Input, error) {
+	var in results.Input
+	for k, p := range paths {
+		run, err := results.Read(p)
+		if err != nil {
+			return in, err
+		}
+		if k == 0 {
+			in = results.Input{Path: p, Run: run}
+			continue
+		}
+		in.Repeats = append(in.Repeats, results.Input{Path: p, Run: run})
+	}
+	return in, nil
+}
+
+func runCompare(stdout io.Writer, sides [][]string, o compareOptions) error {
 	// Gates first: a typo in CI must fail fast and as a usage error, before any work.
 	runGates, diskGates, err := splitGates(o.FailIf)
 	if err != nil {
@@ -70,12 +138,17 @@ func runCompare(stdout io.Writer, paths []string, o compareOptions) error {
 		return usageError{err}
 	}
 	var inputs, disks []results.Input
-	for _, p := range paths {
-		run, err := results.Read(p)
+	for _, paths := range sides {
+		in, err := readSide(paths)
 		if err != nil {
 			return err
 		}
-		if in := (results.Input{Path: p, Run: run}); results.IsDisk(in) {
+		for _, x := range in.All() {
+			if results.IsDisk(x) && len(paths) > 1 {
+				return usagef("compare: %s is a storage profile; a side of several files (separated by --) takes OLTP result files only", x.Path)
+			}
+		}
+		if results.IsDisk(in) {
 			disks = append(disks, in)
 		} else {
 			inputs = append(inputs, in)
@@ -115,7 +188,12 @@ func runCompare(stdout io.Writer, paths []string, o compareOptions) error {
 		}
 	}
 	if o.CSV != "" {
-		if err := writeOutput(stdout, o.CSV, func(w io.Writer) error { return results.WriteStepsCSV(w, inputs) }); err != nil {
+		if err := writeOutput(stdout, o.CSV, cmp.WriteCSV); err != nil {
+			return err
+		}
+	}
+	if o.JSON != "" {
+		if err := writeOutput(stdout, o.JSON, cmp.WriteJSON); err != nil {
 			return err
 		}
 	}

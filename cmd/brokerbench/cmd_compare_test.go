@@ -136,3 +136,32 @@ func TestReportCommand(t *testing.T) {
 		t.Fatalf("corrupt file: exit %d, %q", code, errs)
 	}
 }
+
+// TestReportRepeats: report given several files of one configuration shows each
+// figure's spread over them, and draws box plots in HTML.
+func TestReportRepeats(t *testing.T) {
+	dir := t.TempDir()
+	a := writeRun(t, dir, "a-r1.json", "A", 1, 1)
+	b := writeRun(t, dir, "a-r2.json", "A", 1.1, 0.9)
+	c := writeRun(t, dir, "a-r3.json", "A", 0.9, 1.2)
+	html := filepath.Join(dir, "a.html")
+	code, out, errOut := runMain("report", "--html", html, a, b, c)
+	if code != 0 {
+		t.Fatalf("exit %d\n%s\n%s", code, out, errOut)
+	}
+	for _, want := range []string{"(3 repeats)", "2 users, 3 runs", "min / median / max", "95 % interval of the mean", "72.0 / 80.0 / 88.0"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("report of three runs lacks %q:\n%s", want, out)
+		}
+	}
+	page, err := os.ReadFile(html)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(page), "3 runs") || !strings.Contains(string(page), "<svg") {
+		t.Errorf("the HTML report of three runs has no charts")
+	}
+	if code, _, errOut := runMain("report", "--json", a, b); code != 2 || !strings.Contains(errOut, "one file") {
+		t.Errorf("report --json of two files: exit %d %s", code, errOut)
+	}
+}

@@ -19,6 +19,7 @@ import (
 	"github.com/brokerbench/brokerbench/database"
 	"github.com/brokerbench/brokerbench/loader"
 	"github.com/brokerbench/brokerbench/schema"
+	"github.com/brokerbench/brokerbench/txn"
 )
 
 // loadOptions are the flags of `brokerbench load`.
@@ -228,7 +229,23 @@ func runLoad(ctx context.Context, g *globalOptions, o *loadOptions) (retErr erro
 		return nil
 	}
 	printLoadSummary(g.Stdout, st, lo.Seed)
+	installRoutines(ctx, db, logf)
 	return nil
+}
+
+// installRoutines installs the server routines that run --frames server calls
+// (docs/workload.md §13) on a database that has them. They are optional to the load:
+// a login that may not create them gets a warning, and run --frames server tries
+// again (or refuses) later.
+func installRoutines(ctx context.Context, db database.DB, logf func(string, ...any)) {
+	if txn.FramesUnavailable(db.Name()) != "" {
+		return
+	}
+	if err := txn.InstallRoutines(ctx, db, time.Now()); err != nil {
+		logf("warning: %v; run --frames server will try again", err)
+		return
+	}
+	logf("installed the server routines (version %d) for run --frames server", txn.RoutinesVersion)
 }
 
 // resumeCommand is the command that continues this load.
@@ -333,18 +350,32 @@ func linesProgress(w io.Writer, tr *loader.Tracker, done <-chan struct{}, every 
 
 func printLoadSummary(w io.Writer, st loader.Stats, seed uint64) {
 	fmt.Fprintf(w, "%-20s %12s %10s %10s\n", "table", "rows", "heap MB", "total MB")
+	// sizes renders the size columns: "-" where the database could not tell them.
+	sizes := func(heap, total int64) string {
+		if st.SizesUnknown != "" {
+			return fmt.Sprintf("%10s %10s", "-", "-")
+		}
+		return fmt.Sprintf("%10.1f %10.1f", mb(heap), mb(total))
+	}
 	var rows, heap, total int64
 	for _, t := range st.Tables {
-		fmt.Fprintf(w, "%-20s %12d %10.1f %10.1f\n", t.Name, t.Rows, mb(t.HeapBytes), mb(t.TotalBytes))
+		fmt.Fprintf(w, "%-20s %12d %s\n", t.Name, t.Rows, sizes(t.HeapBytes, t.TotalBytes))
 		rows += t.Rows
 		heap += t.HeapBytes
 		total += t.TotalBytes
 	}
-	fmt.Fprintf(w, "%-20s %12d %10.1f %10.1f\n", "all", rows, mb(heap), mb(total))
+	fmt.Fprintf(w, "%-20s %12d %s\n", "all", rows, sizes(heap, total))
+	if st.SizesUnknown != "" {
+		fmt.Fprintf(w, "sizes unknown: %s\n", st.SizesUnknown)
+	}
 	for _, p := range st.Phases {
 		fmt.Fprintf(w, "phase %-18s %8.1f s\n", p.Name, p.Duration.Seconds())
 	}
 	sec := st.Elapsed.Seconds()
+	if st.SizesUnknown != "" {
+		fmt.Fprintf(w, "loaded in %.1f s: %.0f rows/s; seed %d\n", sec, float64(rows)/sec, seed)
+		return
+	}
 	fmt.Fprintf(w, "loaded in %.1f s: %.0f rows/s, %.1f MB/s of table heap (%.1f MB/s with indexes); seed %d\n",
 		sec, float64(rows)/sec, mb(heap)/sec, mb(total)/sec, seed)
 }

@@ -10,6 +10,7 @@ import (
 	"github.com/brokerbench/brokerbench/internal/testdb"
 	"github.com/brokerbench/brokerbench/internal/testpg"
 	"github.com/brokerbench/brokerbench/loader"
+	"github.com/brokerbench/brokerbench/txn"
 )
 
 // runCLI runs the command line as a user types it and returns exit code and output.
@@ -59,6 +60,10 @@ func checkLoadEndToEnd(t *testing.T, dsn string, code int, out, errb string) {
 	m, err := loader.ReadMarker(context.Background(), db)
 	if err != nil || m.Seed != 7 || m.Scale.Customers != 1000 || m.Scale.TradeDays != 5 || m.Workers < 1 {
 		t.Fatalf("marker %+v, %v", m, err)
+	}
+	// load installs the server routines with their version marker (run --frames server).
+	if v, digest, err := txn.InstalledRoutines(context.Background(), db); err != nil || v != txn.RoutinesVersion || digest == "" {
+		t.Errorf("server routines after load: version %d, digest %q, %v; want version %d", v, digest, err, txn.RoutinesVersion)
 	}
 
 	// A second load without --drop refuses, naming --drop, and changes nothing.

@@ -29,17 +29,24 @@ func (o *reportOptions) AddFlags(c *cobra.Command) {
 func newReportCommand(g *globalOptions) *cobra.Command {
 	var o reportOptions
 	c := &cobra.Command{
-		Use:   "report RESULT.json",
+		Use:   "report RESULT.json [REPEAT.json...]",
 		Short: "Print one run's per-step and per-transaction tables; export CSV, JSON or HTML",
 		Long: `report reads one result file written by 'brokerbench run' and prints the per-step table
 (users, tps, tpsE, response times, errors, retries, storage IOPS and latency, flags for partial
 steps and for steps where the load driver was the bottleneck), the tps knee, and one
 per-transaction table per step. It reads only the file: no database is needed. A
-storage-profile file (brokerbench disk) prints its profile × outstanding-I/O table instead.`,
+storage-profile file (brokerbench disk) prints its profile × outstanding-I/O table instead.
+Given several files of one configuration (run --repeat N writes them), it shows per user count
+each figure's mean over the runs, min / median / max and the 95 % interval of the mean, and
+the HTML report draws box plots.`,
 		Example: `  brokerbench report h810.json
-  brokerbench report h810.json --html h810.html --csv h810.csv`,
-		Args: cobra.ExactArgs(1),
+  brokerbench report h810.json --html h810.html --csv h810.csv
+  brokerbench report h810-r1.json h810-r2.json h810-r3.json --html h810.html`,
+		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if len(args) > 1 {
+				return runRepeatsReport(g.Stdout, args, o)
+			}
 			return runReport(g.Stdout, args[0], o)
 		},
 	}
@@ -77,6 +84,36 @@ func runReport(stdout io.Writer, path string, o reportOptions) error {
 	}
 	if o.HTML != "" {
 		if err := writeOutput(stdout, o.HTML, func(w io.Writer) error { return htmlOut(w, in) }); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// runRepeatsReport reports several runs of one configuration together.
+func runRepeatsReport(stdout io.Writer, paths []string, o reportOptions) error {
+	if o.JSON {
+		return usagef("report --json prints one run; give one file")
+	}
+	side, err := readSide(paths)
+	if err != nil {
+		return err
+	}
+	for _, in := range side.All() {
+		if results.IsDisk(in) {
+			return usagef("report: %s is a storage profile; report takes several files only as repeats of one OLTP run", in.Path)
+		}
+	}
+	if err := results.WriteRepeatsReport(stdout, side); err != nil {
+		return fmt.Errorf("report: %w", err)
+	}
+	if o.CSV != "" {
+		if err := writeOutput(stdout, o.CSV, func(w io.Writer) error { return results.WriteStepsCSV(w, []results.Input{side}) }); err != nil {
+			return err
+		}
+	}
+	if o.HTML != "" {
+		if err := writeOutput(stdout, o.HTML, func(w io.Writer) error { return results.WriteRepeatsReportHTML(w, side) }); err != nil {
 			return err
 		}
 	}

@@ -38,6 +38,7 @@ brokerbench merge makes one result file of the shards' files.`,
       --label "H810 RAID10" --tag controller=H810 --tag raid=10 --out h810.json
   brokerbench run --users 10 --think 2.5s --rate 200 --step 2m --warmup 20s
   brokerbench run --config run.yaml --label "H800 RAID5"
+  brokerbench run --users 8 --step 2m --warmup 30s --repeat 3 --out h810.json   # h810-r1.json ... h810-r3.json
   brokerbench run --find-max --users 32 --step 2m --warmup 30s --limit trade-status.p90=500ms
   brokerbench run --config run.yaml --shard 2/4 --start-at 2026-12-01T04:30:00Z --out shard-2.json`,
 		Args: cobra.NoArgs,
@@ -73,6 +74,9 @@ func runRun(ctx context.Context, g *globalOptions, o runOptions) error {
 			fmt.Fprintf(g.Stderr, "brokerbench: stop managed PostgreSQL: %v\n", err)
 		}
 	}()
+	if o.RepeatOpts.Repeat > 1 {
+		return runRepeats(ctx, g, o, lw, tgt)
+	}
 	_, err = s.run(ctx, tgt)
 	return err
 }

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"fmt"
 	"io"
 	"net"
 	"net/http"
@@ -87,6 +88,56 @@ func TestRunFlow(t *testing.T) {
 		code, out, errOut = runMain("compare", resultPath, resultPath)
 		if code != 0 {
 			t.Errorf("compare: exit %d\n%s\n%s", code, out, errOut)
+		}
+	})
+
+	t.Run("per-second samples and the system are recorded", func(t *testing.T) {
+		for _, st := range run.Steps {
+			if st.Samples == nil || len(st.Samples.TPS) < 2 || len(st.Samples.TPSE) != len(st.Samples.TPS) {
+				t.Fatalf("step %d users: samples %+v", st.Users, st.Samples)
+			}
+			hs := st.Samples.Response["Trade-Order"]
+			if len(hs) != len(st.Samples.TPS) {
+				t.Errorf("step %d users: %d Trade-Order histograms for %d seconds", st.Users, len(hs), len(st.Samples.TPS))
+			}
+			var sum float64
+			for _, x := range st.Samples.TPS {
+				sum += x
+			}
+			if sum <= 0 {
+				t.Errorf("step %d users: per-second tps %v", st.Users, st.Samples.TPS)
+			}
+		}
+		if run.System == nil || (len(run.System.Storage) == 0 && run.System.Note == "") {
+			t.Errorf("no system recorded: %+v", run.System)
+		}
+		if v := run.Database.Settings["wal_sync_method"]; v == "" {
+			t.Errorf("wal_sync_method not among the settings %v", run.Database.Settings)
+		}
+	})
+
+	t.Run("repeat runs the plan again, one file each, and compare takes them as sides", func(t *testing.T) {
+		p := filepath.Join(dir, "rep.json")
+		code, out, errOut := runMain("run", "--db", dsn, "--users", "2", "--step", "4s", "--warmup", "1s", "--rate", "30",
+			"--repeat", "2", "--no-check", "--label", "rep", "--out", p)
+		if code != 0 {
+			t.Fatalf("exit %d\n%s\n%s", code, out, errOut)
+		}
+		var files []string
+		for k := 1; k <= 2; k++ {
+			f := filepath.Join(dir, fmt.Sprintf("rep-r%d.json", k))
+			r, err := results.Read(f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if r.Repeat == nil || r.Repeat.Index != k || r.Repeat.Count != 2 || len(r.Steps) != 1 {
+				t.Errorf("%s: repeat %+v, %d steps", f, r.Repeat, len(r.Steps))
+			}
+			files = append(files, f)
+		}
+		code, out, errOut = runMain("compare", "--json", "-", resultPath, "--", files[0], files[1])
+		if code != 0 || !strings.Contains(out, "(2 repeats)") || !strings.Contains(out, `"confidence": 0.95`) {
+			t.Errorf("compare with a side of two repeats: exit %d\n%s\n%s", code, out, errOut)
 		}
 	})
 
@@ -197,6 +248,44 @@ func TestRunFlow(t *testing.T) {
 
 	t.Run("quickstart on a loaded database", func(t *testing.T) {
 		testQuickstartOn(t, dsn, dir)
+	})
+
+	// The loaded template predates nothing, but testdb loads through the loader, not
+	// the load command, so its clone has no routines: run installs them, as on a
+	// database an older brokerbench loaded.
+	t.Run("server frames from the config file", func(t *testing.T) {
+		code, _, errOut := runMain("run", "--db", dsn, "--users", "2", "--frames", "both")
+		if code != 2 || !strings.Contains(errOut, `frames "both": want client or server`) {
+			t.Errorf("--frames both: exit %d, %s", code, errOut)
+		}
+		cfg := filepath.Join(dir, "server.yaml")
+		if err := os.WriteFile(cfg, []byte("users: [2]\nstep: 4s\nwarmup: 1s\nrate: 40\nframes: server\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		p := filepath.Join(dir, "server.json")
+		code, out, errOut := runMain("run", "--db", dsn, "--config", cfg, "--label", "server", "--out", p)
+		if code != 0 {
+			t.Fatalf("exit %d\n%s\n%s", code, out, errOut)
+		}
+		if !strings.Contains(errOut, "server frames, routines version") || !strings.Contains(out, "check: OK") {
+			t.Errorf("run does not say the mode, or the check failed:\n%s\n%s", out, errOut)
+		}
+		r, err := results.Read(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r.Frames != results.FramesServer || len(r.Steps) != 1 || r.Steps[0].Transactions["Trade-Result"].Count == 0 {
+			t.Errorf("frames %q, %d steps, Trade-Results %+v", r.Frames, len(r.Steps), r.Steps[0].Transactions["Trade-Result"])
+		}
+		for name, x := range r.Steps[0].Transactions {
+			if x.Errors > 0 {
+				t.Errorf("%s: %d errors in server frames", name, x.Errors)
+			}
+		}
+		code, out, errOut = runMain("compare", resultPath, p)
+		if code != 0 || !strings.Contains(out, "response times are not comparable") {
+			t.Errorf("compare of client and server frames: exit %d\n%s\n%s", code, out, errOut)
+		}
 	})
 }
 

@@ -11,6 +11,7 @@ import (
 	"github.com/brokerbench/brokerbench/database"
 	"github.com/brokerbench/brokerbench/loader"
 	"github.com/brokerbench/brokerbench/schema"
+	"github.com/brokerbench/brokerbench/txn"
 )
 
 func newSchemaCommand(g *globalOptions) *cobra.Command {
@@ -81,6 +82,9 @@ func runSchemaDrop(ctx context.Context, g *globalOptions) error {
 	}
 	defer db.Close()
 	if err := loader.Drop(ctx, db); err != nil {
+		return err
+	}
+	if err := txn.DropRoutines(ctx, db); err != nil {
 		return err
 	}
 	if !g.Quiet {

@@ -53,11 +53,11 @@ func compareWithDisks(stdout io.Writer, runs, disks []results.Input, o compareOp
 				ro.FailIf = append(ro.FailIf, e)
 			}
 		}
-		paths := make([]string, len(runs))
+		sides := make([][]string, len(runs))
 		for i, in := range runs {
-			paths[i] = in.Path
+			sides[i] = []string{in.Path}
 		}
-		runErr = runCompare(stdout, paths, ro)
+		runErr = runCompare(stdout, sides, ro)
 		var ge gateError
 		if runErr != nil && !errors.As(runErr, &ge) {
 			return runErr

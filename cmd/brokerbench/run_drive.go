@@ -26,10 +26,10 @@ func (s *runSession) drive(ctx context.Context) error {
 		Market: driver.DefaultMarket(s.meeWorkers),
 		Scale:  sc, Seed: seed, Shard: shard, StartAt: s.shard.startAt, Clock: s.clock, LostGrace: s.opts.LostGrace,
 		NewUserExecutor: func(stream int) txn.Executor {
-			return txn.NewExecutor(s.db, s.stmts, sc, seed, stream, txn.WithCustomers(customers))
+			return txn.NewExecutor(s.db, s.stmts, sc, seed, stream, txn.WithCustomers(customers), txn.WithFrames(s.frames))
 		},
 		NewMarketExecutor: func(stream int) txn.Executor {
-			return txn.NewExecutor(s.marketDB, s.stmts, sc, seed, stream)
+			return txn.NewExecutor(s.marketDB, s.stmts, sc, seed, stream, txn.WithFrames(s.frames))
 		},
 		NewDeck: func(user int) driver.Deck { return txn.NewDeck(rnd.New(seed, 0xdec, uint64(user))) },
 		Pool:    driver.PoolStatsOf(s.db),
@@ -48,6 +48,7 @@ func (s *runSession) drive(ctx context.Context) error {
 		cfg.OnInterval = s.metrics.Observe
 	}
 	s.judge.wrap(&cfg)
+	wrapSamples(&cfg)
 	if s.opts.LimitOpts.FindMax {
 		s.lw.logf("run: %s at %d customers (seed %d), --find-max at %d users, %s probes after %s warm-up, %d + %d connections; results to %s",
 			s.tgt.Shown(), sc.Customers, seed, s.plan.Users[0], s.plan.Step, s.plan.Warmup, s.conns, s.meeWorkers+1, s.out)

@@ -11,6 +11,7 @@ import (
 	"github.com/brokerbench/brokerbench/driver"
 	"github.com/brokerbench/brokerbench/driver/iostat"
 	"github.com/brokerbench/brokerbench/results"
+	"github.com/brokerbench/brokerbench/txn"
 )
 
 // runOptions are the options of one run: `brokerbench run` fills them from its
@@ -36,9 +37,11 @@ type runOptions struct {
 	IODevices   []string
 	IONodeExp   string
 	IOInterval  time.Duration
-	LimitOpts   limitOptions // --limit, --find-max and its bounds (run_limits.go)
-	Shard       string       // --shard I/N (run_shard.go)
-	StartAt     string       // --start-at, RFC 3339 (run_shard.go)
+	LimitOpts   limitOptions  // --limit, --find-max and its bounds (run_limits.go)
+	Shard       string        // --shard I/N (run_shard.go)
+	StartAt     string        // --start-at, RFC 3339 (run_shard.go)
+	RepeatOpts  repeatOptions // --repeat, --repeat-cold (run_repeat.go)
+	Frames      string        // --frames client|server (txn.ParseFrames)
 	LostGrace   time.Duration
 }
 
@@ -65,8 +68,10 @@ func (o *runOptions) bindFlags(f *pflag.FlagSet) {
 	f.StringVar(&o.IONodeExp, "io-node-exporter", "", "sample a remote database host's disks from its node_exporter `URL`")
 	f.DurationVar(&o.IOInterval, "io-interval", iostat.DefaultInterval, "period of the storage time series")
 	o.LimitOpts.bindFlags(f)
+	o.RepeatOpts.bindFlags(f)
 	f.StringVar(&o.Shard, "shard", "", "drive shard `I/N` of a sharded run (I from 0): its share of every step's users and of --rate, its own slice of the customers and input streams; merge the shards' files afterwards")
 	f.DurationVar(&o.LostGrace, "reconnect-grace", driver.DefaultLostGrace, "how long every connection may fail before the run declares the server lost and stops (the step is cut, finished steps kept, no check, exit 1); a server back sooner is reconnected to and its step flagged server-outage")
+	f.StringVar(&o.Frames, "frames", string(txn.ClientFrames), "where the transactions' frames run: \"client\" sends every statement from brokerbench; \"server\" calls one stored routine per transaction that runs the same statements in the database (installed by load, or by run on an older load)")
 	f.StringVar(&o.StartAt, "start-at", "", "start the first step at this `TIME` (RFC 3339, e.g. 2026-12-01T04:30:00Z) so the shards' steps line up; waits until then")
 }
 
@@ -129,10 +134,16 @@ func (o runOptions) plan() (driver.Plan, error) {
 	case o.Pace == paceNominal && (o.Think > 0 || o.Rate > 0 || o.LimitOpts.FindMax):
 		return p, usagef("--pace nominal sets the think time itself: give it without --think, --rate and --find-max")
 	}
+	if _, err := txn.ParseFrames(o.Frames); err != nil {
+		return p, usagef("--%v", err)
+	}
 	if err := checkListenAddr(o.MetricsAddr); err != nil {
 		return p, err
 	}
 	if err := o.LimitOpts.check(o.Rate, p.Users); err != nil {
+		return p, err
+	}
+	if err := o.RepeatOpts.check(o.Shard); err != nil {
 		return p, err
 	}
 	return p, nil

@@ -49,6 +49,7 @@ type runSession struct {
 	marketDB database.DB // the emulator's and the timer's
 	marker   loader.Marker
 	stmts    *txn.Statements
+	frames   txn.Frames // where the frames run (openFrames)
 	srv      database.ServerInfo
 	seed     uint64
 
@@ -73,6 +74,8 @@ type runSession struct {
 	// which the clock offset is measured with (the wall clock; tests skew it).
 	shard shardPlan
 	clock driver.Clock
+	// repeat is which of run --repeat N's runs this is; nil for a single run.
+	repeat *results.Repeat
 }
 
 // runResult is what a finished (or interrupted) run hands back to quickstart.
@@ -165,8 +168,14 @@ func (s *runSession) open(ctx context.Context, tgt *target) error {
 	if s.stmts, err = txn.StatementsFor(db.Name()); err != nil {
 		return err
 	}
+	if err := s.openFrames(ctx); err != nil {
+		return err
+	}
 	if s.srv, err = db.Server(ctx); err != nil {
 		return fmt.Errorf("describe the server at %s: %w", db.Target(), err)
+	}
+	for _, n := range s.srv.Notes {
+		s.lw.logf("run: %s", n)
 	}
 	s.seed = s.opts.Seed
 	if s.seed == 0 {
@@ -187,10 +196,10 @@ func (s *runSession) record() error {
 	srv := s.srv
 	s.result = &results.Run{
 		Format: results.FormatVersion, Label: s.opts.Label, Tags: s.tags,
-		Database: results.Database{Product: srv.Product, Version: srv.Version, Edition: srv.Edition, Settings: srv.Settings, Managed: s.tgt.Managed != nil},
+		Database: results.Database{Product: srv.Product, Version: srv.Version, Edition: srv.Edition, Settings: srv.Settings, Managed: s.tgt.Managed != nil, Notes: srv.Notes},
 		Scale:    results.Scale{Customers: s.marker.Scale.Customers, TradeDays: s.marker.Scale.TradeDays},
 		Seed:     s.seed, Options: used.optionsMap(s.g, s.tgt.Shown()), Tool: toolVersion(),
-		StartedAt: time.Now().UTC(), Steps: []results.Step{},
+		StartedAt: time.Now().UTC(), Steps: []results.Step{}, Frames: string(s.frames),
 	}
 	s.result.Options["connections_used"] = s.conns + s.meeWorkers + 1
 	// What --rate counts, so a file is read right next to older ones, where it
@@ -198,6 +207,7 @@ func (s *runSession) record() error {
 	s.result.Options["rate_scope"] = "all"
 	s.result.Limits = s.lims.Record()
 	s.recordShard(s.result)
+	s.result.Repeat = s.repeat
 	// Write the file once before the first step: a bad --out fails now, not after
 	// the first step's minutes.
 	return results.Write(s.out, s.result)
@@ -217,6 +227,7 @@ func (s *runSession) instrument(ctx context.Context) error {
 		s.probes = append(s.probes, s.ioAd.cacheProbe)
 	}
 	recordStorageRegime(ctx, s.result, s.tgt, s.db, s.lw.logf)
+	s.result.System = systemOf(s.sampler)
 	// The users' pool, the emulator's, and the I/O sampler's connection.
 	warnTightCap(s.result.Database.MemoryCapBytes, s.conns+s.meeWorkers+2, s.lw.logf)
 	if s.opts.MetricsAddr != "" {

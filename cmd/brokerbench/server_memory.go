@@ -74,6 +74,10 @@ func recordStorageRegime(ctx context.Context, run *results.Run, tgt *target, db 
 	size, err := database.DatabaseBytes(ctx, db)
 	if err != nil {
 		logf("run: the database's size is unknown (%v); compare cannot check that runs used the same data", err)
+		if run.Database.Unavailable == nil {
+			run.Database.Unavailable = map[string]string{}
+		}
+		run.Database.Unavailable[results.UnavailableSize] = err.Error()
 		return
 	}
 	run.Database.SizeBytes = size

@@ -20,12 +20,13 @@ type target struct {
 	keep bool
 }
 
-// Shown is the DSN for messages and result files: password removed.
+// Shown names the target for messages and result files, password removed: the
+// engine's own form (SQL Server: "host:port, database D, user U"), else the DSN masked.
 func (t *target) Shown() string {
 	if t.Managed != nil {
 		return "managed PostgreSQL in " + t.Managed.DataDir
 	}
-	return database.Redact(t.DSN)
+	return database.Shown(t.DSN)
 }
 
 // hasPGEnv reports whether the user configured PostgreSQL through PG* variables, which

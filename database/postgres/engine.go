@@ -7,16 +7,18 @@ import "github.com/brokerbench/brokerbench/database"
 
 // Engine is PostgreSQL as package database sees it.
 var Engine = &database.Engine{
-	Name:        database.Postgres,
-	Product:     "PostgreSQL",
-	Schemes:     []string{"postgres", "postgresql"},
-	KeyValueDSN: true,
-	Open:        open,
-	DDL:         postgresDDL{},
-	SQL:         SQL,
-	Classify:    classify,
-	ClockSQL:    "SELECT clock_timestamp()",
-	RowFormat:   copyFormat,
+	Name:         database.Postgres,
+	Product:      "PostgreSQL",
+	Schemes:      []string{"postgres", "postgresql"},
+	KeyValueDSN:  true,
+	Open:         open,
+	DDL:          postgresDDL{},
+	SQL:          SQL,
+	Classify:     classify,
+	RoutineCheck: routineCheck,
+	Routines:     routineDialect,
+	ClockSQL:     "SELECT clock_timestamp()",
+	RowFormat:    copyFormat,
 }
 
 func init() { database.Register(Engine) }

@@ -210,7 +210,7 @@ func (p *PG) Server(ctx context.Context) (database.ServerInfo, error) {
 	rows, err := p.Pool.Query(ctx, `SELECT name, setting || COALESCE(unit, '') FROM pg_settings
 		WHERE name IN ('shared_buffers','max_connections','synchronous_commit','fsync','wal_level',
 		'checkpoint_timeout','max_wal_size','effective_io_concurrency','random_page_cost','work_mem',
-		'full_page_writes','wal_compression','huge_pages','default_transaction_isolation')`)
+		'full_page_writes','wal_sync_method','wal_compression','huge_pages','default_transaction_isolation')`)
 	if err != nil {
 		return info, err
 	}
@@ -414,6 +414,8 @@ func classify(err error) (database.Class, bool) {
 	switch code := SQLState(err); {
 	case code == "40001", code == "40P01", code == "55P03": // serialization, deadlock, lock not available
 		return database.Retry, true
+	case code == codeIntendedRollback: // a server routine's intended rollback (routines.go)
+		return database.Rollback, true
 	case strings.HasPrefix(code, "08"), code == "57P01", code == "57P02", code == "57P03", code == "53300":
 		// connection exceptions, admin/crash shutdown, cannot connect now, too many connections
 		return database.Connection, true

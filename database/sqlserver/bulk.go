@@ -23,7 +23,8 @@ const (
 	sqlserverBulkBytes = 64 << 20
 )
 
-// Bulk streams rows with go-mssqldb's bulk copy (mssql.CopyIn) with TABLOCK. With the
+// Bulk streams rows with go-mssqldb's bulk copy (mssql.CopyIn) with TABLOCK (on
+// Babelfish, through a stage for tables with DECIMAL columns: bulk_babelfish.go). With the
 // database in SIMPLE or BULK_LOGGED recovery, TABLOCK is what makes the load
 // minimally logged. The loader creates heaps (sqlserverDDL is a KeyDeferrer): into a
 // heap every batch is minimally logged and TABLOCK takes a bulk-update (BU) lock that
@@ -61,7 +62,11 @@ func (m *MSSQL) bulkBatch(ctx context.Context, table string, columns []string, s
 		}
 	}()
 	opts := mssql.BulkOptions{Tablock: true, RowsPerBatch: sqlserverBulkRows}
-	stmt, err := tx.PrepareContext(ctx, mssql.CopyIn(table, opts, columns...))
+	into, stage, err := m.openStage(ctx, tx, table, columns)
+	if err != nil {
+		return 0, false, err
+	}
+	stmt, err := tx.PrepareContext(ctx, mssql.CopyIn(into, opts, columns...))
 	if err != nil {
 		return 0, false, err
 	}
@@ -106,10 +111,47 @@ func (m *MSSQL) bulkBatch(ctx context.Context, table string, columns []string, s
 	if rows, err = res.RowsAffected(); err != nil {
 		return 0, false, err
 	}
+	if err := moveStage(ctx, tx, stage, rows); err != nil {
+		return 0, false, err
+	}
 	if err := tx.Commit(); err != nil {
 		return 0, false, err
 	}
 	return rows, more, nil
+}
+
+// openStage creates the batch's stage where the server needs one (Babelfish, a table
+// with DECIMAL columns: bulk_babelfish.go) and returns the table the bulk copy goes
+// into: the stage, or table itself with a nil stage.
+func (m *MSSQL) openStage(ctx context.Context, tx *sql.Tx, table string, columns []string) (string, *bulkStage, error) {
+	if !m.endpoint.babelfish {
+		return table, nil, nil
+	}
+	stage, ok := babelfishStage(table, columns)
+	if !ok {
+		return table, nil, nil
+	}
+	if _, err := tx.ExecContext(ctx, stage.create); err != nil {
+		return "", nil, err
+	}
+	return stage.name, &stage, nil
+}
+
+// moveStage moves a batch from its stage (nil: none) into the table and drops the
+// stage; the rows moved must be the rows copied.
+func moveStage(ctx context.Context, tx *sql.Tx, stage *bulkStage, copied int64) error {
+	if stage == nil {
+		return nil
+	}
+	moved, err := execResult(tx.ExecContext(ctx, stage.move))
+	if err != nil {
+		return err
+	}
+	if moved != copied {
+		return fmt.Errorf("%d rows copied into %s, %d moved", copied, stage.name, moved)
+	}
+	_, err = tx.ExecContext(ctx, stage.drop)
+	return err
 }
 
 // decimalScales returns each column's scale when it is a DECIMAL of the schema, else

@@ -62,9 +62,10 @@ func (r *msIOStats) ReadCache(ctx context.Context) (database.CacheCounters, erro
 // server-level permission.
 const databaseSizeQuery = `SELECT CAST(COALESCE(SUM(CAST(a.used_pages AS bigint)), 0) * 8192 AS bigint) FROM sys.allocation_units AS a`
 
-// DatabaseBytes is the database's used pages in bytes.
+// DatabaseBytes is the database's used pages in bytes; without the view, an error
+// marked database.ErrUnavailable says why.
 func (m *MSSQL) DatabaseBytes(ctx context.Context) (int64, error) {
 	var n int64
 	err := m.DB.QueryRowContext(ctx, databaseSizeQuery).Scan(&n)
-	return n, err
+	return n, unavailable(err, "sys.allocation_units")
 }

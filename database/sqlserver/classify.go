@@ -27,7 +27,7 @@ const (
 )
 
 // classify recognises go-mssqldb errors by type and error number, never by message
-// text. ok is false for errors that did not come from go-mssqldb or database/sql's
+// text, save Babelfish's one unmapped number (errnum.go). ok is false for errors that did not come from go-mssqldb or database/sql's
 // pool, so the shared rules get them.
 func classify(err error) (database.Class, bool) {
 	var fatal mssql.ServerError
@@ -63,6 +63,12 @@ func classifyMSSQLNumber(e mssql.Error) database.Class {
 		case msDeadlockVictim, msLockTimeout, msSnapshotConflict, msSnapshotDDL:
 			return database.Retry
 		}
+	}
+	// The same conditions spelled by a T-SQL endpoint that is not Microsoft's
+	// (Babelfish's unmapped number, errnum.go).
+	switch conditionOf(e) {
+	case condLockTimeout, condSerialization:
+		return database.Retry
 	}
 	for _, x := range chain {
 		switch x.Number {

@@ -16,6 +16,7 @@ var Engine = &database.Engine{
 	SQL:      SQL,
 	Classify: classify,
 	ClockSQL: "SELECT SYSUTCDATETIME()",
+	Shown:    shown,
 }
 
 func init() { database.Register(Engine) }

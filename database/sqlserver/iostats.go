@@ -182,7 +182,8 @@ func (r *msIOStats) ReadIO(ctx context.Context) (database.IOCounters, error) {
 }
 
 // epoch returns the service's start time, or "" when the server cannot say (a NULL,
-// a missing view, or a view the login may not read).
+// a missing view, or a view the login may not read; by number or by Babelfish's
+// meaning, errnum.go).
 func (r *msIOStats) epoch(ctx context.Context) (string, error) {
 	if r.noEpoch {
 		return "", nil
@@ -192,7 +193,7 @@ func (r *msIOStats) epoch(ctx context.Context) (string, error) {
 	switch {
 	case err == nil:
 		return epoch.String, nil
-	case missingObject(err) || errors.Is(err, sql.ErrNoRows):
+	case missingObject(err) || permissionDenied(err) || errors.Is(err, sql.ErrNoRows):
 		r.noEpoch = true
 		return "", nil
 	}
@@ -200,20 +201,17 @@ func (r *msIOStats) epoch(ctx context.Context) (string, error) {
 }
 
 // sqlserverIOError names the permission when the server refuses the DMVs, and marks
-// that error database.ErrPermission (told by error number) so the sampler can tell a
-// missing grant from a broken query.
+// that error database.ErrPermission (told by error number, or by Babelfish's
+// PostgreSQL meaning) so the sampler can tell a missing grant from a broken query.
+// A server without the views (a T-SQL server that is not Microsoft's) gets an error
+// that says so, marked database.ErrUnavailable.
 func sqlserverIOError(err error) error {
-	if permissionDenied(err) {
-		return &permissionError{fmt.Errorf("read %s: sys.dm_io_virtual_file_stats needs VIEW SERVER STATE (SQL Server 2019) or VIEW SERVER PERFORMANCE STATE (2022 and later), e.g. GRANT VIEW SERVER PERFORMANCE STATE TO [login] (see docs/sqlserver.md): %w",
-			IOSource, err)}
+	switch conditionOf(err) {
+	case condPermission:
+		return &markedError{fmt.Errorf("read %s: sys.dm_io_virtual_file_stats needs VIEW SERVER STATE (SQL Server 2019) or VIEW SERVER PERFORMANCE STATE (2022 and later), e.g. GRANT VIEW SERVER PERFORMANCE STATE TO [login] (see docs/sqlserver.md): %w",
+			IOSource, err), []error{database.ErrPermission, database.ErrUnavailable}}
+	case condMissing:
+		return fmt.Errorf("read %s: %w", IOSource, unavailable(err, "the I/O view sys.dm_io_virtual_file_stats"))
 	}
 	return fmt.Errorf("read %s: %w", IOSource, err)
-}
-
-// permissionError is an error that is also database.ErrPermission.
-type permissionError struct{ err error }
-
-func (e *permissionError) Error() string { return e.err.Error() }
-func (e *permissionError) Unwrap() []error {
-	return []error{e.err, database.ErrPermission}
 }

@@ -81,6 +81,14 @@ func TestSQLServerIOPermissionMessage(t *testing.T) {
 			t.Errorf("error %d blamed on permissions: %v", n, err)
 		}
 	}
+	// Babelfish: the views do not exist, told by the meaning of its unmapped number.
+	err = sqlserverIOError(bfErr(`relation "sys.dm_io_virtual_file_stats" does not exist`))
+	if errors.Is(err, database.ErrPermission) || !errors.Is(err, database.ErrUnavailable) || !strings.Contains(err.Error(), "sys.dm_io_virtual_file_stats does not exist on this server") {
+		t.Errorf("missing view: %v", err)
+	}
+	if err := sqlserverIOError(bfErr("permission denied for function dm_io_virtual_file_stats")); !errors.Is(err, database.ErrPermission) {
+		t.Errorf("Babelfish's refusal not a permission error: %v", err)
+	}
 	if err := sqlserverIOError(errors.New("connection reset")); errors.Is(err, database.ErrPermission) {
 		t.Errorf("a non-server error blamed on permissions: %v", err)
 	}

@@ -23,6 +23,7 @@ var (
 // transaction. Unlike Bulk it does not commit every sqlserverBulkRows: the segment
 // must commit with its record or not at all, so the log holds one segment (a fifth of
 // a load unit) at most. Into the loader's heaps every batch stays minimally logged.
+// On Babelfish a table with DECIMAL columns goes through a stage, as in Bulk.
 func (m *MSSQL) LoadSegment(ctx context.Context, s database.Segment) (n int64, err error) {
 	if s.Binary != nil {
 		return 0, errors.New("sqlserver: no binary row format; send boxed rows")
@@ -36,7 +37,11 @@ func (m *MSSQL) LoadSegment(ctx context.Context, s database.Segment) (n int64, e
 			_ = tx.Rollback()
 		}
 	}()
-	stmt, err := tx.PrepareContext(ctx, mssql.CopyIn(s.Table, mssql.BulkOptions{Tablock: true, RowsPerBatch: sqlserverBulkRows}, s.Columns...))
+	into, stage, err := m.openStage(ctx, tx, s.Table, s.Columns)
+	if err != nil {
+		return 0, err
+	}
+	stmt, err := tx.PrepareContext(ctx, mssql.CopyIn(into, mssql.BulkOptions{Tablock: true, RowsPerBatch: sqlserverBulkRows}, s.Columns...))
 	if err != nil {
 		return 0, err
 	}
@@ -70,6 +75,9 @@ func (m *MSSQL) LoadSegment(ctx context.Context, s database.Segment) (n int64, e
 		return 0, err
 	}
 	if n, err = res.RowsAffected(); err != nil {
+		return 0, err
+	}
+	if err = moveStage(ctx, tx, stage, n); err != nil {
 		return 0, err
 	}
 	if s.Record != nil {

@@ -71,7 +71,21 @@ func (m *MSSQL) Server(ctx context.Context) (database.ServerInfo, error) {
 		return info, fmt.Errorf("SQL Server database files: %w", err)
 	}
 	info.DataDir, info.WALDir = fileDirs(rows)
+	if layout := fileLayout(rows); layout != "" {
+		info.Settings["database_files"] = layout
+	}
+	m.describeEndpoint(ctx, &info)
 	return info, nil
+}
+
+// fileLayout lists the database's files as "ROWS path; LOG path", so a comparison
+// shows when two runs had their data and log on different volumes.
+func fileLayout(rows []map[string]any) string {
+	var parts []string
+	for _, r := range rows {
+		parts = append(parts, text(r["type_desc"])+" "+text(r["physical_name"]))
+	}
+	return strings.Join(parts, "; ")
 }
 
 // versionInfo fills the product fields from the SERVERPROPERTY row; a NULL property

@@ -102,7 +102,13 @@ func TestTolerate(t *testing.T) {
 			t.Errorf("error %d not tolerated", n)
 		}
 	}
-	for _, err := range []error{mssql.Error{Number: 102, Class: 15}, mssql.Error{Number: 10054, Class: 20}, errors.New("EOF")} {
+	// The same told by a T-SQL server that is not Microsoft's (Babelfish).
+	for _, msg := range []string{`relation "sys.database_files" does not exist`, `column "page_verify_option_desc" does not exist`, "permission denied for view configurations"} {
+		if err := tolerate(bfErr(msg)); err != nil {
+			t.Errorf("%q not tolerated", msg)
+		}
+	}
+	for _, err := range []error{mssql.Error{Number: 102, Class: 15}, mssql.Error{Number: 10054, Class: 20}, errors.New("EOF"), bfErr("division by zero")} {
 		if tolerate(err) == nil {
 			t.Errorf("%v tolerated", err)
 		}

@@ -35,6 +35,8 @@ type MSSQL struct {
 	rcsi bool
 	// connectTimeout bounds every connection's login (deadline.go).
 	connectTimeout time.Duration
+	// endpoint is which T-SQL server this is (product.go), found at open.
+	endpoint endpoint
 }
 
 var _ database.DB = (*MSSQL)(nil)
@@ -125,6 +127,10 @@ func Open(ctx context.Context, dsn string, o database.Options) (*MSSQL, error) {
 		db.Close()
 		return nil, err
 	}
+	if err := m.identify(pctx); err != nil {
+		db.Close()
+		return nil, err
+	}
 	return m, nil
 }
 
@@ -166,6 +172,20 @@ func hasAnyKey(q url.Values, keys ...string) bool {
 		}
 	}
 	return false
+}
+
+// shown is Engine.Shown: the target as docs/sqlserver.md §1 prints it, or "" for a
+// DSN go-mssqldb cannot read (Open then says what is wrong).
+func shown(dsn string) string {
+	clean, _, err := splitSQLServerDSN(dsn, "")
+	if err != nil {
+		return ""
+	}
+	cfg, err := msdsn.Parse(clean)
+	if err != nil {
+		return ""
+	}
+	return mssqlTarget(cfg)
 }
 
 // mssqlTarget names the server without secrets: "host:port[\instance], database d, user u".

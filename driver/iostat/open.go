@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/brokerbench/brokerbench/database"
+	"github.com/brokerbench/brokerbench/results"
 )
 
 // Open picks the sources in order (docs/storage.md §2; see the package doc). It fails only
@@ -34,11 +35,19 @@ func Open(ctx context.Context, o Options) (*Sampler, error) {
 	// The database's reader: the primary when nothing better is there, and in any
 	// case the WAL volume for wal_bytes_per_commit.
 	var db *dbSource
+	// dbWhy says why the database's own views are not a source, for the note of a
+	// run left with none.
+	var dbWhy string
 	if op, ok := o.DB.(database.IOStatsOpener); ok && o.DB != nil {
 		r, err := op.OpenIOStats(ctx)
+		if err != nil {
+			dbWhy = "the database's I/O views: " + err.Error()
+		}
 		switch {
 		case errors.Is(err, database.ErrPermission):
 			s.log("iostat: the database's I/O views are not readable (missing permission): %v", err)
+		case errors.Is(err, database.ErrUnavailable):
+			s.log("iostat: the database has no I/O views: %v", err)
 		case err != nil:
 			// Not a grant the user can add: a view this server lacks, or a query of
 			// ours that is wrong. The run goes on without the views, but the message
@@ -49,6 +58,12 @@ func Open(ctx context.Context, o Options) (*Sampler, error) {
 		}
 	}
 
+	serverPID := 0
+	if db != nil {
+		if sp, ok := db.r.(serverProcess); ok {
+			serverPID, _ = sp.ServerProcess()
+		}
+	}
 	if o.DataDir != "" && db != nil && len(o.Devices) == 0 && o.NodeExporterURL == "" {
 		if sp, ok := db.r.(serverProcess); ok {
 			pid, host := sp.ServerProcess()
@@ -66,6 +81,7 @@ func Open(ctx context.Context, o Options) (*Sampler, error) {
 		}
 		return nil, err
 	}
+	s.system = describeLocal(o, proc, sys, primary, serverPID)
 	switch {
 	case primary != nil:
 		s.sources = []Source{primary}
@@ -82,6 +98,9 @@ func Open(ctx context.Context, o Options) (*Sampler, error) {
 	default:
 		s.sources = []Source{noneSource{}}
 		s.openNote = "no usable I/O source: " + why
+		if dbWhy != "" {
+			s.openNote += "; " + dbWhy
+		}
 		s.log("iostat: no usable I/O source: %s; steps record source \"none\"", why)
 	}
 	return s, nil
@@ -116,7 +135,7 @@ func pickPrimary(ctx context.Context, o Options, proc, sys string, timeout time.
 		return src, "", nil
 	}
 	if o.DataDir == "" {
-		return nil, "the database's data directory is unknown (a remote database, or no permission to read data_directory); pass --io-node-exporter URL or --io-device NAME", nil
+		return nil, "the server did not say where its data files are (a remote server, or a login that may not read that); pass --io-node-exporter URL or --io-device NAME", nil
 	}
 	if _, err := os.Stat(o.DataDir); err != nil {
 		return nil, fmt.Sprintf("the data directory %s is not on this host", o.DataDir), nil
@@ -146,3 +165,17 @@ func (noneSource) Devices() []Device                           { return nil }
 func (noneSource) Note() string                                { return "" }
 func (noneSource) Snapshot(context.Context) (*Snapshot, error) { return nil, nil }
 func (noneSource) Close() error                                { return nil }
+
+// describeLocal is the storage stack under the directories a local device source
+// measures (DescribeStorage); nil when the primary source is not local block
+// devices, and a System with only a note when they could not be described.
+func describeLocal(o Options, proc, sys string, primary Source, serverPID int) *results.System {
+	if primary == nil || primary.Name() != SourceDiskstats || o.DataDir == "" {
+		return nil
+	}
+	st, err := describeStorage(proc, sys, o.DataDir, o.WALDir, serverPID)
+	if err != nil {
+		return &results.System{Note: err.Error()}
+	}
+	return st
+}

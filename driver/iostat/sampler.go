@@ -62,6 +62,7 @@ type Sampler struct {
 	sources  []Source // [0] is the primary (device figures); the others add WAL volume
 	walIdx   int      // the source giving WAL bytes, -1 when none
 	openNote string   // why the primary is what it is (e.g. why "none")
+	system   *results.System
 
 	takeMu sync.Mutex // serialises reads so the history stays in time order
 
@@ -354,6 +355,10 @@ func (s *Sampler) Live() results.IOFigures {
 	}
 	return s.points[len(s.points)-1].fig
 }
+
+// System is the storage stack under the database's directories when the sampler
+// measures them on this host (stack.go); nil otherwise.
+func (s *Sampler) System() *results.System { return s.system }
 
 // Source returns the primary source's name ("diskstats", "none", ...).
 func (s *Sampler) Source() string { return s.sources[0].Name() }

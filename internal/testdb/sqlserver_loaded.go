@@ -34,7 +34,7 @@ func SQLServerLoaded(t testing.TB) string {
 	t.Helper()
 	admin := SQLServer(t)
 	abilities := SQLServerProbe(t)
-	t.Log(abilities.Path())
+	t.Logf("SQL Server test server %s; %s", database.Shown(admin), abilities.Path())
 	if !abilities.Restores() {
 		return sqlserverPackageLoad(t, admin)
 	}
@@ -102,7 +102,9 @@ IF @drop IS NOT NULL EXEC sys.sp_executesql @drop`); err != nil {
 		return "", err
 	}
 	dsn := SQLServerWithDatabase(admin, name)
-	db, err := database.Open(ctx, dsn, database.Options{MaxConns: loader.MaxConnections, AppName: "brokerbench-testdb"})
+	// A minute to connect and identify the server, as testpg gives a test's pool: a
+	// new database's first session is slow on a busy machine.
+	db, err := database.Open(ctx, dsn, database.Options{MaxConns: loader.MaxConnections, AppName: "brokerbench-testdb", Timeout: time.Minute})
 	if err != nil {
 		return "", err
 	}
@@ -152,7 +154,7 @@ SELECT @r`, key).Scan(&lock); err != nil {
 		}
 	}
 	dsn := SQLServerWithDatabase(admin, building)
-	ldb, err := database.Open(ctx, dsn, database.Options{MaxConns: loader.MaxConnections, AppName: "brokerbench-testdb"})
+	ldb, err := database.Open(ctx, dsn, database.Options{MaxConns: loader.MaxConnections, AppName: "brokerbench-testdb", Timeout: time.Minute})
 	if err != nil {
 		return "", err
 	}

@@ -1,0 +1,92 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/spf13/pflag"
+
+	"github.com/brokerbench/brokerbench/driver/iostat"
+	"github.com/brokerbench/brokerbench/results"
+)
+
+// repeatOptions are run's --repeat and --repeat-cold: the whole plan run several
+// times, one result file each, so compare can judge a change against the
+// run-to-run noise of one configuration (docs/result-format.md, "repeat").
+type repeatOptions struct {
+	Repeat int
+	Cold   bool
+}
+
+func (o *repeatOptions) bindFlags(f *pflag.FlagSet) {
+	f.IntVar(&o.Repeat, "repeat", 1, "run the whole plan `N` times, one result file each (--out run.json writes run-r1.json ... run-rN.json); compare takes them as one side")
+	f.BoolVar(&o.Cold, "repeat-cold", false, "restart the managed PostgreSQL before every repeat after the first, so each starts with an empty buffer cache")
+}
+
+func (o repeatOptions) check(shard string) error {
+	switch {
+	case o.Repeat < 1:
+		return usagef("--repeat must be at least 1, got %d", o.Repeat)
+	case o.Repeat > 1 && shard != "":
+		return usagef("--repeat cannot be combined with --shard: repeat the sharded run with a new --start-at instead")
+	case o.Cold && o.Repeat < 2:
+		return usagef("--repeat-cold needs --repeat 2 or more")
+	}
+	return nil
+}
+
+// repeatPath is repeat k's result file: run.json → run-r2.json.
+func repeatPath(out string, k int) string {
+	ext := filepath.Ext(out)
+	return fmt.Sprintf("%s-r%d%s", strings.TrimSuffix(out, ext), k, ext)
+}
+
+// runRepeats runs the session's plan o.Repeat.Repeat times on tgt: a fresh
+// session each time (new pools, a new market emulator, a new driver), the
+// managed server restarted first when --repeat-cold asks for a cold cache. An
+// interrupt or a failed repeat ends the series; the files written so far stay.
+func runRepeats(ctx context.Context, g *globalOptions, o runOptions, lw *liveWriter, tgt *target) error {
+	n := o.RepeatOpts.Repeat
+	if o.RepeatOpts.Cold && tgt.Managed == nil {
+		return usagef("--repeat-cold restarts the managed PostgreSQL; a server given with --db must be restarted by hand between runs")
+	}
+	base := o.Out
+	if base == "" {
+		base = "brokerbench-" + time.Now().Format("20060102-150405") + ".json"
+	}
+	for k := 1; k <= n; k++ {
+		ro := o
+		ro.Out = repeatPath(base, k)
+		s, err := newRunSession(g, ro, lw)
+		if err != nil {
+			return err
+		}
+		s.repeat = &results.Repeat{Index: k, Count: n}
+		if k > 1 && o.RepeatOpts.Cold {
+			lw.logf("repeat %d of %d: restarting the managed PostgreSQL for a cold buffer cache", k, n)
+			if err := tgt.Managed.Restart(ctx); err != nil {
+				return fmt.Errorf("repeat %d of %d: restart the managed PostgreSQL: %w", k, n, err)
+			}
+		}
+		lw.logf("repeat %d of %d: results to %s", k, n, ro.Out)
+		if _, err := s.run(ctx, tgt); err != nil {
+			return fmt.Errorf("repeat %d of %d: %w", k, n, err)
+		}
+	}
+	return nil
+}
+
+// systemOf is the run's record of the storage under the database: the sampler's
+// description when it measures the directories on this host, else a note (the
+// database's settings are recorded either way).
+func systemOf(sampler *iostat.Sampler) *results.System {
+	if sampler != nil {
+		if sys := sampler.System(); sys != nil {
+			return sys
+		}
+	}
+	return &results.System{Note: "the storage stack is not described: the database's directories are not on this host (or not readable); its settings are recorded"}
+}

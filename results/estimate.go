@@ -1,0 +1,406 @@
+package results
+
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"strings"
+	"time"
+)
+
+// ChangeVerdict is what compare concludes about one change.
+type ChangeVerdict string
+
+const (
+	VerdictBetter ChangeVerdict = "better"
+	VerdictWorse  ChangeVerdict = "worse"
+	// VerdictHigher and VerdictLower are real changes of a figure that is neither
+	// good nor bad in itself (reads per transaction).
+	VerdictHigher ChangeVerdict = "higher"
+	VerdictLower  ChangeVerdict = "lower"
+	VerdictNoise  ChangeVerdict = "within noise"
+	// VerdictUnknown: no interval could be made (too few samples, an older file).
+	VerdictUnknown ChangeVerdict = ""
+)
+
+// Significant tells whether the interval excludes no change.
+func (v ChangeVerdict) Significant() bool {
+	return v == VerdictBetter || v == VerdictWorse || v == VerdictHigher || v == VerdictLower
+}
+
+// Estimate is one compared figure's change against the base, in percent, with its
+// 95 % interval and verdict.
+type Estimate struct {
+	Change float64
+	// Lo and Hi bound the change's interval (percent); NaN when there is none.
+	Lo, Hi  float64
+	Verdict ChangeVerdict
+	// Method says how the interval was made, or why there is none.
+	Method string
+}
+
+// HasInterval tells whether the estimate carries an interval.
+func (e Estimate) HasInterval() bool { return !math.IsNaN(e.Lo) && !math.IsNaN(e.Hi) }
+
+type estKey struct {
+	i, r int
+	key  string
+}
+
+// Estimate is metric m's change of run r against the base at matched row i, with
+// its interval. ok is false when either side lacks the figure.
+//
+// With repeats on either side the runs' own figures are the samples: the change
+// of the repeats' means with a Welch t interval (one run on one side borrows the
+// other side's spread). With one run on each side the interval comes from inside
+// the runs: batch means of the per-second (or per I/O sample) series for rates, a
+// block bootstrap of the per-second histograms for response times.
+func (c *Comparison) Estimate(i, r int, m metric) (Estimate, bool) {
+	k := estKey{i, r, m.key}
+	if e, ok := c.est[k]; ok {
+		return e, true
+	}
+	b, okB := c.value(i, 0, m)
+	v, okV := c.value(i, r, m)
+	if !okB || !okV {
+		return Estimate{}, false
+	}
+	e := Estimate{Change: Change(b, v), Lo: math.NaN(), Hi: math.NaN()}
+	if b != 0 {
+		ra, rb := c.reps[i][0], c.reps[i][r]
+		if len(ra) > 1 || len(rb) > 1 {
+			e.Lo, e.Hi, e.Method = repeatsInterval(ra, rb, m, b)
+		} else {
+			e.Lo, e.Hi, e.Method = c.withinRunInterval(i, ra[0], rb[0], m, b, e.Change)
+		}
+	} else {
+		e.Method = "no interval: the base is zero"
+	}
+	e.Verdict = verdictOf(m, e)
+	c.est[k] = e
+	return e, true
+}
+
+// verdictOf reads an interval: a change whose interval excludes zero is real,
+// and the metric says whether its direction is good.
+func verdictOf(m metric, e Estimate) ChangeVerdict {
+	switch {
+	case !e.HasInterval():
+		return VerdictUnknown
+	case e.Lo <= 0 && e.Hi >= 0:
+		return VerdictNoise
+	}
+	up := e.Lo > 0
+	switch {
+	case m.neutral:
+		if up {
+			return VerdictHigher
+		}
+		return VerdictLower
+	case up == m.higherIsBetter:
+		return VerdictBetter
+	}
+	return VerdictWorse
+}
+
+// repeatsInterval judges the change across repeated runs: each run's figure is one
+// sample. Both sides with two or more runs: Welch's t interval of the difference
+// of means. One run on a side: that side takes the other's spread (the same
+// configuration's run-to-run noise), with its degrees of freedom. When every
+// figure is positive the interval is made on their logarithms, so it is an
+// interval of the ratio (a change can never fall below -100 %, and a run-to-run
+// spread that scales with the figure is judged fairly).
+func repeatsInterval(ra, rb []stepView, m metric, base float64) (lo, hi float64, method string) {
+	xa, xb := sideValues(ra, m), sideValues(rb, m)
+	if len(xa) < 2 && len(xb) < 2 {
+		return math.NaN(), math.NaN(), "no interval: too few repeats know the figure"
+	}
+	logs := allPositive(xa) && allPositive(xb)
+	if logs {
+		xa, xb = logOf(xa), logOf(xb)
+	}
+	ea, eb := repeatMean(xa), repeatMean(xb)
+	switch {
+	case len(xa) < 2:
+		_, sd := meanSD(xb)
+		ea = meanEstimate{mean: ea.mean, se: sd, df: eb.df, batches: 1}
+	case len(xb) < 2:
+		_, sd := meanSD(xa)
+		eb = meanEstimate{mean: eb.mean, se: sd, df: ea.df, batches: 1}
+	}
+	d, half := welchDiff(ea, eb)
+	method = fmt.Sprintf("across repeats: Welch t, %d vs %d runs", len(xa), len(xb))
+	if logs {
+		return (math.Exp(d-half) - 1) * 100, (math.Exp(d+half) - 1) * 100, method + ", on the logarithms"
+	}
+	return (d - half) / math.Abs(base) * 100, (d + half) / math.Abs(base) * 100, method
+}
+
+func allPositive(xs []float64) bool {
+	for _, x := range xs {
+		if x <= 0 {
+			return false
+		}
+	}
+	return len(xs) > 0
+}
+
+func logOf(xs []float64) []float64 {
+	out := make([]float64, len(xs))
+	for i, x := range xs {
+		out[i] = math.Log(x)
+	}
+	return out
+}
+
+func sideValues(reps []stepView, m metric) []float64 {
+	var xs []float64
+	for _, v := range reps {
+		if x, ok := m.value(v); ok {
+			xs = append(xs, x)
+		}
+	}
+	return xs
+}
+
+// withinRunInterval makes the interval of one run against one run from the
+// steps' own samples, centred on the change of the steps' recorded figures.
+func (c *Comparison) withinRunInterval(i int, a, b stepView, m metric, base, change float64) (lo, hi float64, method string) {
+	nan := math.NaN()
+	if fig, filter, ok := responseFigure(m.key); ok {
+		return c.bootstrapInterval(i, a, b, fig, filter)
+	}
+	sa, okA := seriesOf(m.key, a.st)
+	sb, okB := seriesOf(m.key, b.st)
+	if !okA || !okB {
+		return nan, nan, "no interval: " + missingSamples(m.key)
+	}
+	least := minSamplesOf(m.key)
+	ea, okA := batchMeans(sa, least)
+	eb, okB := batchMeans(sb, least)
+	if !okA || !okB {
+		return nan, nan, fmt.Sprintf("no interval: fewer than %d samples in a window", least)
+	}
+	_, half := welchDiff(ea, eb)
+	h := half / math.Abs(base) * 100
+	return change - h, change + h, fmt.Sprintf("batch means, %d × %d %s vs %d × %d", ea.batches, ea.size, seriesUnit(m.key), eb.batches, eb.size)
+}
+
+func secondsDuration(s float64) time.Duration { return time.Duration(s * float64(time.Second)) }
+
+// missingSamples says what a step lacks for an interval of the figure.
+func missingSamples(key string) string {
+	if ioSeriesKeys[key] != nil || key == "reads_per_txn" || key == "writes_per_txn" {
+		return "a step has no storage series (io.series) or per-second samples"
+	}
+	if ioSeriesKeys[key] == nil && key != "tps" && key != "tps_e" {
+		return "no method for this figure"
+	}
+	return "a step has no per-second samples (written before they were recorded)"
+}
+
+// minSamplesOf is the fewest samples a figure's series needs for an interval.
+func minSamplesOf(key string) int {
+	if seriesUnit(key) == "s" {
+		return MinSamples
+	}
+	return MinIOSamples
+}
+
+func seriesUnit(key string) string {
+	if ioSeriesKeys[key] != nil || key == "reads_per_txn" || key == "writes_per_txn" {
+		return "I/O samples"
+	}
+	return "s"
+}
+
+// ioSeriesKeys are the storage figures whose interval comes from io.series.
+var ioSeriesKeys = map[string]func(IOFigures) float64{
+	"read_iops":  func(f IOFigures) float64 { return f.ReadIOPS },
+	"write_iops": func(f IOFigures) float64 { return f.WriteIOPS },
+	"iops":       func(f IOFigures) float64 { return f.ReadIOPS + f.WriteIOPS },
+	"read_mbps":  func(f IOFigures) float64 { return f.ReadMBps },
+	"write_mbps": func(f IOFigures) float64 { return f.WriteMBps },
+}
+
+// seriesOf is the series whose mean the figure is: per-second tps and tpsE, the
+// I/O samples' rates, or reads (writes) per transaction of each I/O sample.
+func seriesOf(key string, st *Step) ([]float64, bool) {
+	switch key {
+	case "tps", "tps_e":
+		if st.Samples == nil {
+			return nil, false
+		}
+		if key == "tps" {
+			return st.Samples.TPS, true
+		}
+		return st.Samples.TPSE, true
+	case "reads_per_txn", "writes_per_txn":
+		return perTxnSeries(st, key == "reads_per_txn")
+	}
+	f := ioSeriesKeys[key]
+	if f == nil || !ioKnown(st.IO) || len(st.IO.Series) == 0 {
+		return nil, false
+	}
+	xs := make([]float64, len(st.IO.Series))
+	for j, s := range st.IO.Series {
+		xs[j] = f(s.IOFigures)
+	}
+	return xs, true
+}
+
+// perTxnSeries is each I/O sample's reads (or writes) over the transactions that
+// finished in its interval, from the per-second tps samples (second k of the
+// window ends k+1 seconds after the window opened).
+func perTxnSeries(st *Step, reads bool) ([]float64, bool) {
+	if !ioKnown(st.IO) || len(st.IO.Series) == 0 || st.Samples == nil || len(st.Samples.TPS) == 0 {
+		return nil, false
+	}
+	open := st.StartedAt.Add(secondsDuration(st.WarmupS))
+	prev := open
+	var xs []float64
+	for _, s := range st.IO.Series {
+		from, to := prev.Sub(open).Seconds(), s.At.Sub(open).Seconds()
+		prev = s.At
+		var txns float64
+		for k, tps := range st.Samples.TPS {
+			if end := float64(k + 1); end > from && end <= to {
+				txns += tps
+			}
+		}
+		if txns <= 0 || to <= from {
+			continue
+		}
+		rate := s.WriteIOPS
+		if reads {
+			rate = s.ReadIOPS
+		}
+		xs = append(xs, rate*(to-from)/txns)
+	}
+	return xs, true
+}
+
+// responseFigure splits a response-time metric key into its figure index (0 the
+// mean, then respQuantiles) and the transaction slug it covers ("" all).
+func responseFigure(key string) (fig int, slug string, ok bool) {
+	name := key
+	if dot := strings.LastIndexByte(key, '.'); dot > 0 {
+		slug, name = key[:dot], key[dot+1:]
+	}
+	switch name {
+	case "avg":
+		return 0, slug, true
+	case "p50":
+		return 1, slug, true
+	case "p90":
+		return 2, slug, true
+	case "p95":
+		return 3, slug, true
+	case "p99":
+		return 4, slug, true
+	}
+	return 0, "", false
+}
+
+type bootKey struct {
+	i    int
+	a, b *Step
+	slug string
+}
+
+// bootstrapInterval is the block bootstrap of a response figure's change,
+// computed once for all figures of one pair of steps and one transaction filter.
+func (c *Comparison) bootstrapInterval(i int, a, b stepView, fig int, slug string) (lo, hi float64, method string) {
+	nan := math.NaN()
+	ba, okA := c.respBlocksOf(a.st, slug)
+	bb, okB := c.respBlocksOf(b.st, slug)
+	if !okA || !okB {
+		return nan, nan, "no interval: a step has no per-second histograms (or too few seconds)"
+	}
+	k := estKey{i: i, key: fmt.Sprintf("boot %p %p %s", a.st, b.st, slug)}
+	var los, his []float64
+	if e, ok := c.boot[k]; ok {
+		los, his = e[0], e[1]
+	} else {
+		los, his = bootstrapChanges(ba, bb, bootstrapResamples)
+		c.boot[k] = [2][]float64{los, his}
+	}
+	return los[fig], his[fig], fmt.Sprintf("block bootstrap, %d × %d s vs %d × %d s, %d resamples",
+		len(ba.cum), ba.size, len(bb.cum), bb.size, bootstrapResamples)
+}
+
+// respBlocksOf batches a step's per-second response histograms of one transaction
+// type (by slug) or of all, each histogram decoded once per comparison.
+func (c *Comparison) respBlocksOf(st *Step, slug string) (respBlocks, bool) {
+	return respBlocksFrom(st, slug, func(name string, hs []string) ([][]valueCount, error) {
+		k := secKey{st, name}
+		if secs, ok := c.secs[k]; ok {
+			return secs, nil
+		}
+		secs, err := responseSeconds(hs)
+		if err == nil {
+			c.secs[k] = secs
+		}
+		return secs, err
+	})
+}
+
+type secKey struct {
+	st   *Step
+	name string
+}
+
+func respBlocksOf(st *Step, slug string) (respBlocks, bool) {
+	return respBlocksFrom(st, slug, func(_ string, hs []string) ([][]valueCount, error) { return responseSeconds(hs) })
+}
+
+func respBlocksFrom(st *Step, slug string, decode func(name string, hs []string) ([][]valueCount, error)) (respBlocks, bool) {
+	if st.Samples == nil {
+		return respBlocks{}, false
+	}
+	var series [][][]valueCount
+	for _, name := range sortedKeys(st.Samples.Response) {
+		if slug != "" && Slug(name) != slug {
+			continue
+		}
+		secs, err := decode(name, st.Samples.Response[name])
+		if err != nil {
+			return respBlocks{}, false
+		}
+		series = append(series, secs)
+	}
+	return newRespBlocks(series)
+}
+
+// ownInterval is the 95 % interval of one step's own figure (not of a change),
+// drawn on the charts: batch means for a rate, a block bootstrap of the step's
+// per-second histograms for a response time. ok is false without samples.
+func ownInterval(st *Step, m metric, v float64) (lo, hi float64, ok bool) {
+	if fig, slug, isResp := responseFigure(m.key); isResp {
+		rb, ok := respBlocksOf(st, slug)
+		if !ok {
+			return 0, 0, false
+		}
+		rng := rand.New(rand.NewPCG(0x5eed, 0x0e1f))
+		var draws []float64
+		var w []int
+		for range bootstrapResamples / 2 {
+			w = rb.resample(rng, w)
+			if f, ok := rb.figures(w); ok {
+				draws = append(draws, f[fig])
+			}
+		}
+		lo, hi = widened(draws, smallSampleWidening(len(rb.cum)))
+		return lo, hi, !math.IsNaN(lo)
+	}
+	xs, ok := seriesOf(m.key, st)
+	if !ok {
+		return 0, 0, false
+	}
+	e, ok := batchMeans(xs, minSamplesOf(m.key))
+	if !ok {
+		return 0, 0, false
+	}
+	half := tQuantile(e.df) * e.se
+	return v - half, v + half, true
+}

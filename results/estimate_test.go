@@ -1,0 +1,218 @@
+package results
+
+import (
+	"math"
+	"math/rand/v2"
+	"strings"
+	"testing"
+	"time"
+
+	hdrhistogram "github.com/HdrHistogram/hdrhistogram-go"
+)
+
+// sampledRun is a one-step run of 90 measured seconds drawn from a process with
+// autocorrelated throughput (mean tps) and response times (median scale ms): what
+// a real step's samples look like, with every figure the step records computed
+// from them as run computes it.
+func sampledRun(t *testing.T, seed uint64, label string, tps, scale float64) *Run {
+	t.Helper()
+	rng := rand.New(rand.NewPCG(seed, 7))
+	const n = 90
+	rates := ar1(rng, n, tps, 0.6, 0.12*tps)
+	level := ar1(rng, n, 0, 0.6, 0.2)
+	names := []string{"Trade-Order", "Trade-Result"}
+	whole := map[string]*hdrhistogram.Histogram{}
+	samples := &StepSamples{Response: map[string][]string{}}
+	h := NewHistogram()
+	var total, tr int64
+	for s := range n {
+		count := max(int(math.Round(rates[s])), 0)
+		per := map[string]int{names[0]: count - count/4, names[1]: count / 4}
+		for _, name := range names {
+			h.Reset()
+			if whole[name] == nil {
+				whole[name] = NewHistogram()
+			}
+			for range per[name] {
+				ms := scale * math.Exp(level[s]+0.4*rng.NormFloat64())
+				us := clampMicros(time.Duration(ms * float64(time.Millisecond)))
+				_ = h.RecordValue(us)
+				_ = whole[name].RecordValue(us)
+			}
+			enc := ""
+			if h.TotalCount() > 0 {
+				var err error
+				if enc, err = EncodeHistogram(h); err != nil {
+					t.Fatal(err)
+				}
+			}
+			samples.Response[name] = append(samples.Response[name], enc)
+		}
+		total += int64(count)
+		tr += int64(per[names[1]])
+		samples.TPS = append(samples.TPS, float64(count))
+		samples.TPSE = append(samples.TPSE, float64(per[names[1]]))
+	}
+	txns := map[string]TxnStats{}
+	for _, name := range names {
+		txns[name] = Summarize(whole[name], nil, 0, 0, 0)
+	}
+	SetShares(txns)
+	st := Step{Users: 8, MeasuredS: n, TPS: float64(total) / n, TPSE: float64(tr) / n, Transactions: txns, Samples: samples}
+	return &Run{Format: FormatVersion, Label: label, Steps: []Step{st}}
+}
+
+type hdrHist struct {
+	h interface{ RecordValue(int64) error }
+}
+
+func estimateOf(t *testing.T, c *Comparison, key string) Estimate {
+	t.Helper()
+	m, ok := lookupStepMetric(key)
+	if !ok {
+		m = txnMetric(key[:strings.LastIndexByte(key, '.')], key[strings.LastIndexByte(key, '.')+1:])
+	}
+	e, ok := c.Estimate(0, 1, m)
+	if !ok {
+		t.Fatalf("no estimate of %s", key)
+	}
+	return e
+}
+
+// TestIdenticalRunsWithinNoise compares two runs of the same process: every
+// headline figure differs a little and every one is judged within noise.
+func TestIdenticalRunsWithinNoise(t *testing.T) {
+	c, err := Compare([]Input{{Path: "a.json", Run: sampledRun(t, 1, "A", 120, 20)}, {Path: "b.json", Run: sampledRun(t, 2, "B", 120, 20)}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, key := range []string{"tps", "tps_e", "avg", "p50", "p90", "p95", "p99", "trade-order.p95", "trade-result.avg"} {
+		e := estimateOf(t, c, key)
+		if e.Change == 0 {
+			t.Errorf("%s: no change at all between two draws; the test proves nothing", key)
+		}
+		if e.Verdict != VerdictNoise {
+			t.Errorf("%s: %+.1f %% [%+.1f, %+.1f] judged %q, want within noise (%s)", key, e.Change, e.Lo, e.Hi, e.Verdict, e.Method)
+		}
+	}
+}
+
+// TestShiftedRunDiffers compares a run against one with 25 % less throughput and
+// 40 % slower responses: the changes are judged worse, their intervals around them.
+func TestShiftedRunDiffers(t *testing.T) {
+	c, err := Compare([]Input{{Path: "a.json", Run: sampledRun(t, 1, "A", 120, 20)}, {Path: "b.json", Run: sampledRun(t, 2, "B", 90, 28)}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, key := range []string{"tps", "avg", "p50", "p95", "trade-order.p95"} {
+		e := estimateOf(t, c, key)
+		if e.Verdict != VerdictWorse {
+			t.Errorf("%s: %+.1f %% [%+.1f, %+.1f] judged %q, want worse (%s)", key, e.Change, e.Lo, e.Hi, e.Verdict, e.Method)
+		}
+		if !(e.Lo <= e.Change && e.Change <= e.Hi) {
+			t.Errorf("%s: the interval [%+.1f, %+.1f] does not hold the change %+.1f", key, e.Lo, e.Hi, e.Change)
+		}
+	}
+	var b strings.Builder
+	if err := c.WriteText(&b); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(b.String(), "worse") || !strings.Contains(b.String(), "95 % interval") {
+		t.Errorf("the table shows no verdict:\n%s", b.String())
+	}
+}
+
+// TestRepeatsJudgedAcrossRuns gives each side three runs: the change of the means
+// is judged against the runs' spread, and the table shows min / median / max.
+func TestRepeatsJudgedAcrossRuns(t *testing.T) {
+	side := func(label string, seed uint64, tps, scale float64) Input {
+		in := Input{Path: label + "-r1.json", Run: sampledRun(t, seed, label, tps, scale)}
+		for k := 2; k <= 3; k++ {
+			in.Repeats = append(in.Repeats, Input{Path: label + "-r" + string(rune('0'+k)) + ".json", Run: sampledRun(t, seed+uint64(k)*10, label, tps, scale)})
+		}
+		return in
+	}
+	same, _ := Compare([]Input{side("A", 1, 120, 20), side("B", 100, 120, 20)})
+	shifted, _ := Compare([]Input{side("A", 1, 120, 20), side("C", 200, 80, 30)})
+	e := estimateOf(t, same, "tps")
+	if e.Verdict != VerdictNoise || !strings.HasPrefix(e.Method, "across repeats") {
+		t.Errorf("same process, three runs each: %+.1f %% [%+.1f, %+.1f] %q by %s", e.Change, e.Lo, e.Hi, e.Verdict, e.Method)
+	}
+	for _, key := range []string{"tps", "p95"} {
+		if e := estimateOf(t, shifted, key); e.Verdict != VerdictWorse {
+			t.Errorf("%s shifted, three runs each: %+.1f %% [%+.1f, %+.1f] %q", key, e.Change, e.Lo, e.Hi, e.Verdict)
+		}
+	}
+	var b strings.Builder
+	if err := shifted.WriteText(&b); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(b.String(), "min / median / max") || !strings.Contains(b.String(), "(3 repeats)") {
+		t.Errorf("no spread shown:\n%s", b.String())
+	}
+}
+
+// TestGateNoiseAndShift: between two runs of one process whose tps happens to
+// read more than 5 % lower, "tps<-5%" trips on noise and "tps<-5% significant"
+// does not; against a real 25 % drop both trip, and so does "tps worse".
+func TestGateNoiseAndShift(t *testing.T) {
+	plain, _ := ParseGate("tps<-5%")
+	sig, _ := ParseGate("tps<-5% significant")
+	worse, _ := ParseGate("tps worse")
+	// Two draws of one process (fixed seeds) whose tps reads 6 % lower.
+	noisy, _ := Compare([]Input{{Path: "a.json", Run: sampledRun(t, 2, "A", 120, 20)}, {Path: "b.json", Run: sampledRun(t, 1, "B", 120, 20)}})
+	if trips, _ := noisy.CheckGates([]Gate{plain}); len(trips) == 0 {
+		t.Fatal("the two draws do not read 5 % apart; the test proves nothing")
+	}
+	if trips, _ := noisy.CheckGates([]Gate{sig, worse}); len(trips) > 0 {
+		t.Errorf("a significance gate tripped on noise: %v", trips)
+	}
+	shifted, _ := Compare([]Input{{Path: "a.json", Run: sampledRun(t, 1, "A", 120, 20)}, {Path: "b.json", Run: sampledRun(t, 2, "B", 90, 20)}})
+	trips, err := shifted.CheckGates([]Gate{plain, sig, worse})
+	if err != nil || len(trips) != 3 {
+		t.Fatalf("a real 25 %% drop tripped %d of 3 gates: %v %v", len(trips), trips, err)
+	}
+	if !strings.Contains(trips[1].String(), "95 % interval") {
+		t.Errorf("trip message %q does not show the interval", trips[1])
+	}
+}
+
+func TestParseSignificanceGates(t *testing.T) {
+	for expr, want := range map[string]string{
+		"tps<-10% significant": "tps < -10 % significant",
+		"p95 > +20% sig":       "p95 > +20 % significant",
+		"tps worse":            "tps worse",
+		"reads_per_txn higher": "reads_per_txn higher",
+	} {
+		g, err := ParseGate(expr)
+		if err != nil || g.String() != want {
+			t.Errorf("ParseGate(%q) = %q, %v; want %q", expr, g.String(), err, want)
+		}
+	}
+	for expr, want := range map[string]string{
+		"tps<100 significant":        "needs a change in %",
+		"max_tps_e<-10% significant": "needs a change in %",
+		"tps higher":                 "takes worse or better",
+		"reads_per_txn worse":        "takes higher or lower",
+		"tpz worse":                  "verdict gate takes a step figure",
+	} {
+		if _, err := ParseGate(expr); err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("ParseGate(%q) = %v, want an error with %q", expr, err, want)
+		}
+	}
+}
+
+// TestChangeFromNearZero shows a change from (almost) nothing as the two values.
+func TestChangeFromNearZero(t *testing.T) {
+	m, _ := lookupStepMetric("errors")
+	if got := formatChangeOf(m, 0, 3); got != "0 → 3" {
+		t.Errorf("from zero: %q", got)
+	}
+	ms, _ := lookupStepMetric("read_await")
+	if got := formatChangeOf(ms, 0.001, 3.667); got != "0.001 ms → 3.667 ms" {
+		t.Errorf("from near zero: %q", got)
+	}
+	if got := formatChangeOf(ms, 2, 3); got != "+50.0 %" {
+		t.Errorf("ordinary change: %q", got)
+	}
+}

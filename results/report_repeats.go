@@ -1,0 +1,113 @@
+package results
+
+import (
+	"fmt"
+	"html/template"
+	"io"
+	"slices"
+)
+
+// A report of repeated runs (run --repeat N, or report given several files): per
+// user count, each headline figure's mean over the runs, its spread (min, median,
+// max) and the 95 % interval of the mean, and in HTML the box plots.
+
+// repeatFigures are the figures a repeats report shows, in order.
+var repeatFigures = []string{"tps", "tps_e", "avg", "p90", "p95", "read_iops", "write_iops", "iops", "reads_per_txn", "cache_hit_ratio"}
+
+// repeatSteps groups the runs' steps by user count, ascending.
+func repeatSteps(side Input) (users []int, steps map[int][]stepView) {
+	steps = map[int][]stepView{}
+	for _, in := range side.All() {
+		for _, i := range stepOrder(in.Run.Steps) {
+			st := &in.Run.Steps[i]
+			if _, ok := steps[st.Users]; !ok {
+				users = append(users, st.Users)
+			}
+			steps[st.Users] = append(steps[st.Users], newStepView(st))
+		}
+	}
+	slices.Sort(users)
+	return users, steps
+}
+
+// repeatsTable is one user count's figures over the runs.
+func repeatsTable(u int, reps []stepView) table {
+	t := table{Caption: fmt.Sprintf("%d users, %d runs", u, len(reps)),
+		Head: []string{"figure", "mean", "min / median / max", "95 % interval of the mean"}}
+	for _, key := range repeatFigures {
+		m, _ := lookupStepMetric(key)
+		xs := sideValues(reps, m)
+		if len(xs) == 0 {
+			continue
+		}
+		e := repeatMean(xs)
+		iv := dash
+		if len(xs) > 1 {
+			half := tQuantile(e.df) * e.se
+			iv = cell{Text: formatValue(m, e.mean-half) + " … " + formatValue(m, e.mean+half), Class: "num"}
+		}
+		t.Rows = append(t.Rows, []cell{{Text: m.title, Class: "name"}, {Text: formatValue(m, e.mean), Class: "num"}, spreadCell(m, reps), iv})
+	}
+	return t
+}
+
+// WriteRepeatsReport prints several runs of one configuration: their files, then
+// per user count each figure's mean, spread and interval.
+func WriteRepeatsReport(w io.Writer, side Input) error {
+	fmt.Fprintf(w, "%s: %s\n  %s\n", side.Name(), sidePaths(side), describeRun(side))
+	users, steps := repeatSteps(side)
+	for _, u := range users {
+		if err := writeTextTable(w, repeatsTable(u, steps[u])); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// WriteRepeatsReportHTML writes the repeats report as one page: the runs, box
+// plots of tps, response times and IOPS against users, and the tables.
+func WriteRepeatsReportHTML(w io.Writer, side Input) error {
+	p := htmlPage{
+		Title:    fmt.Sprintf("brokerbench report: %s, %d runs", side.Name(), len(side.All())),
+		Subtitle: describeRun(side),
+		Runs:     runsTable(side.All()),
+		Footnotes: []string{footnoteWindow,
+			"Each box spans the runs' middle half with a line at their median, whiskers to the rest; the line joins the runs' means. " +
+				"The 95 % interval of the mean is Student's t over the runs."},
+	}
+	users, steps := repeatSteps(side)
+	xs := make([]float64, len(users))
+	for i, u := range users {
+		xs[i] = float64(u)
+	}
+	opts := usersAxis(xs)
+	for _, c := range []struct{ title, ylabel, key string }{
+		{"Throughput", "tps", "tps"}, {"Average response time", "ms", "avg"}, {"p95 response time", "ms", "p95"}, {"IOPS (read + write)", "IOPS", "iops"},
+	} {
+		m := metricByKey(c.key)
+		l := line{name: side.Name()}
+		for _, u := range users {
+			vs := sideValues(steps[u], m)
+			if len(vs) == 0 {
+				continue
+			}
+			var sum float64
+			for _, v := range vs {
+				sum += v
+			}
+			l.xs, l.ys = append(l.xs, float64(u)), append(l.ys, sum/float64(len(vs)))
+			l.boxes = append(l.boxes, vs)
+		}
+		svg, err := lineChartSVGWith(c.title, "users", c.ylabel, []line{l}, opts)
+		if err != nil {
+			return err
+		}
+		if svg != "" {
+			p.Charts = append(p.Charts, htmlChart{Title: c.title, SVG: template.HTML(svg)})
+		}
+	}
+	for _, u := range users {
+		p.Tables = append(p.Tables, repeatsTable(u, steps[u]))
+	}
+	return writePage(w, p)
+}
