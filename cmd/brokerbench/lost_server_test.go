@@ -135,9 +135,12 @@ func TestFaultServerRestarted(t *testing.T) {
 		t.Errorf("restarted on port %d, was %d", restarted.Port, c.Port)
 	}
 	back := time.Now()
+	// The outage is recorded in the step it ended in: wait for that step, and for
+	// a step measured after the restart.
 	r := waitSteps(func(r *results.Run) bool {
 		last := r.Steps[len(r.Steps)-1]
-		return last.StartedAt.After(back) && last.TPS > 0
+		return last.StartedAt.After(back) && last.TPS > 0 &&
+			slices.ContainsFunc(r.Steps, func(st results.Step) bool { return st.Faults != nil && st.Faults.ServerOutages > 0 })
 	})
 	ch.signal(t, syscall.SIGINT)
 	if code := ch.wait(t); code != exitInterrupted {
