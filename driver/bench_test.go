@@ -45,7 +45,7 @@ func BenchmarkUserLoopOverhead(b *testing.B) {
 			rec := &recording{rec: results.NewRecorder(clk.Now()), txCtx: context.Background()}
 			d := &Driver{cfg: Config{Seed: 1}, clock: clk, rec: rec}
 			if rate > 0 {
-				d.sched = NewRateSchedule(rate, clk.Now())
+				d.sched.Store(NewRateSchedule(rate, clk.Now()))
 			}
 			d.mee = newMEE(DefaultMarket(1), clk, rec, 685, 1, clk.Now())
 			exec := &noopExec{limit: b.N, stop: cancel}

@@ -163,7 +163,9 @@ type Driver struct {
 	cfg   Config
 	clock Clock
 	rec   *recording
-	sched *RateSchedule
+	// sched is the rate schedule of the step running (nil: no cap); a step with a
+	// rate of its own (Level.OwnRate) replaces it as the step starts.
+	sched atomic.Pointer[RateSchedule]
 	mee   *mee
 	check *selfCheck
 
@@ -174,6 +176,9 @@ type Driver struct {
 	// nominalThink is the mean think time under nominal pacing (ns), set with the
 	// user count.
 	nominalThink atomic.Int64
+	// paceDropped counts the nominal schedule's starts dropped for being more than
+	// LagHorizon late (catchUp).
+	paceDropped atomic.Int64
 
 	liveMu    sync.Mutex
 	live      Live
@@ -251,7 +256,7 @@ func (d *Driver) Run(ctx context.Context) ([]results.Step, error) {
 	stepCtx, abort := context.WithCancelCause(ctx)
 	defer abort(nil)
 	if cfg.Rate > 0 {
-		d.sched = NewRateSchedule(cfg.Rate, start)
+		d.sched.Store(NewRateSchedule(cfg.Rate, start))
 	}
 	d.check = newSelfCheck(cfg.Pool)
 	defer d.check.close()
@@ -262,7 +267,7 @@ func (d *Driver) Run(ctx context.Context) ([]results.Step, error) {
 		meeWorkers[i] = d.rec.newWorker(meeStreamBase+i, cfg.NewMarketExecutor(meeStreamBase+i))
 	}
 	d.mee = newMEE(cfg.Market, d.clock, d.rec, cfg.Scale.Securities(), cfg.Seed, start)
-	d.mee.sched = d.sched
+	d.mee.sched = &d.sched
 	// The emulator outlives the users: it completes the market orders they left.
 	meeCtx, stopMEE := context.WithCancel(ctx)
 	defer stopMEE()
@@ -328,8 +333,15 @@ func (d *Driver) runSteps(ctx context.Context, abort context.CancelCauseFunc, st
 		lv.Users = cfg.Shard.Users(lv.Users)
 		sp := StepPlan{Index: i, Users: lv.Users, Start: at, MeasureFrom: at + lv.Warmup, End: at + lv.Step}
 		at = sp.End
+		if lv.OwnRate {
+			d.setRate(lv.Rate, start.Add(sp.Start))
+		}
 		st, err := d.runStep(ctx, sp, start, stopRun, cancelTx)
 		if st != nil {
+			if lv.OwnRate {
+				st.Rate = lv.Rate
+			}
+			st.Probe = lv.Probe
 			steps = append(steps, *st)
 			if cfg.OnStep != nil {
 				cfg.OnStep(st)
@@ -371,6 +383,19 @@ func (d *Driver) runStep(ctx context.Context, sp StepPlan, start time.Time, stop
 	return d.closeWindow(w, sp, stepStart, d.clock.Now()), nil
 }
 
+// setRate puts the users, the emulator and the timer on a new schedule of rate
+// starts per second from at (a shard's share of it); 0 takes the cap off.
+func (d *Driver) setRate(rate float64, at time.Time) {
+	if rate <= 0 {
+		d.sched.Store(nil)
+		return
+	}
+	if d.cfg.Shard.Sharded() {
+		rate /= float64(d.cfg.Shard.Count)
+	}
+	d.sched.Store(NewRateSchedule(rate, at))
+}
+
 func (d *Driver) tradeCleanup(ctx context.Context, w *worker) error {
 	start := d.clock.Now()
 	out, err := w.exec.Run(ctx, txn.TradeCleanup)
@@ -391,8 +416,8 @@ func (d *Driver) dataMaintenance(ctx context.Context, w *worker, start time.Time
 			return
 		}
 		s := d.clock.Now()
-		if d.sched != nil {
-			d.sched.Charge(s)
+		if sch := d.sched.Load(); sch != nil {
+			sch.Charge(s)
 		}
 		out, err := w.exec.Run(d.rec.txCtx, txn.DataMaintenance)
 		if !d.rec.finish(w, txn.DataMaintenance, next, s, d.clock.Now(), &out, err) {
@@ -410,8 +435,10 @@ type window struct {
 	from    time.Time
 	stats   statsSum
 	check   checkMark
+	sched   *RateSchedule // the step's, whose missed and due starts the window counts
 	missed  int64
 	due     int64
+	dropped int64 // the nominal schedule's dropped starts so far
 	closeIO func(txns, commits int64) *results.StepIO
 	probes  []func(*results.Step)
 }
@@ -423,9 +450,10 @@ func (d *Driver) openWindow() *window {
 		d.rec.rec.StartWindow(now)
 		w.stats = d.rec.stats.sum(true)
 	})
-	if d.sched != nil {
-		w.missed, w.due = d.sched.Missed(now), d.sched.Due(now)
+	if w.sched = d.sched.Load(); w.sched != nil {
+		w.missed, w.due = w.sched.Missed(now), w.sched.Due(now)
 	}
+	w.dropped = d.paceDropped.Load()
 	if d.cfg.IO != nil {
 		w.closeIO = d.cfg.IO.Begin()
 	}
@@ -466,9 +494,14 @@ func (d *Driver) closeWindow(w *window, sp StepPlan, stepStart, end time.Time) *
 		st.Lag.AvgMS = round2(float64(s.lateMicros) / float64(s.late) / 1000)
 	}
 	var missed, due int64
-	if d.sched != nil {
-		missed, due = d.sched.Missed(end)-w.missed, d.sched.Due(end)-w.due
+	if w.sched != nil {
+		missed, due = w.sched.Missed(end)-w.missed, w.sched.Due(end)-w.due
 		st.Lag.Missed = missed
+		st.Lag.Owed = w.sched.Owed(end)
+	}
+	if d.cfg.NominalTPSE > 0 {
+		st.Lag.Missed += d.paceDropped.Load() - w.dropped
+		st.Lag.Owed = d.startsOwed(end)
 	}
 	st.Driver = d.check.window(w.check, mark, missed, due)
 	if f := s.failed(); f > 0 {

@@ -26,9 +26,12 @@ type fakeMarket struct {
 	// every transaction that starts between them fail as a refused connection: a
 	// server that is down.
 	downFrom, downUntil atomic.Int64
-	results             atomic.Int64
-	feeds               atomic.Int64
-	cleanups            atomic.Int64
+	// slots, when set, is the database's capacity: a transaction holds one of them
+	// while it is served, so at most cap(slots) run at once.
+	slots    chan struct{}
+	results  atomic.Int64
+	feeds    atomic.Int64
+	cleanups atomic.Int64
 }
 
 func newFakeMarket() *fakeMarket { return &fakeMarket{waiting: map[string][]txn.MarketRequest{}} }
@@ -62,6 +65,14 @@ func (f *fakeExec) serve(ctx context.Context, k txn.Kind) (txn.Outcome, error) {
 			}
 			return txn.Outcome{Kind: k, Attempts: 1, Statements: 3, ServiceStart: start}, nil
 		}
+	}
+	if f.m.slots != nil {
+		select {
+		case f.m.slots <- struct{}{}:
+		case <-ctx.Done():
+			return txn.Outcome{Kind: k}, ctx.Err()
+		}
+		defer func() { <-f.m.slots }()
 	}
 	if err := f.clock.Sleep(ctx, f.lat); err != nil {
 		return txn.Outcome{Kind: k}, err

@@ -7,11 +7,14 @@ import (
 )
 
 // The --find-max search: the largest offered load at which every response-time
-// limit holds and errors stay under 1 %. It grows the load geometrically from a
-// start until a probe fails (or shrinks it until one passes), then bisects between
-// the highest passing and the lowest failing load until they are within the
-// resolution. A failing bound measured before the passing one (the cold first
-// probe) is probed once more before the search believes it. What a probe is (a step at a paced rate) is the caller's: the search
+// limit holds and errors stay under 1 %. It starts from a measured estimate (a
+// calibration probe without a pacer, whose tps the database and the users gave) or
+// from a given load, grows the load geometrically until a probe fails (or shrinks
+// it until one passes), then bisects between the highest passing and the lowest
+// failing load until they are within the resolution. A failing bound measured
+// before the passing one (a colder database) is probed once more before the search
+// believes it, and so is a passing probe whose figures were still moving
+// (Unsteady). What a probe is (a step at a paced rate) is the caller's: the search
 // only asks "run this load and tell me its outcome", so it is tested as a table
 // against a fake database of known capacity.
 
@@ -37,6 +40,9 @@ type ProbeOutcome struct {
 	// Step is the probe's index in the result file's steps.
 	Step      int
 	TPS, TPSE float64
+	// Unsteady: the probe's figures still moved across its window (a cache still
+	// warming); a passing unsteady probe is run again before the search believes it.
+	Unsteady bool
 }
 
 // Prober runs one probe. An error ends the search (an interrupt: ctx's error).
@@ -59,9 +65,20 @@ const (
 	DefaultSearchMaxProbes  = 12
 )
 
+// DefaultSearchConfig is run --find-max's search without --rate: a calibration
+// probe, then growth x2 and bisection to 5 %, at most 12 probes in all.
+func DefaultSearchConfig() SearchConfig {
+	return SearchConfig{Calibrate: true, Growth: DefaultSearchGrowth, Resolution: DefaultSearchResolution, MaxProbes: DefaultSearchMaxProbes}
+}
+
 // SearchConfig bounds the search.
 type SearchConfig struct {
-	Start      float64 // the first load; must be positive
+	// Calibrate makes the first probe an unpaced one (Load 0): the search then
+	// starts from the tps it measured, and Start is not used. A database of any
+	// capacity is then resolved within a few probes of its estimate, where a fixed
+	// start would spend the probe budget doubling towards it.
+	Calibrate  bool
+	Start      float64 // the first load without Calibrate; must be positive
 	Growth     float64 // factor between probes before the first failure (and after, shrinking); > 1
 	Resolution float64 // stop when the lowest failing load is within this fraction above the highest passing one
 	MaxProbes  int     // at most this many probes
@@ -103,7 +120,7 @@ type SearchResult struct {
 // Validate reports a configuration the search cannot run, in the words of the flags.
 func (c SearchConfig) Validate() error {
 	switch {
-	case !(c.Start > 0) || math.IsInf(c.Start, 0):
+	case !c.Calibrate && (!(c.Start > 0) || math.IsInf(c.Start, 0)):
 		return fmt.Errorf("--find-max needs a positive start load, got %g", c.Start)
 	case !(c.Growth > 1) || math.IsInf(c.Growth, 0):
 		return fmt.Errorf("--growth must be above 1, got %g", c.Growth)
@@ -111,7 +128,9 @@ func (c SearchConfig) Validate() error {
 		return fmt.Errorf("--resolution must be above 0 %% and below 100 %%, got %g %%", c.Resolution*100)
 	case c.MaxProbes < 1:
 		return fmt.Errorf("--max-steps must be at least 1, got %d", c.MaxProbes)
-	case c.Ceiling < 0 || (c.Ceiling > 0 && c.Ceiling < c.Start):
+	case c.Calibrate && c.MaxProbes < 2:
+		return fmt.Errorf("--max-steps must be at least 2 with the calibration probe, got %d", c.MaxProbes)
+	case c.Ceiling < 0 || (c.Ceiling > 0 && !c.Calibrate && c.Ceiling < c.Start):
 		return fmt.Errorf("the ceiling %g is below the start %g", c.Ceiling, c.Start)
 	}
 	return nil
@@ -124,13 +143,13 @@ func FindMax(ctx context.Context, cfg SearchConfig, p Prober) (SearchResult, err
 	if err := cfg.Validate(); err != nil {
 		return SearchResult{}, err
 	}
-	floor := cfg.Floor
-	if floor <= 0 {
-		floor = cfg.Start / 1000
-	}
 	var res SearchResult
 	best, next := -1, -1 // indices into res.Probes
-	confirmed := map[float64]bool{}
+	confirmed, reprobed := map[float64]bool{}, map[float64]bool{}
+	// overturned: a confirmation just passed where a probe had failed, so the
+	// maximum likely lies just above; the next growth is one small step
+	// (1 + 2 × resolution) before the search grows by the full factor again.
+	overturned := false
 	load := roundLoad(cfg.Start)
 	why := "start"
 	finish := func(stopped, note string) SearchResult {
@@ -143,7 +162,38 @@ func FindMax(ctx context.Context, cfg SearchConfig, p Prober) (SearchResult, err
 		}
 		return res
 	}
-	for n := 1; ; n++ {
+	n := 1
+	if cfg.Calibrate {
+		req := ProbeRequest{N: 1, Load: 0, Why: CalibrationWhy}
+		out, err := p.Probe(ctx, req)
+		if err != nil {
+			if ctx.Err() != nil {
+				return finish(StopInterrupt, "interrupted during the calibration"), err
+			}
+			return finish("error", err.Error()), err
+		}
+		res.Probes = append(res.Probes, ProbeRecord{req, out})
+		if out.DriverBound {
+			return finish(StopDriver, fmt.Sprintf("the load driver itself was the bottleneck in the calibration (%s): run the driver on a bigger or separate machine", out.Why)), nil
+		}
+		if !(out.TPS > 0) {
+			return finish(StopNonePassed, "the calibration measured no transactions: "+out.Why), nil
+		}
+		// Unpaced, the users drove the database to saturation (or as far as they
+		// could): a paced load at that rate queues without bound, so the first probe
+		// sits just under it.
+		load = roundLoad(out.TPS * CalibrationShare)
+		if cfg.Ceiling > 0 && load > cfg.Ceiling {
+			load = cfg.Ceiling
+		}
+		why = fmt.Sprintf("calibrated: %s tps unpaced", formatLoad(out.TPS))
+		n = 2
+	}
+	floor := cfg.Floor
+	if floor <= 0 {
+		floor = load / 1000
+	}
+	for ; ; n++ {
 		if n > cfg.MaxProbes {
 			return finish(StopMaxProbes, fmt.Sprintf("stopped after --max-steps %d probes before the maximum was resolved to %.0f %%", cfg.MaxProbes, cfg.Resolution*100)), nil
 		}
@@ -163,10 +213,18 @@ func FindMax(ctx context.Context, cfg SearchConfig, p Prober) (SearchResult, err
 		if out.DriverBound {
 			return finish(StopDriver, fmt.Sprintf("the load driver itself was the bottleneck at %s (%s): its figures understate the database, so the search stops here rather than report a false maximum; run the driver on a bigger or separate machine, or give more --users", formatLoad(load), out.Why)), nil
 		}
+		if out.Pass && out.Unsteady && !reprobed[load] {
+			// Its figures were still moving: the database may not hold this load
+			// once they settle. Run it again on the now warmer database.
+			reprobed[load] = true
+			why = fmt.Sprintf("re-probing %s: it passed but was unsteady", formatLoad(load))
+			continue
+		}
 		if out.Pass {
 			best = i
 			if next >= 0 && res.Probes[next].Load <= load {
 				next = -1 // a confirmation passed: the earlier failure was not the database's limit
+				overturned = true
 			}
 		} else {
 			next = i
@@ -183,11 +241,15 @@ func FindMax(ctx context.Context, cfg SearchConfig, p Prober) (SearchResult, err
 			if cfg.Ceiling > 0 && load >= cfg.Ceiling {
 				return finish(StopCeiling, fmt.Sprintf("passed at the ceiling %s; the maximum lies higher", formatLoad(load))), nil
 			}
-			load = roundLoad(load * cfg.Growth)
+			growth := cfg.Growth
+			if overturned {
+				growth, overturned = min(growth, 1+2*cfg.Resolution), false
+			}
+			load = roundLoad(load * growth)
 			if cfg.Ceiling > 0 && load > cfg.Ceiling {
 				load = cfg.Ceiling
 			}
-			why = fmt.Sprintf("growing x%g: %s passed", cfg.Growth, formatLoad(lo))
+			why = fmt.Sprintf("growing x%g: %s passed", growth, formatLoad(lo))
 		case best < 0: // every probe failed: shrink
 			if load <= floor {
 				return finish(StopNonePassed, fmt.Sprintf("no load down to %s passed: %s", formatLoad(load), out.Why)), nil
@@ -219,6 +281,13 @@ func FindMax(ctx context.Context, cfg SearchConfig, p Prober) (SearchResult, err
 		}
 	}
 }
+
+// CalibrationShare is where the first probe after the calibration sits, as a share
+// of the calibration's tps.
+const CalibrationShare = 0.9
+
+// CalibrationWhy is the calibration probe's reason, as the result file records it.
+const CalibrationWhy = "calibration: unpaced, to measure where to start"
 
 // roundLoad keeps three significant digits: finer than any resolution the search
 // stops at, and loads a person can read and repeat ("437 tps", not "437.5000001").

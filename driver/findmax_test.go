@@ -5,16 +5,29 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+	"testing/synctest"
+	"time"
+
+	"github.com/brokerbench/brokerbench/results"
+	"github.com/brokerbench/brokerbench/schema/rnd"
+	"github.com/brokerbench/brokerbench/txn"
 )
 
 // fakeDB is a database of known capacity: a probe passes when its load is at most
 // capacity; from driverBound up (when set) the driver itself is the bottleneck.
 type fakeDB struct {
 	capacity, driverBound float64
-	coldFirst             bool // the first probe fails whatever its load (a cold cache)
-	probes                []float64
-	cancelAt              int // cancel ctx during this probe (1-based), 0: never
-	cancel                context.CancelFunc
+	// estimate is what an unpaced calibration probe measures, as a share of the
+	// capacity: below 1 when the users limit it, above when it breaks the limits.
+	estimate  float64
+	coldFirst bool // the first probe fails whatever its load (a cold cache)
+	// unsteady: passing probes at these loads are unsteady the first time.
+	unsteady map[float64]bool
+	// flaky: probes at these loads fail the first time whatever the capacity.
+	flaky    map[float64]bool
+	probes   []float64
+	cancelAt int // cancel ctx during this probe (1-based), 0: never
+	cancel   context.CancelFunc
 }
 
 func (f *fakeDB) Probe(ctx context.Context, req ProbeRequest) (ProbeOutcome, error) {
@@ -24,13 +37,22 @@ func (f *fakeDB) Probe(ctx context.Context, req ProbeRequest) (ProbeOutcome, err
 		return ProbeOutcome{}, ctx.Err()
 	}
 	out := ProbeOutcome{Step: req.N - 1, TPS: min(req.Load, f.capacity), TPSE: min(req.Load, f.capacity) / 10}
+	if req.Load == 0 {
+		out.TPS = f.capacity * f.estimate
+		return out, nil
+	}
 	switch {
+	case f.flaky[req.Load]:
+		delete(f.flaky, req.Load)
+		out.Why, out.Limiting = "Trade-Status p90 1 s > 1 s", "Trade-Status"
 	case f.coldFirst && req.N == 1:
 		out.Why, out.Limiting = "Market-Feed p90 2.1 s > 2 s", "Market-Feed"
 	case f.driverBound > 0 && req.Load >= f.driverBound:
 		out.DriverBound, out.Why = true, "driver CPU 190 % of 2 cores"
 	case req.Load <= f.capacity:
 		out.Pass = true
+		out.Unsteady = f.unsteady[req.Load]
+		delete(f.unsteady, req.Load)
 	default:
 		out.Why, out.Limiting = "Trade-Status p90 1.4 s > 1 s", "Trade-Status"
 	}
@@ -168,5 +190,142 @@ func TestRoundLoad(t *testing.T) {
 		if got := roundLoad(in); got != want {
 			t.Errorf("roundLoad(%v) = %v, want %v", in, got, want)
 		}
+	}
+}
+
+// TestFindMaxCalibratedResolves: with the default search (a calibration probe,
+// then growth x2 and bisection to 5 %, at most 12 probes) databases from 200 to
+// 50,000 tps are resolved to the resolution, whether the unpaced calibration lands
+// near the capacity, far below it (too few users) or above it (unpaced, the
+// database broke its limits). The old default, doubling from 10 tps, ran out of
+// probes above about 1,000 tps: 2,600 and 3,000 both read 2,560.
+func TestFindMaxCalibratedResolves(t *testing.T) {
+	cfg := DefaultSearchConfig()
+	for _, capacity := range []float64{10, 200, 2600, 3000, 3300, 50000, 100000} {
+		for _, estimate := range []float64{0.97, 0.125, 1.6} {
+			t.Run(fmt.Sprintf("%g tps, calibration at %g of it", capacity, estimate), func(t *testing.T) {
+				db := &fakeDB{capacity: capacity, estimate: estimate}
+				res, err := FindMax(context.Background(), cfg, db)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if res.Stopped != StopResolved || res.Best == nil || res.NextUp == nil {
+					t.Fatalf("stopped %q (%s); probes %v", res.Stopped, res.Note, db.probes)
+				}
+				lo, hi := res.Best.Load, res.NextUp.Load
+				if !(lo <= capacity && capacity < hi) || hi > lo*(1+cfg.Resolution) {
+					t.Errorf("capacity %v not resolved by [%v, %v]; probes %v", capacity, lo, hi, db.probes)
+				}
+				if db.probes[0] != 0 || !strings.HasPrefix(res.Probes[1].Why, "calibrated: ") {
+					t.Errorf("no calibration first: probes %v, second why %q", db.probes, res.Probes[1].Why)
+				}
+			})
+		}
+	}
+	old := SearchConfig{Start: 10, Growth: 2, Resolution: 0.05, MaxProbes: DefaultSearchMaxProbes}
+	if res, _ := FindMax(context.Background(), old, &fakeDB{capacity: 2600}); res.Stopped != StopMaxProbes {
+		t.Errorf("doubling from 10 tps: stopped %q, want it to run out of probes at 2,600 tps", res.Stopped)
+	}
+}
+
+// A passing probe whose figures still moved is run again before it counts.
+func TestFindMaxReprobesUnsteady(t *testing.T) {
+	db := &fakeDB{capacity: 100, unsteady: map[float64]bool{40: true}}
+	res, err := FindMax(context.Background(), SearchConfig{Start: 40, Growth: 2, Resolution: 0.05, MaxProbes: 20}, db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(db.probes) < 2 || db.probes[0] != 40 || db.probes[1] != 40 || res.Probes[1].Why != "re-probing 40: it passed but was unsteady" {
+		t.Fatalf("probes %v, second why %q", db.probes, res.Probes[1].Why)
+	}
+	if res.Stopped != StopResolved || res.Best.Load > 100 || res.NextUp.Load <= 100 {
+		t.Errorf("stopped %q best %v next %v", res.Stopped, res.Best.Load, res.NextUp.Load)
+	}
+}
+
+// TestSearchStepsOneDriver runs the default search as the steps of one driver
+// against a fake database that serves one transaction at a time in 5 ms (200 tps):
+// the calibration and every probe are steps of the same run, so Trade-Cleanup runs
+// once and the emulator carries its orders over; each step records its rate and
+// why it ran; and the maximum found lies within the resolution below the capacity
+// (the limits are Trade-Status's 1 s p90 and the others, so the knee sits where the
+// queue at the single server grows long).
+func TestSearchStepsOneDriver(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		m := newFakeMarket()
+		m.slots = make(chan struct{}, 1)
+		cfg := fakeConfig(m, []int{40}, 40*time.Second, 10*time.Second)
+		cfg.DataMaintenanceEvery = -1
+		cfg.NewUserExecutor = func(w int) txn.Executor {
+			return &fakeExec{m: m, r: rnd.New(7, uint64(w)), clock: cfg.Clock, lat: 5 * time.Millisecond}
+		}
+		cfg.NewMarketExecutor = cfg.NewUserExecutor
+		lims := results.DefaultLimits
+		var judged []*results.Step
+		src, err := NewSearchSteps(context.Background(), DefaultSearchConfig(), Level{Users: 40, Step: 40 * time.Second, Warmup: 10 * time.Second},
+			func(req ProbeRequest, st *results.Step) ProbeOutcome {
+				judged = append(judged, st)
+				st.LimitsBroken = lims.Broken(st)
+				v := lims.Judge(st)
+				return ProbeOutcome{Pass: v.Pass, Why: v.Why, Limiting: v.Limiting, Step: len(judged) - 1, TPS: st.TPS, TPSE: st.TPSE}
+			})
+		if err != nil {
+			t.Fatal(err)
+		}
+		cfg.Steps = src
+		d, err := New(cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		steps, err := d.Run(context.Background())
+		if err != nil {
+			t.Fatal(err)
+		}
+		res, err := src.Finish()
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, p := range res.Probes {
+			t.Logf("probe %d: %.4g offered, %.1f tps, pass %v (%s): %s", p.N, p.Load, p.Outcome.TPS, p.Outcome.Pass, p.Outcome.Why, p.Why)
+		}
+		if got := m.cleanups.Load(); got != 1 {
+			t.Errorf("Trade-Cleanup ran %d times, want once for the whole search", got)
+		}
+		if len(steps) != len(res.Probes) || len(judged) != len(steps) {
+			t.Fatalf("%d steps, %d probes, %d judged", len(steps), len(res.Probes), len(judged))
+		}
+		for i, st := range steps {
+			p := res.Probes[i]
+			if st.Probe == nil || st.Probe.N != p.N || st.Probe.Why != p.Why || st.Rate != p.Load {
+				t.Errorf("step %d: probe %+v rate %v, want probe %d at %v", i, st.Probe, st.Rate, p.N, p.Load)
+			}
+		}
+		if steps[0].Probe.Why != CalibrationWhy || steps[0].Rate != 0 || steps[0].TPS < 150 {
+			t.Errorf("first step %+v at %v tps: want the unpaced calibration near the capacity", steps[0].Probe, steps[0].TPS)
+		}
+		if res.Stopped != StopResolved || res.Best == nil || res.NextUp == nil {
+			t.Fatalf("stopped %q (%s)", res.Stopped, res.Note)
+		}
+		if lo, hi := res.Best.Load, res.NextUp.Load; hi > lo*1.05 || lo > 200 || lo < 150 {
+			t.Errorf("max %v (next %v), want within 5 %% and below the 200 tps capacity", lo, hi)
+		}
+	})
+}
+
+// TestFindMaxAfterAnOverturnedFailure replays a search on the managed server: a
+// probe at 600 tps failed once on noise, 584 passed, 600 passed when confirmed.
+// Growing x2 from there spent the rest of the probes far above the maximum; one
+// small step up first resolves it within the default probes.
+func TestFindMaxAfterAnOverturnedFailure(t *testing.T) {
+	db := &fakeDB{capacity: 615, estimate: 560.5 / 615, flaky: map[float64]bool{600: true}}
+	res, err := FindMax(context.Background(), DefaultSearchConfig(), db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Stopped != StopResolved || res.Best == nil || res.Best.Load > 615 || res.NextUp.Load <= 615 {
+		t.Fatalf("stopped %q (%s); probes %v", res.Stopped, res.Note, db.probes)
+	}
+	if !strings.Contains(fmt.Sprint(res.Probes), "growing x1.1: 600 passed") {
+		t.Errorf("no small step after the overturned failure: probes %v", db.probes)
 	}
 }

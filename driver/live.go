@@ -90,6 +90,9 @@ func StepRow(n int, st *results.Step, withIO bool) string {
 	if st.Lag.Missed > 0 {
 		flags = append(flags, fmt.Sprintf("%d starts missed", st.Lag.Missed))
 	}
+	if results.BehindSchedule(st) {
+		flags = append(flags, fmt.Sprintf("%s: %d starts owed", results.FlagBehindSchedule, st.Lag.Owed))
+	}
 	if st.Faults != nil && st.Faults.ConnectionsLost > 0 {
 		flags = append(flags, fmt.Sprintf("%d connections lost", st.Faults.ConnectionsLost))
 	}

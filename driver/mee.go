@@ -4,6 +4,7 @@ import (
 	"container/heap"
 	"context"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/brokerbench/brokerbench/database"
@@ -60,7 +61,7 @@ type mee struct {
 	rec        *recording
 	securities int64
 	waveStart  time.Time
-	sched      *RateSchedule // --rate's schedule, charged for every start; nil: no cap
+	sched      *atomic.Pointer[RateSchedule] // --rate's schedule of the step, charged for every start; nil inside: no cap
 
 	mu         sync.Mutex
 	r          *rnd.Rand // under mu
@@ -197,8 +198,8 @@ func (m *mee) serve(ctx context.Context, w *worker) {
 
 func (m *mee) run(w *worker, it meeItem) {
 	start := m.clock.Now()
-	if m.sched != nil {
-		m.sched.Charge(start)
+	if s := m.schedule(); s != nil {
+		s.Charge(start)
 	}
 	switch it.action {
 	case doTradeResult:
@@ -303,3 +304,11 @@ func (m *mee) drain(deadline time.Time) {
 }
 
 func (m *mee) wait() { m.wg.Wait() }
+
+// schedule is the step's rate schedule, nil without one.
+func (m *mee) schedule() *RateSchedule {
+	if m.sched == nil {
+		return nil
+	}
+	return m.sched.Load()
+}

@@ -2,6 +2,7 @@ package driver
 
 import (
 	"context"
+	"fmt"
 	"math"
 	"testing"
 	"testing/synctest"
@@ -9,6 +10,8 @@ import (
 
 	"github.com/brokerbench/brokerbench/results"
 	"github.com/brokerbench/brokerbench/schema"
+	"github.com/brokerbench/brokerbench/schema/rnd"
+	"github.com/brokerbench/brokerbench/txn"
 )
 
 // TestNominalThink pins the arithmetic of --pace nominal (nominal.go).
@@ -63,4 +66,73 @@ func testRunNominalPace(t *testing.T) {
 			t.Errorf("%d users: flagged %v", st.Users, st.Flags)
 		}
 	}
+}
+
+// TestNominalPaceIgnoresResponseTimes: under --pace nominal each user's starts
+// follow a schedule drawn in advance, so a database answering in 2, 200 or 400 ms is
+// offered the same customer transactions per second, within 2 % of the nominal
+// rate's, whenever the users' think time leaves room for the response time; where it
+// does not (2 users, 112 ms think time, 400 ms responses) the step says it fell
+// behind instead of quietly offering less. The fake database answers the users in
+// the given time and the emulator at once, so only the users' pacing is measured.
+func TestNominalPaceIgnoresResponseTimes(t *testing.T) {
+	cases := []struct {
+		users  int
+		lat    time.Duration
+		behind bool
+	}{
+		{10, 2 * time.Millisecond, false},
+		{10, 200 * time.Millisecond, false},
+		{10, 400 * time.Millisecond, false},
+		{4, 200 * time.Millisecond, false},
+		{2, 400 * time.Millisecond, true},
+	}
+	for _, c := range cases {
+		t.Run(fmt.Sprintf("%d users at %s", c.users, c.lat), func(t *testing.T) {
+			synctest.Test(t, func(t *testing.T) {
+				st := runNominalFake(t, c.users, c.lat)
+				var starts int64
+				for _, s := range txn.Catalogue {
+					if s.Origin == txn.Customer {
+						starts += st.Transactions[s.Name].Count
+					}
+				}
+				offered := float64(starts) / st.MeasuredS * TradeResultsPerCustomerTxn
+				nominal := results.NominalTPSE(1000)
+				t.Logf("offered %.3f tpsE of nominal %.1f (%.1f %%), %d customer starts, owed %d, dropped %d",
+					offered, nominal, offered/nominal*100, starts, st.Lag.Owed, st.Lag.Missed)
+				if got := results.BehindSchedule(&st); got != c.behind {
+					t.Errorf("behind schedule %v (owed %d, dropped %d), want %v", got, st.Lag.Owed, st.Lag.Missed, c.behind)
+				}
+				if !c.behind && math.Abs(offered/nominal-1) > 0.02 {
+					t.Errorf("offered %.1f %% of nominal, want within 2 %%", offered/nominal*100)
+				}
+			})
+		})
+	}
+}
+
+// runNominalFake runs one 20-minute step of users under nominal pacing at 1,000
+// customers against fake executors whose user transactions take lat.
+func runNominalFake(t *testing.T, users int, lat time.Duration) results.Step {
+	t.Helper()
+	m := newFakeMarket()
+	cfg := fakeConfig(m, []int{users}, 21*time.Minute, time.Minute)
+	cfg.NominalTPSE = results.NominalTPSE(cfg.Scale.Customers)
+	cfg.DataMaintenanceEvery = -1
+	cfg.NewUserExecutor = func(w int) txn.Executor {
+		return &fakeExec{m: m, r: rnd.New(7, uint64(w)), clock: cfg.Clock, lat: lat}
+	}
+	d, err := New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	steps, err := d.Run(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(steps) != 1 {
+		t.Fatalf("%d steps, want 1", len(steps))
+	}
+	return steps[0]
 }

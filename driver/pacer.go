@@ -115,6 +115,18 @@ func (s *RateSchedule) Missed(now time.Time) int64 {
 	return int64(math.Round(m))
 }
 
+// Owed is how many slots had fallen due by now and were still waiting for a user:
+// the bucket's whole tokens (with k tokens the oldest unspent slot fell due
+// (k-1)/rate ago, see RateSchedule).
+func (s *RateSchedule) Owed(now time.Time) int64 {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if now.Before(s.last) {
+		now = s.last
+	}
+	return max(0, int64(math.Floor(s.lim.TokensAt(now))))
+}
+
 // Due is how many slots fell due between start and now (for the self-check's
 // "the pacer missed most starts").
 func (s *RateSchedule) Due(now time.Time) int64 {

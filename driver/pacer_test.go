@@ -108,3 +108,18 @@ func TestRateScheduleAchievesRate(t *testing.T) {
 		t.Errorf("Due = %d", s.Due(t0.Add(10*time.Second)))
 	}
 }
+
+// Owed counts the slots that fell due and wait for a user, none while callers
+// keep up.
+func TestRateScheduleOwed(t *testing.T) {
+	t0 := time.Unix(0, 0)
+	s := NewRateSchedule(10, t0)
+	if got := s.Owed(t0.Add(50 * time.Millisecond)); got != 0 {
+		t.Errorf("owed %d before the first slot, want 0", got)
+	}
+	s.Next(t0)
+	// The slot due at 100 ms was taken; those due at 200..1000 ms were not.
+	if got := s.Owed(t0.Add(time.Second)); got != 9 {
+		t.Errorf("owed %d after a 0.9 s stall at 10/s, want 9", got)
+	}
+}

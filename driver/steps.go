@@ -25,6 +25,13 @@ type Level struct {
 	Users  int
 	Step   time.Duration
 	Warmup time.Duration
+	// OwnRate makes the step run at Rate (all starts per second; 0: unpaced) on a
+	// schedule that starts with the step, instead of Config.Rate: a --find-max probe.
+	// The step records the rate. Rate is the whole run's: a shard takes its 1/N.
+	OwnRate bool
+	Rate    float64
+	// Probe, when set, is recorded on the step (why --find-max ran it).
+	Probe *results.Probe
 }
 
 // Validate reports a step that cannot run, in the words of the flags.

@@ -2,6 +2,7 @@ package driver
 
 import (
 	"context"
+	"sync/atomic"
 	"time"
 
 	"github.com/brokerbench/brokerbench/database"
@@ -35,6 +36,9 @@ type user struct {
 	r      *rnd.Rand
 	cancel context.CancelFunc
 	done   chan struct{}
+	// intended is the start the user is waiting for or running (Unix ns on the
+	// run's clock; 0 when stopped), for startsOwed.
+	intended atomic.Int64
 }
 
 // setUsers starts or stops users to reach n. A stopped user finishes its
@@ -98,20 +102,34 @@ func (d *Driver) meanThink() time.Duration {
 	return d.cfg.Think
 }
 
-// runUser is the user loop (docs/workload.md §6.1): think, take the pacer's intended start,
+// runUser is the user loop (docs/workload.md §6.1): take the next intended start,
 // wait for it, run, record from the intended start, pass Trade-Orders to the
 // emulator. Think time is spent outside the measured transaction.
+//
+// With --think the think time follows the response (closed loop): a slower server
+// is offered less, which is what a thinking user does. Under nominal pacing the
+// user's starts are a schedule drawn in advance instead, intended start = previous
+// intended start + draw (paceSchedule), so a slow response delays this user's next
+// start but not the schedule: fast and slow storage are offered the same load, and
+// a start made late carries its delay in its response time, as under --rate.
 func (d *Driver) runUser(ctx context.Context, u *user) {
 	defer close(u.done)
+	defer u.intended.Store(0)
 	last := d.clock.Now()
+	paced := d.cfg.NominalTPSE > 0
 	var backoff time.Duration // after the last lost connection in a row; 0 after a success
 	for {
-		intended := last.Add(ThinkTime(d.meanThink(), u.r.Float64()))
+		mean := d.meanThink()
+		intended := last.Add(ThinkTime(mean, u.r.Float64()))
+		if paced {
+			intended = d.catchUp(u, intended, mean)
+		}
+		u.intended.Store(intended.UnixNano())
 		if sleepUntil(ctx, d.clock, intended) != nil {
 			return
 		}
-		if d.sched != nil {
-			intended = d.sched.Next(d.clock.Now())
+		if s := d.sched.Load(); s != nil {
+			intended = s.Next(d.clock.Now())
 			if sleepUntil(ctx, d.clock, intended) != nil {
 				return
 			}
@@ -122,12 +140,8 @@ func (d *Driver) runUser(ctx context.Context, u *user) {
 		out, err := u.w.exec.Run(d.rec.txCtx, k)
 		end := d.clock.Now()
 		last = end
-		if d.cfg.NominalTPSE > 0 {
-			// Nominal pacing: the think time runs from this start, a pacing interval,
-			// so response times do not lower the offered rate. A transaction longer
-			// than the next draw makes the next start late, and its response time
-			// (from the intended start) says so.
-			last = start
+		if paced {
+			last = intended
 		}
 		if !d.rec.finish(u.w, k, intended, start, end, &out, err) {
 			return
@@ -145,4 +159,43 @@ func (d *Driver) runUser(ctx context.Context, u *user) {
 			backoff = 0
 		}
 	}
+}
+
+// catchUp drops the scheduled starts of a user more than LagHorizon behind its
+// schedule, drawing the schedule on past them and counting each as dropped, as the
+// rate pacer does: a user that cannot keep up would otherwise build a backlog
+// without end, and its response times would only measure the backlog.
+func (d *Driver) catchUp(u *user, intended time.Time, mean time.Duration) time.Time {
+	horizon := d.clock.Now().Add(-LagHorizon)
+	if mean <= 0 || !intended.Before(horizon) {
+		return intended
+	}
+	var dropped int64
+	for intended.Before(horizon) {
+		intended = intended.Add(ThinkTime(mean, u.r.Float64()))
+		dropped++
+	}
+	d.paceDropped.Add(dropped)
+	return intended
+}
+
+// startsOwed is how many of the users' scheduled starts had fallen due by now
+// and not been made: for each user running a transaction that started late, the
+// expected number of schedule points between its intended start and now (the draws
+// are exponential, so that is the time behind divided by the mean think time). A
+// user waiting for a start still ahead owes none.
+func (d *Driver) startsOwed(now time.Time) int64 {
+	mean := d.meanThink()
+	if d.cfg.NominalTPSE <= 0 || mean <= 0 {
+		return 0
+	}
+	d.usersMu.Lock()
+	defer d.usersMu.Unlock()
+	var behind time.Duration
+	for _, u := range d.users[:d.active] {
+		if at := u.intended.Load(); at != 0 && now.UnixNano() > at {
+			behind += now.Sub(time.Unix(0, at))
+		}
+	}
+	return int64(float64(behind) / float64(mean))
 }

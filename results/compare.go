@@ -256,7 +256,7 @@ func (c *Comparison) MaxHeadline(r int) string {
 		return ""
 	}
 	return fmt.Sprintf("max tpsE within limits: %s %s, %s %s (%s)", c.Inputs[r].Name(), formatTPSE(v.TPSE),
-		c.Inputs[0].Name(), formatTPSE(b.TPSE), formatChange(Change(b.TPSE, v.TPSE), 0))
+		c.Inputs[0].Name(), formatTPSE(b.TPSE), formatChange(Change(b.TPSE, v.TPSE), 0)) + unresolvedMaxNote(c.Inputs[r], c.Inputs[0])
 }
 
 // formatTPSE shows tpsE as a person reads it: whole numbers from 100, one decimal

@@ -33,6 +33,9 @@ type DiskRun struct {
 	// Profiles are the profiles the steps ran, each with the fio options it became.
 	Profiles []DiskProfile `json:"profiles"`
 	Steps    []DiskStep    `json:"steps"`
+	// Replay is set when the run replayed a captured trace (brokerbench replay): its
+	// one step is the replay, and this says how faithful it was.
+	Replay *Replay `json:"replay,omitempty"`
 }
 
 // DiskTarget is where the jobs did their I/O.

@@ -1,6 +1,9 @@
 package results
 
-import "fmt"
+import (
+	"fmt"
+	"strings"
+)
 
 // Max is what `run --find-max` found: the largest offered load at which every
 // response-time limit held and errors stayed under MaxErrorShare, to the search's
@@ -69,4 +72,32 @@ func (m *Max) Summary() string {
 		s += " (" + m.Stopped + ", not resolved to the resolution)"
 	}
 	return s
+}
+
+// unresolvedMaxNote is what the compare headline adds when a maximum in it is not
+// resolved: "; UNRESOLVED: B stopped at max-steps, a lower bound only".
+func unresolvedMaxNote(ins ...Input) string {
+	var parts []string
+	for _, in := range ins {
+		if m := in.Run.Max; m != nil && !m.Resolved() {
+			parts = append(parts, fmt.Sprintf("%s stopped at %s, its maximum a lower bound only", in.Name(), m.Stopped))
+		}
+	}
+	if len(parts) == 0 {
+		return ""
+	}
+	return "; UNRESOLVED: " + strings.Join(parts, "; ") + ", so the change is not the controllers' difference"
+}
+
+// flagUnresolvedMax marks the step of an unresolved maximum in the step table.
+const flagUnresolvedMax = "X"
+
+// unresolvedMaxTableNote explains the X flag under the step table.
+func unresolvedMaxTableNote(r *Run) string {
+	m := r.Max
+	if m == nil || m.Resolved() || m.Step < 0 || m.Step >= len(r.Steps) {
+		return ""
+	}
+	return fmt.Sprintf("X: the --find-max maximum (%d users at %.4g tps offered) is not resolved (%s): the highest load that passed, a lower bound of the maximum.",
+		r.Steps[m.Step].Users, m.Load, m.Stopped)
 }

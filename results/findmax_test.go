@@ -2,6 +2,7 @@ package results
 
 import (
 	"bytes"
+	"errors"
 	"math"
 	"strconv"
 	"strings"
@@ -177,5 +178,50 @@ func TestReportHTMLMarks(t *testing.T) {
 		if strings.Contains(html, bad) {
 			t.Errorf("HTML has %q", bad)
 		}
+	}
+}
+
+// TestUnresolvedMaxSaidEverywhere: a --find-max that ran out of probes says so in
+// the report's step table and above it, in the compare headline, and the
+// max_tps_e gate refuses to judge it unless asked for the lower bound.
+func TestUnresolvedMaxSaidEverywhere(t *testing.T) {
+	in := maxRuns(73, 119)
+	in[1].Run.Max.Stopped = "max-steps"
+	var b bytes.Buffer
+	if err := WriteReport(&b, in[1]); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"(max-steps, not resolved to the resolution)", "X: the --find-max maximum (50 users at 700 tps offered) is not resolved (max-steps)"} {
+		if !strings.Contains(b.String(), want) {
+			t.Errorf("report lacks %q:\n%s", want, b.String())
+		}
+	}
+	if err := WriteReport(&b, in[0]); err != nil || strings.Contains(b.String()[strings.Index(b.String(), "a.json"):], "X:") {
+		t.Errorf("a resolved maximum marked unresolved (%v)", err)
+	}
+	c, _ := Compare(in)
+	if h := c.MaxHeadline(1); !strings.Contains(h, "UNRESOLVED: B stopped at max-steps") {
+		t.Errorf("headline %q", h)
+	}
+	g, _ := ParseGate("max_tps_e<-10%")
+	var ue *UnresolvedMaxError
+	if _, err := c.CheckGates([]Gate{g}); !errors.As(err, &ue) || ue.Run != "B" {
+		t.Errorf("gate on an unresolved maximum: err %v, want UnresolvedMaxError for B", err)
+	}
+	lb, err := ParseGate("max_tps_e_lower_bound<-10%")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if trips, err := c.CheckGates([]Gate{lb}); err != nil || len(trips) != 0 {
+		t.Errorf("lower-bound gate: trips %v err %v, want it judged (B 119 vs A 73 passes)", trips, err)
+	}
+	in[1].Run.Max.Stopped, in[0].Run.Max.Stopped = "resolved", "ceiling"
+	c, _ = Compare(in)
+	if _, err := c.CheckGates([]Gate{g}); !errors.As(err, &ue) || ue.Run != "A" {
+		t.Errorf("a relative gate reads the base's maximum too: err %v", err)
+	}
+	abs, _ := ParseGate("max_tps_e<80")
+	if _, err := c.CheckGates([]Gate{abs}); err != nil {
+		t.Errorf("an absolute gate does not read the base: %v", err)
 	}
 }

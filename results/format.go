@@ -197,6 +197,10 @@ type Step struct {
 	// CacheHitRatio is the share of the database's page reads served by its own
 	// buffer cache in the window, 0..1; nil when unknown (see storage.go).
 	CacheHitRatio *float64 `json:"cache_hit_ratio,omitempty"`
+	// Regime is what the step measured: "storage-bound", "memory-resident" or
+	// "unknown" (RegimeOf); absent in files written before it was recorded, whose
+	// readers compute it from the figures.
+	Regime string `json:"regime,omitempty"`
 	// NominalPercent is the step's tpsE as a percentage of the nominal tpsE of the
 	// database's customers (customers/500, nominal.go); absent in files written
 	// before it was recorded.
@@ -240,7 +244,10 @@ type Lag struct {
 	Late   int64   `json:"late"`    // starts later than 1 ms after their intended time
 	MaxMS  float64 `json:"max_ms"`  // worst start delay
 	AvgMS  float64 `json:"avg_ms"`  // average start delay over late starts
-	Missed int64   `json:"dropped"` // intended starts never made (rate mode, no user free)
+	Missed int64   `json:"dropped"` // intended starts never made (rate mode, no user free; nominal pacing, a user more than 10 s behind)
+	// Owed is how many intended starts had fallen due at the window's end and were
+	// not made yet: the users could not keep up with the pacer (--rate, --pace nominal).
+	Owed int64 `json:"owed,omitempty"`
 }
 
 // DriverCheck is the load generator watching itself.

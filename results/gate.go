@@ -323,6 +323,9 @@ func (c *Comparison) CheckGates(gates []Gate) ([]Trip, error) {
 	if len(errs) > 0 {
 		return nil, errors.Join(errs...)
 	}
+	if err := c.checkMaxResolved(gates); err != nil {
+		return nil, err
+	}
 	var trips []Trip
 	for r := 1; r < len(c.Inputs); r++ {
 		trips = append(trips, c.runTrips(r, gates)...)

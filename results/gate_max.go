@@ -4,10 +4,19 @@ import "fmt"
 
 // maxTPSEKey is the run-level gate on --find-max's result: the most tpsE the run
 // sustained within its limits (max.tps_e). "max_tps_e<-10%" trips when a run found
-// a maximum more than 10 % below the base's.
-const maxTPSEKey = "max_tps_e"
+// a maximum more than 10 % below the base's. It refuses to judge a maximum the
+// search did not resolve (UnresolvedMaxError): the value is then only the highest
+// load that passed, and the truth may lie anywhere above it.
+//
+// maxLowerBoundKey gates on the same figure taken for what it always is, a lower
+// bound of the maximum, resolved or not: the user's explicit choice to gate on it.
+const (
+	maxTPSEKey       = "max_tps_e"
+	maxLowerBoundKey = "max_tps_e_lower_bound"
+)
 
-var runMetricAliases = map[string]string{"max_tpse": maxTPSEKey, "max-tps-e": maxTPSEKey, "max_tps-e": maxTPSEKey}
+var runMetricAliases = map[string]string{"max_tpse": maxTPSEKey, "max-tps-e": maxTPSEKey, "max_tps-e": maxTPSEKey,
+	"max_tpse_lower_bound": maxLowerBoundKey, "max-tps-e-lower-bound": maxLowerBoundKey}
 
 // lookupRunMetric finds a run-level gate metric. Its value comes from maxTPSE, not
 // from a step, so value is nil.
@@ -15,10 +24,43 @@ func lookupRunMetric(key string) (metric, bool) {
 	if a, ok := runMetricAliases[key]; ok {
 		key = a
 	}
-	if key != maxTPSEKey {
-		return metric{}, false
+	switch key {
+	case maxTPSEKey:
+		return metric{key: maxTPSEKey, title: "max tpsE within limits", higherIsBetter: true}, true
+	case maxLowerBoundKey:
+		return metric{key: maxLowerBoundKey, title: "max tpsE within limits (lower bound)", higherIsBetter: true}, true
 	}
-	return metric{key: maxTPSEKey, title: "max tpsE within limits", higherIsBetter: true}, true
+	return metric{}, false
+}
+
+// UnresolvedMaxError is a max_tps_e gate on a run whose --find-max did not resolve
+// its maximum: compare neither passes nor fails it.
+type UnresolvedMaxError struct {
+	Expr, Run, Stopped string
+}
+
+func (e *UnresolvedMaxError) Error() string {
+	return fmt.Sprintf("--fail-if %q: the maximum of run %s is not resolved (%s): its max_tps_e is only the highest load that passed, so the gate would pass or fail on a guess; "+
+		"rerun with more --max-steps, or gate on %s to take it as the lower bound it is", e.Expr, e.Run, e.Stopped, maxLowerBoundKey)
+}
+
+// checkMaxResolved refuses a max_tps_e gate when a run it would read (every run
+// after the first, and the base for a relative gate) has an unresolved maximum.
+func (c *Comparison) checkMaxResolved(gates []Gate) error {
+	for _, g := range gates {
+		if !g.runLevel || g.metric.key != maxTPSEKey {
+			continue
+		}
+		for r, in := range c.Inputs {
+			if r == 0 && !g.relative {
+				continue
+			}
+			if m := in.Run.Max; m != nil && !m.Resolved() {
+				return &UnresolvedMaxError{Expr: g.Expr, Run: in.Name(), Stopped: m.Stopped}
+			}
+		}
+	}
+	return nil
 }
 
 // maxTPSE is a run's max.tps_e; ok is false for a run without --find-max.

@@ -29,7 +29,7 @@ var ReadOnlyTransactions = []string{
 }
 
 // ownMergedFlags are the flags merge recomputes; shards' other flags are kept.
-var ownMergedFlags = []string{FlagPartial, FlagDriverBound, FlagKnee, FlagMemoryResident, FlagOverNominal, FlagUnsteady}
+var ownMergedFlags = []string{FlagPartial, FlagDriverBound, FlagKnee, FlagMemoryResident, FlagOverNominal, FlagUnsteady, FlagBehindSchedule}
 
 // mergeStep combines one step of every shard (parts in shard order). Limits,
 // nominal and the flags SetStepFlags owns are left to the caller.
@@ -151,7 +151,7 @@ func shardHistogram(p shardStep, txn, field, enc string, count int64) (*hdrhisto
 	return h, nil
 }
 
-// mergeLag sums the late and dropped starts; the worst delay is the worst
+// mergeLag sums the late, dropped and owed starts; the worst delay is the worst
 // shard's, and the average is over all late starts.
 func mergeLag(parts []shardStep) Lag {
 	var l Lag
@@ -160,6 +160,7 @@ func mergeLag(parts []shardStep) Lag {
 		s := p.st.Lag
 		l.Late += s.Late
 		l.Missed += s.Missed
+		l.Owed += s.Owed
 		l.MaxMS = max(l.MaxMS, s.MaxMS)
 		delay += s.AvgMS * float64(s.Late)
 	}

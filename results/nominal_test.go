@@ -3,6 +3,8 @@ package results
 import (
 	"bytes"
 	"encoding/json"
+	"math"
+	"math/rand/v2"
 	"strings"
 	"testing"
 )
@@ -58,4 +60,40 @@ func TestSetNominal(t *testing.T) {
 	if !strings.Contains(string(js), `"nominal_percent":`) {
 		t.Errorf("step JSON lacks nominal_percent: %s", js)
 	}
+}
+
+// TestOverNominalBeyondNoise: steps paced exactly at nominal, 5 minutes at 1,000
+// customers (about 600 Trade-Results), with Poisson counts: the plain 102 % line
+// flagged a third of them; the rule flags under 2 %, and under 5 % of steps at
+// 101 %. A step really 30 % over is flagged every time.
+func TestOverNominalBeyondNoise(t *testing.T) {
+	rng := rand.New(rand.NewPCG(24, 1))
+	const customers, window = 1000, 300.0
+	flagged := func(share float64) int {
+		n := 0
+		for range 1000 {
+			count := poisson(rng, NominalTPSE(customers)*share*window)
+			st := Step{TPSE: float64(count) / window, MeasuredS: window}
+			SetNominal(&st, customers)
+			if HasFlag(&st, FlagOverNominal) {
+				n++
+			}
+		}
+		return n
+	}
+	if n := flagged(1); n > 20 {
+		t.Errorf("%d of 1,000 steps paced at nominal flagged over-nominal, want under 2 %%", n)
+	}
+	if n := flagged(1.01); n > 50 {
+		t.Errorf("%d of 1,000 steps at 101 %% flagged", n)
+	}
+	if n := flagged(1.3); n != 1000 {
+		t.Errorf("%d of 1,000 steps at 130 %% flagged, want all", n)
+	}
+}
+
+// poisson draws a Poisson count of the given mean (normal approximation with
+// continuity, fine for means in the hundreds).
+func poisson(rng *rand.Rand, mean float64) int {
+	return max(0, int(math.Round(mean+rng.NormFloat64()*math.Sqrt(mean))))
 }

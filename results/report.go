@@ -14,6 +14,7 @@ const (
 	flagUnsteady   = "U"
 	flagMemory     = "M"
 	flagOver       = "N"
+	flagBehind     = "B"
 )
 
 // stepFlags lists what makes a step's figures special.
@@ -36,6 +37,9 @@ func stepFlags(st *Step, knee bool) string {
 	}
 	if HasFlag(st, FlagOverNominal) {
 		f = append(f, flagOver)
+	}
+	if BehindSchedule(st) {
+		f = append(f, flagBehind)
 	}
 	return strings.Join(f, "")
 }
@@ -144,7 +148,11 @@ func stepsTable(r *Run) table {
 		if withLimits {
 			row = append(row, verdictCell(lims.Judge(st)))
 		}
-		row = append(row, cell{Text: stepFlags(st, i == knee)})
+		flags := stepFlags(st, i == knee)
+		if r.Max != nil && r.Max.Step == i && !r.Max.Resolved() {
+			flags += flagUnresolvedMax
+		}
+		row = append(row, cell{Text: flags})
 		t.Rows = append(t.Rows, row)
 	}
 	return t
@@ -172,8 +180,14 @@ func stepNotes(r *Run) []string {
 	if unsteady {
 		notes = append(notes, "U: "+UnsteadyAdvice+".")
 	}
+	if n := behindNote(r); n != "" {
+		notes = append(notes, n)
+	}
+	if n := unresolvedMaxTableNote(r); n != "" {
+		notes = append(notes, n)
+	}
 	if over {
-		notes = append(notes, "N: over nominal: tpsE above 102 % of customers/500; the database works harder than its size warrants (run --pace nominal).")
+		notes = append(notes, "N: over nominal: tpsE above 102 % of customers/500 by more than two standard deviations of its Trade-Result count; the database works harder than its size warrants (run --pace nominal).")
 	}
 	if lims, ok := LimitsOf(r); ok {
 		notes = append(notes, limitsNote(lims))

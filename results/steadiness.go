@@ -4,11 +4,15 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"strings"
 )
 
-// Steadiness is how stable a step's throughput was over its measured window, from
-// its per-second tps. A step whose tps still drifts (caches warming, a checkpoint
-// backlog building) reports a figure that is not the database's steady state.
+// Steadiness is how stable a step was over its measured window, from per-second
+// samples of its tps, its response time, its disks' reads and its cache hit ratio.
+// A step whose figures still drift (caches warming, a checkpoint backlog building)
+// reports figures that are not the database's steady state. Under a pacer tps is
+// what the pacer offers and cannot show a warming cache; the disks' reads per second
+// falling, the response times falling or the miss ratio falling do.
 type Steadiness struct {
 	// Seconds is how many per-second samples the figures come from.
 	Seconds int `json:"seconds"`
@@ -18,6 +22,88 @@ type Steadiness struct {
 	// HalfChange is the change of mean tps from the window's first half to its
 	// second, as a fraction of the first (+0.08 = 8 % higher at the end): drift.
 	HalfChange float64 `json:"half_change"`
+	// ResponseHalfChange, ReadsHalfChange and MissHalfChange are the same change of
+	// the per-second p95 response time, of the disks' read IOPS and of the cache miss
+	// ratio (1 - hit ratio); absent when not sampled.
+	ResponseHalfChange *float64 `json:"response_half_change,omitempty"`
+	ReadsHalfChange    *float64 `json:"reads_half_change,omitempty"`
+	MissHalfChange     *float64 `json:"miss_half_change,omitempty"`
+	// Drifting names the figures that moved by the rule: "tps", "response",
+	// "reads", "misses"; absent when none did.
+	Drifting []string `json:"drifting,omitempty"`
+}
+
+// SteadySamples are a measured window's per-second samples, in time order; a
+// figure not sampled is nil.
+type SteadySamples struct {
+	TPS, P95MS, ReadIOPS, HitRatio []float64
+}
+
+// UnsteadyResponseChange is the rule's size bound for response times and the miss
+// ratio, which move more than throughput from second to second: a p95 of a second's
+// transactions, a ratio of two small counts.
+const UnsteadyResponseChange = 0.20
+
+// SteadinessOfSamples judges every sampled figure by the rule (a half change above
+// its bound and above UnsteadySigmas standard errors): tps and the disks' reads
+// against UnsteadyChange, response times and the miss ratio against
+// UnsteadyResponseChange. It returns nil when there are too few tps samples.
+func SteadinessOfSamples(smp SteadySamples) (*Steadiness, bool) {
+	st, unsteady := SteadinessOf(smp.TPS)
+	if st == nil {
+		return nil, false
+	}
+	if unsteady {
+		st.Drifting = append(st.Drifting, "tps")
+	}
+	miss := make([]float64, len(smp.HitRatio))
+	for i, h := range smp.HitRatio {
+		miss[i] = 1 - h
+	}
+	for _, f := range []struct {
+		name  string
+		xs    []float64
+		bound float64
+		out   **float64
+	}{
+		{"response", smp.P95MS, UnsteadyResponseChange, &st.ResponseHalfChange},
+		{"reads", smp.ReadIOPS, UnsteadyChange, &st.ReadsHalfChange},
+		{"misses", miss, UnsteadyResponseChange, &st.MissHalfChange},
+	} {
+		change, drift, ok := halfDrift(f.xs, f.bound)
+		if !ok {
+			continue
+		}
+		c := round(change, 4)
+		*f.out = &c
+		if drift {
+			st.Drifting = append(st.Drifting, f.name)
+			unsteady = true
+		}
+	}
+	return st, unsteady
+}
+
+// halfDrift is the change of xs's mean from the window's first half to its second,
+// as a fraction of the first, and whether the rule calls it a drift; ok is false
+// with too few samples or a first half of nothing.
+func halfDrift(xs []float64, bound float64) (change float64, drift, ok bool) {
+	n := len(xs)
+	if n < MinSteadinessSeconds {
+		return 0, false, false
+	}
+	// These figures come in bursts (a checkpoint's reads, a queue's response
+	// times), so neighbouring seconds are not independent and their spread would
+	// understate the error: each half's error comes from batch means, the method
+	// compare's intervals use (interval.go).
+	first, ok1 := batchMeans(xs[:n/2], 2)
+	second, ok2 := batchMeans(xs[n-n/2:], 2)
+	if !ok1 || !ok2 || first.mean <= 0 {
+		return 0, false, false
+	}
+	change = (second.mean - first.mean) / first.mean
+	se := math.Sqrt(first.se*first.se+second.se*second.se) / first.mean
+	return change, math.Abs(change) > bound && math.Abs(change) > UnsteadySigmas*se, true
 }
 
 // The steadiness rule: a step is flagged unsteady when its tps moved between the
@@ -34,7 +120,7 @@ const (
 )
 
 // UnsteadyAdvice is what the report says under an unsteady step.
-const UnsteadyAdvice = "unsteady: tps moved by more than 10 % between the halves of the window; " +
+const UnsteadyAdvice = "unsteady: tps or the disks' reads moved by more than 10 %, or response times or the cache miss ratio by more than 20 %, between the halves of the window; " +
 	"lengthen --warmup (or --step) so the figures measure the steady state"
 
 // SteadinessOf computes the figures from per-second tps samples of the measured
@@ -99,4 +185,29 @@ func describeSteadiness(s *Steadiness) string {
 		return "-"
 	}
 	return fmt.Sprintf("cv %.0f %%, %+.0f %%", s.TPSCV*100, s.HalfChange*100)
+}
+
+// DescribeDrift says what drifted: "tps +14 %, reads -35 %".
+func DescribeDrift(s *Steadiness) string {
+	var parts []string
+	for _, name := range s.Drifting {
+		var c *float64
+		switch name {
+		case "tps":
+			c = &s.HalfChange
+		case "response":
+			c = s.ResponseHalfChange
+		case "reads":
+			c = s.ReadsHalfChange
+		case "misses":
+			c = s.MissHalfChange
+		}
+		if c != nil {
+			parts = append(parts, fmt.Sprintf("%s %+.0f %%", name, *c*100))
+		}
+	}
+	if len(parts) == 0 {
+		return fmt.Sprintf("tps %+.0f %%", s.HalfChange*100)
+	}
+	return strings.Join(parts, ", ")
 }

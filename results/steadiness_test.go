@@ -3,6 +3,7 @@ package results
 import (
 	"math"
 	"math/rand/v2"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -92,3 +93,51 @@ func TestUnsteadyFlagInReport(t *testing.T) {
 type stringsBuilder = strings.Builder
 
 func containsStr(s, sub string) bool { return strings.Contains(s, sub) }
+
+// TestSteadinessSeesAWarmingCache: under a pacer tps holds at what the pacer
+// offers while a cache still warms: the disks' reads fall, the response times fall,
+// the miss ratio falls. tps alone calls the window steady; the rule sees each of the
+// other figures drift, and keeps noise of the same size without a trend steady.
+func TestSteadinessSeesAWarmingCache(t *testing.T) {
+	const n = 120
+	paced := steadyNoisy(n, 200, 1) // tps: what the pacer offers
+	// A linear trend with 10 % noise around it.
+	falling := func(from, to float64, seed uint64) []float64 {
+		rng := rand.New(rand.NewPCG(seed, 9))
+		xs := make([]float64, n)
+		for i := range xs {
+			xs[i] = (from + (to-from)*float64(i)/n) * (1 + 0.1*rng.NormFloat64())
+		}
+		return xs
+	}
+	if _, unsteady := SteadinessOf(paced); unsteady {
+		t.Fatal("the paced tps alone must read steady")
+	}
+	for _, tc := range []struct {
+		name  string
+		smp   SteadySamples
+		drift string
+	}{
+		{"reads falling", SteadySamples{TPS: paced, ReadIOPS: falling(2000, 1100, 2)}, "reads"},
+		{"response falling", SteadySamples{TPS: paced, P95MS: falling(80, 30, 3)}, "response"},
+		{"misses falling", SteadySamples{TPS: paced, HitRatio: func() []float64 {
+			m := falling(0.2, 0.08, 4)
+			for i := range m {
+				m[i] = 1 - m[i]
+			}
+			return m
+		}()}, "misses"},
+		{"steady", SteadySamples{TPS: paced, ReadIOPS: steadyNoisy(n, 1500, 5), P95MS: steadyNoisy(n, 50, 6)}, ""},
+	} {
+		s, unsteady := SteadinessOfSamples(tc.smp)
+		if s == nil {
+			t.Fatalf("%s: no verdict", tc.name)
+		}
+		if unsteady != (tc.drift != "") || (tc.drift != "" && !slices.Equal(s.Drifting, []string{tc.drift})) {
+			t.Errorf("%s: unsteady %v, drifting %v; want %q", tc.name, unsteady, s.Drifting, tc.drift)
+		}
+		if tc.drift != "" && !strings.Contains(DescribeDrift(s), tc.drift+" -") {
+			t.Errorf("%s: described %q", tc.name, DescribeDrift(s))
+		}
+	}
+}

@@ -125,7 +125,7 @@ func (o diskOptions) plan(all []diskprofile.Profile, extra []diskprofile.Profile
 			return p, usagef("--size: %v", err)
 		}
 		if p.size < 1<<20 {
-			return p, usagef("--size %s: at least 1MB", o.Size)
+			return p, usagef("--size %s: at least 1MiB", o.Size)
 		}
 	}
 	names := o.Profiles

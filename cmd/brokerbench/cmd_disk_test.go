@@ -25,8 +25,8 @@ func TestDiskRefusals(t *testing.T) {
 		code int
 		want string
 	}{
-		{"no fio", []string{"disk", "--dir", dir, "--size", "1MB", "--fio", "/nonexistent/fio", "--out", out}, 1, "apt-get install fio"},
-		{"no target", []string{"disk", "--size", "1MB", "--out", out}, 2, "give one target"},
+		{"no fio", []string{"disk", "--dir", dir, "--size", "1MiB", "--fio", "/nonexistent/fio", "--out", out}, 1, "apt-get install fio"},
+		{"no target", []string{"disk", "--size", "1MiB", "--out", out}, 2, "give one target"},
 		{"two targets", []string{"disk", "--dir", dir, "--device", "/dev/null", "--out", out}, 2, "give one target"},
 		{"not enough space", []string{"disk", "--dir", dir, "--size", "900TB", "--out", out}, 1, "does not fit"},
 		{"bad depths", []string{"disk", "--dir", dir, "--depths", "1,0", "--out", out}, 2, "--depths"},
@@ -78,7 +78,7 @@ func TestDiskRunAndReport(t *testing.T) {
 	needFioBinary(t)
 	d := testloop.New(t, 96)
 	out := filepath.Join(t.TempDir(), "disk.json")
-	code, stdout, stderr := runMain("disk", "--dir", d.Mount, "--size", "32MB", "--profile", "database,wal",
+	code, stdout, stderr := runMain("disk", "--dir", d.Mount, "--size", "32MiB", "--profile", "database,wal",
 		"--depths", "1,4", "--ramp", "200ms", "--measure", "1s", "--label", "loop", "--out", out, "--quiet")
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr)

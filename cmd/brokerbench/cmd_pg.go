@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 
+	"github.com/brokerbench/brokerbench/internal/memcap"
 	"github.com/brokerbench/brokerbench/internal/pgmanaged"
 	"github.com/spf13/cobra"
 )
@@ -49,7 +50,7 @@ stops it; the data stays in the folder.`,
 				g.logf("%s", connectHint(cl))
 				return nil
 			}
-			cl, err := pgmanaged.Start(c.Context(), pgmanaged.Options{DataDir: g.PGData, Log: g.logf, MemoryCap: capBytes})
+			cl, err := pgmanaged.Start(c.Context(), pgmanaged.Options{DataDir: g.PGData, Log: g.logf, MemoryCap: capBytes, KeepMemoryCap: !capGiven})
 			if err != nil {
 				return err
 			}
@@ -91,6 +92,9 @@ stops it; the data stays in the folder.`,
 				return nil
 			}
 			fmt.Fprintf(g.Stdout, "running: %s\n", cl.PassfileURL("brokerbench"))
+			if cl.MemoryCap > 0 {
+				g.logf("server memory capped at %s (cgroup %s)", memcap.FormatSize(cl.MemoryCap), cl.MemoryGroup())
+			}
 			return nil
 		},
 	})

@@ -71,6 +71,8 @@ func TestDependencyDirection(t *testing.T) {
 		// The storage profiles read result files (from-run) and run fio.
 		"diskprofile":  {"results", "internal/fio"},
 		"internal/fio": {},
+		// Block-I/O capture and replay: tracefs, its trace files, fio.
+		"iotrace": {"results", "internal/fio", "internal/testloop"},
 	}
 	for pkg, ims := range imports {
 		// Benchmarks of brokerbench itself (scripts/pgxfloor, a main package) measure

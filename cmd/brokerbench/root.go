@@ -73,6 +73,8 @@ With no --db, commands use a managed local PostgreSQL that brokerbench starts it
 		newReportCommand(g),
 		newCompareCommand(g),
 		newDiskCommand(g),
+		newCaptureCommand(g),
+		newReplayCommand(g),
 		newMergeCommand(g),
 		newSchemaCommand(g),
 		newPGCommand(g),

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
 
@@ -10,12 +9,8 @@ import (
 	"github.com/brokerbench/brokerbench/results"
 )
 
-// stepRunner runs one plan at one paced rate with the run's own wiring (every
-// finished step stored in the result file and printed); hook may adjust the
-// driver's configuration first. It is how --find-max runs a probe.
-type stepRunner func(ctx context.Context, plan driver.Plan, rate float64, hook func(*driver.Config)) error
-
-// findMaxSearch is one --find-max search over a run.
+// findMaxSearch is one --find-max search over a run: the search's probes are the
+// steps of one driver run (driver.SearchSteps).
 type findMaxSearch struct {
 	cfg  driver.SearchConfig
 	plan driver.Plan // one user level, with the run's --step and --warmup
@@ -23,66 +18,50 @@ type findMaxSearch struct {
 	lw   *liveWriter
 	// stored is how many steps the result file holds, so a probe knows its index.
 	stored func() int
-	run    stepRunner
 }
 
-// errProbeEmpty: a probe ended without a measured step (it cannot be judged).
-var errProbeEmpty = errors.New("the probe ended without a measured step")
-
-// search runs the probes and returns the result file's max; the error is an
-// interrupt's or a probe's.
-func (s *findMaxSearch) search(ctx context.Context) (*results.Max, error) {
+// steps returns the search as the driver's steps: every probe logged as it
+// starts, and judged (limits, steadiness) once the session has stored it.
+func (s *findMaxSearch) steps(ctx context.Context) (*driver.SearchSteps, error) {
 	users := s.plan.Users[0]
-	s.lw.logf("find-max: %d users, rate from %.4g tps, x%g until a probe fails, then bisecting to %.0f %%; at most %d probes of %s",
-		users, s.cfg.Start, s.cfg.Growth, s.cfg.Resolution*100, s.cfg.MaxProbes, s.plan.Step)
-	prober := driver.ProberFunc(func(ctx context.Context, req driver.ProbeRequest) (driver.ProbeOutcome, error) {
-		s.lw.logf("probe %d/%d: %.4g tps offered at %d users (%s)", req.N, s.cfg.MaxProbes, req.Load, users, req.Why)
-		var got *results.Step
-		index := -1
-		hook := func(c *driver.Config) {
-			onStep, onTick := c.OnStep, c.OnTick
-			c.OnStep = func(st *results.Step) {
-				st.Rate = req.Load
-				st.Probe = &results.Probe{N: req.N, Why: req.Why}
-				if onStep != nil {
-					onStep(st)
-				}
-				if !st.Partial {
-					got, index = st, s.stored()-1
-				}
-			}
-			c.OnTick = func(l driver.Live) {
-				// The driver counts one step per probe; the search's count is the one
-				// that means something here.
-				l.Step, l.Steps = req.N, s.cfg.MaxProbes
-				if onTick != nil {
-					onTick(l)
-				}
-			}
-		}
-		if err := s.run(ctx, s.plan, req.Load, hook); err != nil {
-			return driver.ProbeOutcome{}, err
-		}
-		if got == nil {
-			return driver.ProbeOutcome{}, errProbeEmpty
-		}
-		out := probeOutcome(s.lims, got, index)
+	from := "a calibration probe without a pacer"
+	if !s.cfg.Calibrate {
+		from = fmt.Sprintf("%.4g tps", s.cfg.Start)
+	}
+	s.lw.logf("find-max: %d users, rate from %s, x%g until a probe fails, then bisecting to %.0f %%; at most %d probes of %s in one run",
+		users, from, s.cfg.Growth, s.cfg.Resolution*100, s.cfg.MaxProbes, s.plan.Step)
+	level := driver.Level{Users: users, Step: s.plan.Step, Warmup: s.plan.Warmup}
+	steps, err := driver.NewSearchSteps(ctx, s.cfg, level, func(req driver.ProbeRequest, st *results.Step) driver.ProbeOutcome {
+		out := probeOutcome(s.lims, st, s.stored()-1)
 		verdict := "passed"
 		switch {
+		case req.Load == 0:
+			verdict = "calibration"
 		case out.DriverBound:
 			verdict = "driver-bound: " + out.Why
 		case !out.Pass:
 			verdict = "failed: " + out.Why
+		case out.Unsteady:
+			verdict = "passed, unsteady"
 		}
-		s.lw.logf("probe %d: %.4g tps offered, %.1f tps, %.2f tpsE: %s", req.N, req.Load, got.TPS, got.TPSE, verdict)
-		return out, nil
+		s.lw.logf("probe %d: %s, %.1f tps, %.2f tpsE: %s", req.N, probeLoad(req.Load), st.TPS, st.TPSE, verdict)
+		return out
 	})
-	res, err := driver.FindMax(ctx, s.cfg, prober)
-	m := maxOf(res, users, s.cfg.Resolution)
-	if m.Note != "" {
-		s.lw.logf("find-max: %s", m.Note)
+	if err != nil {
+		return nil, err
 	}
-	return m, err
+	steps.Started = func(req driver.ProbeRequest) {
+		s.lw.logf("probe %d/%d: %s at %d users (%s)", req.N, s.cfg.MaxProbes, probeLoad(req.Load), users, req.Why)
+	}
+	return steps, nil
+}
+
+// probeLoad names a probe's load: the calibration runs unpaced.
+func probeLoad(load float64) string {
+	if load == 0 {
+		return "unpaced"
+	}
+	return fmt.Sprintf("%.4g tps offered", load)
 }
 
 // printMax explains, under the run's report (which leads with the maximum), why
@@ -93,32 +72,40 @@ func printMax(w io.Writer, m *results.Max) {
 	}
 }
 
-// findMax runs the search with base as every probe's driver configuration (the
-// session's wiring: each step judged, stored and printed) and stores its max in
-// the result file, also when interrupted. The error is why the search stopped
-// early (an interrupt, a failing database), as drive keeps it.
+// findMax runs the search with base as the driver's configuration (the session's
+// wiring: each step judged, stored and printed) and stores its max in the result
+// file, also when interrupted. The error is why the search stopped early (an
+// interrupt, a failing database), as drive keeps it.
 func (s *runSession) findMax(ctx context.Context, base driver.Config) error {
 	search, err := s.opts.LimitOpts.searchConfig(s.opts.Rate, s.plan.Users)
 	if err != nil {
 		return err
 	}
 	fm := &findMaxSearch{cfg: search, plan: s.plan, lims: s.lims, lw: s.lw,
-		stored: func() int { return len(s.result.Steps) },
-		run: func(ctx context.Context, plan driver.Plan, rate float64, hook func(*driver.Config)) error {
-			cfg := base
-			cfg.Plan, cfg.Steps, cfg.Rate = plan, nil, rate
-			hook(&cfg)
-			d, err := driver.New(cfg)
-			if err != nil {
-				return usageError{err}
-			}
-			_, err = d.Run(ctx)
-			return err
-		}}
-	m, err := fm.search(ctx)
+		stored: func() int { return len(s.result.Steps) }}
+	steps, err := fm.steps(ctx)
+	if err != nil {
+		return usageError{err}
+	}
+	cfg := base
+	cfg.Steps, cfg.Rate = steps, 0
+	d, err := driver.New(cfg)
+	if err != nil {
+		steps.Finish()
+		return usageError{err}
+	}
+	_, runErr := d.Run(ctx)
+	res, searchErr := steps.Finish()
+	m := maxOf(res, s.plan.Users[0], search.Resolution)
+	if m.Note != "" {
+		s.lw.logf("find-max: %s", m.Note)
+	}
 	s.result.Max = m
 	if werr := results.Write(s.out, s.result); werr != nil && s.fileErr == nil {
 		s.fileErr = werr
 	}
-	return err
+	if runErr != nil {
+		return runErr
+	}
+	return searchErr
 }

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"fmt"
 	"strings"
 	"sync"
 
@@ -22,10 +21,10 @@ type limitOptions struct {
 
 func (o *limitOptions) bindFlags(f *pflag.FlagSet) {
 	f.StringArrayVar(&o.Limits, "limit", nil, "override a 90th-percentile response-time limit: `TXN.p90=DURATION` (trade-status.p90=500ms; =none drops it); repeatable")
-	f.BoolVar(&o.FindMax, "find-max", false, "search for the highest offered --rate at which every limit holds and errors stay under 1 % (--users held constant; --rate is the start, default 10)")
+	f.BoolVar(&o.FindMax, "find-max", false, "search for the highest offered --rate at which every limit holds and errors stay under 1 % (--users held constant; it starts from a calibration probe without a pacer, or from --rate when given)")
 	f.Float64Var(&o.Resolution, "resolution", driver.DefaultSearchResolution*100, "--find-max stops when the lowest failing rate is within this many percent above the highest passing one")
 	f.Float64Var(&o.Growth, "growth", driver.DefaultSearchGrowth, "--find-max multiplies the rate by this factor until a probe fails")
-	f.IntVar(&o.MaxSteps, "max-steps", driver.DefaultSearchMaxProbes, "--find-max runs at most this many probes (each one --step long)")
+	f.IntVar(&o.MaxSteps, "max-steps", driver.DefaultSearchMaxProbes, "--find-max runs at most this many probes, the calibration included (each one --step long)")
 }
 
 // limits is the defaults with the --limit overrides applied (usage errors).
@@ -50,19 +49,14 @@ func (o *limitOptions) check(rate float64, users []int) error {
 	return nil
 }
 
-// findMaxStartRate is the first probe's rate: --rate when given.
-const findMaxStartRate = 10
-
 // searchConfig checks the --find-max options against the run's (usage errors).
 func (o *limitOptions) searchConfig(rate float64, users []int) (driver.SearchConfig, error) {
 	if len(users) != 1 {
 		return driver.SearchConfig{}, usagef("--find-max holds one user count while it varies --rate; give --users N (got %d levels)", len(users))
 	}
-	if rate == 0 {
-		rate = findMaxStartRate
-	}
-	cfg := driver.SearchConfig{Start: rate, Growth: o.Growth, Resolution: o.Resolution / 100, MaxProbes: o.MaxSteps, Floor: 1}
-	if cfg.Start < cfg.Floor {
+	// Without --rate the search measures where to start (a calibration probe).
+	cfg := driver.SearchConfig{Calibrate: rate == 0, Start: rate, Growth: o.Growth, Resolution: o.Resolution / 100, MaxProbes: o.MaxSteps, Floor: 1}
+	if rate > 0 && cfg.Start < cfg.Floor {
 		cfg.Floor = cfg.Start
 	}
 	if err := cfg.Validate(); err != nil {
@@ -76,25 +70,45 @@ func (o *limitOptions) searchConfig(rate float64, users []int) (driver.SearchCon
 // the driver's live ticks of the measured window.
 type stepJudge struct {
 	lims results.Limits
+	// liveHit, when set, is the cache hit ratio of the last second (a steadiness
+	// sample; false when unknown).
+	liveHit func() (float64, bool)
 
 	mu      sync.Mutex
 	step    int // the live step the samples belong to
-	samples []float64
+	samples results.SteadySamples
 }
 
 func newStepJudge(lims results.Limits) *stepJudge { return &stepJudge{lims: lims} }
 
-// tick takes one live tick: a measuring second's tps is a sample of the step's
+// tick takes one live tick: a measuring second's tps, p95 (when it finished any
+// transaction), read IOPS and hit ratio (when known) are samples of the step's
 // window; a warm-up tick or another step starts the samples afresh.
 func (j *stepJudge) tick(l driver.Live) {
+	var hit float64
+	hitOK := false
+	if j.liveHit != nil && l.Measuring {
+		hit, hitOK = j.liveHit()
+	}
 	j.mu.Lock()
 	defer j.mu.Unlock()
 	if !l.Measuring || l.Step != j.step {
-		j.samples = j.samples[:0]
+		j.samples = results.SteadySamples{}
 		j.step = l.Step
 	}
-	if l.Measuring {
-		j.samples = append(j.samples, l.TPS)
+	if !l.Measuring {
+		return
+	}
+	s := &j.samples
+	s.TPS = append(s.TPS, l.TPS)
+	if l.TPS > 0 {
+		s.P95MS = append(s.P95MS, l.P95MS)
+	}
+	if l.IO != nil {
+		s.ReadIOPS = append(s.ReadIOPS, l.IO.ReadIOPS)
+	}
+	if hitOK {
+		s.HitRatio = append(s.HitRatio, hit)
 	}
 }
 
@@ -102,11 +116,11 @@ func (j *stepJudge) tick(l driver.Live) {
 // samples afresh.
 func (j *stepJudge) judge(st *results.Step) {
 	j.mu.Lock()
-	samples := append([]float64(nil), j.samples...)
-	j.samples = j.samples[:0]
+	samples := j.samples
+	j.samples = results.SteadySamples{}
 	j.mu.Unlock()
 	st.LimitsBroken = j.lims.Broken(st)
-	if s, unsteady := results.SteadinessOf(samples); s != nil {
+	if s, unsteady := results.SteadinessOfSamples(samples); s != nil {
 		st.Steadiness = s
 		if unsteady {
 			results.AddFlag(st, results.FlagUnsteady)
@@ -140,7 +154,7 @@ func stepVerdictNote(lims results.Limits, st *results.Step) string {
 		notes = append(notes, "limits: FAIL: "+v.Why)
 	}
 	if results.HasFlag(st, results.FlagUnsteady) && st.Steadiness != nil {
-		notes = append(notes, fmt.Sprintf("unsteady: tps changed %+.0f %% between the window's halves; lengthen --warmup or --step", st.Steadiness.HalfChange*100))
+		notes = append(notes, "unsteady: "+results.DescribeDrift(st.Steadiness)+" between the window's halves; lengthen --warmup or --step")
 	}
 	if len(notes) == 0 {
 		return ""
@@ -151,7 +165,8 @@ func stepVerdictNote(lims results.Limits, st *results.Step) string {
 // probeOutcome turns a probe's step into the search's verdict.
 func probeOutcome(lims results.Limits, st *results.Step, index int) driver.ProbeOutcome {
 	v := lims.Judge(st)
-	out := driver.ProbeOutcome{Pass: v.Pass, Why: v.Why, Limiting: v.Limiting, Step: index, TPS: st.TPS, TPSE: st.TPSE}
+	out := driver.ProbeOutcome{Pass: v.Pass, Why: v.Why, Limiting: v.Limiting, Step: index, TPS: st.TPS, TPSE: st.TPSE,
+		Unsteady: results.HasFlag(st, results.FlagUnsteady)}
 	if st.Driver.Bottleneck {
 		out.DriverBound, out.Why = true, st.Driver.BottleneckOn
 	}

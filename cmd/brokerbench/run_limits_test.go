@@ -2,6 +2,8 @@ package main
 
 import (
 	"errors"
+	"slices"
+	"strings"
 	"testing"
 
 	"github.com/brokerbench/brokerbench/driver"
@@ -48,11 +50,39 @@ func TestStepJudge(t *testing.T) {
 	}
 }
 
+// TestStepJudgeUnderAPacer: the judge samples the disks' reads and the hit ratio
+// as well as tps, so a paced step whose tps holds while its cache still warms
+// (reads 2,000 → 1,000 per second, hit ratio 80 → 90 %) is unsteady, and says why.
+func TestStepJudgeUnderAPacer(t *testing.T) {
+	j := newStepJudge(results.DefaultLimits)
+	hit := 0.8
+	j.liveHit = func() (float64, bool) { return hit, true }
+	var stored *results.Step
+	cfg := driver.Config{OnStep: func(st *results.Step) { stored = st }}
+	j.wrap(&cfg)
+	for i := range 60 {
+		hit = 0.8 + 0.1*float64(i)/60
+		cfg.OnTick(driver.Live{Step: 1, Measuring: true, TPS: 200 + float64(i%3), P95MS: 40,
+			IO: &results.IOFigures{ReadIOPS: 2000 - 1000*float64(i)/60}})
+	}
+	cfg.OnStep(&results.Step{MeasuredS: 60})
+	s := stored.Steadiness
+	if s == nil || !results.HasFlag(stored, results.FlagUnsteady) || !slices.Equal(s.Drifting, []string{"reads", "misses"}) {
+		t.Fatalf("steadiness %+v flags %v: want unsteady on reads and misses", s, stored.Flags)
+	}
+	if n := stepVerdictNote(results.DefaultLimits, stored); !strings.Contains(n, "unsteady: reads -") {
+		t.Errorf("note %q", n)
+	}
+}
+
 func TestFindMaxOptions(t *testing.T) {
 	o := &limitOptions{Resolution: 5, Growth: 2, MaxSteps: 12}
 	cfg, err := o.searchConfig(0, []int{32})
-	if err != nil || cfg.Start != findMaxStartRate || cfg.Resolution != 0.05 {
-		t.Errorf("%+v %v", cfg, err)
+	if err != nil || !cfg.Calibrate || cfg.Resolution != 0.05 {
+		t.Errorf("without --rate the search must calibrate: %+v %v", cfg, err)
+	}
+	if cfg, err := o.searchConfig(40, []int{32}); err != nil || cfg.Calibrate || cfg.Start != 40 {
+		t.Errorf("with --rate the search must start there: %+v %v", cfg, err)
 	}
 	var u usageError
 	if _, err := o.searchConfig(100, []int{8, 16}); !errors.As(err, &u) {

@@ -54,7 +54,7 @@ func (o *runOptions) bindFlags(f *pflag.FlagSet) {
 	f.DurationVar(&o.Warmup, "warmup", time.Minute, "the first part of each step, excluded from its figures")
 	f.DurationVar(&o.Think, "think", 0, "each user's mean think time between transactions (exponential, truncated at 10x); 0: none")
 	f.Float64Var(&o.Rate, "rate", 0, "target transaction starts per second in total: the users', the market emulator's and the timer's (open loop; late starts count in the response times); 0: as fast as the users go")
-	f.StringVar(&o.Pace, "pace", "", "\"nominal\": set each step's think time from its user count so the users offer the nominal tpsE of the loaded customers (customers/500); instead of --think and --rate")
+	f.StringVar(&o.Pace, "pace", "", "\"nominal\": each user starts on a schedule drawn in advance, its mean interval set from the step's user count so the users offer the nominal tpsE of the loaded customers (customers/500) whatever the response times; instead of --think and --rate")
 	f.IntVar(&o.Connections, "connections", 0, "the users' connection pool size; 0: one per user at the highest level (the market emulator and the timer have their own --mee-workers + 1 connections)")
 	f.IntVar(&o.MEEWorkers, "mee-workers", 0, "market-exchange emulator workers (each with its own connection) for Trade-Result and Market-Feed; 0: one per three users at the highest level, 8 to 64")
 	f.Uint64Var(&o.Seed, "seed", 0, "seed of the transaction inputs; 0: the load's seed (same inputs for the same database)")

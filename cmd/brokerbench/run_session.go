@@ -224,6 +224,7 @@ func (s *runSession) instrument(ctx context.Context) error {
 		s.undo = append(s.undo, sampler.Close)
 		sampler.Start(ctx)
 		s.ioAd = &ioAdapter{s: sampler}
+		s.judge.liveHit = sampler.LiveHitRatio
 		s.probes = append(s.probes, s.ioAd.cacheProbe)
 	}
 	recordStorageRegime(ctx, s.result, s.tgt, s.db, s.lw.logf)

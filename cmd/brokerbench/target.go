@@ -64,7 +64,7 @@ func openTarget(ctx context.Context, g *globalOptions, logf func(string, ...any)
 			return &target{DSN: c.URL("brokerbench"), Managed: c, keep: true}, nil
 		}
 	}
-	c, err := pgmanaged.Start(ctx, pgmanaged.Options{DataDir: g.PGData, Log: logf, MemoryCap: capBytes})
+	c, err := pgmanaged.Start(ctx, pgmanaged.Options{DataDir: g.PGData, Log: logf, MemoryCap: capBytes, KeepMemoryCap: !capGiven})
 	if err != nil {
 		return nil, fmt.Errorf("managed PostgreSQL: %w", err)
 	}

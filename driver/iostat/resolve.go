@@ -218,3 +218,22 @@ func contains(list []string, s string) bool {
 	}
 	return false
 }
+
+// DisksUnder returns the whole disks at the bottom of the file system holding dir
+// (through partitions, dm, md and loop), as the sampler resolves them: the devices
+// whose requests carry that file system's I/O.
+func DisksUnder(dir string) ([]string, error) {
+	l, err := newLocator("/proc", "/sys")
+	if err != nil {
+		return nil, err
+	}
+	maj, min, err := l.devNumber(dir)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", dir, err)
+	}
+	st, err := l.stackOf(maj, min)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", dir, err)
+	}
+	return st.Leaves, nil
+}

@@ -3,6 +3,7 @@ package iostat
 import (
 	"context"
 	"fmt"
+	"math"
 	"strings"
 	"sync"
 	"time"
@@ -308,6 +309,12 @@ func (s *Sampler) Window(a, b Mark, txns, commits int64) *results.StepIO {
 		}
 		if ok {
 			io.IOFigures = Figures(tot, secs)
+			// A window shrunk by a failed read at an edge counted the I/O of part of
+			// it only: divide by the transactions of that part (the share of the
+			// window it covers), not by all of them.
+			if whole := b.At.Sub(a.At).Seconds(); whole > secs && secs > 0 {
+				txns = int64(math.Round(float64(txns) * secs / whole))
+			}
 			if txns > 0 {
 				io.IOPerTxn = float64(tot.ReadOps+tot.WriteOps) / float64(txns)
 			}

@@ -166,6 +166,12 @@ func TestWindowShrinksWhenAMarkFails(t *testing.T) {
 	if len(io.Series) != 2 {
 		t.Fatalf("series = %+v", io.Series)
 	}
+	// 3 writes per transaction throughout: 30 transactions over the whole 3 s
+	// window, 20 of them in the 2 s measured; per transaction divides by those 20.
+	io = s.Window(a, b, 30, 30)
+	if io.WritesPerTxn == nil || !near(*io.WritesPerTxn, 3) || !near(io.IOPerTxn, 3) {
+		t.Errorf("shrunk window: %v writes per txn, %v I/O per txn; want 3", fmtPtr(io.WritesPerTxn), io.IOPerTxn)
+	}
 	// Nothing readable at all: figures stay empty, the note says why.
 	empty := newScripted(&scripted{devices: devs, seq: []map[string]Counters{nil, nil}}, -1)
 	io = empty.Window(empty.Mark(), empty.Mark(), 10, 10)
@@ -237,4 +243,11 @@ func TestWindowWarnsAboutSilentDevice(t *testing.T) {
 	if io := s2.Window(s2.Mark(), s2.Mark(), 0, 0); io.Note != "" {
 		t.Fatalf("idle note = %q", io.Note)
 	}
+}
+
+func fmtPtr(p *float64) any {
+	if p == nil {
+		return "nil"
+	}
+	return *p
 }

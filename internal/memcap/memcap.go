@@ -203,6 +203,21 @@ func enableMemory(dir string) error {
 	return nil
 }
 
+// Existing returns the group at dir (recorded in a state file by an earlier
+// process) joined to c, so this process can run a restart inside it (Run); nil when
+// it is gone. A group of another hierarchy than c's is returned without c: it can
+// be read and removed, not joined.
+func (c *Controller) Existing(dir string) *Group {
+	g := OpenExisting(dir)
+	if g == nil {
+		return nil
+	}
+	if g.Version == c.Version && strings.HasPrefix(dir, c.Mount+string(filepath.Separator)) {
+		g.ctl = c
+	}
+	return g
+}
+
 // OpenExisting returns the group at dir (recorded in a state file), or nil when it
 // is gone.
 func OpenExisting(dir string) *Group {
@@ -219,13 +234,59 @@ func OpenExisting(dir string) *Group {
 	return &Group{Dir: dir, Version: v}
 }
 
-// SetLimit sets the cap in bytes.
+// SetLimit sets the cap in bytes, swap included: without that, on a machine with
+// swap the group's pages beyond the cap would go to the swap device, which no
+// figure of the run counts, rather than be dropped and read again from the data's
+// disks. cgroup v1 caps memory plus swap in memory.memsw.limit_in_bytes (present
+// when the kernel accounts swap), which may never be below memory.limit_in_bytes,
+// so the two are written in the order that keeps that true; v2 caps swap apart, in
+// memory.swap.max, set to 0. A kernel without swap accounting has neither file,
+// and no swap to lose pages to through the group.
 func (g *Group) SetLimit(limit int64) error {
-	p := filepath.Join(g.Dir, g.limitFile())
-	if err := os.WriteFile(p, []byte(strconv.FormatInt(limit, 10)), 0o644); err != nil {
-		return fmt.Errorf("set %s to %d: %w", p, limit, err)
+	write := func(name string, v string) error {
+		p := filepath.Join(g.Dir, name)
+		if err := os.WriteFile(p, []byte(v), 0o644); err != nil {
+			return fmt.Errorf("set %s to %s: %w", p, v, err)
+		}
+		return nil
+	}
+	lim := strconv.FormatInt(limit, 10)
+	swapFile, swapValue := "memory.swap.max", "0"
+	if g.Version == 1 {
+		swapFile, swapValue = "memory.memsw.limit_in_bytes", lim
+	}
+	_, err := os.Stat(filepath.Join(g.Dir, swapFile))
+	hasSwap := err == nil
+	if g.Version == 1 && hasSwap {
+		if cur, err := g.Limit(); err == nil && cur >= 0 && limit > cur {
+			// Raising: memsw first, so it never falls below the limit.
+			if err := write(swapFile, swapValue); err != nil {
+				return err
+			}
+			return write(g.limitFile(), lim)
+		}
+	}
+	if err := write(g.limitFile(), lim); err != nil {
+		return err
+	}
+	if hasSwap {
+		return write(swapFile, swapValue)
 	}
 	return nil
+}
+
+// SwapLimit is the group's swap cap as SetLimit wrote it (v1: memory plus swap; v2:
+// swap alone), false when the kernel does not account swap.
+func (g *Group) SwapLimit() (int64, bool, error) {
+	name := "memory.swap.max"
+	if g.Version == 1 {
+		name = "memory.memsw.limit_in_bytes"
+	}
+	v, err := readInt(filepath.Join(g.Dir, name))
+	if errors.Is(err, os.ErrNotExist) {
+		return 0, false, nil
+	}
+	return v, err == nil, err
 }
 
 // Limit reads the cap back; the kernel rounds it down to whole pages.

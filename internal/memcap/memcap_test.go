@@ -60,8 +60,12 @@ func TestParseController(t *testing.T) {
 	}
 }
 
+// TestParseSize: units mean what they say, as --size reads them: MB is 10^6 bytes,
+// MiB 2^20 (the bare letters, as PostgreSQL reads them, binary), so a planned 4:1
+// database-to-memory ratio stays 4:1 whichever flag a size is given to.
 func TestParseSize(t *testing.T) {
-	for in, want := range map[string]int64{"0": 0, "4096": 4096, "256MB": 256 << 20, "256m": 256 << 20, "1.5GiB": 3 << 29, "2G": 2 << 30, " 64 MB ": 64 << 20, "1kb": 1024} {
+	for in, want := range map[string]int64{"0": 0, "4096": 4096, "256MB": 256e6, "256MiB": 256 << 20, "256m": 256 << 20, "1.5GiB": 3 << 29,
+		"2G": 2 << 30, "2GB": 2e9, " 64 MiB ": 64 << 20, "1kb": 1000, "1KiB": 1024, "1TB": 1e12} {
 		got, err := ParseSize(in)
 		if err != nil || got != want {
 			t.Errorf("ParseSize(%q) = %d, %v; want %d", in, got, err, want)
@@ -72,10 +76,10 @@ func TestParseSize(t *testing.T) {
 			t.Errorf("ParseSize(%q) accepted", in)
 		}
 	}
-	if s := FormatSize(256 << 20); s != "256 MB" {
+	if s := FormatSize(256 << 20); s != "256 MiB" {
 		t.Errorf("FormatSize = %q", s)
 	}
-	if s := FormatSize(3 << 29); s != "1.5 GB" {
+	if s := FormatSize(3 << 29); s != "1.5 GiB" {
 		t.Errorf("FormatSize = %q", s)
 	}
 }
@@ -134,6 +138,14 @@ func TestGroupLifecycle(t *testing.T) {
 	t.Cleanup(func() { _ = g.Remove() })
 	if lim, err := g.Limit(); err != nil || lim != 64<<20 {
 		t.Errorf("limit %d, %v", lim, err)
+	}
+	checkSwapCapped(t, g, 64<<20)
+	// Raised and lowered again (a stale group reused with another cap): swap follows.
+	for _, lim := range []int64{96 << 20, 48 << 20} {
+		if err := g.SetLimit(lim); err != nil {
+			t.Fatal(err)
+		}
+		checkSwapCapped(t, g, lim)
 	}
 	before := cgroupOf(t, c, os.Getpid())
 	var child *exec.Cmd
@@ -355,4 +367,58 @@ func TestCapChargesPageCache(t *testing.T) {
 		t.Errorf("%d bytes of a %d-byte file stayed cached under a %d-byte cap", resident, 2*capBytes, capBytes)
 	}
 	waitEmpty(t, g)
+}
+
+// checkSwapCapped: where the kernel accounts swap, the group may not swap beyond
+// its cap (v1: memory plus swap equals the cap; v2: no swap).
+func checkSwapCapped(t *testing.T, g *Group, limit int64) {
+	t.Helper()
+	v, ok, err := g.SwapLimit()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !ok {
+		t.Logf("no swap accounting in %s: nothing to cap", g.Dir)
+		return
+	}
+	want := limit
+	if g.Version == 2 {
+		want = 0
+	}
+	if v != want {
+		t.Errorf("swap limit %d with a cap of %d, want %d", v, limit, want)
+	}
+}
+
+// TestExistingGroupJoinedByALaterProcess: a group recorded by one process (pg start)
+// is joined by a later one (load's restart with the load settings) through
+// Controller.Existing; the bare OpenExisting cannot join it.
+func TestExistingGroupJoinedByALaterProcess(t *testing.T) {
+	c := controller(t)
+	g, err := c.Open(testName(t), 64<<20)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = g.Remove() })
+	if err := OpenExisting(g.Dir).Run(func() error { return nil }); err == nil {
+		t.Error("a group without its controller was joined")
+	}
+	later, err := Find() // what a later process finds
+	if err != nil {
+		t.Fatal(err)
+	}
+	var child *exec.Cmd
+	if err := later.Existing(g.Dir).Run(func() error {
+		child = exec.Command("sleep", "60")
+		return child.Start()
+	}); err != nil {
+		t.Fatal(err)
+	}
+	defer func() { child.Process.Kill(); child.Wait() }()
+	if got := cgroupOf(t, c, child.Process.Pid); got != g.Dir {
+		t.Errorf("child runs in %s, want %s", got, g.Dir)
+	}
+	if later.Existing(filepath.Join(g.Dir, "gone")) != nil {
+		t.Error("a group that is not there was returned")
+	}
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -68,14 +69,31 @@ func (c *Cluster) openMemoryGroup(capBytes int64) (*memcap.Group, error) {
 	return g, nil
 }
 
-// withMemorySettings sets shared_buffers from the cap unless the caller gave it.
+// MaintenanceWorkMemFor is the maintenance_work_mem a cap implies: an eighth of it,
+// at least 8 MB. The default 512 MB would let one index build of a load take twice a
+// 256 MB cap in private memory, which no page cache can give back: the cap's OOM
+// killer ended the load's backends. The load builds an index per table as it
+// finishes, two at a time, so two of them take a quarter of the cap.
+func MaintenanceWorkMemFor(capBytes int64) string {
+	m := max(capBytes/8, 8<<20)
+	return "'" + strconv.FormatInt(m>>20, 10) + "MB'"
+}
+
+// withMemorySettings sets shared_buffers and maintenance_work_mem from the cap
+// unless the caller gave them.
 func withMemorySettings(settings map[string]string, capBytes int64) map[string]string {
 	out := map[string]string{}
 	for k, v := range settings {
 		out[k] = v
 	}
-	if _, given := out["shared_buffers"]; !given && capBytes > 0 {
+	if capBytes <= 0 {
+		return out
+	}
+	if _, given := out["shared_buffers"]; !given {
 		out["shared_buffers"] = SharedBuffersFor(capBytes)
+	}
+	if _, given := out["maintenance_work_mem"]; !given {
+		out["maintenance_work_mem"] = MaintenanceWorkMemFor(capBytes)
 	}
 	return out
 }
@@ -84,7 +102,11 @@ func withMemorySettings(settings map[string]string, capBytes int64) map[string]s
 // else as before. On failure the group is removed again.
 func (c *Cluster) startCapped(ctx context.Context, settings map[string]string) error {
 	if c.MemoryCap == 0 {
-		return c.start(ctx, settings)
+		if err := c.start(ctx, settings); err != nil {
+			return err
+		}
+		c.rememberCap()
+		return nil
 	}
 	settings = withMemorySettings(settings, c.MemoryCap)
 	if err := c.checkCapFits(ctx, settings); err != nil {
@@ -99,6 +121,7 @@ func (c *Cluster) startCapped(ctx context.Context, settings map[string]string) e
 		return errors.Join(err, g.Remove())
 	}
 	c.cgroup = g
+	c.rememberCap()
 	// The state file was written by start before the group was known.
 	return c.writeState()
 }
@@ -166,10 +189,15 @@ func (c *Cluster) RestartWithMemoryCap(ctx context.Context, capBytes int64) erro
 	return err
 }
 
-// groupFromState reopens the group a state file names (pg stop in a later process).
+// groupFromState reopens the group a state file names, for a later process: pg
+// stop removes it, and load restarts the server inside it (with the load settings
+// and back), so it is joined to this process's controller when there is one.
 func groupFromState(st state) *memcap.Group {
 	if st.Cgroup == "" || filepath.Base(st.Cgroup) == "" {
 		return nil
+	}
+	if ctl, err := memcap.Find(); err == nil {
+		return ctl.Existing(st.Cgroup)
 	}
 	return memcap.OpenExisting(st.Cgroup)
 }
@@ -238,4 +266,45 @@ func (c *Cluster) sharedMemoryBytes(ctx context.Context, settings map[string]str
 		return 0
 	}
 	return mb << 20
+}
+
+// capFile remembers, in a kept cluster's folder, the cap it last started with: the
+// state file goes when the server stops, and a later start given no cap must not
+// come back uncapped without a word.
+const capFile = "brokerbench-memory-cap"
+
+// rememberCap records the cap the server just started with (none: the file goes).
+func (c *Cluster) rememberCap() {
+	if c.temporary {
+		return
+	}
+	p := filepath.Join(c.Dir, capFile)
+	if c.MemoryCap <= 0 {
+		_ = os.Remove(p)
+		return
+	}
+	if err := replaceFile(p, []byte(strconv.FormatInt(c.MemoryCap, 10)+"\n"), 0o644); err != nil {
+		c.log("warning: cannot remember the memory cap in %s (%v); a later start without --server-memory will run uncapped", p, err)
+	}
+}
+
+// RememberedCap is the cap the cluster in dataDir last started with, 0 for none.
+func RememberedCap(dataDir string) int64 {
+	b, err := os.ReadFile(filepath.Join(dataDir, capFile))
+	if err != nil {
+		return 0
+	}
+	v, err := strconv.ParseInt(strings.TrimSpace(string(b)), 10, 64)
+	if err != nil || v < MinMemoryCap {
+		return 0
+	}
+	return v
+}
+
+// keepRememberedCap starts the cluster with the cap it last had, and says so.
+func (c *Cluster) keepRememberedCap() {
+	if prev := RememberedCap(c.Dir); prev > 0 {
+		c.MemoryCap = prev
+		c.log("server memory capped at %s, as when this cluster last started (--server-memory 0 starts it uncapped)", memcap.FormatSize(prev))
+	}
 }

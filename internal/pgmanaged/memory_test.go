@@ -22,7 +22,7 @@ func TestSharedBuffersFor(t *testing.T) {
 			t.Errorf("SharedBuffersFor(%d) = %s, want %s", capBytes, got, want)
 		}
 	}
-	if err := CheckMemoryCap(64 << 20); err == nil || !strings.Contains(err.Error(), "64 MB is below") {
+	if err := CheckMemoryCap(64 << 20); err == nil || !strings.Contains(err.Error(), "64 MiB is below") {
 		t.Errorf("a 64 MB cap: %v", err)
 	}
 	if CheckMemoryCap(0) != nil || CheckMemoryCap(MinMemoryCap) != nil {
@@ -31,6 +31,12 @@ func TestSharedBuffersFor(t *testing.T) {
 	s := withMemorySettings(map[string]string{"shared_buffers": "'1GB'"}, 256<<20)
 	if s["shared_buffers"] != "'1GB'" {
 		t.Errorf("a given shared_buffers was replaced: %v", s)
+	}
+	if s["maintenance_work_mem"] != "'32MB'" || MaintenanceWorkMemFor(32<<20) != "'8MB'" {
+		t.Errorf("maintenance_work_mem under a 256 MB cap: %v, want an eighth of it", s)
+	}
+	if s := withMemorySettings(map[string]string{"maintenance_work_mem": "'1GB'"}, 256<<20); s["maintenance_work_mem"] != "'1GB'" {
+		t.Errorf("a given maintenance_work_mem was replaced: %v", s)
 	}
 }
 

@@ -46,6 +46,9 @@ type Options struct {
 	// MemoryCap runs the server in a memory cgroup of this many bytes, page cache
 	// included (memory.go); 0 for none.
 	MemoryCap int64
+	// KeepMemoryCap, with MemoryCap 0, starts a kept cluster with the cap it last
+	// started with (the caller was given no cap at all, rather than "no cap").
+	KeepMemoryCap bool
 }
 
 // Cluster is a running (or stopped) managed cluster.
@@ -192,6 +195,9 @@ func Start(ctx context.Context, o Options) (*Cluster, error) {
 	if err := c.prepare(ctx); err != nil {
 		c.cleanup()
 		return nil, err
+	}
+	if o.KeepMemoryCap && c.MemoryCap == 0 && !c.temporary {
+		c.keepRememberedCap()
 	}
 	if err := c.startCapped(ctx, o.Settings); err != nil {
 		c.cleanup()

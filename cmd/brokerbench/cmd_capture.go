@@ -1,0 +1,207 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+	"golang.org/x/sys/unix"
+
+	"github.com/brokerbench/brokerbench/driver/iostat"
+	"github.com/brokerbench/brokerbench/iotrace"
+	"github.com/brokerbench/brokerbench/results"
+)
+
+// captureOptions are the flags of `brokerbench capture`.
+type captureOptions struct {
+	Dirs, Devices []string
+	Duration      time.Duration
+	Out           string
+}
+
+// The files a capture writes in its --out folder.
+const (
+	captureTraceFile   = "trace.iolog"
+	captureSummaryFile = "capture.json"
+)
+
+func newCaptureCommand(g *globalOptions) *cobra.Command {
+	var o captureOptions
+	c := &cobra.Command{
+		Use:   "capture (--dir DIR | --device DEVICE)... --out FOLDER [--duration D]",
+		Short: "Record every block request of the storage under a folder or of a device, as a replayable fio trace",
+		Long: `capture records the block requests the kernel issues to the devices under --dir (resolved as the
+I/O sampler resolves them: through partitions, dm, md and loop to the whole disks) or to --device,
+for --duration or until Ctrl-C, from the kernel's block trace events in a trace instance of
+brokerbench's own. It writes FOLDER/trace.iolog (fio's iolog version 3: fio --read_iolog replays
+it, and so does brokerbench replay) and FOLDER/capture.json (requests, read share, sizes, the
+offsets spanned, outstanding I/Os, issue-to-completion latency, lost events). Needs root or
+CAP_SYS_ADMIN. See docs/io-capture.md.`,
+		Example: `  brokerbench capture --dir /var/lib/postgresql/data --duration 60s --out cap1
+  brokerbench capture --device /dev/nvme1n1 --out cap2        # until Ctrl-C
+  brokerbench replay cap1 --target /mnt/other/replay.dat`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error { return runCapture(cmd.Context(), g, o) },
+	}
+	f := c.Flags()
+	f.StringArrayVar(&o.Dirs, "dir", nil, "capture the devices under `DIR` (repeatable: data and WAL folders)")
+	f.StringArrayVar(&o.Devices, "device", nil, "capture the block `DEVICE` (repeatable)")
+	f.DurationVar(&o.Duration, "duration", 0, "how long to capture (default: until Ctrl-C)")
+	f.StringVar(&o.Out, "out", "", "write the trace and its summary into `FOLDER` (created; must not hold a trace)")
+	return c
+}
+
+// captureDevices resolves --dir and --device to the devices to trace.
+func captureDevices(o captureOptions) ([]iotrace.Device, error) {
+	var names []string
+	for _, d := range o.Dirs {
+		disks, err := iostat.DisksUnder(d)
+		if err != nil {
+			return nil, fmt.Errorf("--dir %w", err)
+		}
+		names = append(names, disks...)
+	}
+	var out []iotrace.Device
+	add := func(path string, maj, min uint32) {
+		for _, d := range out {
+			if d.Major == maj && d.Minor == min {
+				return
+			}
+		}
+		out = append(out, iotrace.Device{Path: path, Major: maj, Minor: min})
+	}
+	for _, n := range names {
+		var maj, min uint32
+		data, err := os.ReadFile(filepath.Join("/sys/class/block", n, "dev"))
+		if _, serr := fmt.Sscanf(strings.TrimSpace(string(data)), "%d:%d", &maj, &min); err != nil || serr != nil {
+			return nil, fmt.Errorf("block device %s: no device number in /sys/class/block", n)
+		}
+		add("/dev/"+n, maj, min)
+	}
+	for _, dev := range o.Devices {
+		var st unix.Stat_t
+		if err := unix.Stat(dev, &st); err != nil {
+			return nil, fmt.Errorf("--device %s: %w", dev, err)
+		}
+		if st.Mode&unix.S_IFMT != unix.S_IFBLK {
+			return nil, usagef("--device %s: not a block device", dev)
+		}
+		add(dev, unix.Major(st.Rdev), unix.Minor(st.Rdev))
+	}
+	return out, nil
+}
+
+func runCapture(ctx context.Context, g *globalOptions, o captureOptions) error {
+	if len(o.Dirs)+len(o.Devices) == 0 {
+		return usagef("say what to capture: --dir DIR or --device DEVICE")
+	}
+	if o.Out == "" {
+		return usagef("--out FOLDER is required: the trace and its summary go there")
+	}
+	if o.Duration < 0 {
+		return usagef("--duration must be positive")
+	}
+	devs, err := captureDevices(o)
+	if err != nil {
+		return err
+	}
+	if err := os.MkdirAll(o.Out, 0o755); err != nil {
+		return fmt.Errorf("--out %s: %w", o.Out, err)
+	}
+	tracePath := filepath.Join(o.Out, captureTraceFile)
+	f, err := os.OpenFile(tracePath, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+	if err != nil {
+		if errors.Is(err, os.ErrExist) {
+			return usagef("--out %s already holds a trace; give another folder", o.Out)
+		}
+		return fmt.Errorf("--out %s: %w", o.Out, err)
+	}
+	defer f.Close()
+	cctx, cancel := ctx, context.CancelFunc(func() {})
+	if o.Duration > 0 {
+		cctx, cancel = context.WithTimeout(ctx, o.Duration)
+	}
+	defer cancel()
+	var paths []string
+	for _, d := range devs {
+		paths = append(paths, d.Path)
+	}
+	sum, err := iotrace.Capture(cctx, devs, f, func() {
+		g.logf("capturing the block requests of %s%s", strings.Join(paths, ", "), map[bool]string{true: " until Ctrl-C", false: " for " + o.Duration.String()}[o.Duration == 0])
+	})
+	if err != nil {
+		f.Close()
+		os.Remove(tracePath)
+		return err
+	}
+	if err := f.Close(); err != nil {
+		return fmt.Errorf("write the trace: %w", err)
+	}
+	interrupted := o.Duration > 0 && ctx.Err() != nil
+	sum.Interrupted = interrupted
+	sum.Trace = tracePath
+	data, err := json.MarshalIndent(sum, "", "  ")
+	if err != nil {
+		return err
+	}
+	if err := os.WriteFile(filepath.Join(o.Out, captureSummaryFile), append(data, '\n'), 0o644); err != nil {
+		return fmt.Errorf("write the summary: %w", err)
+	}
+	printCapture(g, sum)
+	if interrupted {
+		return errInterrupted
+	}
+	return nil
+}
+
+// printCapture prints the summary's main figures.
+func printCapture(g *globalOptions, s *results.IOCapture) {
+	w := g.Stdout
+	fmt.Fprintf(w, "trace %s: %d requests in %.1fs (%.0f/s), %.1f %% reads, %d flushes\n",
+		s.Trace, s.Requests, s.DurationS, float64(s.Requests)/max(s.DurationS, 1e-9), s.ReadPercent, s.Flushes)
+	var sizes []string
+	for k := range s.Sizes {
+		sizes = append(sizes, k)
+	}
+	slices.SortFunc(sizes, func(a, b string) int { return int(sizeOfBucket(a) - sizeOfBucket(b)) })
+	for i, k := range sizes {
+		sizes[i] = fmt.Sprintf("%s:%d", k, s.Sizes[k])
+	}
+	fmt.Fprintf(w, "  sizes (up to): %s\n", strings.Join(sizes, " "))
+	fmt.Fprintf(w, "  offsets %d..%d, outstanding mean %.1f max %d\n", s.LowestOffset, s.HighestEnd, s.OutstandingMean, s.OutstandingMax)
+	for _, d := range []struct {
+		name string
+		l    *results.CaptureLatency
+	}{{"read", s.ReadLatency}, {"write", s.WriteLatency}} {
+		if d.l != nil {
+			fmt.Fprintf(w, "  %s latency p50 %.3f ms, p99 %.3f ms\n", d.name, d.l.P50MS, d.l.P99MS)
+		}
+	}
+	if s.LostEvents > 0 {
+		fmt.Fprintf(w, "  WARNING: the kernel dropped %d events (trace buffer full): the trace misses requests\n", s.LostEvents)
+	}
+	if s.Interrupted {
+		fmt.Fprintln(w, "  interrupted: the trace ends where the capture was stopped")
+	}
+}
+
+// sizeOfBucket is a size bucket's bound in bytes, for sorting ("4k" -> 4096).
+func sizeOfBucket(b string) int64 {
+	var n int64
+	var unit string
+	fmt.Sscanf(b, "%d%s", &n, &unit)
+	switch unit {
+	case "k":
+		return n << 10
+	case "m":
+		return n << 20
+	}
+	return n
+}

@@ -1,0 +1,294 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/brokerbench/brokerbench/diskprofile"
+	"github.com/brokerbench/brokerbench/internal/fio"
+	"github.com/brokerbench/brokerbench/internal/memcap"
+	"github.com/brokerbench/brokerbench/iotrace"
+	"github.com/brokerbench/brokerbench/results"
+)
+
+// replayOptions are the flags of `brokerbench replay`.
+type replayOptions struct {
+	Target, AllowWrites string
+	Speed               float64
+	ASAP, SkipWrites    bool
+	Span                string
+	Scale, Align        int64
+	Depth               int
+	Out, Label, FIO     string
+}
+
+func newReplayCommand(g *globalOptions) *cobra.Command {
+	var o replayOptions
+	c := &cobra.Command{
+		Use:   "replay TRACE --target FILE|DEVICE [--speed N | --asap] [--span START:LEN]",
+		Short: "Replay a captured block-I/O trace on another target through fio, and say how faithfully",
+		Long: `replay sends every request of a trace written by brokerbench capture (its folder, or the
+trace.iolog in it) to --target through fio (read_iolog, replay_redirect): at the captured timing,
+--speed N times its rate, or --asap (in order, as fast as the captured outstanding I/Os allow). It
+reports per direction IOPS, MB/s and latency, and the replay's fidelity: requests replayed of
+those captured, its duration against the captured one, and how far behind the trace's timestamps
+it fell. The result file (kind "disk") is read by report and compare.
+
+A FILE target is created and written in full when missing; a DEVICE target is used only when it
+is not mounted or in use, and written only when --allow-device-writes names it (--skip-writes
+replays the reads alone). Offsets beyond the target are refused unless mapped: --span START:LEN
+confines the replay to part of the target (short-stroking), --scale and --align are fio's
+replay_scale and replay_align. See docs/io-capture.md.`,
+		Example: `  brokerbench replay cap1 --target /mnt/ssd/replay.dat --out ssd.json
+  brokerbench replay cap1 --target /dev/sdc --allow-device-writes /dev/sdc --span 0:36GB --out sdc-outer.json
+  brokerbench replay cap1 --target /dev/sdb --skip-writes --asap --out sdb-reads.json
+  brokerbench compare ssd.json sdc-outer.json`,
+		Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return runReplay(cmd.Context(), g, o, args[0])
+		},
+	}
+	f := c.Flags()
+	f.StringVar(&o.Target, "target", "", "replay onto `FILE` or block DEVICE")
+	f.StringVar(&o.AllowWrites, "allow-device-writes", "", "let the replay write to `DEVICE`, destroying its data (must name --target)")
+	f.Float64Var(&o.Speed, "speed", 1, "replay at N times the captured rate (2 = twice as fast)")
+	f.BoolVar(&o.ASAP, "asap", false, "ignore the timing: replay in order, as fast as the outstanding I/Os allow")
+	f.BoolVar(&o.SkipWrites, "skip-writes", false, "replay only the reads: for a device that holds data")
+	f.StringVar(&o.Span, "span", "", "confine the replay to `START:LEN` of the target (sizes such as 0:36GB)")
+	f.Int64Var(&o.Scale, "scale", 0, "divide every offset by `N` (fio's replay_scale)")
+	f.Int64Var(&o.Align, "align", 0, "align every offset to `N` bytes, a power of 2 (fio's replay_align)")
+	f.IntVar(&o.Depth, "depth", 0, "outstanding I/Os fio may keep (default: the capture's maximum)")
+	f.StringVar(&o.Out, "out", "replay.json", "write the result file to `FILE`")
+	f.StringVar(&o.Label, "label", "", "your name for this replay, e.g. \"sdc outer 36GB\"")
+	f.StringVar(&o.FIO, "fio", "fio", "the fio binary")
+	return c
+}
+
+// replayPlan is the checked options.
+type replayPlan struct {
+	trace   string
+	summary *results.IOCapture // nil when the trace has no capture.json beside it
+	span    *iotrace.Span
+}
+
+func (o replayOptions) plan(arg string) (replayPlan, error) {
+	var p replayPlan
+	if o.Target == "" {
+		return p, usagef("--target FILE|DEVICE is required")
+	}
+	if o.ASAP && o.Speed != 1 {
+		return p, usagef("--speed and --asap exclude each other")
+	}
+	if o.Speed <= 0 || o.Speed > 1000 {
+		return p, usagef("--speed %g: want a factor above 0 (2 = twice the captured rate)", o.Speed)
+	}
+	if o.Align < 0 || o.Align > 0 && o.Align&(o.Align-1) != 0 {
+		return p, usagef("--align %d: want a power of 2", o.Align)
+	}
+	if o.Scale < 0 || o.Depth < 0 {
+		return p, usagef("--scale and --depth must be positive")
+	}
+	if o.Span != "" {
+		if o.Scale > 0 || o.Align > 0 {
+			return p, usagef("--span maps offsets itself: leave out --scale and --align")
+		}
+		a, b, ok := strings.Cut(o.Span, ":")
+		start, err1 := memcap.ParseSize(a)
+		n, err2 := memcap.ParseSize(b)
+		if a == "0" {
+			start, err1 = 0, nil
+		}
+		if !ok || err1 != nil || err2 != nil || start < 0 || n <= 0 || start%4096 != 0 {
+			return p, usagef("--span %q: want START:LEN, e.g. 0:36GB (START a multiple of 4 KiB)", o.Span)
+		}
+		p.span = &iotrace.Span{Start: start, Len: n}
+	}
+	p.trace = arg
+	if fi, err := os.Stat(arg); err == nil && fi.IsDir() {
+		p.trace = filepath.Join(arg, captureTraceFile)
+	}
+	if data, err := os.ReadFile(filepath.Join(filepath.Dir(p.trace), captureSummaryFile)); err == nil {
+		var s results.IOCapture
+		if json.Unmarshal(data, &s) == nil {
+			p.summary = &s
+		}
+	}
+	return p, nil
+}
+
+func runReplay(ctx context.Context, g *globalOptions, o replayOptions, arg string) error {
+	p, err := o.plan(arg)
+	if err != nil {
+		return err
+	}
+	info, err := iotrace.ScanTrace(p.trace)
+	if err != nil {
+		return usageError{err}
+	}
+	bin, err := fio.Check(ctx, o.FIO)
+	if err != nil {
+		return err
+	}
+	// Where the replay reaches on the target.
+	reach := info.HighestEnd
+	switch {
+	case p.span != nil:
+		reach = p.span.Start + p.span.Len
+	case o.Scale > 1:
+		reach = info.HighestEnd/o.Scale + info.MaxLength
+	}
+	writes := !o.SkipWrites && info.Writes+info.Discards > 0
+	var tgt *diskTarget
+	if fi, err := os.Stat(o.Target); err == nil && fi.Mode()&os.ModeDevice != 0 {
+		if writes && !sameDevice(o.Target, o.AllowWrites) {
+			return usagef("--target %s: the trace writes, which destroys the device's data; pass --allow-device-writes %s to confirm, or --skip-writes", o.Target, o.Target)
+		}
+		if tgt, err = openDeviceTarget(o.Target, 0, false, ""); err != nil {
+			return err
+		}
+		defer tgt.close()
+	} else {
+		if o.AllowWrites != "" {
+			return usagef("--allow-device-writes goes with a device --target")
+		}
+		if tgt, err = openReplayFile(o.Target, reach); err != nil {
+			return err
+		}
+	}
+	if reach > tgt.size {
+		return usagef("the trace reaches offset %s but %s holds %s: map it with --span START:LEN, --scale or --align",
+			memcap.FormatSize(reach), o.Target, memcap.FormatSize(tgt.size))
+	}
+	work, err := os.MkdirTemp("", "brokerbench-replay-*")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(work)
+	setup := iotrace.ReplaySetup{Trace: p.trace, Target: o.Target, Depth: o.Depth, Speed: o.Speed, ASAP: o.ASAP,
+		Scale: o.Scale, Align: o.Align, SkipWrites: o.SkipWrites, LatLog: iotrace.LatLogPrefix(work)}
+	if setup.Depth == 0 {
+		setup.Depth = 32
+		if p.summary != nil && p.summary.OutstandingMax > 0 {
+			setup.Depth = p.summary.OutstandingMax
+		}
+	}
+	mapping := ""
+	if p.span != nil || o.SkipWrites {
+		setup.Trace = filepath.Join(work, "mapped.iolog")
+		if err := iotrace.WriteMapped(p.trace, setup.Trace, info, p.span, o.SkipWrites); err != nil {
+			return usageError{err}
+		}
+	}
+	if p.span != nil {
+		mapping = "span " + o.Span
+	} else if o.Scale > 1 || o.Align > 0 {
+		mapping = strings.TrimSpace(fmt.Sprintf("scale %d align %d", o.Scale, o.Align))
+	}
+	g.logf("replaying %d requests (%.1fs captured) on %s, %d outstanding", info.Requests(), float64(info.LastUS-info.FirstUS)/1e6, o.Target, setup.Depth)
+	started := time.Now().UTC()
+	out, runErr := bin.Run(ctx, setup.Job())
+	if out == nil {
+		if runErr == nil {
+			runErr = errors.New("fio reported nothing")
+		}
+		return runErr
+	}
+	fid, err := iotrace.Fidelity(info, setup, out)
+	if err != nil {
+		return err
+	}
+	fid.Trace, fid.Mapping = p.trace, mapping
+	step := results.DiskStep{Profile: "replay", Depth: setup.Depth, StartedAt: started, Partial: runErr != nil}
+	diskprofile.Figures(&step, out)
+	step.MeasuredS = fid.ReplayedS
+	var lines []string
+	for _, op := range setup.Job().Jobs[0].Options {
+		if op.Key != "write_lat_log" && op.Key != "read_iolog" {
+			lines = append(lines, op.String())
+		}
+	}
+	dr := &results.DiskRun{
+		Target: results.DiskTarget{Path: o.Target, Raw: tgt.raw, SizeBytes: tgt.size, Filesystem: tgt.fsType},
+		FIO:    bin.Version.String(), Direct: true,
+		Profiles: []results.DiskProfile{{Name: "replay", Description: "replay of " + p.trace, Source: "replay " + p.trace,
+			FIO: []string{"replay: " + strings.Join(lines, " ")}, ReadPercent: step.ReadPercent}},
+		Steps:  []results.DiskStep{step},
+		Replay: fid,
+	}
+	res := &results.Run{Format: results.FormatVersion, Kind: results.KindDisk, Label: o.Label, Tool: toolVersion(),
+		StartedAt: started, Steps: []results.Step{}, Disk: dr,
+		Options: map[string]any{"trace": p.trace, "mode": fid.Mode, "depth": setup.Depth, "mapping": mapping, "skip-writes": o.SkipWrites}}
+	if err := results.Write(o.Out, res); err != nil {
+		return err
+	}
+	printReplay(g, &step, fid)
+	if runErr != nil {
+		return errInterrupted
+	}
+	return nil
+}
+
+// openReplayFile uses an existing file at least reach bytes long, or creates one
+// and writes it in full, so the replay's reads reach allocated blocks on the device
+// (a read of a hole or of unwritten space never leaves the file system).
+func openReplayFile(path string, reach int64) (*diskTarget, error) {
+	fi, err := os.Stat(path)
+	if err == nil {
+		if !fi.Mode().IsRegular() {
+			return nil, usagef("--target %s: neither a regular file nor a block device", path)
+		}
+		return &diskTarget{path: path, size: fi.Size(), fsType: fsTypeOf(filepath.Dir(path))}, nil
+	}
+	if !errors.Is(err, os.ErrNotExist) {
+		return nil, fmt.Errorf("--target %s: %w", path, err)
+	}
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
+	if err != nil {
+		return nil, fmt.Errorf("--target %s: %w", path, err)
+	}
+	size := (reach + 1<<20 - 1) &^ (1<<20 - 1)
+	buf := make([]byte, 1<<20)
+	for i := range buf {
+		buf[i] = byte(i*7 + 1) // not zeros: a device that skips zero blocks would not store them
+	}
+	for done := int64(0); done < size; done += int64(len(buf)) {
+		if _, err := f.Write(buf); err != nil {
+			f.Close()
+			os.Remove(path)
+			return nil, fmt.Errorf("--target %s: write it in full: %w", path, err)
+		}
+	}
+	if err := f.Sync(); err != nil {
+		f.Close()
+		return nil, fmt.Errorf("--target %s: %w", path, err)
+	}
+	f.Close()
+	return &diskTarget{path: path, size: size, fsType: fsTypeOf(filepath.Dir(path))}, nil
+}
+
+func printReplay(g *globalOptions, st *results.DiskStep, r *results.Replay) {
+	w := g.Stdout
+	fmt.Fprintf(w, "replay (%s, %d outstanding%s): %.0f IOPS, %.1f MB/s\n", r.Mode, r.Depth, map[bool]string{true: ", " + r.Mapping}[r.Mapping != ""], st.IOPS, st.MBps)
+	for _, d := range []struct {
+		name string
+		d    *results.DiskDir
+	}{{"read", st.Read}, {"write", st.Write}} {
+		if d.d != nil && d.d.IOs > 0 {
+			fmt.Fprintf(w, "  %-5s %8.0f IOPS %7.1f MB/s  latency p50 %.3f ms p99 %.3f ms\n", d.name, d.d.IOPS, d.d.MBps, d.d.P50MS, d.d.P99MS)
+		}
+	}
+	fmt.Fprintf(w, "  fidelity: %d of %d requests (%s %%), %.2fs against %.2fs captured", r.Replayed, r.Captured, strconv.FormatFloat(r.Fidelity(), 'f', 1, 64), r.ReplayedS, r.CapturedS)
+	if r.Mode != "asap" {
+		fmt.Fprintf(w, ", behind the timestamps p50 %.0f ms p99 %.0f ms max %.0f ms", r.LagP50MS, r.LagP99MS, r.LagMaxMS)
+	}
+	fmt.Fprintln(w)
+}

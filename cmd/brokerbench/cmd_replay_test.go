@@ -1,0 +1,177 @@
+package main
+
+import (
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/brokerbench/brokerbench/internal/testloop"
+	"github.com/brokerbench/brokerbench/results"
+)
+
+// writeTrace writes an iolog v3 trace of n requests, one every 500 µs, two reads in
+// three, 4k and 16k, spread over the first 8 MB; it returns the reads' count.
+func writeTrace(t *testing.T, n int) (path string, reads int) {
+	t.Helper()
+	var b strings.Builder
+	b.WriteString("fio version 3 iolog\n0 /dev/captured add\n0 /dev/captured open\n")
+	for i := range n {
+		act, size := "write", 4096
+		if i%3 != 0 {
+			act, reads = "read", reads+1
+		}
+		if i%4 == 0 {
+			size = 16384
+		}
+		fmt.Fprintf(&b, "%d /dev/captured %s %d %d\n", 1000+i*500, act, (i*7919%2000)*4096, size)
+	}
+	fmt.Fprintf(&b, "%d /dev/captured close\n", 1000+n*500)
+	dir := t.TempDir()
+	path = filepath.Join(dir, "trace.iolog")
+	if err := os.WriteFile(path, []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path, reads
+}
+
+// TestReplayRefusals: bad options, a target too small for the trace's offsets, a raw
+// device without the flag naming it, and a mounted device are each refused in one
+// line, before fio runs.
+func TestReplayRefusals(t *testing.T) {
+	trace, _ := writeTrace(t, 30)
+	dir := t.TempDir()
+	small := filepath.Join(dir, "small.dat")
+	if err := os.WriteFile(small, make([]byte, 1<<20), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(dir, "r.json")
+	type refusal struct {
+		name string
+		args []string
+		code int
+		want string
+	}
+	cases := []refusal{
+		{"no target", []string{"replay", trace, "--out", out}, 2, "--target"},
+		{"speed and asap", []string{"replay", trace, "--target", small, "--speed", "2", "--asap", "--out", out}, 2, "exclude each other"},
+		{"bad span", []string{"replay", trace, "--target", small, "--span", "12", "--out", out}, 2, "--span"},
+		{"bad align", []string{"replay", trace, "--target", small, "--align", "3000", "--out", out}, 2, "power of 2"},
+		{"not a trace", []string{"replay", small, "--target", small, "--out", out}, 2, "not a fio iolog version 3 trace"},
+		{"beyond the target", []string{"replay", trace, "--target", small, "--out", out}, 2, "--span START:LEN"},
+	}
+	if raw := tryRaw(t); raw != nil {
+		cases = append(cases, refusal{"raw device without the flag", []string{"replay", trace, "--target", raw.Dev, "--out", out}, 2, "--allow-device-writes " + raw.Dev})
+	}
+	if fs := tryMounted(t); fs != nil {
+		cases = append(cases, refusal{"mounted device", []string{"replay", trace, "--target", fs.Dev, "--skip-writes", "--out", out}, 1, "is in use"})
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			code, _, stderr := runMain(tc.args...)
+			if code != tc.code || !strings.Contains(stderr, tc.want) || strings.Count(strings.TrimSpace(stderr), "\n") > 0 {
+				t.Errorf("exit %d, stderr %q; want exit %d and one line with %q", code, stderr, tc.code, tc.want)
+			}
+			if _, err := os.Stat(out); err == nil {
+				t.Error("a result file was written")
+			}
+		})
+	}
+}
+
+func tryRaw(t *testing.T) (d *testloop.Disk) {
+	if os.Geteuid() != 0 {
+		return nil
+	}
+	return testloop.NewRaw(t, 16)
+}
+
+func tryMounted(t *testing.T) (d *testloop.Disk) {
+	if os.Geteuid() != 0 {
+		return nil
+	}
+	return testloop.New(t, 16)
+}
+
+// TestReplayOnFile: a timed replay on a file target replays every request, with the
+// trace's read share, and says so in a disk result that report reads; a replay
+// confined to a span stays inside it.
+func TestReplayOnFile(t *testing.T) {
+	needFioBinary(t)
+	trace, reads := writeTrace(t, 300)
+	dir := t.TempDir()
+	target := filepath.Join(dir, "replay.dat")
+	out := filepath.Join(dir, "r.json")
+	code, stdout, stderr := runMain("replay", trace, "--target", target, "--depth", "4", "--out", out)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	r, err := results.Read(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if results.KindOf(r) != results.KindDisk || r.Disk == nil || r.Disk.Replay == nil || len(r.Disk.Steps) != 1 {
+		t.Fatalf("result: %+v", r)
+	}
+	rp, st := r.Disk.Replay, r.Disk.Steps[0]
+	if rp.Captured != 300 || rp.Replayed != 300 || rp.Fidelity() != 100 {
+		t.Errorf("replayed %d of %d (captured 300)", rp.Replayed, rp.Captured)
+	}
+	if st.Read == nil || st.Read.IOs != int64(reads) || st.Write == nil || st.Write.IOs != int64(300-reads) {
+		t.Errorf("fio did %+v reads and %+v writes; the trace has %d and %d", st.Read, st.Write, reads, 300-reads)
+	}
+	if rp.CapturedS <= 0 || rp.ReplayedS <= 0 || rp.Mode != "timed" || rp.LagMaxMS < rp.LagP50MS {
+		t.Errorf("fidelity figures: %+v", rp)
+	}
+	if !strings.Contains(stdout, "300 of 300 requests (100.0 %)") {
+		t.Errorf("stdout %q", stdout)
+	}
+	if code, _, stderr := runMain("report", out); code != 0 {
+		t.Errorf("report of the replay: exit %d: %s", code, stderr)
+	}
+	// The same trace at --asap, only its reads, confined to 1 MB at 4 MB.
+	out2 := filepath.Join(dir, "r2.json")
+	code, _, stderr = runMain("replay", trace, "--target", target, "--asap", "--skip-writes", "--span", "4MB:1MB", "--out", out2)
+	if code != 0 {
+		t.Fatalf("span replay: exit %d: %s", code, stderr)
+	}
+	r2, err := results.Read(out2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rp := r2.Disk.Replay; rp.Replayed != int64(reads) || rp.Captured != int64(reads) || rp.Mapping != "span 4MB:1MB" || r2.Disk.Steps[0].Write != nil && r2.Disk.Steps[0].Write.IOs != 0 {
+		t.Errorf("span replay: %+v, writes %+v", rp, r2.Disk.Steps[0].Write)
+	}
+}
+
+// TestReplayThrottled: on a device capped at 100 IOPS per direction, a trace issued
+// at 2,000 requests a second cannot keep its pace: every request is still replayed,
+// but the replay takes seconds for a trace of 0.15 s and falls behind its
+// timestamps by about as much. The cap sets a floor on both, so a busy machine only
+// makes them larger.
+func TestReplayThrottled(t *testing.T) {
+	needFioBinary(t)
+	fio, _ := exec.LookPath("fio")
+	raw := testloop.NewRaw(t, 16)
+	wrapper := testloop.Throttle(t, raw, 100, fio)
+	trace, reads := writeTrace(t, 300)
+	out := filepath.Join(t.TempDir(), "th.json")
+	code, _, stderr := runMain("replay", trace, "--target", raw.Dev, "--allow-device-writes", raw.Dev, "--fio", wrapper, "--depth", "4", "--out", out)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	r, err := results.Read(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rp := r.Disk.Replay
+	floor := float64(reads) / 100 // the reads alone need this long at 100 IOPS
+	if rp.Replayed != 300 || rp.ReplayedS < 0.8*floor || rp.LagMaxMS < 500*floor {
+		t.Errorf("throttled replay: %d of 300 requests in %.2fs (at least %.1fs expected), lag max %.0f ms", rp.Replayed, rp.ReplayedS, floor, rp.LagMaxMS)
+	}
+	if iops := r.Disk.Steps[0].Read.IOPS; iops > 110 {
+		t.Errorf("read IOPS %.0f above the 100 IOPS cap", iops)
+	}
+}
