@@ -161,7 +161,7 @@ func For(dsn string) (*Engine, error) {
 		}
 	}
 	if fallback == nil {
-		return nil, fmt.Errorf("no database engine takes this DSN (%s); linked in: %s", Redact(dsn), Names())
+		return nil, InvalidDSN("no database engine takes this DSN (%s); linked in: %s", Redact(dsn), Names())
 	}
 	return fallback, nil
 }

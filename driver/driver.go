@@ -96,7 +96,10 @@ type Config struct {
 	// ShutdownGrace is how long in-flight transactions may take to finish after an
 	// interrupt before they are cut (and not recorded).
 	ShutdownGrace time.Duration
-	Clock         Clock
+	// LostGrace is how long every connection may fail before the run ends with a
+	// *ServerLostError (lost.go); 0: DefaultLostGrace.
+	LostGrace time.Duration
+	Clock     Clock
 
 	// NewUserExecutor makes user i's executor, stream i (0, 1, 2, ...).
 	NewUserExecutor func(stream int) txn.Executor
@@ -180,7 +183,22 @@ type Driver struct {
 	liveMu    sync.Mutex
 	live      Live
 	stepStart time.Time
-	errs      int64 // in the step so far
+	stepLen   time.Duration // the live line never counts past it
+	errs      int64         // in the step so far
+
+	watch     *serverWatch     // whether the server answers (lost.go)
+	downAtEnd *ServerLostError // the server was down when the last step ended
+}
+
+// DownAtEnd returns a *ServerLostError (AtEnd) when every step ran but the server
+// was down, within its grace period, when the last one ended; nil otherwise. Run
+// returns nil then: its steps are all there. The caller must not take the server
+// for up (a check after the run would fail on a refused connection).
+func (d *Driver) DownAtEnd() error {
+	if d.downAtEnd == nil {
+		return nil
+	}
+	return d.downAtEnd
 }
 
 // New returns a driver for cfg.
@@ -242,6 +260,7 @@ func (d *Driver) Run(ctx context.Context) ([]results.Step, error) {
 	}
 	d.check = newSelfCheck(cfg.Pool)
 	defer d.check.close()
+	d.watch = newServerWatch(cfg.LostGrace, d.clock.Now())
 
 	meeWorkers := make([]*worker, cfg.Market.Workers)
 	for i := range meeWorkers {
@@ -267,7 +286,12 @@ func (d *Driver) Run(ctx context.Context) ([]results.Step, error) {
 	stopRun()
 	d.waitUsers(cancelTx)
 	if runErr == nil {
+		// The drain also gives a server restarting at the end a few seconds to
+		// come back (the tick still watches); only one still down after it is.
 		d.mee.drain(d.clock.Now().Add(cfg.Market.DelayMax + 5*time.Second))
+		if l := d.watch.lostAtEnd(); l != nil {
+			d.downAtEnd = l
+		}
 	}
 	stopMEE()
 	stopTick()
@@ -348,6 +372,9 @@ func (d *Driver) runStep(ctx context.Context, sp StepPlan, start time.Time, stop
 		d.waitUsers(cancelTx)
 		st := d.closeWindow(w, sp, stepStart, cut)
 		st.Partial = true
+		if IsServerLost(context.Cause(ctx)) {
+			markLost(st)
+		}
 		if st.MeasuredS > 0 {
 			return st, err
 		}
@@ -488,6 +515,8 @@ func (d *Driver) closeWindow(w *window, sp StepPlan, stepStart, end time.Time) *
 			}
 		}
 	}
+	ended, _, _ := d.watch.takeOutages()
+	recordOutages(st, ended)
 	if w.closeIO != nil {
 		st.IO = w.closeIO(total, commits)
 	}
@@ -514,7 +543,7 @@ func (d *Driver) setLive(sp StepPlan, stepStart time.Time, measuring bool) {
 	if !measuring {
 		d.errs = 0
 	}
-	d.stepStart = stepStart
+	d.stepStart, d.stepLen = stepStart, sp.End-sp.Start
 	d.liveMu.Unlock()
 }
 
@@ -552,11 +581,16 @@ func (d *Driver) tick(ctx context.Context, abort context.CancelCauseFunc, timer 
 		if s.ok-timer.ok.Load() == 0 && s.failed() >= abortAfterFailures {
 			abort(fmt.Errorf("%w: %d failures and no success; first: %v", ErrAllFailing, s.failed(), d.rec.anyFailure()))
 		}
+		if lost := d.watch.observe(now, s.ok, s.fails[0]); lost != nil {
+			abort(lost)
+		}
 		d.liveMu.Lock()
 		d.errs += errs
 		l := d.live
 		l.Errors = d.errs
-		l.InStep = now.Sub(d.stepStart)
+		// Between a step's end and the next one's start (the step being closed and
+		// written), the clock runs on but the step does not.
+		l.InStep = min(now.Sub(d.stepStart), d.stepLen)
 		d.liveMu.Unlock()
 		if secs := elapsed.Seconds(); secs > 0 {
 			l.TPS, l.TPSE = float64(count)/secs, float64(tr)/secs

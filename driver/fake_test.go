@@ -2,8 +2,10 @@ package driver
 
 import (
 	"context"
+	"net"
 	"sync"
 	"sync/atomic"
+	"syscall"
 	"time"
 
 	"github.com/brokerbench/brokerbench/schema"
@@ -20,6 +22,10 @@ type fakeMarket struct {
 	// stallUntil (Unix nanoseconds on the run's clock), when in the future, holds
 	// every transaction that starts before it until then: a server stall.
 	stallUntil atomic.Int64
+	// downFrom and downUntil (Unix nanoseconds on the run's clock), when set, make
+	// every transaction that starts between them fail as a refused connection: a
+	// server that is down.
+	downFrom, downUntil atomic.Int64
 	// slots, when set, is the database's capacity: a transaction holds one of them
 	// while it is served, so at most cap(slots) run at once.
 	slots    chan struct{}
@@ -45,6 +51,12 @@ var _ txn.Executor = (*fakeExec)(nil)
 
 func (f *fakeExec) serve(ctx context.Context, k txn.Kind) (txn.Outcome, error) {
 	start := f.clock.Now()
+	if from, until := f.m.downFrom.Load(), f.m.downUntil.Load(); from > 0 && start.UnixNano() >= from && start.UnixNano() < until {
+		if err := f.clock.Sleep(ctx, f.lat); err != nil {
+			return txn.Outcome{Kind: k}, err
+		}
+		return txn.Outcome{Kind: k, Attempts: 1}, &net.OpError{Op: "dial", Net: "tcp", Err: syscall.ECONNREFUSED}
+	}
 	if until := f.m.stallUntil.Load(); until > 0 {
 		if d := time.Unix(0, until).Sub(start); d > 0 {
 			// The statement was sent; the server holds it, then serves it.

@@ -96,6 +96,12 @@ func StepRow(n int, st *results.Step, withIO bool) string {
 	if st.Faults != nil && st.Faults.ConnectionsLost > 0 {
 		flags = append(flags, fmt.Sprintf("%d connections lost", st.Faults.ConnectionsLost))
 	}
+	if f := st.Faults; f != nil && f.ServerOutages > 0 {
+		flags = append(flags, fmt.Sprintf("server down %.0f s, reconnected", f.ServerDownS))
+	}
+	if f := st.Faults; f != nil && f.ServerLost {
+		flags = append(flags, "server lost")
+	}
 	if results.MemoryResident(st) {
 		flags = append(flags, results.FlagMemoryResident)
 	}

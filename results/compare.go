@@ -24,12 +24,13 @@ func (in Input) All() []Input {
 	return append([]Input{{Path: in.Path, Run: in.Run}}, in.Repeats...)
 }
 
-// Name is how tables and legends call the run: its label, else its file name.
+// Name is how tables and legends call the run: its label, else its file name,
+// with control characters escaped (Printable).
 func (in Input) Name() string {
 	if in.Run != nil && in.Run.Label != "" {
-		return in.Run.Label
+		return Printable(in.Run.Label)
 	}
-	return filepath.Base(in.Path)
+	return Printable(filepath.Base(in.Path))
 }
 
 // Comparison is two or more runs with their steps matched by user count. The first

@@ -157,7 +157,7 @@ func writeStepsCSV(w io.Writer, inputs []Input, extra []string, cells func(r int
 			for _, i := range stepOrder(in.Run.Steps) {
 				v := newStepView(&in.Run.Steps[i])
 				for c, col := range cols {
-					row[c] = col.value(in, v)
+					row[c] = Printable(col.value(in, v))
 				}
 				out := row
 				if cells != nil {

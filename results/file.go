@@ -5,9 +5,12 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
+	"reflect"
+	"time"
 )
 
 // Write stores r at path atomically: it writes a temporary file in the same
@@ -98,7 +101,7 @@ var ErrFormat = errors.New("unsupported result format")
 // a missing file (errors.Is(err, fs.ErrNotExist)), corrupt JSON with its line and
 // column, a missing or unknown "format" (errors.Is(err, ErrFormat)).
 func Read(path string) (*Run, error) {
-	data, err := os.ReadFile(path)
+	data, err := readBounded(path)
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
 			return nil, &FileError{Path: path, Err: errNoFile{}}
@@ -117,12 +120,37 @@ func Read(path string) (*Run, error) {
 	return r, nil
 }
 
+// readBounded reads at most MaxFileBytes of path: a larger file (or a pipe that
+// goes on) is refused before it is held in memory.
+func readBounded(path string) ([]byte, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	tooBig := fmt.Errorf("larger than %d MB, the most a result file may be (docs/result-format.md, Bounds)", MaxFileBytes>>20)
+	if st, err := f.Stat(); err == nil && st.Mode().IsRegular() && st.Size() > MaxFileBytes {
+		return nil, fmt.Errorf("%d MB: %w", st.Size()>>20, tooBig)
+	}
+	data, err := io.ReadAll(io.LimitReader(f, MaxFileBytes+1))
+	if err != nil {
+		return nil, err
+	}
+	if len(data) > MaxFileBytes {
+		return nil, tooBig
+	}
+	return data, nil
+}
+
 // Parse decodes a result file's bytes (see Read). Errors are *FileError with an
 // empty Path.
 func Parse(data []byte) (*Run, error) {
 	trimmed := bytes.TrimSpace(data)
 	if len(trimmed) == 0 {
 		return nil, &FileError{Err: errors.New("empty file, not a brokerbench result")}
+	}
+	if trimmed[0] != '{' {
+		return nil, &FileError{Err: fmt.Errorf("%w: not a JSON object; a brokerbench result file is one object with a \"format\" field", ErrFormat)}
 	}
 	// The format is checked first, so a file from a newer brokerbench (whose other
 	// fields may have changed type) says "format 2" rather than a type error.
@@ -146,6 +174,9 @@ func Parse(data []byte) (*Run, error) {
 	if err := json.Unmarshal(data, &r); err != nil {
 		return nil, jsonError(data, err)
 	}
+	if err := validate(&r); err != nil {
+		return nil, &FileError{Err: err}
+	}
 	return &r, nil
 }
 
@@ -161,10 +192,13 @@ func jsonError(data []byte, err error) error {
 		off = syn.Offset
 		msg = "invalid JSON: " + syn.Error()
 	case errors.As(err, &typ):
+		// Named for the file's reader, never as a Go type.
 		off = typ.Offset
-		if typ.Field != "" {
-			msg = fmt.Sprintf("field %q: cannot use JSON %s as %s", typ.Field, typ.Value, typ.Type)
+		field := typ.Field
+		if field == "" {
+			field = "(the top level)"
 		}
+		msg = fmt.Sprintf("field %q: a JSON %s where %s belongs", field, typ.Value, jsonKind(typ.Type))
 	default:
 		msg = "invalid JSON: " + msg
 	}
@@ -186,4 +220,33 @@ func lineCol(data []byte, off int64) (line, col int) {
 	line = bytes.Count(before, []byte{'\n'}) + 1
 	col = int(off) - (bytes.LastIndexByte(before, '\n') + 1) + 1
 	return line, col
+}
+
+// jsonKind names what the format wants where a decoding error happened, in JSON's
+// words.
+func jsonKind(t reflect.Type) string {
+	if t == nil {
+		return "another value"
+	}
+	switch t.Kind() {
+	case reflect.Bool:
+		return "true or false"
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
+		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
+		return "a whole number"
+	case reflect.Float32, reflect.Float64:
+		return "a number"
+	case reflect.String:
+		return "a string"
+	case reflect.Slice, reflect.Array:
+		return "an array"
+	case reflect.Map, reflect.Struct:
+		if t == reflect.TypeFor[time.Time]() {
+			return "an RFC 3339 time string"
+		}
+		return "an object"
+	case reflect.Pointer:
+		return jsonKind(t.Elem())
+	}
+	return "another value"
 }

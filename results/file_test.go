@@ -71,7 +71,14 @@ func TestReadErrors(t *testing.T) {
 		{"newer.json", `{"format": 2, "steps": "changed"}`, []string{"format 2", "reads format 1"}, ErrFormat},
 		{"stringformat.json", `{"format": "1"}`, []string{`"format" is "1"`}, ErrFormat},
 		{"type.json", "{\"format\": 1,\n \"steps\": [{\"users\": \"many\"}]}", []string{"type.json:2:", `"steps.users"`}, nil},
-		{"array.json", `[1,2]`, []string{"array.json:1:"}, nil},
+		{"array.json", `[1,2]`, []string{"array.json", "not a JSON object"}, ErrFormat},
+		{"emptyarray.json", `[]`, []string{"not a JSON object"}, ErrFormat},
+		{"scalar.json", "{\"format\": 1, \"label\": 5}", []string{`"label"`, "a string belongs"}, nil},
+		{"negative.json", `{"format": 1, "steps": [{"users": 2, "tps": -5}]}`, []string{`"steps[0].tps" is -5`, "cannot be negative"}, nil},
+		{"negusers.json", `{"format": 1, "steps": [{"users": -3}]}`, []string{`"steps[0].users" is -3`}, nil},
+		{"negcount.json", `{"format": 1, "steps": [{"users": 1, "transactions": {"Trade-Order": {"count": -1}}}]}`,
+			[]string{`"steps[0].transactions.Trade-Order.count" is -1`}, nil},
+		{"longlabel.json", `{"format": 1, "label": "` + strings.Repeat("x", MaxTextBytes+1) + `"}`, []string{`"label" is 1025 bytes long; at most 1024`}, nil},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -90,6 +97,12 @@ func TestReadErrors(t *testing.T) {
 			var fe *FileError
 			if !errors.As(err, &fe) {
 				t.Errorf("not a *FileError: %T", err)
+			}
+			// The reader of the file never sees a Go type.
+			for _, goish := range []string{"Go value", "struct {", "int64", "float64", "results."} {
+				if strings.Contains(err.Error(), goish) {
+					t.Errorf("error %q names a Go type (%q)", err, goish)
+				}
 			}
 		})
 	}
@@ -124,4 +137,22 @@ func FuzzParse(f *testing.F) {
 			_ = StepOverall(&r.Steps[i])
 		}
 	})
+}
+
+// TestReadRefusesHugeFile: a file over MaxFileBytes is refused from its size,
+// before it is read (a sparse file: nothing is written).
+func TestReadRefusesHugeFile(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "huge.json")
+	f, err := os.Create(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := f.Truncate(MaxFileBytes + 1); err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
+	_, err = Read(p)
+	if err == nil || !strings.Contains(err.Error(), "the most a result file may be") {
+		t.Fatalf("got %v", err)
+	}
 }

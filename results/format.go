@@ -236,6 +236,14 @@ type Faults struct {
 	Reconnects      int64 `json:"reconnects"`
 	// ByClass counts failed transactions by error class (e.g. "connection", "timeout").
 	ByClass map[string]int64 `json:"by_class,omitempty"`
+	// ServerOutages counts spells in the step when every connection failed and the
+	// server answered again within the run's grace period (a restart, a failover);
+	// ServerDownS is their total length. The step is flagged server-outage.
+	ServerOutages int     `json:"server_outages,omitempty"`
+	ServerDownS   float64 `json:"server_down_s,omitempty"`
+	// ServerLost: the run ended in this step because the server stopped answering
+	// for longer than the grace period (flag server-lost).
+	ServerLost bool `json:"server_lost,omitempty"`
 }
 
 // Lag counts transaction starts that happened later than the pacer intended.

@@ -184,6 +184,10 @@ func mergeFaults(parts []shardStep) *Faults {
 		}
 		f.ConnectionsLost += s.ConnectionsLost
 		f.Reconnects += s.Reconnects
+		// Each shard saw the same server: its worst outage stands for the step.
+		f.ServerOutages = max(f.ServerOutages, s.ServerOutages)
+		f.ServerDownS = max(f.ServerDownS, s.ServerDownS)
+		f.ServerLost = f.ServerLost || s.ServerLost
 		for class, n := range s.ByClass {
 			if f.ByClass == nil {
 				f.ByClass = map[string]int64{}

@@ -64,6 +64,7 @@ func hasIO(r *Run) bool {
 // WriteReport prints one run: its identity, the per-step table with the knee, and
 // each step's per-transaction table.
 func WriteReport(w io.Writer, in Input) error {
+	w = NewTerminalWriter(w)
 	r := in.Run
 	fmt.Fprintf(w, "%s (%s)\n  %s\n", in.Name(), in.Path, describeRun(in))
 	if !r.StartedAt.IsZero() {

@@ -18,6 +18,10 @@ const (
 	FlagDriverBound    = "driver-bound"
 	FlagKnee           = "knee"
 	FlagMemoryResident = "memory-resident"
+	// FlagServerOutage: the server stopped answering during the step and came back
+	// within the grace period; FlagServerLost: it did not, and the run ended there.
+	FlagServerOutage = "server-outage"
+	FlagServerLost   = "server-lost"
 )
 
 // The regime rule (docs/storage-bound.md, "The regime rule"): a step is

@@ -70,7 +70,7 @@ func formatTags(tags map[string]string) string {
 	keys := sortedKeys(tags)
 	kv := make([]string, len(keys))
 	for i, k := range keys {
-		kv[i] = k + "=" + tags[k]
+		kv[i] = Printable(k) + "=" + Printable(tags[k])
 	}
 	return strings.Join(kv, ", ")
 }
@@ -79,6 +79,7 @@ func formatTags(tags map[string]string) string {
 // matched user count with every figure side by side and its change against the
 // base, then the unmatched steps.
 func (c *Comparison) WriteText(w io.Writer) error {
+	w = NewTerminalWriter(w)
 	tw := tabwriter.NewWriter(w, 2, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "Runs (the first is the base):")
 	for r, in := range c.Inputs {

@@ -106,7 +106,7 @@ func TestBadInputEveryFlag(t *testing.T) {
 		{[]string{"--db", unreachable, "check"}, 1, "127.0.0.1:1"},
 		{[]string{"--db", unreachable, "load", "--customers", "1000", "--trade-days", "5"}, 1, "127.0.0.1:1"},
 		{[]string{"--db", unreachable, "run", "--users", "1", "--step", "2s", "--warmup", "1s", "--out", filepath.Join(dir, "r.json")}, 1, "127.0.0.1:1"},
-		{[]string{"--db", "postgres://bench:" + secret + "@[::1", "check"}, 1, ""},
+		{[]string{"--db", "postgres://bench:" + secret + "@[::1", "check"}, 2, "invalid PostgreSQL DSN"},
 		{[]string{"run", "--server-memory", "lots"}, 2, "server-memory"},
 		{[]string{"run", "--server-memory", "10MB"}, 2, "below"},
 		{[]string{"quickstart", "--server-memory", "-1GB"}, 2, "server-memory"},

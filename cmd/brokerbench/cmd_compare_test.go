@@ -13,7 +13,7 @@ import (
 
 // writeRun writes a two-step result file whose figures scale with speed (tps,
 // IOPS) and slow (response times), and returns its path.
-func writeRun(t *testing.T, dir, name, label string, speed, slow float64) string {
+func writeRun(t testing.TB, dir, name, label string, speed, slow float64) string {
 	t.Helper()
 	r := &results.Run{Format: results.FormatVersion, Label: label, Tags: map[string]string{"raid": "10"}}
 	for _, u := range []int{2, 4} {

@@ -143,7 +143,7 @@ alone with --resume.`,
 	return c
 }
 
-func runLoad(ctx context.Context, g *globalOptions, o *loadOptions) error {
+func runLoad(ctx context.Context, g *globalOptions, o *loadOptions) (retErr error) {
 	logf := g.logf
 	t, err := openTarget(ctx, g, logf)
 	if err != nil {
@@ -200,7 +200,7 @@ func runLoad(ctx context.Context, g *globalOptions, o *loadOptions) error {
 		if err != nil {
 			return err
 		}
-		defer end()
+		defer func() { retErr = end(retErr) }()
 		if db, err = database.Open(ctx, t.DSN, database.Options{MaxConns: loader.MaxConnections + o.Workers, AppName: "brokerbench load"}); err != nil {
 			return err
 		}

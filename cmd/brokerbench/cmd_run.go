@@ -111,6 +111,9 @@ func applyConfigFile(c *cobra.Command, path string) error {
 		if err := setFlagFromYAML(f, m[k]); err != nil {
 			return usagef("--config %s: %s: %v", path, k, err)
 		}
+		if err := checkNumericFlag(f); err != nil {
+			return usagef("--config %s: %v", path, err)
+		}
 	}
 	return nil
 }

@@ -193,7 +193,7 @@ func TestRunFlow(t *testing.T) {
 		if r.Steps[0].TPS <= 0 || r.Steps[1].MeasuredS <= 0 || r.Steps[1].MeasuredS >= 4 {
 			t.Errorf("steps: %+v", r.Steps)
 		}
-		if !strings.Contains(out, "results of 2 finished step(s) written to") {
+		if !strings.Contains(out, "results of 1 finished step(s) and 1 partial step(s) written to") {
 			t.Errorf("stdout:\n%s", out)
 		}
 	})

@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+
+	"github.com/brokerbench/brokerbench/database"
 )
 
 // Exit codes (README.md, Usage).
@@ -34,10 +36,11 @@ var errInterrupted = errors.New("interrupted")
 func exitCode(err error) int {
 	var u usageError
 	var g gateError
+	var dsn *database.DSNError
 	switch {
 	case err == nil:
 		return exitOK
-	case errors.As(err, &u):
+	case errors.As(err, &u), errors.As(err, &dsn):
 		return exitUsage
 	case errors.As(err, &g):
 		return exitGate

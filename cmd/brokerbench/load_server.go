@@ -13,14 +13,23 @@ import (
 // (pg start) is restarted with them, so runs are measured on the normal settings; one
 // this command stops just loses the load's include file. A server named by --db keeps
 // its settings: the loader sets only per-session ones there.
-func beginManagedLoad(ctx context.Context, g *globalOptions, t *target) (end func(), err error) {
+//
+// end returns the load's own error (loadErr) with the restore's failure after it: a
+// server that failed the load usually fails its restart too, and the cause must come
+// first, not a "pg_ctl failed" line printed before it.
+func beginManagedLoad(ctx context.Context, g *globalOptions, t *target) (end func(loadErr error) error, err error) {
 	g.logf("restarting managed PostgreSQL with the load settings (wal_level = minimal, no checkpoints, no autovacuum); its own are restored after the load")
 	if err := t.Managed.BeginLoad(ctx, pgmanaged.LoadSettings()); err != nil {
 		return nil, fmt.Errorf("managed PostgreSQL: %w", err)
 	}
-	return func() {
-		if err := t.Managed.EndLoad(t.keep); err != nil {
-			fmt.Fprintf(g.Stderr, "brokerbench: managed PostgreSQL: %v\n", err)
+	return func(loadErr error) error {
+		err := t.Managed.EndLoad(t.keep)
+		switch {
+		case err == nil:
+			return loadErr
+		case loadErr == nil:
+			return fmt.Errorf("managed PostgreSQL: %w", err)
 		}
+		return fmt.Errorf("%w (and then the managed PostgreSQL: %v)", loadErr, err)
 	}, nil
 }

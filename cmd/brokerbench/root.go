@@ -10,6 +10,8 @@ import (
 	"syscall"
 
 	"github.com/spf13/cobra"
+
+	"github.com/brokerbench/brokerbench/results"
 )
 
 // globalOptions are the flags every command shares.
@@ -28,7 +30,7 @@ type globalOptions struct {
 // the managed PostgreSQL and the loader.
 func (g *globalOptions) logf(format string, args ...any) {
 	if !g.Quiet {
-		fmt.Fprintf(g.Stderr, format+"\n", args...)
+		fmt.Fprintln(g.Stderr, results.Printable(fmt.Sprintf(format, args...)))
 	}
 }
 
@@ -58,6 +60,8 @@ With no --db, commands use a managed local PostgreSQL that brokerbench starts it
 	pf.StringVar(&g.DB, "db", envOr("BROKERBENCH_DB", ""), "database URL: postgres://... or sqlserver://... (env BROKERBENCH_DB; PG* variables work); empty: a managed local PostgreSQL")
 	pf.StringVar(&g.PGData, "pgdata", envOr("BROKERBENCH_PGDATA", ""), "with no --db: keep the managed PostgreSQL cluster in this folder (e.g. on the disk under test)")
 	pf.BoolVarP(&g.Quiet, "quiet", "q", false, "print only results and errors")
+	// Ranges first, before a command's own checks (and again after run's --config).
+	root.PersistentPreRunE = func(c *cobra.Command, _ []string) error { return checkNumericFlags(c.Flags()) }
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
 		return usageError{fmt.Errorf("%w (see '%s --help')", err, c.CommandPath())}
 	})
@@ -85,12 +89,20 @@ func Main(args []string, stdout, stderr io.Writer) int {
 	g := &globalOptions{Stdout: stdout, Stderr: stderr}
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
+	root := newRootCommand(g)
+	root.SetArgs(args)
 	sigs := make(chan os.Signal, 2)
 	signal.Notify(sigs, syscall.SIGINT, syscall.SIGTERM)
 	defer signal.Stop(sigs)
+	stateless := ownsNoServerState(root, args)
 	go func() {
 		if _, ok := <-sigs; !ok {
 			return
+		}
+		if stateless {
+			// Nothing to finish or save: report, compare and merge only read files.
+			fmt.Fprintln(stderr, "brokerbench: interrupted")
+			os.Exit(exitInterrupted)
 		}
 		fmt.Fprintln(stderr, "brokerbench: interrupted; finishing in-flight work and saving results (press Ctrl-C again to exit at once)")
 		cancel()
@@ -99,8 +111,6 @@ func Main(args []string, stdout, stderr io.Writer) int {
 			os.Exit(exitInterrupted)
 		}
 	}()
-	root := newRootCommand(g)
-	root.SetArgs(args)
 	err := root.ExecuteContext(ctx)
 	if err != nil && isCobraUsage(err) {
 		err = usageError{err}
@@ -109,6 +119,21 @@ func Main(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "brokerbench: %s\n", oneLine(err.Error()))
 	}
 	return exitCode(err)
+}
+
+// ownsNoServerState reports whether args run a command that only reads files and
+// writes its output (report, compare, merge, version): the first interrupt
+// ends it at once, where load and run first finish and save their work.
+func ownsNoServerState(root *cobra.Command, args []string) bool {
+	c, _, err := root.Find(args)
+	if err != nil {
+		return false
+	}
+	switch c.Name() {
+	case "report", "compare", "merge", "version":
+		return true
+	}
+	return false
 }
 
 // isCobraUsage recognises cobra's own argument errors (unknown command, wrong number
@@ -123,7 +148,8 @@ func isCobraUsage(err error) bool {
 	return false
 }
 
-// oneLine keeps an error on one line: users get a sentence, never a dump.
+// oneLine keeps an error on one line: users get a sentence, never a dump, and
+// never a terminal escape from a file or a server's message.
 func oneLine(s string) string {
-	return strings.Join(strings.Fields(s), " ")
+	return results.Printable(strings.Join(strings.Fields(s), " "))
 }

@@ -24,7 +24,7 @@ func (s *runSession) drive(ctx context.Context) error {
 	cfg := driver.Config{
 		Plan: s.plan, Steps: s.steps, Think: s.opts.Think, Rate: s.opts.Rate,
 		Market: driver.DefaultMarket(s.meeWorkers),
-		Scale:  sc, Seed: seed, Shard: shard, StartAt: s.shard.startAt, Clock: s.clock,
+		Scale:  sc, Seed: seed, Shard: shard, StartAt: s.shard.startAt, Clock: s.clock, LostGrace: s.opts.LostGrace,
 		NewUserExecutor: func(stream int) txn.Executor {
 			return txn.NewExecutor(s.db, s.stmts, sc, seed, stream, txn.WithCustomers(customers), txn.WithFrames(s.frames))
 		},
@@ -64,6 +64,10 @@ func (s *runSession) drive(ctx context.Context) error {
 		s.tgt.Shown(), sc.Customers, s.seed, s.plan.Users, s.plan.Step, s.plan.Warmup, s.conns, s.meeWorkers+1, s.out)
 	s.logShard(customers)
 	_, s.runErr = d.Run(ctx)
+	if s.runErr == nil {
+		// Every step ran, but no server answers: finish must not check it.
+		s.runErr = d.DownAtEnd()
+	}
 	s.lw.clear()
 	return nil
 }
@@ -117,6 +121,10 @@ func (s *runSession) finish(ctx context.Context) (*runResult, error) {
 	}
 	res := &runResult{Path: out, Run: run}
 	if s.runErr != nil && !interrupted {
+		if driver.IsServerLost(s.runErr) {
+			// Nothing to check against: say so rather than fail on a refused connect.
+			return res, fmt.Errorf("run stopped: %w; finished steps are in %s; the consistency check was skipped (no server)", s.runErr, out)
+		}
 		return res, fmt.Errorf("run stopped: %w (finished steps are in %s)", s.runErr, out)
 	}
 	if s.fileErr != nil {
@@ -128,7 +136,14 @@ func (s *runSession) finish(ctx context.Context) (*runResult, error) {
 	}
 	printMax(g.Stdout, run.Max)
 	if interrupted {
-		fmt.Fprintf(g.Stdout, "\nresults of %d finished step(s) written to %s\n", len(run.Steps), out)
+		// The step the interrupt cut is kept, but it did not finish: say which is which.
+		var partial int
+		for _, st := range run.Steps {
+			if st.Partial {
+				partial++
+			}
+		}
+		fmt.Fprintf(g.Stdout, "\nresults of %d finished step(s) and %d partial step(s) written to %s\n", len(run.Steps)-partial, partial, out)
 		return res, fmt.Errorf("%w: the run was stopped; results of finished steps are in %s", errInterrupted, out)
 	}
 	fmt.Fprintf(g.Stdout, "\nresults written to %s\n", out)

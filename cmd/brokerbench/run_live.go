@@ -53,11 +53,11 @@ func (l *liveWriter) line(s string) {
 				s = s[:w-1]
 			}
 		}
-		fmt.Fprintf(l.w, "\r\033[K%s", s)
+		fmt.Fprintf(l.w, "\r\033[K%s", results.Printable(s))
 		l.shown = true
 		return
 	}
-	fmt.Fprintln(l.w, s)
+	fmt.Fprintln(l.w, results.Printable(s))
 }
 
 // clear removes the live line before other output.
@@ -76,7 +76,8 @@ func (l *liveWriter) logf(format string, args ...any) {
 	}
 	l.clear()
 	l.mu.Lock()
-	fmt.Fprintf(l.w, format+"\n", args...)
+	// Server messages and file names in the arguments are not ours to trust.
+	fmt.Fprintln(l.w, results.Printable(fmt.Sprintf(format, args...)))
 	l.mu.Unlock()
 }
 

@@ -10,6 +10,7 @@ import (
 
 	"github.com/brokerbench/brokerbench/driver"
 	"github.com/brokerbench/brokerbench/driver/iostat"
+	"github.com/brokerbench/brokerbench/results"
 	"github.com/brokerbench/brokerbench/txn"
 )
 
@@ -41,6 +42,7 @@ type runOptions struct {
 	StartAt     string        // --start-at, RFC 3339 (run_shard.go)
 	RepeatOpts  repeatOptions // --repeat, --repeat-cold (run_repeat.go)
 	Frames      string        // --frames client|server (txn.ParseFrames)
+	LostGrace   time.Duration
 }
 
 // bindFlags declares the options as flags on fs, with their defaults. It is the one
@@ -68,6 +70,7 @@ func (o *runOptions) bindFlags(f *pflag.FlagSet) {
 	o.LimitOpts.bindFlags(f)
 	o.RepeatOpts.bindFlags(f)
 	f.StringVar(&o.Shard, "shard", "", "drive shard `I/N` of a sharded run (I from 0): its share of every step's users and of --rate, its own slice of the customers and input streams; merge the shards' files afterwards")
+	f.DurationVar(&o.LostGrace, "reconnect-grace", driver.DefaultLostGrace, "how long every connection may fail before the run declares the server lost and stops (the step is cut, finished steps kept, no check, exit 1); a server back sooner is reconnected to and its step flagged server-outage")
 	f.StringVar(&o.Frames, "frames", string(txn.ClientFrames), "where the transactions' frames run: \"client\" sends every statement from brokerbench; \"server\" calls one stored routine per transaction that runs the same statements in the database (installed by load, or by run on an older load)")
 	f.StringVar(&o.StartAt, "start-at", "", "start the first step at this `TIME` (RFC 3339, e.g. 2026-12-01T04:30:00Z) so the shards' steps line up; waits until then")
 }
@@ -120,6 +123,10 @@ func (o runOptions) plan() (driver.Plan, error) {
 		return p, usagef("--connections must not be negative, got %d", o.Connections)
 	case o.MEEWorkers < 0:
 		return p, usagef("--mee-workers must not be negative, got %d", o.MEEWorkers)
+	case len(o.Label) > results.MaxTextBytes:
+		return p, usagef("--label is %d bytes long; at most %d", len(o.Label), results.MaxTextBytes)
+	case o.LostGrace <= 0:
+		return p, usagef("--reconnect-grace must be positive, got %s", o.LostGrace)
 	case o.IOInterval <= 0:
 		return p, usagef("--io-interval must be positive, got %s", o.IOInterval)
 	case o.Pace != "" && o.Pace != paceNominal:
@@ -167,11 +174,17 @@ func parseTags(tags []string) (map[string]string, error) {
 	if len(tags) == 0 {
 		return nil, nil
 	}
+	if len(tags) > results.MaxTags {
+		return nil, usagef("%d --tag flags; a result file holds at most %d", len(tags), results.MaxTags)
+	}
 	m := map[string]string{}
 	for _, t := range tags {
 		k, v, ok := strings.Cut(t, "=")
 		if !ok || strings.TrimSpace(k) == "" {
 			return nil, usagef("--tag %q: want key=value", t)
+		}
+		if len(k) > results.MaxTextBytes || len(v) > results.MaxTextBytes {
+			return nil, usagef("--tag %.40q…: keys and values are at most %d bytes", t, results.MaxTextBytes)
 		}
 		m[strings.TrimSpace(k)] = strings.TrimSpace(v)
 	}

@@ -174,16 +174,21 @@ func TestSecretNeverShown(t *testing.T) {
 		dsn  string
 		args []string
 		say  string
+		code int // 0: exitRuntime
 	}{
-		{wrongPort.String(), []string{"check"}, "127.0.0.1:1"},
-		{wrongPort.String(), []string{"run", "--users", "1", "--step", "2s", "--warmup", "1s", "--out", filepath.Join(dir, "never.json")}, "127.0.0.1:1"},
-		{noDB.String(), []string{"load", "--customers", "1000", "--trade-days", "5"}, "no_such_database"},
-		{noRole.String(), []string{"check"}, "no_such_role"},
-		{badCA.String(), []string{"check"}, "missing-ca.pem"},
-		{strings.Replace(dsn, "@127.0.0.1", "@[::1", 1), []string{"check"}, "dsn"},
-		{"host=127.0.0.1 port=1 user=bbsecret password='" + secretPW + "'", []string{"check"}, "127.0.0.1"},
+		{wrongPort.String(), []string{"check"}, "127.0.0.1:1", 0},
+		{wrongPort.String(), []string{"run", "--users", "1", "--step", "2s", "--warmup", "1s", "--out", filepath.Join(dir, "never.json")}, "127.0.0.1:1", 0},
+		{noDB.String(), []string{"load", "--customers", "1000", "--trade-days", "5"}, "no_such_database", 0},
+		{noRole.String(), []string{"check"}, "no_such_role", 0},
+		{badCA.String(), []string{"check"}, "missing-ca.pem", 0},
+		{strings.Replace(dsn, "@127.0.0.1", "@[::1", 1), []string{"check"}, "dsn", exitUsage}, // a malformed URL
+		{"host=127.0.0.1 port=1 user=bbsecret password='" + secretPW + "'", []string{"check"}, "127.0.0.1", 0},
 	} {
-		_, errb := cli(exitRuntime, append([]string{tc.args[0], "--db", tc.dsn}, tc.args[1:]...)...)
+		code := exitRuntime
+		if tc.code != 0 {
+			code = tc.code
+		}
+		_, errb := cli(code, append([]string{tc.args[0], "--db", tc.dsn}, tc.args[1:]...)...)
 		oneErrorLine(t, errb, "brokerbench: ")
 		t.Logf("%s: %s", tc.args[0], strings.TrimSpace(errb))
 		if !strings.Contains(strings.ToLower(errb), strings.ToLower(tc.say)) {

@@ -4,10 +4,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io/fs"
 	"net"
 	"strconv"
 	"strings"
-	"time"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
@@ -39,7 +39,13 @@ func Open(ctx context.Context, dsn string, o database.Options) (*PG, error) {
 	cfg, err := pgxpool.ParseConfig(dsn)
 	if err != nil {
 		// pgx's parse errors can quote the DSN; never pass them through.
-		return nil, fmt.Errorf("invalid PostgreSQL DSN %s: %s", database.Redact(dsn), parseErrorReason(err))
+		msg := fmt.Sprintf("invalid PostgreSQL DSN %s: %s", database.Redact(dsn), parseErrorReason(err))
+		// A file the DSN names (sslrootcert, passfile) that cannot be read is not a
+		// mistake in the URL itself: a runtime error, not a usage one.
+		if pe := (*fs.PathError)(nil); errors.As(err, &pe) {
+			return nil, errors.New(msg)
+		}
+		return nil, database.InvalidDSN("%s", msg)
 	}
 	if o.MaxConns > 0 {
 		cfg.MaxConns = int32(o.MaxConns)
@@ -47,24 +53,28 @@ func Open(ctx context.Context, dsn string, o database.Options) (*PG, error) {
 	cfg.MinConns = 0
 	sizeStatementCaches(cfg.ConnConfig)
 	cfg.AfterConnect = registerCents
+	// Options.Timeout, else the DSN's connect_timeout (libpq's), else the default.
 	timeout := o.Timeout
 	if timeout == 0 {
-		timeout = 10 * time.Second
+		timeout = cfg.ConnConfig.ConnectTimeout
+	}
+	if timeout == 0 {
+		timeout = database.DefaultConnectTimeout
 	}
 	cfg.ConnConfig.ConnectTimeout = timeout
 	if o.AppName != "" {
 		cfg.ConnConfig.RuntimeParams["application_name"] = o.AppName
 	}
 	target := pgTarget(cfg.ConnConfig)
-	pool, err := pgxpool.NewWithConfig(ctx, cfg)
-	if err != nil {
-		return nil, fmt.Errorf("connect to PostgreSQL at %s: %w", target, safeConnErr(err))
-	}
 	pctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
+	pool, err := pgxpool.NewWithConfig(ctx, cfg)
+	if err != nil {
+		return nil, database.ConnectError(ctx, pctx, "PostgreSQL", target, timeout, safeConnErr(err))
+	}
 	if err := pool.Ping(pctx); err != nil {
 		pool.Close()
-		return nil, fmt.Errorf("connect to PostgreSQL at %s: %w", target, safeConnErr(err))
+		return nil, database.ConnectError(ctx, pctx, "PostgreSQL", target, timeout, safeConnErr(err))
 	}
 	return &PG{Pool: pool, target: target}, nil
 }

@@ -102,10 +102,11 @@ var _ database.IOStatsReader = (*msIOStats)(nil)
 // sampler falls back to other sources.
 func (m *MSSQL) OpenIOStats(ctx context.Context) (database.IOStatsReader, error) {
 	dsn := withAppName(m.dsn, "brokerbench-iostat")
-	db, err := sql.Open("sqlserver", dsn)
+	conn, err := newDeadlineConnector(dsn, m.connectTimeout)
 	if err != nil {
 		return nil, fmt.Errorf("I/O statistics connection to %s: %s", m.target, scrubSecret(err.Error(), "", m.dsn))
 	}
+	db := sql.OpenDB(conn)
 	db.SetMaxOpenConns(1)
 	db.SetMaxIdleConns(1)
 	r := &msIOStats{db: db, host: m.host}

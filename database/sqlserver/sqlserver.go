@@ -33,6 +33,8 @@ type MSSQL struct {
 	rc ReadCommittedMode
 	// rcsi is the database's READ_COMMITTED_SNAPSHOT setting, read at open.
 	rcsi bool
+	// connectTimeout bounds every connection's login (deadline.go).
+	connectTimeout time.Duration
 	// endpoint is which T-SQL server this is (product.go), found at open.
 	endpoint endpoint
 }
@@ -81,38 +83,46 @@ func open(ctx context.Context, dsn string, o database.Options) (database.DB, err
 // Open connects to a sqlserver:// DSN. Code outside database/... goes through
 // database.Open; tests that need the pool itself call this.
 func Open(ctx context.Context, dsn string, o database.Options) (*MSSQL, error) {
-	clean, rc, err := splitSQLServerDSN(dsn, o.AppName)
+	withoutTimeout, urlTimeout, err := takeConnectTimeout(dsn)
 	if err != nil {
-		return nil, fmt.Errorf("invalid SQL Server DSN %s: %w", database.Redact(dsn), err)
+		return nil, database.InvalidDSN("invalid SQL Server DSN %s: %v", database.Redact(dsn), err)
+	}
+	clean, rc, err := splitSQLServerDSN(withoutTimeout, o.AppName)
+	if err != nil {
+		return nil, database.InvalidDSN("invalid SQL Server DSN %s: %v", database.Redact(dsn), err)
 	}
 	cfg, err := msdsn.Parse(clean)
 	if err != nil {
 		// msdsn keeps credentials out of its messages; scrub anyway in case a future
 		// version quotes a value.
-		return nil, fmt.Errorf("invalid SQL Server DSN %s: %s", database.Redact(dsn), scrubSecret(err.Error(), cfg.Password, dsn))
+		return nil, database.InvalidDSN("invalid SQL Server DSN %s: %s", database.Redact(dsn), scrubSecret(err.Error(), cfg.Password, dsn))
 	}
 	target := mssqlTarget(cfg)
-	db, err := sql.Open("sqlserver", clean)
+	timeout := o.Timeout
+	if timeout == 0 {
+		timeout = urlTimeout
+	}
+	if timeout == 0 {
+		timeout = database.DefaultConnectTimeout
+	}
+	conn, err := newDeadlineConnector(clean, timeout)
 	if err != nil {
 		return nil, fmt.Errorf("connect to SQL Server at %s: %w", target, scrubbed(err, cfg.Password, dsn))
 	}
+	db := sql.OpenDB(conn)
 	if o.MaxConns > 0 {
 		db.SetMaxOpenConns(o.MaxConns)
 		db.SetMaxIdleConns(o.MaxConns)
 	} else {
 		db.SetMaxIdleConns(sqlserverDefaultIdle)
 	}
-	timeout := o.Timeout
-	if timeout == 0 {
-		timeout = 10 * time.Second
-	}
 	pctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 	if err := db.PingContext(pctx); err != nil {
 		db.Close()
-		return nil, fmt.Errorf("connect to SQL Server at %s: %w", target, scrubbed(err, cfg.Password, dsn))
+		return nil, database.ConnectError(ctx, pctx, "SQL Server", target, timeout, scrubbed(err, cfg.Password, dsn))
 	}
-	m := &MSSQL{DB: db, target: target, dsn: clean, host: cfg.Host, rc: rc}
+	m := &MSSQL{DB: db, target: target, dsn: clean, host: cfg.Host, rc: rc, connectTimeout: timeout}
 	if err := m.checkReadCommitted(pctx); err != nil {
 		db.Close()
 		return nil, err

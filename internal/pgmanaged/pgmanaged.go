@@ -71,9 +71,15 @@ type Cluster struct {
 }
 
 // state is what `pg status` reads back in a later process.
+//
+// It outlives a stop: the next start takes the same port (portToTry), so a run or a
+// psql session that held the URL reaches the restarted server.
 type state struct {
 	Port   int    `json:"port"`
 	BinDir string `json:"bin_dir"`
+	// DataDir is the folder the port was used for: a copy of the folder (the test
+	// harness copies a stopped cluster) must not inherit its port.
+	DataDir string `json:"data_dir,omitempty"`
 	// MemoryCap and Cgroup let a later process (pg stop, run --pgdata) see the cap
 	// and remove the group.
 	MemoryCap int64  `json:"memory_cap,omitempty"`
@@ -395,6 +401,9 @@ func (c *Cluster) start(ctx context.Context, settings map[string]string) error {
 		if err != nil {
 			return err
 		}
+		// Every attempt: one may fail while a killed server's last backends still
+		// hold its shared memory, and the port must not move for that.
+		port = c.portToTry(port)
 		all := DefaultSettings()
 		for k, v := range settings {
 			all[k] = v
@@ -493,8 +502,29 @@ func (c *Cluster) giveToServer(paths ...string) error {
 }
 
 func (c *Cluster) writeState() error {
-	b, _ := json.Marshal(state{Port: c.Port, BinDir: c.BinDir, MemoryCap: c.MemoryCap, Cgroup: c.MemoryGroup()})
+	b, _ := json.Marshal(state{Port: c.Port, BinDir: c.BinDir, DataDir: c.DataDir, MemoryCap: c.MemoryCap, Cgroup: c.MemoryGroup()})
 	return replaceFile(filepath.Join(c.Dir, stateFile), b, 0o644)
+}
+
+// portToTry is the port this cluster had before (its state file, kept across a stop
+// or a crash) when it is free, else fallback: a restarted server stays where its
+// clients look for it unless something else took the port meanwhile.
+func (c *Cluster) portToTry(fallback int) int {
+	b, err := os.ReadFile(filepath.Join(c.Dir, stateFile))
+	if err != nil {
+		return fallback
+	}
+	var st state
+	if json.Unmarshal(b, &st) != nil || st.Port <= 0 || st.Port > 65535 || st.DataDir != c.DataDir {
+		return fallback
+	}
+	l, err := net.Listen("tcp", net.JoinHostPort("127.0.0.1", strconv.Itoa(st.Port)))
+	if err != nil {
+		c.log("port %d of the last start is taken; starting on %d", st.Port, fallback)
+		return fallback
+	}
+	l.Close()
+	return st.Port
 }
 
 // status reads the state file and checks that the server answers pg_ctl status.
@@ -578,8 +608,12 @@ func (c *Cluster) stopServer() error {
 	err := c.run(ctx, "pg_ctl", "-D", c.DataDir, "-m", "fast", "-w", "-t", "60", "stop")
 	if err == nil {
 		c.log("managed PostgreSQL stopped")
-		_ = os.Remove(filepath.Join(c.Dir, stateFile))
 		err = c.removeMemoryGroup()
+		// The state stays, without the removed group, for the next start's port.
+		b, _ := json.Marshal(state{Port: c.Port, BinDir: c.BinDir, DataDir: c.DataDir})
+		if werr := replaceFile(filepath.Join(c.Dir, stateFile), b, 0o644); werr != nil && err == nil && !c.temporary {
+			err = werr
+		}
 	} else {
 		// A server that died on its own (the cap's OOM killer took the postmaster)
 		// cannot be stopped, but its empty group must still go.

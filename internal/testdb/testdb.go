@@ -68,3 +68,10 @@ func Build(ctx context.Context, dsn string) error {
 	_, err = loader.Load(ctx, db, loader.Options{Scale: Scale, Seed: Seed, ToolVersion: "testdb"}, nil)
 	return err
 }
+
+// LoadedIn creates database name, a clone of the loaded template, on the server at
+// adminDSN (a testpg.PrivateCluster's) and returns its URL.
+func LoadedIn(t testing.TB, adminDSN, name string) string {
+	t.Helper()
+	return testpg.CloneTemplate(t, adminDSN, loadedKey(), name)
+}

@@ -1,0 +1,73 @@
+package testpg
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"syscall"
+	"testing"
+
+	"github.com/brokerbench/brokerbench/internal/pgmanaged"
+)
+
+// PrivateCluster starts a copy of the invocation's shared cluster, Prebuild templates
+// included, in a folder of its own and returns it running: for a test that kills or
+// restarts the server under a command, which the process's shared server cannot
+// suffer (other tests use it). The copy is a kept cluster (its folder is its
+// --pgdata), stopped and removed when the test ends. It skips the test when there is
+// no shared cluster to copy (BROKERBENCH_TEST_DSN, or the cache could not be used).
+func PrivateCluster(t testing.TB) *pgmanaged.Cluster {
+	t.Helper()
+	if Cluster(t) == nil || shared.copyDir == "" {
+		t.Skip("a private server needs the invocation's shared cluster (unset " + EnvDSN + ")")
+	}
+	// The shared copy sits in the cache folder, next to the stopped original.
+	cache := filepath.Dir(shared.copyDir)
+	lock, err := lockCache(cache, syscall.LOCK_SH)
+	if err != nil {
+		t.Fatalf("private cluster: %v", err)
+	}
+	dir, err := os.MkdirTemp(cache, "p")
+	if err == nil {
+		var out []byte
+		if out, err = exec.Command("cp", "-a", filepath.Join(cache, dataName)+"/.", dir).CombinedOutput(); err != nil {
+			err = fmt.Errorf("%v: %s", err, bytes.TrimSpace(out))
+		}
+	}
+	lock.Close()
+	if err != nil {
+		t.Fatalf("private cluster: copy the shared cluster: %v", err)
+	}
+	c, err := pgmanaged.Start(context.Background(), pgmanaged.Options{DataDir: dir})
+	if err != nil {
+		os.RemoveAll(dir)
+		t.Fatalf("private cluster: %v", err)
+	}
+	t.Cleanup(func() {
+		// The test may have left it stopped or killed: stop what runs, then remove.
+		if cl, err := pgmanaged.Attach(dir); err == nil {
+			_ = cl.Stop()
+		}
+		_ = os.RemoveAll(dir)
+	})
+	return c
+}
+
+// CloneTemplate creates database name from the template named key on the server
+// at adminDSN (a PrivateCluster's, whose templates came with the copy) and returns
+// its URL. The database goes with the server.
+func CloneTemplate(t testing.TB, adminDSN, key, name string) string {
+	t.Helper()
+	db, err := openAdmin(adminDSN)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	if _, err := db.Exec(context.Background(), "CREATE DATABASE "+name+" TEMPLATE "+templateName(key)+" STRATEGY FILE_COPY"); err != nil {
+		t.Fatalf("create %s from %s: %v", name, templateName(key), err)
+	}
+	return WithDatabase(adminDSN, name)
+}
