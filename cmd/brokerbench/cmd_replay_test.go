@@ -133,7 +133,7 @@ func TestReplayOnFile(t *testing.T) {
 	}
 	// The same trace at --asap, only its reads, confined to 1 MB at 4 MB.
 	out2 := filepath.Join(dir, "r2.json")
-	code, _, stderr = runMain("replay", trace, "--target", target, "--asap", "--skip-writes", "--span", "4MB:1MB", "--out", out2)
+	code, _, stderr = runMain("replay", trace, "--target", target, "--asap", "--skip-writes", "--span", "4MiB:1MiB", "--out", out2)
 	if code != 0 {
 		t.Fatalf("span replay: exit %d: %s", code, stderr)
 	}
@@ -141,7 +141,7 @@ func TestReplayOnFile(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if rp := r2.Disk.Replay; rp.Replayed != int64(reads) || rp.Captured != int64(reads) || rp.Mapping != "span 4MB:1MB" || r2.Disk.Steps[0].Write != nil && r2.Disk.Steps[0].Write.IOs != 0 {
+	if rp := r2.Disk.Replay; rp.Replayed != int64(reads) || rp.Captured != int64(reads) || rp.Mapping != "span 4MiB:1MiB" || r2.Disk.Steps[0].Write != nil && r2.Disk.Steps[0].Write.IOs != 0 {
 		t.Errorf("span replay: %+v, writes %+v", rp, r2.Disk.Steps[0].Write)
 	}
 }

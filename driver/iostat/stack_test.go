@@ -171,7 +171,7 @@ func TestWhatDiffersFromFixtures(t *testing.T) {
 	}
 	got := c.Differences(1)
 	want := []string{
-		"data: md RAID: raid5 4 disks, 512 KB chunk vs raid10 4 disks, 512 KB chunk",
+		"data: md RAID: raid5 4 disks, 512 KiB chunk vs raid10 4 disks, 512 KiB chunk",
 		"data: write cache: write through vs write back",
 	}
 	if !slices.Equal(got, want) {
