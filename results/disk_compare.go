@@ -165,8 +165,7 @@ func (c *DiskComparison) Tables() []table {
 					continue
 				}
 				if ok && okB {
-					ch := Change(b, v)
-					row = append(row, cell{Text: formatChange(ch, 1), Class: changeClass(m.asMetric(), ch)})
+					row = append(row, cell{Text: formatChangeOf(m.asMetric(), b, v), Class: changeClass(m.asMetric(), Change(b, v))})
 				} else {
 					row = append(row, dash)
 				}

@@ -114,3 +114,24 @@ func TestDiskReportCSVAndHTML(t *testing.T) {
 		t.Error("the comparison page lacks its headline")
 	}
 }
+
+// TestDiskChangeFromNearZero: a latency that grows more than tenfold (a page-cache
+// hit against a throttled disk) is shown as its two values, as run comparisons show
+// it, not as "+39780.8 %".
+func TestDiskChangeFromNearZero(t *testing.T) {
+	a, b := diskInput("A", 1000, 0.013), diskInput("B", 200, 4.985)
+	c, err := CompareDisk([]Input{a, b})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out bytes.Buffer
+	if err := c.WriteText(&out); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(out.String(), "0.013 ms → 4.985 ms") || strings.Contains(out.String(), "+38246.2 %") {
+		t.Errorf("a far change is not shown as its two values:\n%s", out.String())
+	}
+	if !strings.Contains(out.String(), "-80.0 %") {
+		t.Errorf("a near change lost its percentage:\n%s", out.String())
+	}
+}
