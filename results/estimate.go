@@ -181,9 +181,26 @@ func (c *Comparison) withinRunInterval(i int, a, b stepView, m metric, base, cha
 	if !okA || !okB {
 		return nan, nan, fmt.Sprintf("no interval: fewer than %d samples in a window", least)
 	}
+	method = fmt.Sprintf("batch means, %d × %d %s vs %d × %d", ea.batches, ea.size, seriesUnit(m.key), eb.batches, eb.size)
+	if ea.mean > 0 && eb.mean > 0 && change > -100 {
+		// The interval of the ratio, on the logarithms (the delta method), as across
+		// repeats: dividing the difference's interval by a base that is itself
+		// uncertain gives bounds below -100 %, which no figure can reach.
+		_, half := welchDiff(logScale(ea), logScale(eb))
+		d := math.Log1p(change / 100)
+		return (math.Exp(d-half) - 1) * 100, (math.Exp(d+half) - 1) * 100, method + ", on the logarithms"
+	}
 	_, half := welchDiff(ea, eb)
 	h := half / math.Abs(base) * 100
-	return change - h, change + h, fmt.Sprintf("batch means, %d × %d %s vs %d × %d", ea.batches, ea.size, seriesUnit(m.key), eb.batches, eb.size)
+	return change - h, change + h, method
+}
+
+// logScale is a positive mean's estimate moved to its logarithm: by the delta
+// method the standard error of log(mean) is se / mean.
+func logScale(e meanEstimate) meanEstimate {
+	e.se /= e.mean
+	e.mean = math.Log(e.mean)
+	return e
 }
 
 func secondsDuration(s float64) time.Duration { return time.Duration(s * float64(time.Second)) }

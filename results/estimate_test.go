@@ -216,3 +216,26 @@ func TestChangeFromNearZero(t *testing.T) {
 		t.Errorf("ordinary change: %q", got)
 	}
 }
+
+// TestWithinRunIntervalAboveMinus100: a noisy run against one with a tenth of its
+// throughput. The difference's interval divided by the base would reach below
+// -100 %, a change no figure can make; the ratio's interval stays above it and
+// still holds the change.
+func TestWithinRunIntervalAboveMinus100(t *testing.T) {
+	noisy := sampledRun(t, 3, "A", 40, 20)
+	for i, x := range noisy.Steps[0].Samples.TPS {
+		if i%2 == 0 {
+			noisy.Steps[0].Samples.TPS[i] = x * 3
+		} else {
+			noisy.Steps[0].Samples.TPS[i] = 0
+		}
+	}
+	c, err := Compare([]Input{{Path: "a.json", Run: noisy}, {Path: "b.json", Run: sampledRun(t, 4, "B", 4, 20)}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	e := estimateOf(t, c, "tps")
+	if e.Lo <= -100 || !(e.Lo <= e.Change && e.Change <= e.Hi) || e.Verdict != VerdictWorse {
+		t.Errorf("tps %+.1f %% [%+.1f, %+.1f] %q (%s): want a worse change inside an interval above -100 %%", e.Change, e.Lo, e.Hi, e.Verdict, e.Method)
+	}
+}
