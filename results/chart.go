@@ -100,6 +100,9 @@ func lineChartSVGWith(title, xLabel, yLabel string, lines []line, o chartOptions
 	leg := plot.NewLegend()
 	leg.TextStyle.Font = font.From(chartFont, leg.TextStyle.Font.Size)
 	leg.Top, leg.Left = true, true
+	// gonum stacks entries edge to edge; with the page's wider font two names
+	// touched, so each entry gets a little room.
+	leg.Padding = vg.Points(3)
 	p.Add(plotter.NewGrid())
 	drawn := 0
 	spread := 0 // lines with intervals or boxes, which stand side by side
