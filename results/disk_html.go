@@ -61,13 +61,18 @@ func profileLine(name string, d *DiskRun, profile string, m diskMetric, color in
 }
 
 // diskCharts draws, per profile, IOPS and average latency against outstanding
-// I/Os, one line per run.
+// I/Os, one line per run. A profile measured at one depth only (the WAL's, each
+// step of a block-size sweep) gets no chart: one point per line says nothing the
+// tables do not, and a sweep drew a page of such charts before its own.
 func diskCharts(inputs []Input, profiles []string) ([]htmlChart, error) {
 	iops, _ := lookupDiskMetric("iops")
 	lat, _ := lookupDiskMetric("latency")
 	opts := depthAxis(inputs)
 	var out []htmlChart
 	for _, p := range profiles {
+		if mostDepths(inputs, p) < 2 {
+			continue
+		}
 		for _, spec := range []struct {
 			m             diskMetric
 			title, ylabel string
@@ -152,4 +157,19 @@ func (c *DiskComparison) WriteHTML(w io.Writer, gates []DiskGate, trips []string
 	}
 	p.Tables = c.Tables()
 	return writePage(w, p)
+}
+
+// mostDepths is the most outstanding-I/O levels any of the runs measured profile p at.
+func mostDepths(inputs []Input, p string) int {
+	most := 0
+	for _, in := range inputs {
+		n := 0
+		for _, st := range in.Run.Disk.Steps {
+			if st.Profile == p {
+				n++
+			}
+		}
+		most = max(most, n)
+	}
+	return most
 }
