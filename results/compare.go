@@ -161,18 +161,12 @@ func (c *Comparison) value(i, r int, m metric) (float64, bool) {
 // sideValue is the mean of metric m over a side's repeats of one step; false when
 // no repeat knows it.
 func sideValue(reps []stepView, m metric) (float64, bool) {
-	var sum float64
-	n := 0
-	for _, v := range reps {
-		if x, ok := m.value(v); ok {
-			sum += x
-			n++
-		}
-	}
-	if n == 0 {
+	xs := sideValues(reps, m)
+	if len(xs) == 0 {
 		return 0, false
 	}
-	return sum / float64(n), true
+	mean, _ := meanSD(xs)
+	return mean, true
 }
 
 // Change is the relative change of v against base, in percent. A zero base gives 0

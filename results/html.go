@@ -191,11 +191,7 @@ func (c *Comparison) metricLines(m metric, dashed bool, suffix string) []line {
 		slices.Sort(order)
 		for _, xv := range order {
 			vs := byX[xv]
-			var sum float64
-			for _, v := range vs {
-				sum += v
-			}
-			mean := sum / float64(len(vs))
+			mean, _ := meanSD(vs)
 			l.xs, l.ys = append(l.xs, xv), append(l.ys, mean)
 			lo, hi := math.NaN(), math.NaN()
 			if len(in.Repeats) > 0 {

@@ -91,11 +91,8 @@ func WriteRepeatsReportHTML(w io.Writer, side Input) error {
 			if len(vs) == 0 {
 				continue
 			}
-			var sum float64
-			for _, v := range vs {
-				sum += v
-			}
-			l.xs, l.ys = append(l.xs, float64(u)), append(l.ys, sum/float64(len(vs)))
+			mean, _ := meanSD(vs)
+			l.xs, l.ys = append(l.xs, float64(u)), append(l.ys, mean)
 			l.boxes = append(l.boxes, vs)
 		}
 		svg, err := lineChartSVGWith(c.title, "users", c.ylabel, []line{l}, opts)
