@@ -48,7 +48,7 @@ type Comparison struct {
 	reps [][][]stepView
 	// est caches estimates, which a bootstrap makes costly (estimate.go).
 	est  map[estKey]Estimate
-	boot map[estKey][2][]float64
+	boot map[bootKey]bootResult
 	secs map[secKey][][]valueCount // decoded per-second histograms
 	// Unmatched are steps compared with nothing, in input then user order.
 	Unmatched []Unmatched
@@ -70,7 +70,7 @@ func Compare(inputs []Input) (*Comparison, error) {
 	if len(inputs) < 2 {
 		return nil, errors.New("compare needs at least two result files")
 	}
-	c := &Comparison{Inputs: inputs, est: map[estKey]Estimate{}, boot: map[estKey][2][]float64{}, secs: map[secKey][][]valueCount{}}
+	c := &Comparison{Inputs: inputs, est: map[estKey]Estimate{}, boot: map[bootKey]bootResult{}, secs: map[secKey][][]valueCount{}}
 	// byUsers[r] is side r's steps by user count, one per repeat (nil where a
 	// repeat lacks the step).
 	byUsers := make([]map[int][]*Step, len(inputs))
