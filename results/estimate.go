@@ -190,10 +190,10 @@ func secondsDuration(s float64) time.Duration { return time.Duration(s * float64
 
 // missingSamples says what a step lacks for an interval of the figure.
 func missingSamples(key string) string {
-	if ioSeriesKeys[key] != nil || key == "reads_per_txn" || key == "writes_per_txn" {
+	if fromIOSeries(key) {
 		return "a step has no storage series (io.series) or per-second samples"
 	}
-	if ioSeriesKeys[key] == nil && key != "tps" && key != "tps_e" {
+	if key != "tps" && key != "tps_e" {
 		return "no method for this figure"
 	}
 	return "a step has no per-second samples (written before they were recorded)"
@@ -201,17 +201,23 @@ func missingSamples(key string) string {
 
 // minSamplesOf is the fewest samples a figure's series needs for an interval.
 func minSamplesOf(key string) int {
-	if seriesUnit(key) == "s" {
-		return MinSamples
+	if fromIOSeries(key) {
+		return MinIOSamples
 	}
-	return MinIOSamples
+	return MinSamples
 }
 
 func seriesUnit(key string) string {
-	if ioSeriesKeys[key] != nil || key == "reads_per_txn" || key == "writes_per_txn" {
+	if fromIOSeries(key) {
 		return "I/O samples"
 	}
 	return "s"
+}
+
+// fromIOSeries tells whether the figure's samples are the storage series' (a
+// rate of its own, or reads or writes per transaction) rather than per-second.
+func fromIOSeries(key string) bool {
+	return ioSeriesKeys[key] != nil || key == "reads_per_txn" || key == "writes_per_txn"
 }
 
 // ioSeriesKeys are the storage figures whose interval comes from io.series.
