@@ -130,22 +130,27 @@ const footnoteWindow = "Figures cover each step's measured window only (after it
 	"Response time runs from a transaction's intended start, service time from its first statement. " +
 	"Workload: TPC-E-like, not a TPC-E result."
 
+// startedText is a run's start in UTC, marked when the run was interrupted.
+func startedText(r *Run) string {
+	started := ""
+	if !r.StartedAt.IsZero() {
+		started = r.StartedAt.UTC().Format(time.RFC3339)
+	}
+	if r.Interrupted {
+		started += " (interrupted)"
+	}
+	return started
+}
+
 func runsTable(inputs []Input) table {
 	t := table{Caption: "Runs", Head: []string{"run", "file", "database", "scale", "seed", "tags", "started", "tool"}}
 	for _, in := range inputs {
 		r := in.Run
-		started := ""
-		if !r.StartedAt.IsZero() {
-			started = r.StartedAt.UTC().Format(time.RFC3339)
-		}
-		if r.Interrupted {
-			started += " (interrupted)"
-		}
 		t.Rows = append(t.Rows, []cell{
 			{Text: in.Name(), Class: "name"}, {Text: in.Path, Class: "path"},
 			{Text: strings.TrimSpace(r.Database.Product + " " + r.Database.Version)},
 			{Text: fmt.Sprintf("%d customers, %d trade days", r.Scale.Customers, r.Scale.TradeDays)},
-			{Text: fmt.Sprint(r.Seed), Class: "num"}, {Text: formatTags(r.Tags)}, {Text: started}, {Text: r.Tool},
+			{Text: fmt.Sprint(r.Seed), Class: "num"}, {Text: formatTags(r.Tags)}, {Text: startedText(r)}, {Text: r.Tool},
 		})
 	}
 	return t
