@@ -103,6 +103,16 @@ func writePage(w io.Writer, p htmlPage) error {
 	}{p, template.CSS(pageCSS)})
 }
 
+// withChart adds a drawn chart under its title, its SVG (gonum/plot's, which
+// escapes the text in it) trusted as HTML; a chart with nothing drawn ("") is
+// left out.
+func withChart(charts []htmlChart, title, svg string) []htmlChart {
+	if svg == "" {
+		return charts
+	}
+	return append(charts, htmlChart{Title: title, SVG: template.HTML(svg)})
+}
+
 // unitSpace binds a unit to its number so a wrapping cell ("26.03 ms / 26.88 ms /
 // 62.93 ms") breaks between figures, never inside one.
 var unitSpace = strings.NewReplacer(" ms", "\u00a0ms", " MB/s", "\u00a0MB/s", " %", "\u00a0%", " … ", "\u00a0… ")
@@ -241,9 +251,7 @@ func (c *Comparison) compareCharts() ([]htmlChart, error) {
 		if err != nil {
 			return nil, err
 		}
-		if svg != "" {
-			charts = append(charts, htmlChart{Title: s.title, SVG: template.HTML(svg)})
-		}
+		charts = withChart(charts, s.title, svg)
 	}
 	return charts, nil
 }

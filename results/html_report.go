@@ -1,7 +1,6 @@
 package results
 
 import (
-	"html/template"
 	"io"
 	"time"
 )
@@ -77,22 +76,17 @@ func WriteReportHTML(w io.Writer, in Input) error {
 		if err != nil {
 			return err
 		}
-		if svg != "" {
-			p.Charts = append(p.Charts, htmlChart{Title: ch.title, SVG: template.HTML(svg)})
-		}
+		p.Charts = withChart(p.Charts, ch.title, svg)
 	}
 	svg, err := ioSeriesChart(r)
 	if err != nil {
 		return err
 	}
-	if svg != "" {
-		p.Charts = append(p.Charts, htmlChart{Title: "I/O over time", SVG: template.HTML(svg)})
-	}
+	p.Charts = withChart(p.Charts, "I/O over time", svg)
 	if svg, err = hostSeriesChart(r); err != nil {
 		return err
-	} else if svg != "" {
-		p.Charts = append(p.Charts, htmlChart{Title: "Host CPU over time", SVG: template.HTML(svg)})
 	}
+	p.Charts = withChart(p.Charts, "Host CPU over time", svg)
 
 	p.Tables = append(p.Tables, stepsTable(r))
 	if withLimits {

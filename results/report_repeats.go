@@ -2,7 +2,6 @@ package results
 
 import (
 	"fmt"
-	"html/template"
 	"io"
 	"slices"
 )
@@ -99,9 +98,7 @@ func WriteRepeatsReportHTML(w io.Writer, side Input) error {
 		if err != nil {
 			return err
 		}
-		if svg != "" {
-			p.Charts = append(p.Charts, htmlChart{Title: c.title, SVG: template.HTML(svg)})
-		}
+		p.Charts = withChart(p.Charts, c.title, svg)
 	}
 	for _, u := range users {
 		p.Tables = append(p.Tables, repeatsTable(u, steps[u]))
