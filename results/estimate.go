@@ -422,6 +422,5 @@ func ownInterval(st *Step, m metric, v float64) (lo, hi float64, ok bool) {
 	if !ok {
 		return 0, 0, false
 	}
-	half := tQuantile(e.df) * e.se
-	return v - half, v + half, true
+	return v - e.half(), v + e.half(), true
 }

@@ -42,7 +42,7 @@ func repeatsTable(u int, reps []stepView) table {
 		e := repeatMean(xs)
 		iv := dash
 		if len(xs) > 1 {
-			half := tQuantile(e.df) * e.se
+			half := e.half()
 			iv = cell{Text: formatValue(m, e.mean-half) + " … " + formatValue(m, e.mean+half), Class: "num"}
 		}
 		t.Rows = append(t.Rows, []cell{{Text: m.title, Class: "name"}, {Text: formatValue(m, e.mean), Class: "num"}, spreadCell(m, reps), iv})
