@@ -2,7 +2,6 @@ package results
 
 import (
 	"fmt"
-	"slices"
 	"strings"
 )
 
@@ -79,22 +78,17 @@ func boundBy(st *Step) string {
 	return ""
 }
 
-// setBoundFlags recomputes cpu-bound and io-bound on every step, keeping other flags.
-func setBoundFlags(r *Run) {
-	for i := range r.Steps {
-		st := &r.Steps[i]
-		f := slices.DeleteFunc(st.Flags, func(f string) bool { return f == FlagCPUBound || f == FlagIOBound })
-		if CPUBound(st) {
-			f = append(f, FlagCPUBound)
-		}
-		if IOBound(st) {
-			f = append(f, FlagIOBound)
-		}
-		if len(f) == 0 {
-			f = nil
-		}
-		st.Flags = f
+// boundFlags are the flags of this file that hold for the step, in order;
+// SetStepFlags owns them with its own.
+func boundFlags(st *Step) []string {
+	var f []string
+	if CPUBound(st) {
+		f = append(f, FlagCPUBound)
 	}
+	if IOBound(st) {
+		f = append(f, FlagIOBound)
+	}
+	return f
 }
 
 // BoundWarnings says, for each run against the base, at which shared user counts

@@ -48,7 +48,7 @@ type Comparison struct {
 	reps [][][]stepView
 	// est caches estimates, which a bootstrap makes costly (estimate.go).
 	est  map[estKey]Estimate
-	boot map[estKey][2][]float64
+	boot map[bootKey]bootResult
 	secs map[secKey][][]valueCount // decoded per-second histograms
 	// Unmatched are steps compared with nothing, in input then user order.
 	Unmatched []Unmatched
@@ -70,7 +70,7 @@ func Compare(inputs []Input) (*Comparison, error) {
 	if len(inputs) < 2 {
 		return nil, errors.New("compare needs at least two result files")
 	}
-	c := &Comparison{Inputs: inputs, est: map[estKey]Estimate{}, boot: map[estKey][2][]float64{}, secs: map[secKey][][]valueCount{}}
+	c := &Comparison{Inputs: inputs, est: map[estKey]Estimate{}, boot: map[bootKey]bootResult{}, secs: map[secKey][][]valueCount{}}
 	// byUsers[r] is side r's steps by user count, one per repeat (nil where a
 	// repeat lacks the step).
 	byUsers := make([]map[int][]*Step, len(inputs))
@@ -161,18 +161,12 @@ func (c *Comparison) value(i, r int, m metric) (float64, bool) {
 // sideValue is the mean of metric m over a side's repeats of one step; false when
 // no repeat knows it.
 func sideValue(reps []stepView, m metric) (float64, bool) {
-	var sum float64
-	n := 0
-	for _, v := range reps {
-		if x, ok := m.value(v); ok {
-			sum += x
-			n++
-		}
-	}
-	if n == 0 {
+	xs := sideValues(reps, m)
+	if len(xs) == 0 {
 		return 0, false
 	}
-	return sum / float64(n), true
+	mean, _ := meanSD(xs)
+	return mean, true
 }
 
 // Change is the relative change of v against base, in percent. A zero base gives 0

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"io"
 	"math"
+	"slices"
 )
 
 // IntervalKeys are the figures whose change compare's CSV carries with its
@@ -29,7 +30,7 @@ func (c *Comparison) WriteCSV(w io.Writer) error {
 	extra := CompareCSVHeader()[len(CSVHeader()):]
 	return writeStepsCSV(w, c.Inputs, extra, func(r int, st *Step) []string {
 		cells := make([]string, len(extra))
-		i := c.row(st.Users)
+		i := slices.Index(c.Users, st.Users) // -1: an unmatched step
 		if r == 0 || i < 0 {
 			return cells
 		}
@@ -47,16 +48,6 @@ func (c *Comparison) WriteCSV(w io.Writer) error {
 		}
 		return cells
 	})
-}
-
-// row is the matched row of a user count, -1 when it is unmatched.
-func (c *Comparison) row(users int) int {
-	for i, u := range c.Users {
-		if u == users {
-			return i
-		}
-	}
-	return -1
 }
 
 // csvChange writes a change in percent; an unbounded one (from zero) as +Inf or

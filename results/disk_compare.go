@@ -4,9 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"math"
 	"slices"
-	"strconv"
 	"strings"
 	"text/tabwriter"
 )
@@ -208,17 +206,11 @@ func ParseDiskGate(expr string) (DiskGate, error) {
 		return DiskGate{}, &GateSyntaxError{Expr: expr, Reason: reason}
 	}
 	s := strings.TrimSpace(expr)[len(DiskGatePrefix):]
-	i := strings.IndexAny(s, "<>")
-	if i < 0 {
+	name, op, rest, ok := splitGateOp(s)
+	if !ok {
 		return bad(`no operator; want disk.METRIC OP VALUE, e.g. "disk.iops<-10%", "disk.read_p99>+20%"`)
 	}
-	g := DiskGate{g: Gate{Expr: expr, op: s[i : i+1]}}
-	name, rest := strings.TrimSpace(s[:i]), s[i+1:]
-	if strings.HasPrefix(rest, "=") {
-		g.g.op += "="
-		rest = rest[1:]
-	}
-	rest = strings.TrimSpace(rest)
+	g := DiskGate{g: Gate{Expr: expr, op: op}}
 	m, ok := lookupDiskMetric(name)
 	if !ok {
 		keys := make([]string, len(diskMetrics))
@@ -231,19 +223,10 @@ func ParseDiskGate(expr string) (DiskGate, error) {
 	if rest == "" || strings.ContainsAny(rest, "<>=") {
 		return bad("want one value after one operator")
 	}
-	if strings.HasSuffix(rest, "%") {
-		v, err := strconv.ParseFloat(strings.TrimSpace(strings.TrimSuffix(rest, "%")), 64)
-		if err != nil || math.IsNaN(v) || math.IsInf(v, 0) {
-			return bad(fmt.Sprintf("%q is not a percentage such as -10%% or +20%%", rest))
-		}
-		g.g.value, g.g.relative = v, true
-		return g, nil
-	}
-	v, err := parseAbsolute(rest, m.unit)
-	if err != nil {
+	var err error
+	if g.g.value, g.g.relative, err = parseGateValue(rest, m.unit); err != nil {
 		return bad(err.Error())
 	}
-	g.g.value = v
 	return g, nil
 }
 

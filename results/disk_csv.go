@@ -15,22 +15,20 @@ type diskCSVColumn struct {
 }
 
 func diskCSVColumns() []diskCSVColumn {
-	metric := func(name, key string) diskCSVColumn {
-		m, _ := lookupDiskMetric(key)
+	value := func(name string, get func(*DiskStep) (float64, bool)) diskCSVColumn {
 		return diskCSVColumn{name, func(_ Input, st *DiskStep) string {
-			if v, ok := m.value(st); ok {
+			if v, ok := get(st); ok {
 				return csvFloat(v)
 			}
 			return ""
 		}}
 	}
+	metric := func(name, key string) diskCSVColumn {
+		m, _ := lookupDiskMetric(key)
+		return value(name, m.value)
+	}
 	dirCol := func(name string, pick func(*DiskStep) *DiskDir, f func(*DiskDir) float64) diskCSVColumn {
-		return diskCSVColumn{name, func(_ Input, st *DiskStep) string {
-			if d := pick(st); d != nil {
-				return csvFloat(f(d))
-			}
-			return ""
-		}}
+		return value(name, dirValue(pick, f))
 	}
 	dev := func(name string, f func(*StepIO) float64) diskCSVColumn {
 		return diskCSVColumn{name, func(_ Input, st *DiskStep) string {

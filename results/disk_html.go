@@ -5,7 +5,6 @@ import (
 	"html/template"
 	"io"
 	"strings"
-	"time"
 )
 
 const footnoteDisk = "Each step ran its profile on fio for its ramp-up, then measured; latency is fio's completion " +
@@ -16,13 +15,6 @@ func diskRunsTable(inputs []Input) table {
 	t := table{Caption: "Storage-profile runs", Head: []string{"run", "file", "target", "size", "fio", "I/O", "seed", "tags", "started"}}
 	for _, in := range inputs {
 		r, d := in.Run, in.Run.Disk
-		started := ""
-		if !r.StartedAt.IsZero() {
-			started = r.StartedAt.UTC().Format(time.RFC3339)
-		}
-		if r.Interrupted {
-			started += " (interrupted)"
-		}
 		io := "buffered"
 		if d.Direct {
 			io = "direct"
@@ -30,7 +22,7 @@ func diskRunsTable(inputs []Input) table {
 		target := strings.TrimSpace(d.Target.Path + " " + d.Target.Filesystem + " " + d.Target.Device)
 		t.Rows = append(t.Rows, []cell{{Text: in.Name(), Class: "name"}, {Text: in.Path}, {Text: target},
 			{Text: formatSize(d.Target.SizeBytes)}, {Text: d.FIO}, {Text: io}, {Text: fmt.Sprint(r.Seed)},
-			{Text: formatTags(r.Tags)}, {Text: started}})
+			{Text: formatTags(r.Tags)}, {Text: startedText(r)}})
 	}
 	return t
 }

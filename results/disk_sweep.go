@@ -2,7 +2,6 @@ package results
 
 import (
 	"fmt"
-	"html/template"
 	"strconv"
 	"strings"
 )
@@ -114,9 +113,7 @@ func sweepCharts(d *DiskRun) ([]htmlChart, error) {
 			if err != nil {
 				return nil, err
 			}
-			if svg != "" {
-				out = append(out, htmlChart{Title: c.title, SVG: template.HTML(svg)})
-			}
+			out = withChart(out, c.title, svg)
 		}
 	}
 	return out, nil

@@ -207,10 +207,10 @@ func secondsDuration(s float64) time.Duration { return time.Duration(s * float64
 
 // missingSamples says what a step lacks for an interval of the figure.
 func missingSamples(key string) string {
-	if ioSeriesKeys[key] != nil || key == "reads_per_txn" || key == "writes_per_txn" {
+	if fromIOSeries(key) {
 		return "a step has no storage series (io.series) or per-second samples"
 	}
-	if ioSeriesKeys[key] == nil && key != "tps" && key != "tps_e" {
+	if key != "tps" && key != "tps_e" {
 		return "no method for this figure"
 	}
 	return "a step has no per-second samples (written before they were recorded)"
@@ -218,17 +218,23 @@ func missingSamples(key string) string {
 
 // minSamplesOf is the fewest samples a figure's series needs for an interval.
 func minSamplesOf(key string) int {
-	if seriesUnit(key) == "s" {
-		return MinSamples
+	if fromIOSeries(key) {
+		return MinIOSamples
 	}
-	return MinIOSamples
+	return MinSamples
 }
 
 func seriesUnit(key string) string {
-	if ioSeriesKeys[key] != nil || key == "reads_per_txn" || key == "writes_per_txn" {
+	if fromIOSeries(key) {
 		return "I/O samples"
 	}
 	return "s"
+}
+
+// fromIOSeries tells whether the figure's samples are the storage series' (a
+// rate of its own, or reads or writes per transaction) rather than per-second.
+func fromIOSeries(key string) bool {
+	return ioSeriesKeys[key] != nil || key == "reads_per_txn" || key == "writes_per_txn"
 }
 
 // ioSeriesKeys are the storage figures whose interval comes from io.series.
@@ -319,31 +325,46 @@ func responseFigure(key string) (fig int, slug string, ok bool) {
 	return 0, "", false
 }
 
+// bootKey names one bootstrap: a pair of steps at matched row i and the
+// transaction filter ("" all).
 type bootKey struct {
 	i    int
 	a, b *Step
 	slug string
 }
 
+// bootResult is one bootstrap's intervals of every response figure (nil when
+// there is none) and how they were made, or why not.
+type bootResult struct {
+	lo, hi []float64
+	method string
+}
+
 // bootstrapInterval is the block bootstrap of a response figure's change,
-// computed once for all figures of one pair of steps and one transaction filter.
+// computed once for all figures of one pair of steps and one transaction filter:
+// the steps' batches are built and resampled on the first figure asked for.
 func (c *Comparison) bootstrapInterval(i int, a, b stepView, fig int, slug string) (lo, hi float64, method string) {
-	nan := math.NaN()
-	ba, okA := c.respBlocksOf(a.st, slug)
-	bb, okB := c.respBlocksOf(b.st, slug)
+	k := bootKey{i: i, a: a.st, b: b.st, slug: slug}
+	res, ok := c.boot[k]
+	if !ok {
+		res = c.bootstrap(a.st, b.st, slug)
+		c.boot[k] = res
+	}
+	if res.lo == nil {
+		return math.NaN(), math.NaN(), res.method
+	}
+	return res.lo[fig], res.hi[fig], res.method
+}
+
+func (c *Comparison) bootstrap(a, b *Step, slug string) bootResult {
+	ba, okA := c.respBlocksOf(a, slug)
+	bb, okB := c.respBlocksOf(b, slug)
 	if !okA || !okB {
-		return nan, nan, "no interval: a step has no per-second histograms (or too few seconds)"
+		return bootResult{method: "no interval: a step has no per-second histograms (or too few seconds)"}
 	}
-	k := estKey{i: i, key: fmt.Sprintf("boot %p %p %s", a.st, b.st, slug)}
-	var los, his []float64
-	if e, ok := c.boot[k]; ok {
-		los, his = e[0], e[1]
-	} else {
-		los, his = bootstrapChanges(ba, bb, bootstrapResamples)
-		c.boot[k] = [2][]float64{los, his}
-	}
-	return los[fig], his[fig], fmt.Sprintf("block bootstrap, %d × %d s vs %d × %d s, %d resamples",
-		len(ba.cum), ba.size, len(bb.cum), bb.size, bootstrapResamples)
+	los, his := bootstrapChanges(ba, bb, bootstrapResamples)
+	return bootResult{lo: los, hi: his, method: fmt.Sprintf("block bootstrap, %d × %d s vs %d × %d s, %d resamples",
+		len(ba.cum), ba.size, len(bb.cum), bb.size, bootstrapResamples)}
 }
 
 // respBlocksOf batches a step's per-second response histograms of one transaction
@@ -418,6 +439,5 @@ func ownInterval(st *Step, m metric, v float64) (lo, hi float64, ok bool) {
 	if !ok {
 		return 0, 0, false
 	}
-	half := tQuantile(e.df) * e.se
-	return v - half, v + half, true
+	return v - e.half(), v + e.half(), true
 }

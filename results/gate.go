@@ -111,21 +111,15 @@ func parseComparison(expr, s string) (Gate, error) {
 	bad := func(reason string) (Gate, error) {
 		return Gate{}, &GateSyntaxError{Expr: expr, Reason: reason}
 	}
-	i := strings.IndexAny(s, "<>")
-	if i < 0 {
+	left, op, rest, ok := splitGateOp(s)
+	if !ok {
 		if strings.Contains(s, "=") {
 			return bad("operator must be <, >, <= or >= (" + gateGrammar + ")")
 		}
 		return bad("no operator (" + gateGrammar + ")")
 	}
-	g := Gate{Expr: expr, op: s[i : i+1]}
-	name := strings.ToLower(strings.TrimSpace(s[:i]))
-	rest := s[i+1:]
-	if strings.HasPrefix(rest, "=") {
-		g.op += "="
-		rest = rest[1:]
-	}
-	rest = strings.TrimSpace(rest)
+	g := Gate{Expr: expr, op: op}
+	name := strings.ToLower(left)
 	if name == "" {
 		return bad("no metric before the operator (" + gateGrammar + ")")
 	}
@@ -156,21 +150,40 @@ func parseComparison(expr, s string) (Gate, error) {
 		}
 		return bad(fmt.Sprintf("unknown metric %q; use one of %s, %s, or <transaction>.<p95 ...>", name, strings.Join(keys, ", "), maxTPSEKey))
 	}
-	if strings.HasSuffix(rest, "%") {
-		num := strings.TrimSpace(strings.TrimSuffix(rest, "%"))
-		v, err := strconv.ParseFloat(num, 64)
-		if err != nil || math.IsNaN(v) || math.IsInf(v, 0) {
-			return bad(fmt.Sprintf("%q is not a percentage such as -10%% or +20%%", rest))
-		}
-		g.value, g.relative = v, true
-		return g, nil
-	}
-	v, err := parseAbsolute(rest, g.metric.unit)
-	if err != nil {
+	var err error
+	if g.value, g.relative, err = parseGateValue(rest, g.metric.unit); err != nil {
 		return bad(err.Error())
 	}
-	g.value = v
 	return g, nil
+}
+
+// splitGateOp cuts "METRIC OP VALUE" at its first operator (<, >, <=, >=): the
+// metric and the value trimmed; ok is false without < or >.
+func splitGateOp(s string) (left, op, rest string, ok bool) {
+	i := strings.IndexAny(s, "<>")
+	if i < 0 {
+		return "", "", "", false
+	}
+	op, rest = s[i:i+1], s[i+1:]
+	if strings.HasPrefix(rest, "=") {
+		op += "="
+		rest = rest[1:]
+	}
+	return strings.TrimSpace(s[:i]), op, strings.TrimSpace(rest), true
+}
+
+// parseGateValue reads a gate's value: a change in percent ("-10%", relative) or
+// an absolute value in unit u.
+func parseGateValue(s string, u unit) (v float64, relative bool, err error) {
+	if strings.HasSuffix(s, "%") {
+		v, err := strconv.ParseFloat(strings.TrimSpace(strings.TrimSuffix(s, "%")), 64)
+		if err != nil || math.IsNaN(v) || math.IsInf(v, 0) {
+			return 0, false, fmt.Errorf("%q is not a percentage such as -10%% or +20%%", s)
+		}
+		return v, true, nil
+	}
+	v, err = parseAbsolute(s, u)
+	return v, false, err
 }
 
 // parseAbsolute reads an absolute gate value in the metric's unit.

@@ -3,6 +3,7 @@ package results
 import (
 	"fmt"
 	"strings"
+	"time"
 )
 
 // The host figures in compare, gates, the report's step table, the CSV and the
@@ -150,22 +151,13 @@ func hostChartLines(byX func(name string, color int, dashed bool, m metric) line
 // hostSeriesChart draws the database host's busy and iowait CPU over the run,
 // "" when no step has a host series.
 func hostSeriesChart(r *Run) (string, error) {
-	t0 := r.StartedAt
-	busy := line{name: "CPU busy %", color: 0}
-	iow := line{name: "iowait %", color: 2}
-	for i := range r.Steps {
-		h := r.Steps[i].Host
-		if !hostKnown(h) {
-			continue
-		}
-		for _, s := range h.Series {
-			if t0.IsZero() {
-				t0 = s.At
+	return overRunChart(r, "Database host CPU over the run", "% of all cores", []line{{name: "CPU busy %", color: 0}, {name: "iowait %", color: 2}},
+		func(st *Step, add func(time.Time, ...float64)) {
+			if !hostKnown(st.Host) {
+				return
 			}
-			x := s.At.Sub(t0).Seconds()
-			busy.xs, busy.ys = append(busy.xs, x), append(busy.ys, s.BusyPct())
-			iow.xs, iow.ys = append(iow.xs, x), append(iow.ys, s.IOWaitPct)
-		}
-	}
-	return lineChartSVG("Database host CPU over the run", "seconds since start", "% of all cores", []line{busy, iow})
+			for _, s := range st.Host.Series {
+				add(s.At, s.BusyPct(), s.IOWaitPct)
+			}
+		})
 }

@@ -103,6 +103,16 @@ func writePage(w io.Writer, p htmlPage) error {
 	}{p, template.CSS(pageCSS)})
 }
 
+// withChart adds a drawn chart under its title, its SVG (gonum/plot's, which
+// escapes the text in it) trusted as HTML; a chart with nothing drawn ("") is
+// left out.
+func withChart(charts []htmlChart, title, svg string) []htmlChart {
+	if svg == "" {
+		return charts
+	}
+	return append(charts, htmlChart{Title: title, SVG: template.HTML(svg)})
+}
+
 // unitSpace binds a unit to its number so a wrapping cell ("26.03 ms / 26.88 ms /
 // 62.93 ms") breaks between figures, never inside one.
 var unitSpace = strings.NewReplacer(" ms", "\u00a0ms", " MB/s", "\u00a0MB/s", " %", "\u00a0%", " … ", "\u00a0… ")
@@ -130,22 +140,27 @@ const footnoteWindow = "Figures cover each step's measured window only (after it
 	"Response time runs from a transaction's intended start, service time from its first statement. " +
 	"Workload: TPC-E-like, not a TPC-E result."
 
+// startedText is a run's start in UTC, marked when the run was interrupted.
+func startedText(r *Run) string {
+	started := ""
+	if !r.StartedAt.IsZero() {
+		started = r.StartedAt.UTC().Format(time.RFC3339)
+	}
+	if r.Interrupted {
+		started += " (interrupted)"
+	}
+	return started
+}
+
 func runsTable(inputs []Input) table {
 	t := table{Caption: "Runs", Head: []string{"run", "file", "database", "scale", "seed", "tags", "started", "tool"}}
 	for _, in := range inputs {
 		r := in.Run
-		started := ""
-		if !r.StartedAt.IsZero() {
-			started = r.StartedAt.UTC().Format(time.RFC3339)
-		}
-		if r.Interrupted {
-			started += " (interrupted)"
-		}
 		t.Rows = append(t.Rows, []cell{
 			{Text: in.Name(), Class: "name"}, {Text: in.Path, Class: "path"},
 			{Text: strings.TrimSpace(r.Database.Product + " " + r.Database.Version)},
 			{Text: fmt.Sprintf("%d customers, %d trade days", r.Scale.Customers, r.Scale.TradeDays)},
-			{Text: fmt.Sprint(r.Seed), Class: "num"}, {Text: formatTags(r.Tags)}, {Text: started}, {Text: r.Tool},
+			{Text: fmt.Sprint(r.Seed), Class: "num"}, {Text: formatTags(r.Tags)}, {Text: startedText(r)}, {Text: r.Tool},
 		})
 	}
 	return t
@@ -191,11 +206,7 @@ func (c *Comparison) metricLines(m metric, dashed bool, suffix string) []line {
 		slices.Sort(order)
 		for _, xv := range order {
 			vs := byX[xv]
-			var sum float64
-			for _, v := range vs {
-				sum += v
-			}
-			mean := sum / float64(len(vs))
+			mean, _ := meanSD(vs)
 			l.xs, l.ys = append(l.xs, xv), append(l.ys, mean)
 			lo, hi := math.NaN(), math.NaN()
 			if len(in.Repeats) > 0 {
@@ -240,9 +251,7 @@ func (c *Comparison) compareCharts() ([]htmlChart, error) {
 		if err != nil {
 			return nil, err
 		}
-		if svg != "" {
-			charts = append(charts, htmlChart{Title: s.title, SVG: template.HTML(svg)})
-		}
+		charts = withChart(charts, s.title, svg)
 	}
 	return charts, nil
 }

@@ -1,8 +1,8 @@
 package results
 
 import (
-	"html/template"
 	"io"
+	"time"
 )
 
 // WriteReportHTML writes one run as a self-contained HTML page: the step table,
@@ -76,22 +76,17 @@ func WriteReportHTML(w io.Writer, in Input) error {
 		if err != nil {
 			return err
 		}
-		if svg != "" {
-			p.Charts = append(p.Charts, htmlChart{Title: ch.title, SVG: template.HTML(svg)})
-		}
+		p.Charts = withChart(p.Charts, ch.title, svg)
 	}
 	svg, err := ioSeriesChart(r)
 	if err != nil {
 		return err
 	}
-	if svg != "" {
-		p.Charts = append(p.Charts, htmlChart{Title: "I/O over time", SVG: template.HTML(svg)})
-	}
+	p.Charts = withChart(p.Charts, "I/O over time", svg)
 	if svg, err = hostSeriesChart(r); err != nil {
 		return err
-	} else if svg != "" {
-		p.Charts = append(p.Charts, htmlChart{Title: "Host CPU over time", SVG: template.HTML(svg)})
 	}
+	p.Charts = withChart(p.Charts, "Host CPU over time", svg)
 
 	p.Tables = append(p.Tables, stepsTable(r))
 	if withLimits {
@@ -114,23 +109,34 @@ func WriteReportHTML(w io.Writer, in Input) error {
 // ioSeriesChart draws read and write IOPS of every step's time series against
 // seconds since the run started; "" when the run has no series.
 func ioSeriesChart(r *Run) (string, error) {
-	var t0 = r.StartedAt
-	rd := line{name: "read IOPS", color: 0}
-	wr := line{name: "write IOPS", color: 1}
-	// In the order run (a --find-max run's probes are not in rate order in time).
-	for i := range r.Steps {
-		io := r.Steps[i].IO
-		if io == nil {
-			continue
-		}
-		for _, s := range io.Series {
-			if t0.IsZero() {
-				t0 = s.At
+	return overRunChart(r, "I/O over the run", "IOPS", []line{{name: "read IOPS", color: 0}, {name: "write IOPS", color: 1}},
+		func(st *Step, add func(time.Time, ...float64)) {
+			if st.IO == nil {
+				return
 			}
-			x := s.At.Sub(t0).Seconds()
-			rd.xs, rd.ys = append(rd.xs, x), append(rd.ys, s.ReadIOPS)
-			wr.xs, wr.ys = append(wr.xs, x), append(wr.ys, s.WriteIOPS)
+			for _, s := range st.IO.Series {
+				add(s.At, s.ReadIOPS, s.WriteIOPS)
+			}
+		})
+}
+
+// overRunChart draws figures of the steps' time series against seconds since the
+// run started (or its first sample), the steps in the order run: a --find-max
+// run's probes are not in rate order in time. samples gives a step's samples to
+// add, each its time and one value per line. "" when no step has a sample.
+func overRunChart(r *Run, title, yLabel string, lines []line, samples func(st *Step, add func(at time.Time, ys ...float64))) (string, error) {
+	t0 := r.StartedAt
+	add := func(at time.Time, ys ...float64) {
+		if t0.IsZero() {
+			t0 = at
+		}
+		x := at.Sub(t0).Seconds()
+		for k, y := range ys {
+			lines[k].xs, lines[k].ys = append(lines[k].xs, x), append(lines[k].ys, y)
 		}
 	}
-	return lineChartSVG("I/O over the run", "seconds since start", "IOPS", []line{rd, wr})
+	for i := range r.Steps {
+		samples(&r.Steps[i], add)
+	}
+	return lineChartSVG(title, "seconds since start", yLabel, lines)
 }

@@ -80,6 +80,9 @@ func repeatMean(xs []float64) meanEstimate {
 	return meanEstimate{mean: m, se: sd / math.Sqrt(float64(len(xs))), df: float64(len(xs) - 1), batches: len(xs)}
 }
 
+// half is the half width of the mean's Confidence interval (Student's t).
+func (e meanEstimate) half() float64 { return tQuantile(e.df) * e.se }
+
 // tQuantile is Student's t quantile for a two-sided interval at Confidence.
 func tQuantile(df float64) float64 {
 	if df < 1 {

@@ -2,7 +2,6 @@ package results
 
 import (
 	"fmt"
-	"html/template"
 	"io"
 	"slices"
 )
@@ -43,7 +42,7 @@ func repeatsTable(u int, reps []stepView) table {
 		e := repeatMean(xs)
 		iv := dash
 		if len(xs) > 1 {
-			half := tQuantile(e.df) * e.se
+			half := e.half()
 			iv = cell{Text: formatValue(m, e.mean-half) + " … " + formatValue(m, e.mean+half), Class: "num"}
 		}
 		t.Rows = append(t.Rows, []cell{{Text: m.title, Class: "name"}, {Text: formatValue(m, e.mean), Class: "num"}, spreadCell(m, reps), iv})
@@ -91,20 +90,15 @@ func WriteRepeatsReportHTML(w io.Writer, side Input) error {
 			if len(vs) == 0 {
 				continue
 			}
-			var sum float64
-			for _, v := range vs {
-				sum += v
-			}
-			l.xs, l.ys = append(l.xs, float64(u)), append(l.ys, sum/float64(len(vs)))
+			mean, _ := meanSD(vs)
+			l.xs, l.ys = append(l.xs, float64(u)), append(l.ys, mean)
 			l.boxes = append(l.boxes, vs)
 		}
 		svg, err := lineChartSVGWith(c.title, "users", c.ylabel, []line{l}, opts)
 		if err != nil {
 			return err
 		}
-		if svg != "" {
-			p.Charts = append(p.Charts, htmlChart{Title: c.title, SVG: template.HTML(svg)})
-		}
+		p.Charts = withChart(p.Charts, c.title, svg)
 	}
 	for _, u := range users {
 		p.Tables = append(p.Tables, repeatsTable(u, steps[u]))

@@ -105,11 +105,12 @@ func MemoryResident(st *Step) bool { return RegimeOf(st) == RegimeMemoryResident
 
 // SetStepFlags recomputes the flags this file owns on every step of r: partial,
 // driver-bound, knee (which moves as later steps arrive), memory-resident and
-// behind-schedule, and each step's regime. Flags
-// of other names are kept as they are. Call it before writing the file.
+// behind-schedule, and each step's regime; then, after the flags it keeps,
+// bound.go's cpu-bound and io-bound. Flags of other names are kept as they are.
+// Call it before writing the file.
 func SetStepFlags(r *Run) {
 	knee := Knee(r.Steps)
-	own := []string{FlagPartial, FlagDriverBound, FlagKnee, FlagMemoryResident, FlagBehindSchedule}
+	own := []string{FlagPartial, FlagDriverBound, FlagKnee, FlagMemoryResident, FlagBehindSchedule, FlagCPUBound, FlagIOBound}
 	for i := range r.Steps {
 		st := &r.Steps[i]
 		kept := slices.DeleteFunc(slices.Clone(st.Flags), func(f string) bool { return slices.Contains(own, f) })
@@ -123,20 +124,19 @@ func SetStepFlags(r *Run) {
 		if i == knee {
 			f = append(f, FlagKnee)
 		}
-		if MemoryResident(st) {
+		st.Regime = RegimeOf(st)
+		if st.Regime == RegimeMemoryResident {
 			f = append(f, FlagMemoryResident)
 		}
 		if BehindSchedule(st) {
 			f = append(f, FlagBehindSchedule)
 		}
-		st.Regime = RegimeOf(st)
-		f = append(f, kept...)
+		f = append(append(f, kept...), boundFlags(st)...)
 		if len(f) == 0 {
 			f = nil
 		}
 		st.Flags = f
 	}
-	setBoundFlags(r)
 }
 
 // readWriteRatio shows reads : writes as "9.2 : 1" (or "1 : 4.0" when writes
