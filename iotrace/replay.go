@@ -216,7 +216,7 @@ func Fidelity(info *TraceInfo, s ReplaySetup, out *fio.Output) (*results.Replay,
 	case s.Speed != 1:
 		r.Mode = "speed " + strconv.FormatFloat(s.Speed, 'g', -1, 64)
 	}
-	r.Captured = info.Reads + info.Writes + info.Discards + info.Flushes
+	r.Captured = info.Requests()
 	if s.SkipWrites {
 		r.Captured = info.Reads
 	}
