@@ -187,7 +187,7 @@ func (s ReplaySetup) Job() fio.JobFile {
 		{Key: "ioengine", Value: "libaio"},
 		{Key: "direct", Value: "1"},
 		{Key: "iodepth", Value: strconv.Itoa(s.Depth)},
-		{Key: "percentile_list", Value: "50:95:99:99.9"},
+		{Key: "percentile_list", Value: fio.PercentileList},
 		{Key: "write_lat_log", Value: s.LatLog},
 		{Key: "log_avg_msec", Value: "0"},
 	}
