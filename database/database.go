@@ -167,8 +167,20 @@ func (c Class) String() string {
 // Options size the pool.
 type Options struct {
 	MaxConns int           // 0: the driver's default
-	Timeout  time.Duration // connect timeout; 0: 10 s
+	Timeout  time.Duration // connect timeout; 0: the DSN's connect_timeout, else DefaultConnectTimeout
 	AppName  string
+}
+
+// ConnectTimeout is the connect timeout both engines apply: Options.Timeout, else
+// fromDSN (the DSN's connect_timeout, 0 without one), else DefaultConnectTimeout.
+func (o Options) ConnectTimeout(fromDSN time.Duration) time.Duration {
+	switch {
+	case o.Timeout != 0:
+		return o.Timeout
+	case fromDSN != 0:
+		return fromDSN
+	}
+	return DefaultConnectTimeout
 }
 
 // Redact removes the password from a DSN (URL or key=value form) so it can be shown.

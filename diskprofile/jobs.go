@@ -24,9 +24,6 @@ type Setup struct {
 	Seed uint64
 }
 
-// Percentiles are the completion-latency percentiles every step reports.
-var Percentiles = []float64{50, 95, 99, 99.9}
-
 // global options of every step: the target, timing, seed and the reporting.
 func (s Setup) global() []fio.Option {
 	direct := "0"
@@ -45,7 +42,7 @@ func (s Setup) global() []fio.Option {
 		// rather than touching each block once per pass of the file.
 		{Key: "norandommap"},
 		{Key: "group_reporting"},
-		{Key: "percentile_list", Value: "50:95:99:99.9"},
+		{Key: "percentile_list", Value: fio.PercentileList},
 	}
 }
 

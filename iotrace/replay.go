@@ -187,7 +187,7 @@ func (s ReplaySetup) Job() fio.JobFile {
 		{Key: "ioengine", Value: "libaio"},
 		{Key: "direct", Value: "1"},
 		{Key: "iodepth", Value: strconv.Itoa(s.Depth)},
-		{Key: "percentile_list", Value: "50:95:99:99.9"},
+		{Key: "percentile_list", Value: fio.PercentileList},
 		{Key: "write_lat_log", Value: s.LatLog},
 		{Key: "log_avg_msec", Value: "0"},
 	}
@@ -216,7 +216,7 @@ func Fidelity(info *TraceInfo, s ReplaySetup, out *fio.Output) (*results.Replay,
 	case s.Speed != 1:
 		r.Mode = "speed " + strconv.FormatFloat(s.Speed, 'g', -1, 64)
 	}
-	r.Captured = info.Reads + info.Writes + info.Discards + info.Flushes
+	r.Captured = info.Requests()
 	if s.SkipWrites {
 		r.Captured = info.Reads
 	}

@@ -28,8 +28,11 @@ type executor struct {
 	sc  schema.Scale
 	gen *Gen
 	now func() time.Time
-	// server runs each transaction as calls of its server routine (WithFrames).
-	server bool
+	// server runs each transaction as calls of its server routine (WithFrames);
+	// calls holds each routine's call by name, or callErr why there is none.
+	server  bool
+	calls   map[string]string
+	callErr error
 }
 
 var _ Executor = (*executor)(nil)
@@ -41,6 +44,9 @@ func NewExecutor(db database.DB, sql *Statements, sc schema.Scale, seed uint64, 
 	e := &executor{db: db, sql: sql, sc: sc, gen: NewGen(sc, seed, worker), now: func() time.Time { return time.Now().UTC() }}
 	for _, o := range opts {
 		o(e)
+	}
+	if e.server {
+		e.renderCalls()
 	}
 	return e
 }

@@ -34,8 +34,8 @@ func ParseFrames(s string) (Frames, error) {
 // frames need the routines installed (EnsureRoutines).
 func WithFrames(f Frames) Option { return func(e *executor) { e.server = f == ServerFrames } }
 
-// routine names one server routine and how many parameters it takes; calls renders
-// its call once per executor's database.
+// routine names one server routine and how many parameters it takes; its call is
+// rendered once per executor's database (renderCalls).
 type routine struct {
 	name string
 	args int
@@ -66,17 +66,24 @@ var Routines = [NumKinds]routine{
 	TradeUpdate: tradeUpdateRoutine, DataMaintenance: dataMaintenanceRoutine, TradeCleanup: tradeCleanupRoutine,
 }
 
-// callText renders r's call for the executor's database.
-func (e *executor) callText(r routine) (string, error) {
+// renderCalls renders every routine's call for the executor's database, once, so
+// the per-transaction path only looks its call up; a database without server
+// routines keeps the reason in callErr, returned by every call.
+func (e *executor) renderCalls() {
 	s, ok := routineSetFor(e.db.Name())
 	if !ok {
-		return "", fmt.Errorf("%s", FramesUnavailable(e.db.Name()))
+		e.callErr = fmt.Errorf("%s", FramesUnavailable(e.db.Name()))
+		return
 	}
 	eng, err := database.Of(e.db)
 	if err != nil {
-		return "", err
+		e.callErr = err
+		return
 	}
-	return eng.SQL(s.Call(r.name, r.args)), nil
+	e.calls = make(map[string]string, len(Routines))
+	for _, r := range Routines {
+		e.calls[r.name] = eng.SQL(s.Call(r.name, r.args))
+	}
 }
 
 // callRoutine runs one call of r as the whole of one database transaction at iso,
@@ -86,10 +93,10 @@ func (e *executor) callText(r routine) (string, error) {
 // the routine failed comes back as the client mode's CheckError, its intended
 // rollback as RolledBack.
 func (e *executor) callRoutine(ctx context.Context, out *Outcome, iso database.Isolation, r routine, dst any, args ...any) error {
-	sql, err := e.callText(r)
-	if err != nil {
-		return fmt.Errorf("%s: %w", out.Kind, err)
+	if e.callErr != nil {
+		return fmt.Errorf("%s: %w", out.Kind, e.callErr)
 	}
+	sql := e.calls[r.name]
 	return e.attempts(out, func() error {
 		var doc string
 		err := e.db.InTx(ctx, iso, func(tx database.Tx) error {

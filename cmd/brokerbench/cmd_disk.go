@@ -13,6 +13,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/brokerbench/brokerbench/diskprofile"
+	"github.com/brokerbench/brokerbench/internal/fio"
 	"github.com/brokerbench/brokerbench/internal/memcap"
 )
 
@@ -187,7 +188,7 @@ func listProfiles(w io.Writer, all []diskprofile.Profile, asJSON bool) error {
 		}
 	}
 	fmt.Fprintln(w, "\nEvery step adds: filename=TARGET size=SIZE direct=1 time_based ramp_time=RAMP runtime=MEASURE")
-	fmt.Fprintln(w, "randseed=SEED norandommap group_reporting percentile_list=50:95:99:99.9; {depth} is the step's outstanding I/Os.")
+	fmt.Fprintln(w, "randseed=SEED norandommap group_reporting percentile_list="+fio.PercentileList+"; {depth} is the step's outstanding I/Os.")
 	return nil
 }
 

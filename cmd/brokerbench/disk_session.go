@@ -11,6 +11,7 @@ import (
 	"github.com/brokerbench/brokerbench/diskprofile"
 	"github.com/brokerbench/brokerbench/driver/iostat"
 	"github.com/brokerbench/brokerbench/internal/fio"
+	"github.com/brokerbench/brokerbench/internal/memcap"
 	"github.com/brokerbench/brokerbench/results"
 )
 
@@ -145,7 +146,7 @@ func (s *diskSession) precondition(ctx context.Context, setup diskprofile.Setup,
 		s.res.Disk.Precondition = &results.Precondition{Skipped: true, SkipNote: "reading profiles on a raw device: its contents are read as they are"}
 		return nil
 	}
-	s.g.logf("disk: writing the %s target in full (preconditioning)", formatBytes(setup.SizeBytes))
+	s.g.logf("disk: writing the %s target in full (preconditioning)", memcap.FormatSize(setup.SizeBytes))
 	start := time.Now()
 	if _, err := s.bin.Run(ctx, diskprofile.PreconditionJob(setup)); err != nil {
 		return fmt.Errorf("preconditioning %s: %w", setup.Path, err)
@@ -212,11 +213,4 @@ func (s *diskSession) step(ctx context.Context, p diskprofile.Profile, depth int
 	mu.Unlock()
 	diskprofile.CheckDevice(&st)
 	return st, nil
-}
-
-func formatBytes(b int64) string {
-	if b >= 1<<30 {
-		return fmt.Sprintf("%.1f GB", float64(b)/(1<<30))
-	}
-	return fmt.Sprintf("%.0f MB", float64(b)/(1<<20))
 }

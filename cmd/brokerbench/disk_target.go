@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/prometheus/procfs"
 	"golang.org/x/sys/unix"
 
 	"github.com/brokerbench/brokerbench/internal/memcap"
@@ -131,20 +132,16 @@ func sameDevice(a, b string) bool {
 }
 
 // mountedFrom returns a mount point of the device maj:min or of a partition of
-// it, "" when none is mounted (/proc/self/mountinfo's third field is MAJ:MIN).
+// it, "" when none is mounted (a mount's MAJ:MIN in /proc/self/mountinfo).
 func mountedFrom(maj, min uint32) string {
-	data, err := os.ReadFile("/proc/self/mountinfo")
+	mounts, err := procfs.GetMounts()
 	if err != nil {
 		return ""
 	}
 	parts := partitionsOf(maj, min)
-	for _, line := range strings.Split(string(data), "\n") {
-		f := strings.Fields(line)
-		if len(f) < 5 {
-			continue
-		}
-		if parts[f[2]] {
-			return f[4]
+	for _, m := range mounts {
+		if parts[m.MajorMinorVer] {
+			return m.MountPoint
 		}
 	}
 	return ""
@@ -193,7 +190,7 @@ func blockSize(maj, min uint32) (int64, error) {
 
 // fsTypeOf is the file system type of the mount holding dir ("ext4"), "" if unknown.
 func fsTypeOf(dir string) string {
-	data, err := os.ReadFile("/proc/self/mountinfo")
+	mounts, err := procfs.GetMounts()
 	if err != nil {
 		return ""
 	}
@@ -202,21 +199,10 @@ func fsTypeOf(dir string) string {
 		abs = r
 	}
 	best, fs := "", ""
-	for _, line := range strings.Split(string(data), "\n") {
-		f := strings.Fields(line)
-		sep := -1
-		for i, x := range f {
-			if x == "-" {
-				sep = i
-				break
-			}
-		}
-		if len(f) < 5 || sep < 0 || sep+1 >= len(f) {
-			continue
-		}
-		mp := f[4]
+	for _, m := range mounts {
+		mp := m.MountPoint
 		if (abs == mp || strings.HasPrefix(abs, strings.TrimSuffix(mp, "/")+"/")) && len(mp) >= len(best) {
-			best, fs = mp, f[sep+1]
+			best, fs = mp, m.FSType
 		}
 	}
 	return fs

@@ -53,14 +53,7 @@ func Open(ctx context.Context, dsn string, o database.Options) (*PG, error) {
 	cfg.MinConns = 0
 	sizeStatementCaches(cfg.ConnConfig)
 	cfg.AfterConnect = registerCents
-	// Options.Timeout, else the DSN's connect_timeout (libpq's), else the default.
-	timeout := o.Timeout
-	if timeout == 0 {
-		timeout = cfg.ConnConfig.ConnectTimeout
-	}
-	if timeout == 0 {
-		timeout = database.DefaultConnectTimeout
-	}
+	timeout := o.ConnectTimeout(cfg.ConnConfig.ConnectTimeout) // the DSN's is libpq's connect_timeout
 	cfg.ConnConfig.ConnectTimeout = timeout
 	if o.AppName != "" {
 		cfg.ConnConfig.RuntimeParams["application_name"] = o.AppName

@@ -161,15 +161,14 @@ func decimalScales(table string, columns []string) []int {
 	for i := range out {
 		out[i] = -1
 	}
-	for _, t := range append(schema.Tables(), schema.MetaTables()...) {
-		if t.Name != table {
-			continue
-		}
-		for i, name := range columns {
-			for _, c := range t.Columns {
-				if c.Name == name && c.Type.Kind == schema.Decimal {
-					out[i] = c.Type.Scale
-				}
+	t, ok := schemaTable(table)
+	if !ok {
+		return out
+	}
+	for i, name := range columns {
+		for _, c := range t.Columns {
+			if c.Name == name && c.Type.Kind == schema.Decimal {
+				out[i] = c.Type.Scale
 			}
 		}
 	}

@@ -98,13 +98,7 @@ func Open(ctx context.Context, dsn string, o database.Options) (*MSSQL, error) {
 		return nil, database.InvalidDSN("invalid SQL Server DSN %s: %s", database.Redact(dsn), scrubSecret(err.Error(), cfg.Password, dsn))
 	}
 	target := mssqlTarget(cfg)
-	timeout := o.Timeout
-	if timeout == 0 {
-		timeout = urlTimeout
-	}
-	if timeout == 0 {
-		timeout = database.DefaultConnectTimeout
-	}
+	timeout := o.ConnectTimeout(urlTimeout)
 	conn, err := newDeadlineConnector(clean, timeout)
 	if err != nil {
 		return nil, fmt.Errorf("connect to SQL Server at %s: %w", target, scrubbed(err, cfg.Password, dsn))

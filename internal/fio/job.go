@@ -16,6 +16,10 @@ func (o Option) String() string {
 	return o.Key + "=" + o.Value
 }
 
+// PercentileList is the percentile_list of every job brokerbench runs: the
+// completion-latency percentiles a disk step records (p50, p95, p99, p99.9).
+const PercentileList = "50:95:99:99.9"
+
 // Job is one [section] of a job file.
 type Job struct {
 	Name    string
