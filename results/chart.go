@@ -32,6 +32,8 @@ type chartOptions struct {
 	// xTicks, when set, are the only x ticks (the steps' user counts), labelled
 	// as integers.
 	xTicks []float64
+	// xLabel names an x tick (a block size's "64k"); nil prints the number.
+	xLabel func(float64) string
 	// logX draws x on a log scale (user counts that double at every step).
 	logX bool
 	// hlines are horizontal reference lines, e.g. a limit.
@@ -172,7 +174,7 @@ func lineChartSVGWith(title, xLabel, yLabel string, lines []line, o chartOptions
 		p.Y.Max = 1
 	}
 	if len(o.xTicks) > 0 {
-		p.X.Tick.Marker = valueTicks(o.xTicks)
+		p.X.Tick.Marker = valueTicks(o.xTicks, o.xLabel)
 	} else {
 		p.X.Tick.Marker = roundTicks{}
 	}
@@ -348,14 +350,17 @@ const maxValueTicks = 16
 
 // valueTicks ticks the axis at exactly these values (a ramp's user counts),
 // labelled as integers.
-func valueTicks(vs []float64) plot.Ticker {
+func valueTicks(vs []float64, name func(float64) string) plot.Ticker {
+	if name == nil {
+		name = func(v float64) string { return strconv.FormatFloat(v, 'f', -1, 64) }
+	}
 	uniq := uniqueSorted(vs)
 	every := (len(uniq) + maxValueTicks - 1) / maxValueTicks
 	var ts plot.ConstantTicks
 	for i, v := range uniq {
 		label := ""
 		if i%every == 0 || i == len(uniq)-1 {
-			label = strconv.FormatFloat(v, 'f', -1, 64)
+			label = name(v)
 		}
 		ts = append(ts, plot.Tick{Value: v, Label: label})
 	}

@@ -90,18 +90,22 @@ func sweepCharts(d *DiskRun) ([]htmlChart, error) {
 		mb := line{name: "MB/s", color: 0}
 		busy := line{name: "host CPU busy %", color: 1}
 		sys := line{name: "host CPU system %", color: 2, dashed: true}
+		names := map[float64]string{}
 		for _, st := range by[k] {
 			x := blockBytes(st.BlockSize)
 			if x <= 0 {
 				continue
 			}
+			names[x] = st.BlockSize
 			mb.xs, mb.ys = append(mb.xs, x), append(mb.ys, st.MBps)
 			if hostKnown(st.Host) {
 				busy.xs, busy.ys = append(busy.xs, x), append(busy.ys, st.Host.BusyPct())
 				sys.xs, sys.ys = append(sys.xs, x), append(sys.ys, st.Host.SystemPct)
 			}
 		}
-		opts := chartOptions{xTicks: mb.xs, logX: true}
+		// Ticks named as the sweep names its sizes: "1m" and "2m", not 1048576 and
+		// 2097152 printed over each other.
+		opts := chartOptions{xTicks: mb.xs, logX: true, xLabel: func(x float64) string { return names[x] }}
 		for _, c := range []struct {
 			title, ylabel string
 			lines         []line
@@ -109,7 +113,7 @@ func sweepCharts(d *DiskRun) ([]htmlChart, error) {
 			{fmt.Sprintf("%s at %d outstanding: MB/s against block size", k.profile, k.depth), "MB/s", []line{mb}},
 			{fmt.Sprintf("%s at %d outstanding: host CPU against block size", k.profile, k.depth), "% of all cores", []line{busy, sys}},
 		} {
-			svg, err := lineChartSVGWith(c.title, "block size (bytes)", c.ylabel, c.lines, opts)
+			svg, err := lineChartSVGWith(c.title, "block size", c.ylabel, c.lines, opts)
 			if err != nil {
 				return nil, err
 			}

@@ -137,7 +137,7 @@ func TestChartTicks(t *testing.T) {
 	if !doubling([]float64{2, 4, 8, 16}) || doubling([]float64{50, 100, 150, 200}) || doubling([]float64{2, 4}) {
 		t.Error("doubling")
 	}
-	vt := valueTicks([]float64{16, 2, 4, 8, 4}).Ticks(0, 0)
+	vt := valueTicks([]float64{16, 2, 4, 8, 4}, nil).Ticks(0, 0)
 	var got []string
 	for _, tk := range vt {
 		got = append(got, tk.Label)

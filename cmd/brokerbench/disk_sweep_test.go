@@ -61,6 +61,10 @@ func TestDiskBlockSizeSweep(t *testing.T) {
 			t.Errorf("the HTML report lacks the chart %q", want)
 		}
 	}
+	// The block-size axis is labelled as the sweep names its sizes.
+	if !bytes.Contains(b, []byte(">1m<")) || bytes.Contains(b, []byte(">1048576<")) {
+		t.Error("the block-size axis is not labelled 4k, 1m")
+	}
 	if code, _, stderr := runMain("disk", "--dir", d.Mount, "--block-sizes", "4k,huge", "--out", out); code != 2 || !strings.Contains(stderr, "--block-sizes") {
 		t.Errorf("a bad size: exit %d, %s", code, stderr)
 	}
