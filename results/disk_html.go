@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"html/template"
 	"io"
+	"slices"
 	"strings"
 )
 
@@ -104,7 +105,7 @@ func WriteDiskReportHTML(w io.Writer, in Input) error {
 		return err
 	}
 	p.Charts = append(p.Charts, sweep...)
-	p.Tables = append([]table{diskMatrix(d), diskStepsTable(d)}, sweepTables(d)...)
+	p.Tables = slices.Concat([]table{diskMatrix(d)}, diskStepsTables(d), sweepTables(d))
 	return writePage(w, p)
 }
 

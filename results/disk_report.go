@@ -128,7 +128,7 @@ func WriteDiskReport(w io.Writer, in Input) error {
 		fmt.Fprintln(w, "\nno steps finished")
 		return nil
 	}
-	for _, t := range append([]table{diskMatrix(d), diskStepsTable(d)}, sweepTables(d)...) {
+	for _, t := range slices.Concat([]table{diskMatrix(d)}, diskStepsTables(d), sweepTables(d)) {
 		if err := writeTextTable(w, t); err != nil {
 			return err
 		}
@@ -166,19 +166,28 @@ func diskMatrix(d *DiskRun) table {
 	return t
 }
 
-// diskStepsTable is every step: fio's figures per direction, then the device's.
-func diskStepsTable(d *DiskRun) table {
-	t := table{Caption: "Steps (measured window; latency is fio's completion latency)",
+// diskStepsTables are every step in two tables, fio's figures per direction and
+// then the device's own beside fio's: one table of 18 columns ran past the page's
+// edge.
+func diskStepsTables(d *DiskRun) []table {
+	fio := table{Caption: "Steps (measured window; latency is fio's completion latency, ms)",
 		Head: []string{"profile", "depth", "bs", "IOPS", "MB/s", "read %", "read avg", "read p99", "read p99.9",
-			"write avg", "write p99", "write p99.9", "syncs/s", "sync p99", "device IOPS", "device MB/s", "device r/w await", "device"}}
+			"write avg", "write p99", "write p99.9", "syncs/s", "sync p99"}}
+	dev := table{Caption: "The device's own counters over each step's window, beside fio's",
+		Head: []string{"profile", "depth", "bs", "IOPS", "MB/s", "device IOPS", "device MB/s", "device r/w await", "device"}}
 	for _, p := range profileOrder(d) {
 		for _, dp := range depthsOf(d.Steps) {
 			st := stepAt(d, diskKey{p, dp})
 			if st == nil {
 				continue
 			}
-			row := []cell{{Text: p, Class: "name"}, numCell("%.0f", float64(st.Depth)), {Text: st.BlockSize},
-				numCell("%.0f", st.IOPS), numCell("%.1f", st.MBps), numCell("%.1f", st.ReadPercent)}
+			name := cell{Text: p, Class: "name"}
+			if st.Partial {
+				name.Text += " (partial)"
+			}
+			key := []cell{name, numCell("%.0f", float64(st.Depth)), {Text: st.BlockSize},
+				numCell("%.0f", st.IOPS), numCell("%.1f", st.MBps)}
+			row := append(slices.Clone(key), numCell("%.1f", st.ReadPercent))
 			for _, dd := range []*DiskDir{st.Read, st.Write} {
 				if dd == nil {
 					row = append(row, dash, dash, dash)
@@ -191,27 +200,26 @@ func diskStepsTable(d *DiskRun) table {
 			} else {
 				row = append(row, dash, dash)
 			}
+			fio.Rows = append(fio.Rows, row)
+			drow := slices.Clone(key)
 			if io := st.IO; ioKnown(io) {
-				row = append(row, numCell("%.0f", io.ReadIOPS+io.WriteIOPS), numCell("%.1f", io.ReadMBps+io.WriteMBps),
+				drow = append(drow, numCell("%.0f", io.ReadIOPS+io.WriteIOPS), numCell("%.1f", io.ReadMBps+io.WriteMBps),
 					cell{Text: fmt.Sprintf("%.3f / %.3f", io.ReadAwaitMS, io.WriteAwaitMS), Class: "num"})
 			} else {
-				row = append(row, dash, dash, dash)
+				drow = append(drow, dash, dash, dash)
 			}
 			switch {
 			case st.DeviceAgrees == nil:
-				row = append(row, cell{Text: "-"})
+				drow = append(drow, cell{Text: "-"})
 			case *st.DeviceAgrees:
-				row = append(row, cell{Text: "agrees"})
+				drow = append(drow, cell{Text: "agrees"})
 			default:
-				row = append(row, cell{Text: "DIFFERS"})
+				drow = append(drow, cell{Text: "DIFFERS"})
 			}
-			if st.Partial {
-				row[0].Text += " (partial)"
-			}
-			t.Rows = append(t.Rows, row)
+			dev.Rows = append(dev.Rows, drow)
 		}
 	}
-	return t
+	return []table{fio, dev}
 }
 
 // diskNotes explain the steps whose device reading differs from fio's.
