@@ -178,6 +178,14 @@ func (g *Group) limitFile() string {
 	return "memory.limit_in_bytes"
 }
 
+// swapFile caps swap: v1's memory plus swap, v2's swap alone (see SetLimit).
+func (g *Group) swapFile() string {
+	if g.Version == 1 {
+		return "memory.memsw.limit_in_bytes"
+	}
+	return "memory.swap.max"
+}
+
 // Open makes the group name under the controller's parent with a cap of limit
 // bytes, or reuses an existing one of that name (a crash's leftover) and sets its
 // cap. A group that still holds processes belongs to a running server: Open refuses
@@ -272,9 +280,9 @@ func (g *Group) SetLimit(limit int64) error {
 		return nil
 	}
 	lim := strconv.FormatInt(limit, 10)
-	swapFile, swapValue := "memory.swap.max", "0"
+	swapFile, swapValue := g.swapFile(), "0"
 	if g.Version == 1 {
-		swapFile, swapValue = "memory.memsw.limit_in_bytes", lim
+		swapValue = lim
 	}
 	_, err := os.Stat(filepath.Join(g.Dir, swapFile))
 	hasSwap := err == nil
@@ -299,11 +307,7 @@ func (g *Group) SetLimit(limit int64) error {
 // SwapLimit is the group's swap cap as SetLimit wrote it (v1: memory plus swap; v2:
 // swap alone), false when the kernel does not account swap.
 func (g *Group) SwapLimit() (int64, bool, error) {
-	name := "memory.swap.max"
-	if g.Version == 1 {
-		name = "memory.memsw.limit_in_bytes"
-	}
-	v, err := readInt(filepath.Join(g.Dir, name))
+	v, err := readInt(filepath.Join(g.Dir, g.swapFile()))
 	if errors.Is(err, os.ErrNotExist) {
 		return 0, false, nil
 	}
