@@ -107,13 +107,7 @@ func joinOptions(sets ...map[string]string) string {
 			seen[k] = true
 		}
 	}
-	return strings.Join(slices.Sorted(func(yield func(string) bool) {
-		for k := range seen {
-			if !yield(k) {
-				return
-			}
-		}
-	}), ",")
+	return strings.Join(sortedKeys(seen), ",")
 }
 
 // describeDevices describes the device in sysfs directory dir and, after it, what
