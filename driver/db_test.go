@@ -56,14 +56,7 @@ func TestRealMix(t *testing.T) {
 	// customer transactions, the ~2,000 the tolerance below was set for; a machine too
 	// busy to reach the rate runs at full speed, as before.
 	cfg.Rate = 200
-	d, err := New(cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	steps, err := d.Run(context.Background())
-	if err != nil {
-		t.Fatal(err)
-	}
+	steps := mustRun(t, cfg)
 	if len(steps) != 2 {
 		t.Fatalf("%d steps", len(steps))
 	}
@@ -143,14 +136,7 @@ func TestRealRate(t *testing.T) {
 	cfg.NewMarketExecutor = func(w int) txn.Executor { return &startLogger{marketExec(w), &starts} }
 	var closed time.Time
 	cfg.OnStep = func(*results.Step) { closed = time.Now() } // after the window closed
-	d, err := New(cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	steps, err := d.Run(context.Background())
-	if err != nil {
-		t.Fatal(err)
-	}
+	steps := mustRun(t, cfg)
 	st := steps[0]
 	// The first step starts with the schedule.
 	due := func(at time.Time) float64 { return math.Floor(cfg.Rate * at.Sub(st.StartedAt).Seconds()) }
@@ -378,14 +364,7 @@ func TestRealRestart(t *testing.T) {
 			})
 		}
 	}
-	d, err := New(cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	steps, err := d.Run(context.Background())
-	if err != nil {
-		t.Fatal(err)
-	}
+	steps := mustRun(t, cfg)
 	select {
 	case <-fired:
 	default:

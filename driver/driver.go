@@ -515,8 +515,7 @@ func (d *Driver) closeWindow(w *window, sp StepPlan, stepStart, end time.Time) *
 			}
 		}
 	}
-	ended, _, _ := d.watch.takeOutages()
-	recordOutages(st, ended)
+	recordOutages(st, d.watch.takeOutages())
 	if w.closeIO != nil {
 		st.IO = w.closeIO(total, commits)
 	}

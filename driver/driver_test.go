@@ -29,6 +29,21 @@ func customerShares(st results.Step) (map[string]float64, int64) {
 	return out, n
 }
 
+// mustRun runs a driver on cfg to the end and returns its steps; any error fails
+// the test.
+func mustRun(t *testing.T, cfg Config) []results.Step {
+	t.Helper()
+	d, err := New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	steps, err := d.Run(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return steps
+}
+
 // TestRunFake ramps users on fake executors: steps as planned, the customer mix as
 // the deck deals it, the emulator's Trade-Results and Market-Feeds following
 // Trade-Orders, and the step's figures filled.
@@ -42,14 +57,7 @@ func testRunFake(t *testing.T) {
 	cfg.OnTick = func(l Live) { ticks++ }
 	cfg.OnStep = func(st *results.Step) { seen = append(seen, st.Users) }
 	cfg.DataMaintenanceEvery = 250 * time.Millisecond
-	d, err := New(cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	steps, err := d.Run(context.Background())
-	if err != nil {
-		t.Fatal(err)
-	}
+	steps := mustRun(t, cfg)
 	if len(steps) != 3 || len(seen) != 3 || seen[1] != 6 {
 		t.Fatalf("steps %d, OnStep saw %v", len(steps), seen)
 	}
@@ -125,14 +133,7 @@ func testRunRate(t *testing.T) {
 	m := newFakeMarket()
 	cfg := fakeConfig(m, []int{8}, 3*time.Second, time.Second)
 	cfg.Rate = 300
-	d, err := New(cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	steps, err := d.Run(context.Background())
-	if err != nil {
-		t.Fatal(err)
-	}
+	steps := mustRun(t, cfg)
 	st := steps[0]
 	var all int64
 	for _, f := range st.Transactions {
@@ -162,14 +163,7 @@ func testRunStall(t *testing.T) {
 		time.Sleep(2500 * time.Millisecond)
 		m.stallUntil.Store(time.Now().Add(2 * time.Second).UnixNano())
 	}()
-	d, err := New(cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	steps, err := d.Run(context.Background())
-	if err != nil {
-		t.Fatal(err)
-	}
+	steps := mustRun(t, cfg)
 	ts := steps[0].Transactions["Trade-Status"]
 	t.Logf("Trade-Status: p95 %.1f ms, p99 %.1f ms, service p95 %.1f ms; lag %+v", ts.P95MS, ts.P99MS, ts.ServiceP95MS, steps[0].Lag)
 	if ts.P95MS < 500 {

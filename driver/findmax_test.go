@@ -273,14 +273,7 @@ func TestSearchStepsOneDriver(t *testing.T) {
 			t.Fatal(err)
 		}
 		cfg.Steps = src
-		d, err := New(cfg)
-		if err != nil {
-			t.Fatal(err)
-		}
-		steps, err := d.Run(context.Background())
-		if err != nil {
-			t.Fatal(err)
-		}
+		steps := mustRun(t, cfg)
 		res, err := src.Finish()
 		if err != nil {
 			t.Fatal(err)

@@ -56,19 +56,16 @@ type Outage struct {
 }
 
 // serverWatch follows, tick by tick, whether the server answers. The tick gives it
-// the running totals of successes and connection failures; only the tick goroutine
-// calls observe, and the step loop takes the outages of its window.
+// the running totals of successes and connection failures; the step loop takes the
+// outages of its window, and the run's end asks whether one is in progress.
 type serverWatch struct {
-	grace        time.Duration
-	last         time.Time // the previous tick
-	ok, conn     int64     // totals at the previous tick
-	downSince    time.Time // zero: the server answers
-	connAtDown   int64     // connection failures before the outage began
-	mu           sync.Mutex
-	outages      []Outage // ended in the current window
-	down         bool     // an outage is in progress
-	downAt       time.Time
-	downRefusals int64
+	grace      time.Duration
+	mu         sync.Mutex
+	last       time.Time // the previous tick
+	ok, conn   int64     // totals at the previous tick
+	downSince  time.Time // zero: the server answers
+	connAtDown int64     // connection failures before the outage began
+	outages    []Outage  // ended in the current window
 }
 
 func newServerWatch(grace time.Duration, now time.Time) *serverWatch {
@@ -81,6 +78,8 @@ func newServerWatch(grace time.Duration, now time.Time) *serverWatch {
 // observe takes the totals at a tick. It returns a *ServerLostError once the server
 // has failed every connection for longer than the grace period.
 func (w *serverWatch) observe(now time.Time, ok, conn int64) *ServerLostError {
+	w.mu.Lock()
+	defer w.mu.Unlock()
 	dOK, dConn := ok-w.ok, conn-w.conn
 	prev := w.last
 	w.ok, w.conn, w.last = ok, conn, now
@@ -90,22 +89,13 @@ func (w *serverWatch) observe(now time.Time, ok, conn int64) *ServerLostError {
 		// second with successes and failures is not back yet: after a SIGKILL of the
 		// postmaster, backends already running finish a few transactions before
 		// they notice.
-		w.mu.Lock()
 		w.outages = append(w.outages, Outage{From: w.downSince, Until: now, Refused: conn - w.connAtDown})
-		w.down, w.downRefusals = false, 0
-		w.mu.Unlock()
 		w.downSince = time.Time{}
 	case dOK == 0 && dConn > 0 && w.downSince.IsZero():
 		// The failures began within the last tick.
 		w.downSince, w.connAtDown = prev, conn-dConn
 	}
-	if w.downSince.IsZero() {
-		return nil
-	}
-	w.mu.Lock()
-	w.down, w.downAt, w.downRefusals = true, w.downSince, conn-w.connAtDown
-	w.mu.Unlock()
-	if now.Sub(w.downSince) > w.grace {
+	if !w.downSince.IsZero() && now.Sub(w.downSince) > w.grace {
 		return &ServerLostError{At: w.downSince, Refused: conn - w.connAtDown, Grace: w.grace}
 	}
 	return nil
@@ -117,19 +107,19 @@ func (w *serverWatch) observe(now time.Time, ok, conn int64) *ServerLostError {
 func (w *serverWatch) lostAtEnd() *ServerLostError {
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	if !w.down {
+	if w.downSince.IsZero() {
 		return nil
 	}
-	return &ServerLostError{At: w.downAt, Refused: w.downRefusals, Grace: w.grace, AtEnd: true}
+	return &ServerLostError{At: w.downSince, Refused: w.conn - w.connAtDown, Grace: w.grace, AtEnd: true}
 }
 
-// takeOutages returns the outages that ended since the last call, and whether one
-// is still in progress (with its failures so far).
-func (w *serverWatch) takeOutages() (ended []Outage, down bool, refused int64) {
+// takeOutages returns the outages that ended since the last call.
+func (w *serverWatch) takeOutages() []Outage {
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	ended, w.outages = w.outages, nil
-	return ended, w.down, w.downRefusals
+	ended := w.outages
+	w.outages = nil
+	return ended
 }
 
 // recordOutages adds the outages that ended in the step's window to its faults and

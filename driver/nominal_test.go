@@ -1,7 +1,6 @@
 package driver
 
 import (
-	"context"
 	"fmt"
 	"math"
 	"testing"
@@ -45,14 +44,7 @@ func testRunNominalPace(t *testing.T) {
 	cfg.NominalTPSE = results.NominalTPSE(cfg.Scale.Customers)
 	cfg.Think = time.Second // ignored under nominal pacing
 	cfg.DataMaintenanceEvery = -1
-	d, err := New(cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	steps, err := d.Run(context.Background())
-	if err != nil {
-		t.Fatal(err)
-	}
+	steps := mustRun(t, cfg)
 	for _, st := range steps {
 		results.SetNominal(&st, cfg.Scale.Customers)
 		n := float64(st.Transactions["Trade-Result"].Count)
@@ -123,14 +115,7 @@ func runNominalFake(t *testing.T, users int, lat time.Duration) results.Step {
 	cfg.NewUserExecutor = func(w int) txn.Executor {
 		return &fakeExec{m: m, r: rnd.New(7, uint64(w)), clock: cfg.Clock, lat: lat}
 	}
-	d, err := New(cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	steps, err := d.Run(context.Background())
-	if err != nil {
-		t.Fatal(err)
-	}
+	steps := mustRun(t, cfg)
 	if len(steps) != 1 {
 		t.Fatalf("%d steps, want 1", len(steps))
 	}

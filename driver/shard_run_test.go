@@ -26,14 +26,7 @@ func testShardedRunFake(t *testing.T) {
 		cfg.DataMaintenanceEvery = 200 * time.Millisecond
 		var dm int64
 		cfg.OnStep = func(st *results.Step) { dm += st.Transactions["Data-Maintenance"].Count }
-		d, err := New(cfg)
-		if err != nil {
-			t.Fatal(err)
-		}
-		steps, err := d.Run(context.Background())
-		if err != nil {
-			t.Fatal(err)
-		}
+		steps := mustRun(t, cfg)
 		if len(steps) != len(plan) {
 			t.Fatalf("shard %d: %d steps, want %d", i, len(steps), len(plan))
 		}

@@ -59,14 +59,7 @@ func testStepSource(t *testing.T) {
 	}}
 	var lines []string
 	cfg.OnTick = func(l Live) { lines = append(lines, l.String()) }
-	d, err := New(cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	steps, err := d.Run(context.Background())
-	if err != nil {
-		t.Fatal(err)
-	}
+	steps := mustRun(t, cfg)
 	if len(steps) != 3 || steps[0].Users != 2 || steps[1].Users != 4 || steps[2].Users != 8 {
 		t.Fatalf("steps: %+v", steps)
 	}
@@ -84,7 +77,7 @@ func testStepSource(t *testing.T) {
 
 	bad := fakeConfig(newFakeMarket(), nil, 0, 0)
 	bad.Steps = &doublingSource{max: 3, bad: 2}
-	d, err = New(bad)
+	d, err := New(bad)
 	if err != nil {
 		t.Fatal(err)
 	}

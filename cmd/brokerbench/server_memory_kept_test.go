@@ -1,8 +1,6 @@
 package main
 
 import (
-	"bufio"
-	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -66,7 +64,9 @@ func TestKeptCappedClusterAcrossProcesses(t *testing.T) {
 		if err != nil || group == "" || c.MemoryCap != capBytes {
 			t.Fatalf("after %s: group %q, cap %d, postmaster %d (%v)", after, group, c.MemoryCap, pid, err)
 		}
-		if got := memoryCgroupPath(t, pid); got == "/" || !strings.HasSuffix(group, got) {
+		if got, err := memcap.GroupOf(pid); err != nil {
+			t.Fatal(err)
+		} else if got == "/" || !strings.HasSuffix(group, got) {
 			t.Errorf("after %s: postmaster in memory cgroup %s, want %s", after, got, group)
 		}
 		if lim, err := memcap.OpenExisting(group).Limit(); err != nil || lim != capBytes {
@@ -103,29 +103,4 @@ func TestKeptCappedClusterAcrossProcesses(t *testing.T) {
 	}
 	capped("pg start without --server-memory")
 	cli(0, "pg", "stop", "--pgdata", pgdata)
-}
-
-// memoryCgroupPath is pid's path in the memory hierarchy (v1's memory line, else v2's).
-func memoryCgroupPath(t *testing.T, pid int) string {
-	t.Helper()
-	f, err := os.Open(fmt.Sprintf("/proc/%d/cgroup", pid))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	var v2 string
-	sc := bufio.NewScanner(f)
-	for sc.Scan() {
-		parts := strings.SplitN(sc.Text(), ":", 3)
-		if len(parts) != 3 {
-			continue
-		}
-		if strings.Contains(","+parts[1]+",", ",memory,") {
-			return parts[2]
-		}
-		if parts[0] == "0" {
-			v2 = parts[2]
-		}
-	}
-	return v2
 }

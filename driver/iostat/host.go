@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"sort"
 
 	"github.com/brokerbench/brokerbench/results"
 )
@@ -80,7 +79,7 @@ func hostFigures(a, b *HostCounters, seconds float64) (results.HostFigures, []re
 		f.IdlePct = max(round2(100-f.UserPct-f.SystemPct-f.IOWaitPct-f.StealPct), 0)
 	}
 	var ifs []results.NetInterface
-	for _, name := range sortedNet(b.Net) {
+	for _, name := range sortedKeys(b.Net) {
 		cb := b.Net[name]
 		ca, ok := a.Net[name]
 		if !ok {
@@ -119,15 +118,6 @@ func hostFigures(a, b *HostCounters, seconds float64) (results.HostFigures, []re
 }
 
 func round2(v float64) float64 { return math.Round(v*100) / 100 }
-
-func sortedNet(m map[string]NetCounters) []string {
-	out := make([]string, 0, len(m))
-	for k := range m {
-		out = append(out, k)
-	}
-	sort.Strings(out)
-	return out
-}
 
 // hostWindow turns the host readings of one window into the step's figures: rates
 // between the edge readings ea and eb, gauges averaged over every reading in

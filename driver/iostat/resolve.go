@@ -57,23 +57,9 @@ func (l *locator) devNumber(path string) (uint32, uint32, error) {
 // mountSource finds the mount with the longest mount point that contains path and
 // returns the device number of its source when that is a block device.
 func (l *locator) mountSource(path string) (uint32, uint32, error) {
-	fs, err := procfs.NewFS(l.proc)
+	best, err := l.mountHolding(path)
 	if err != nil {
 		return 0, 0, err
-	}
-	self, err := fs.Self()
-	if err != nil {
-		return 0, 0, err
-	}
-	mounts, err := self.MountInfo()
-	if err != nil {
-		return 0, 0, err
-	}
-	var best *procfs.MountInfo
-	for _, m := range mounts {
-		if within(path, m.MountPoint) && (best == nil || len(m.MountPoint) >= len(best.MountPoint)) {
-			best = m
-		}
 	}
 	if best == nil || !strings.HasPrefix(best.Source, "/dev/") {
 		fsType := "unknown"
@@ -89,6 +75,30 @@ func (l *locator) mountSource(path string) (uint32, uint32, error) {
 	return unix.Major(uint64(st.Rdev)), unix.Minor(uint64(st.Rdev)), nil
 }
 
+// mountHolding is the mount with the longest mount point that contains path (the
+// last such line of mountinfo, the one on top); nil when none does.
+func (l *locator) mountHolding(path string) (*procfs.MountInfo, error) {
+	fs, err := procfs.NewFS(l.proc)
+	if err != nil {
+		return nil, err
+	}
+	self, err := fs.Self()
+	if err != nil {
+		return nil, err
+	}
+	mounts, err := self.MountInfo()
+	if err != nil {
+		return nil, err
+	}
+	var best *procfs.MountInfo
+	for _, m := range mounts {
+		if within(path, m.MountPoint) && (best == nil || len(m.MountPoint) >= len(best.MountPoint)) {
+			best = m
+		}
+	}
+	return best, nil
+}
+
 func within(path, dir string) bool {
 	return path == dir || dir == "/" || strings.HasPrefix(path, strings.TrimSuffix(dir, "/")+"/")
 }
@@ -96,10 +106,9 @@ func within(path, dir string) bool {
 // stackOf resolves device maj:min through /sys/dev/block to its kernel name and walks
 // down through partitions and layered devices (dm, md: slaves/) to the whole disks.
 func (l *locator) stackOf(maj, min uint32) (stack, error) {
-	link := filepath.Join(l.sys, "dev", "block", fmt.Sprintf("%d:%d", maj, min))
-	dir, err := filepath.EvalSymlinks(link)
+	dir, err := l.blockDir(maj, min)
 	if err != nil {
-		return stack{}, fmt.Errorf("device %d:%d has no %s entry (not a block device)", maj, min, link)
+		return stack{}, err
 	}
 	top := filepath.Base(dir)
 	leaves, err := l.leaves(l.wholeDiskDir(dir), 0)
@@ -107,6 +116,16 @@ func (l *locator) stackOf(maj, min uint32) (stack, error) {
 		return stack{}, err
 	}
 	return stack{Top: top, Leaves: leaves}, nil
+}
+
+// blockDir is device maj:min's sysfs directory, /sys/dev/block/maj:min resolved.
+func (l *locator) blockDir(maj, min uint32) (string, error) {
+	link := filepath.Join(l.sys, "dev", "block", fmt.Sprintf("%d:%d", maj, min))
+	dir, err := filepath.EvalSymlinks(link)
+	if err != nil {
+		return "", fmt.Errorf("device %d:%d has no %s entry (not a block device)", maj, min, link)
+	}
+	return dir, nil
 }
 
 // wholeDiskDir returns the disk's name for a partition's sysfs directory (a partition

@@ -75,10 +75,9 @@ func (l *locator) describeStack(role, path string, maj, min uint32) (results.Sto
 	if m, err := l.mountOf(real); err == nil {
 		st.Mount = m
 	}
-	link := filepath.Join(l.sys, "dev", "block", fmt.Sprintf("%d:%d", maj, min))
-	dir, err := filepath.EvalSymlinks(link)
+	dir, err := l.blockDir(maj, min)
 	if err != nil {
-		return st, fmt.Errorf("device %d:%d has no %s entry (not a block device)", maj, min, link)
+		return st, err
 	}
 	st.Devices, err = l.describeDevices(dir, 0, nil)
 	return st, err
@@ -86,23 +85,9 @@ func (l *locator) describeStack(role, path string, maj, min uint32) (results.Sto
 
 // mountOf is the mount with the longest mount point that contains path.
 func (l *locator) mountOf(path string) (*results.Mount, error) {
-	fs, err := procfs.NewFS(l.proc)
+	best, err := l.mountHolding(path)
 	if err != nil {
 		return nil, err
-	}
-	self, err := fs.Self()
-	if err != nil {
-		return nil, err
-	}
-	mounts, err := self.MountInfo()
-	if err != nil {
-		return nil, err
-	}
-	var best *procfs.MountInfo
-	for _, m := range mounts {
-		if within(path, m.MountPoint) && (best == nil || len(m.MountPoint) >= len(best.MountPoint)) {
-			best = m
-		}
 	}
 	if best == nil {
 		return nil, fmt.Errorf("no mount holds %s", path)
@@ -122,13 +107,7 @@ func joinOptions(sets ...map[string]string) string {
 			seen[k] = true
 		}
 	}
-	return strings.Join(slices.Sorted(func(yield func(string) bool) {
-		for k := range seen {
-			if !yield(k) {
-				return
-			}
-		}
-	}), ",")
+	return strings.Join(sortedKeys(seen), ",")
 }
 
 // describeDevices describes the device in sysfs directory dir and, after it, what

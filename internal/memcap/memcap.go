@@ -88,21 +88,7 @@ func parseController(mountinfo, selfCgroup string, read func(string) ([]byte, er
 			}
 		}
 	}
-	var selfV1, selfV2 string
-	for _, line := range strings.Split(selfCgroup, "\n") {
-		parts := strings.SplitN(line, ":", 3)
-		if len(parts) != 3 {
-			continue
-		}
-		if parts[0] == "0" && parts[1] == "" {
-			selfV2 = parts[2]
-		}
-		for _, ctl := range strings.Split(parts[1], ",") {
-			if ctl == "memory" {
-				selfV1 = parts[2]
-			}
-		}
-	}
+	selfV1, selfV2 := memoryPaths(selfCgroup)
 	if v2 != "" {
 		if b, err := read(filepath.Join(v2, "cgroup.controllers")); err == nil && hasWord(string(b), "memory") {
 			return &Controller{Version: 2, Mount: v2, Parent: v2, self: filepath.Join(v2, selfV2)}, nil
@@ -113,6 +99,41 @@ func parseController(mountinfo, selfCgroup string, read func(string) ([]byte, er
 		return &Controller{Version: 1, Mount: v1, Parent: self, self: self}, nil
 	}
 	return nil, fmt.Errorf("%w: this machine has no cgroup memory controller (neither cgroup v2 with \"memory\" in cgroup.controllers nor a v1 memory hierarchy is mounted)", ErrUnavailable)
+}
+
+// memoryPaths reads a /proc/PID/cgroup: the process's path in the v1 memory
+// hierarchy and in the v2 one, each "" when it has none.
+func memoryPaths(cgroup string) (v1, v2 string) {
+	for _, line := range strings.Split(cgroup, "\n") {
+		parts := strings.SplitN(line, ":", 3)
+		if len(parts) != 3 {
+			continue
+		}
+		if parts[0] == "0" && parts[1] == "" {
+			v2 = parts[2]
+		}
+		for _, ctl := range strings.Split(parts[1], ",") {
+			if ctl == "memory" {
+				v1 = parts[2]
+			}
+		}
+	}
+	return v1, v2
+}
+
+// GroupOf is process pid's memory cgroup, as a path in its hierarchy: the v1 memory
+// hierarchy's when there is one, else the v2 one's. Tests use it to see where a
+// server runs.
+func GroupOf(pid int) (string, error) {
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/cgroup", pid))
+	if err != nil {
+		return "", err
+	}
+	v1, v2 := memoryPaths(string(b))
+	if v1 != "" {
+		return v1, nil
+	}
+	return v2, nil
 }
 
 func hasWord(s, w string) bool {
@@ -155,6 +176,14 @@ func (g *Group) limitFile() string {
 		return "memory.max"
 	}
 	return "memory.limit_in_bytes"
+}
+
+// swapFile caps swap: v1's memory plus swap, v2's swap alone (see SetLimit).
+func (g *Group) swapFile() string {
+	if g.Version == 1 {
+		return "memory.memsw.limit_in_bytes"
+	}
+	return "memory.swap.max"
 }
 
 // Open makes the group name under the controller's parent with a cap of limit
@@ -251,9 +280,9 @@ func (g *Group) SetLimit(limit int64) error {
 		return nil
 	}
 	lim := strconv.FormatInt(limit, 10)
-	swapFile, swapValue := "memory.swap.max", "0"
+	swapFile, swapValue := g.swapFile(), "0"
 	if g.Version == 1 {
-		swapFile, swapValue = "memory.memsw.limit_in_bytes", lim
+		swapValue = lim
 	}
 	_, err := os.Stat(filepath.Join(g.Dir, swapFile))
 	hasSwap := err == nil
@@ -278,11 +307,7 @@ func (g *Group) SetLimit(limit int64) error {
 // SwapLimit is the group's swap cap as SetLimit wrote it (v1: memory plus swap; v2:
 // swap alone), false when the kernel does not account swap.
 func (g *Group) SwapLimit() (int64, bool, error) {
-	name := "memory.swap.max"
-	if g.Version == 1 {
-		name = "memory.memsw.limit_in_bytes"
-	}
-	v, err := readInt(filepath.Join(g.Dir, name))
+	v, err := readInt(filepath.Join(g.Dir, g.swapFile()))
 	if errors.Is(err, os.ErrNotExist) {
 		return 0, false, nil
 	}

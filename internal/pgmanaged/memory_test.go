@@ -1,10 +1,8 @@
 package pgmanaged
 
 import (
-	"bufio"
 	"context"
 	"errors"
-	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -51,31 +49,6 @@ func needCgroup(t *testing.T) {
 	}
 }
 
-// memoryCgroupOf is the memory-hierarchy line of /proc/PID/cgroup, its path part.
-func memoryCgroupOf(t *testing.T, pid int) string {
-	t.Helper()
-	f, err := os.Open(fmt.Sprintf("/proc/%d/cgroup", pid))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	sc := bufio.NewScanner(f)
-	var v2 string
-	for sc.Scan() {
-		parts := strings.SplitN(sc.Text(), ":", 3)
-		if len(parts) != 3 {
-			continue
-		}
-		if strings.Contains(","+parts[1]+",", ",memory,") {
-			return parts[2]
-		}
-		if parts[0] == "0" {
-			v2 = parts[2]
-		}
-	}
-	return v2
-}
-
 // TestCappedServerLifecycle starts a capped server: every server process runs in
 // the group, shared_buffers follows the cap, and Stop removes the group.
 func TestCappedServerLifecycle(t *testing.T) {
@@ -98,10 +71,14 @@ func TestCappedServerLifecycle(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := memoryCgroupOf(t, pid); !strings.HasSuffix(dir, got) || got == "/" {
+	if got, err := memcap.GroupOf(pid); err != nil {
+		t.Fatal(err)
+	} else if !strings.HasSuffix(dir, got) || got == "/" {
 		t.Errorf("postmaster in cgroup %s, want %s", got, dir)
 	}
-	if got := memoryCgroupOf(t, os.Getpid()); strings.HasSuffix(dir, got) {
+	if got, err := memcap.GroupOf(os.Getpid()); err != nil {
+		t.Fatal(err)
+	} else if strings.HasSuffix(dir, got) {
 		t.Errorf("this process stayed in the server's group %s", got)
 	}
 	g := memcap.OpenExisting(dir)

@@ -232,15 +232,9 @@ func startShared(ctx context.Context) (*pgmanaged.Cluster, string, error) {
 	if err := syscall.Flock(int(lock.Fd()), syscall.LOCK_SH); err != nil {
 		return nil, "", err
 	}
-	cp, err := os.MkdirTemp(dir, "c")
+	cp, err := copyData(ctx, dir, "c")
 	if err != nil {
 		return nil, "", err
-	}
-	// cp -a keeps owners and modes: as root the files stay the server's user's, and the
-	// password file stays ours (pgmanaged refuses one that is not).
-	if out, err := exec.CommandContext(ctx, "cp", "-a", filepath.Join(dir, dataName)+"/.", cp).CombinedOutput(); err != nil {
-		os.RemoveAll(cp)
-		return nil, "", fmt.Errorf("copy the shared cluster: %v: %s", err, bytes.TrimSpace(out))
 	}
 	lock.Close()
 	// A stopped managed cluster started in a new folder takes a free port, writes its
@@ -251,6 +245,22 @@ func startShared(ctx context.Context) (*pgmanaged.Cluster, string, error) {
 		return nil, "", fmt.Errorf("start the copy of the shared cluster: %w", err)
 	}
 	return c, cp, nil
+}
+
+// copyData copies the cache's stopped cluster into a new folder of the cache (named
+// from prefix) and returns the folder; the caller holds the cache's lock, shared.
+func copyData(ctx context.Context, cache, prefix string) (string, error) {
+	dir, err := os.MkdirTemp(cache, prefix)
+	if err != nil {
+		return "", err
+	}
+	// cp -a keeps owners and modes: as root the files stay the server's user's, and the
+	// password file stays ours (pgmanaged refuses one that is not).
+	if out, err := exec.CommandContext(ctx, "cp", "-a", filepath.Join(cache, dataName)+"/.", dir).CombinedOutput(); err != nil {
+		os.RemoveAll(dir)
+		return "", fmt.Errorf("copy the shared cluster: %v: %s", err, bytes.TrimSpace(out))
+	}
+	return dir, nil
 }
 
 // ensureBuilt builds the cache's cluster unless a process of the invocation already

@@ -1,11 +1,8 @@
 package testpg
 
 import (
-	"bytes"
 	"context"
-	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"syscall"
 	"testing"
@@ -30,16 +27,10 @@ func PrivateCluster(t testing.TB) *pgmanaged.Cluster {
 	if err != nil {
 		t.Fatalf("private cluster: %v", err)
 	}
-	dir, err := os.MkdirTemp(cache, "p")
-	if err == nil {
-		var out []byte
-		if out, err = exec.Command("cp", "-a", filepath.Join(cache, dataName)+"/.", dir).CombinedOutput(); err != nil {
-			err = fmt.Errorf("%v: %s", err, bytes.TrimSpace(out))
-		}
-	}
+	dir, err := copyData(context.Background(), cache, "p")
 	lock.Close()
 	if err != nil {
-		t.Fatalf("private cluster: copy the shared cluster: %v", err)
+		t.Fatalf("private cluster: %v", err)
 	}
 	c, err := pgmanaged.Start(context.Background(), pgmanaged.Options{DataDir: dir})
 	if err != nil {
