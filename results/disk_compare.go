@@ -277,7 +277,7 @@ func (c *DiskComparison) Warnings() []string {
 		}
 		if d.Target.SizeBytes != bd.Target.SizeBytes {
 			out = append(out, fmt.Sprintf("%s addressed %s, %s %s: a different share of the storage and its cache", in.Name(),
-				formatSize(d.Target.SizeBytes), b.Name(), formatSize(bd.Target.SizeBytes)))
+				formatBytes(d.Target.SizeBytes), b.Name(), formatBytes(bd.Target.SizeBytes)))
 		}
 		if d.Direct != bd.Direct {
 			out = append(out, fmt.Sprintf("%s and %s differ in direct I/O: one went through the page cache", in.Name(), b.Name()))

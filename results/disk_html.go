@@ -22,7 +22,7 @@ func diskRunsTable(inputs []Input) table {
 		}
 		target := strings.TrimSpace(d.Target.Path + " " + d.Target.Filesystem + " " + d.Target.Device)
 		t.Rows = append(t.Rows, []cell{{Text: in.Name(), Class: "name"}, {Text: in.Path}, {Text: target},
-			{Text: formatSize(d.Target.SizeBytes)}, {Text: d.FIO}, {Text: io}, {Text: fmt.Sprint(r.Seed)},
+			{Text: formatBytes(d.Target.SizeBytes)}, {Text: d.FIO}, {Text: io}, {Text: fmt.Sprint(r.Seed)},
 			{Text: formatTags(r.Tags)}, {Text: startedText(r)}})
 	}
 	return t

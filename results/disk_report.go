@@ -72,7 +72,7 @@ func describeDisk(in Input) string {
 	if len(on) > 0 {
 		where += " (" + strings.Join(on, " ") + ")"
 	}
-	parts := []string{"storage profiles on " + where, formatSize(t.SizeBytes)}
+	parts := []string{"storage profiles on " + where, formatBytes(t.SizeBytes)}
 	if d.FIO != "" {
 		parts = append(parts, "fio "+d.FIO)
 	}
@@ -89,16 +89,6 @@ func describeDisk(in Input) string {
 		parts = append(parts, "tags: "+tg)
 	}
 	return strings.Join(parts, ", ")
-}
-
-func formatSize(b int64) string {
-	switch {
-	case b >= 1<<30:
-		return fmt.Sprintf("%.1f GB", float64(b)/(1<<30))
-	case b >= 1<<20:
-		return fmt.Sprintf("%.0f MB", float64(b)/(1<<20))
-	}
-	return fmt.Sprintf("%d bytes", b)
 }
 
 // WriteDiskReport prints a storage-profile run: the profile × outstanding-I/O table
@@ -121,7 +111,7 @@ func WriteDiskReport(w io.Writer, in Input) error {
 		if pc.Skipped {
 			fmt.Fprintf(w, "  not preconditioned: %s\n", pc.SkipNote)
 		} else {
-			fmt.Fprintf(w, "  preconditioned: %s written in %.1f s (%.0f MB/s)\n", formatSize(pc.Bytes), pc.Seconds, pc.MBps)
+			fmt.Fprintf(w, "  preconditioned: %s written in %.1f s (%.0f MB/s)\n", formatBytes(pc.Bytes), pc.Seconds, pc.MBps)
 		}
 	}
 	if len(d.Steps) == 0 {

@@ -69,7 +69,7 @@ func TestDiskCompareAndGates(t *testing.T) {
 		t.Errorf("warnings for two like runs: %q", w)
 	}
 	b.Run.Seed, b.Run.Disk.Target.SizeBytes = 2, 8<<30
-	if w := c.Warnings(); len(w) != 2 || !strings.Contains(w[0], "seed 2") || !strings.Contains(w[1], "8.0 GB") {
+	if w := c.Warnings(); len(w) != 2 || !strings.Contains(w[0], "seed 2") || !strings.Contains(w[1], "8 GiB") {
 		t.Errorf("warnings %q; want the seed and the size named", w)
 	}
 	if _, err := CompareDisk([]Input{a, {Path: "run.json", Run: &Run{Format: 1}}}); err == nil {
