@@ -107,7 +107,7 @@ func WriteDiskCSV(w io.Writer, inputs []Input) error {
 	for _, in := range inputs {
 		for i := range in.Run.Disk.Steps {
 			for c, col := range cols {
-				row[c] = col.value(in, &in.Run.Disk.Steps[i])
+				row[c] = Printable(col.value(in, &in.Run.Disk.Steps[i]))
 			}
 			if err := cw.Write(row); err != nil {
 				return err

@@ -139,3 +139,17 @@ func TestDiskChangeFromNearZero(t *testing.T) {
 		t.Errorf("a near change lost its percentage:\n%s", out.String())
 	}
 }
+
+// TestDiskCSVEscapes: a label from a result file reaches the CSV escaped, as it
+// does in the step CSV, so a terminal that shows the file runs none of it.
+func TestDiskCSVEscapes(t *testing.T) {
+	in := diskInput("A", 1000, 3)
+	in.Run.Label = "\x1b[2Jred"
+	var cb bytes.Buffer
+	if err := WriteDiskCSV(&cb, []Input{in}); err != nil {
+		t.Fatal(err)
+	}
+	if strings.ContainsRune(cb.String(), 0x1b) || !strings.Contains(cb.String(), `\x1b[2Jred`) {
+		t.Errorf("the label is not escaped in the CSV:\n%q", cb.String())
+	}
+}
