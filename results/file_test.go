@@ -156,3 +156,24 @@ func TestReadRefusesHugeFile(t *testing.T) {
 		t.Fatalf("got %v", err)
 	}
 }
+
+// TestValidateNamesOneField: a step with several negative figures is refused by
+// the same field every time (the checks run in a fixed order, not a map's).
+func TestValidateNamesOneField(t *testing.T) {
+	st := Step{Users: 4, TPS: -1, TPSE: -1, Transactions: map[string]TxnStats{"B": {Count: -1}, "A": {Errors: -1, AvgMS: -1}}}
+	first := ""
+	for range 50 {
+		err := validate(&Run{Steps: []Step{st}})
+		if err == nil {
+			t.Fatal("negative figures accepted")
+		}
+		if first == "" {
+			first = err.Error()
+		} else if err.Error() != first {
+			t.Fatalf("named %q, then %q", first, err.Error())
+		}
+	}
+	if !strings.Contains(first, `"steps[0].tps"`) {
+		t.Errorf("named %q, want the step's tps first", first)
+	}
+}

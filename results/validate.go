@@ -2,6 +2,8 @@ package results
 
 import (
 	"fmt"
+	"maps"
+	"slices"
 )
 
 // Bounds of a result file (docs/result-format.md, "Bounds"). A file beyond them is
@@ -33,9 +35,9 @@ func validate(r *Run) error {
 	if len(r.Tags) > MaxTags {
 		v.fail("tags", fmt.Sprintf("has %d entries; at most %d", len(r.Tags), MaxTags))
 	}
-	for k, val := range r.Tags {
+	for _, k := range slices.Sorted(maps.Keys(r.Tags)) {
 		v.text("tags key", k)
-		v.text("tags."+Printable(truncate(k)), val)
+		v.text("tags."+Printable(truncate(k)), r.Tags[k])
 	}
 	if len(r.Steps) > MaxSteps {
 		v.fail("steps", fmt.Sprintf("has %d entries; at most %d", len(r.Steps), MaxSteps))
@@ -70,19 +72,19 @@ func (v *validator) nonNegative(field string, x float64) {
 }
 
 func (v *validator) step(at string, st *Step) {
-	for name, x := range map[string]float64{
-		"users": float64(st.Users), "warmup_s": st.WarmupS, "measured_s": st.MeasuredS, "tps": st.TPS, "tps_e": st.TPSE,
-		"statements": float64(st.Statements), "lag.late": float64(st.Lag.Late), "lag.dropped": float64(st.Lag.Missed),
-		"lag.max_ms": st.Lag.MaxMS, "lag.avg_ms": st.Lag.AvgMS, "rate": st.Rate,
+	for _, f := range []namedFigure{
+		{"users", float64(st.Users)}, {"warmup_s", st.WarmupS}, {"measured_s", st.MeasuredS}, {"tps", st.TPS}, {"tps_e", st.TPSE},
+		{"statements", float64(st.Statements)}, {"lag.late", float64(st.Lag.Late)}, {"lag.dropped", float64(st.Lag.Missed)},
+		{"lag.max_ms", st.Lag.MaxMS}, {"lag.avg_ms", st.Lag.AvgMS}, {"rate", st.Rate},
 	} {
-		v.nonNegative(at+"."+name, x)
+		v.nonNegative(at+"."+f.name, f.x)
 	}
 	if f := st.Faults; f != nil {
 		v.nonNegative(at+".faults.connections_lost", float64(f.ConnectionsLost))
 		v.nonNegative(at+".faults.reconnects", float64(f.Reconnects))
-		for class, n := range f.ByClass {
+		for _, class := range slices.Sorted(maps.Keys(f.ByClass)) {
 			v.text(at+".faults.by_class key", class)
-			v.nonNegative(at+".faults.by_class."+Printable(truncate(class)), float64(n))
+			v.nonNegative(at+".faults.by_class."+Printable(truncate(class)), float64(f.ByClass[class]))
 		}
 	}
 	for i, s := range st.Flags {
@@ -98,17 +100,25 @@ func (v *validator) step(at string, st *Step) {
 	if len(st.Transactions) > MaxTags {
 		v.fail(at+".transactions", fmt.Sprintf("has %d entries; at most %d", len(st.Transactions), MaxTags))
 	}
-	for name, t := range st.Transactions {
+	for _, name := range slices.Sorted(maps.Keys(st.Transactions)) {
+		t := st.Transactions[name]
 		v.text(at+".transactions key", name)
 		tx := at + ".transactions." + Printable(truncate(name))
-		for field, x := range map[string]float64{
-			"count": float64(t.Count), "errors": float64(t.Errors), "retries": float64(t.Retries), "rollbacks": float64(t.Rollbacks),
-			"share": t.Share, "avg_ms": t.AvgMS, "p50_ms": t.P50MS, "p90_ms": t.P90MS, "p95_ms": t.P95MS, "p99_ms": t.P99MS,
-			"max_ms": t.MaxMS, "service_avg_ms": t.ServiceAvgMS, "service_p95_ms": t.ServiceP95MS,
+		for _, f := range []namedFigure{
+			{"count", float64(t.Count)}, {"errors", float64(t.Errors)}, {"retries", float64(t.Retries)}, {"rollbacks", float64(t.Rollbacks)},
+			{"share", t.Share}, {"avg_ms", t.AvgMS}, {"p50_ms", t.P50MS}, {"p90_ms", t.P90MS}, {"p95_ms", t.P95MS}, {"p99_ms", t.P99MS},
+			{"max_ms", t.MaxMS}, {"service_avg_ms", t.ServiceAvgMS}, {"service_p95_ms", t.ServiceP95MS},
 		} {
-			v.nonNegative(tx+"."+field, x)
+			v.nonNegative(tx+"."+f.name, f.x)
 		}
 	}
+}
+
+// namedFigure is a figure and its name in the file, checked in a fixed order so a
+// file with several bad fields always names the same first one.
+type namedFigure struct {
+	name string
+	x    float64
 }
 
 // truncate keeps a field name in an error short when the key itself is the problem.
