@@ -2,7 +2,6 @@ package results
 
 import (
 	"fmt"
-	"html/template"
 	"io"
 	"slices"
 	"strings"
@@ -83,7 +82,7 @@ func diskCharts(inputs []Input, profiles []string) ([]htmlChart, error) {
 			if err != nil {
 				return nil, err
 			}
-			out = append(out, htmlChart{Title: title, SVG: template.HTML(svg)})
+			out = withChart(out, title, svg)
 		}
 	}
 	return out, nil
