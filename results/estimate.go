@@ -73,6 +73,12 @@ func (c *Comparison) Estimate(i, r int, m metric) (Estimate, bool) {
 		} else {
 			e.Lo, e.Hi, e.Method = c.withinRunInterval(i, ra[0], rb[0], m, b, e.Change)
 		}
+		// Every compared figure is a count, rate, time or share, never below zero,
+		// so no change is below -100 %: an interval made on the differences (counts
+		// with zeros among their repeats) is cut there rather than shown as -315 %.
+		if b > 0 && e.Lo < -100 {
+			e.Lo = -100
+		}
 	} else {
 		e.Method = "no interval: the base is zero"
 	}

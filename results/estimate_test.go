@@ -1,6 +1,7 @@
 package results
 
 import (
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"strings"
@@ -237,5 +238,35 @@ func TestWithinRunIntervalAboveMinus100(t *testing.T) {
 	e := estimateOf(t, c, "tps")
 	if e.Lo <= -100 || !(e.Lo <= e.Change && e.Change <= e.Hi) || e.Verdict != VerdictWorse {
 		t.Errorf("tps %+.1f %% [%+.1f, %+.1f] %q (%s): want a worse change inside an interval above -100 %%", e.Change, e.Lo, e.Hi, e.Verdict, e.Method)
+	}
+}
+
+// TestRepeatsIntervalAboveMinus100: retries counted 0, 1 and 1 against 0, 0 and 1
+// over three repeats: the interval of a count with zeros is made on differences,
+// and no part of it below -100 % (fewer than no retries) is shown.
+func TestRepeatsIntervalAboveMinus100(t *testing.T) {
+	side := func(label string, retries ...int64) Input {
+		var in Input
+		for k, n := range retries {
+			r := sampledRun(t, uint64(k+1), label, 120, 20)
+			tx := r.Steps[0].Transactions["Trade-Order"]
+			tx.Retries = n
+			r.Steps[0].Transactions["Trade-Order"] = tx
+			rep := Input{Path: fmt.Sprintf("%s-r%d.json", label, k+1), Run: r}
+			if k == 0 {
+				in = rep
+			} else {
+				in.Repeats = append(in.Repeats, rep)
+			}
+		}
+		return in
+	}
+	c, err := Compare([]Input{side("A", 0, 1, 1), side("B", 0, 0, 1)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	e := estimateOf(t, c, "retries")
+	if !e.HasInterval() || e.Lo < -100 || !(e.Lo <= e.Change && e.Change <= e.Hi) {
+		t.Errorf("retries %+.1f %% [%+.1f, %+.1f] (%s): want an interval holding the change and none of it below -100 %%", e.Change, e.Lo, e.Hi, e.Method)
 	}
 }
