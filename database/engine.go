@@ -58,6 +58,22 @@ type Engine struct {
 	// RowFormat, when set, encodes load rows in the wire format the engine's
 	// SegmentLoader takes as Segment.Binary; without it the loader sends boxed rows.
 	RowFormat *RowFormat
+	// Versions names the server versions brokerbench supports, as the README states
+	// them ("13 or newer"), and MinVersion is the oldest of them in ServerInfo.Num's
+	// form, below which run and load refuse the server (CheckVersion). Zero checks
+	// nothing: an engine whose Num is not comparable across the products it serves
+	// (SQL Server and Babelfish) describes an old server in ServerInfo.Notes instead.
+	Versions   string
+	MinVersion int
+}
+
+// CheckVersion refuses, in one line, a server older than the versions the engine
+// supports.
+func (e *Engine) CheckVersion(info ServerInfo) error {
+	if e.MinVersion == 0 || info.Num == 0 || info.Num >= e.MinVersion {
+		return nil
+	}
+	return fmt.Errorf("%s %s is older than the versions brokerbench supports (%s %s)", info.Product, info.Version, e.Product, e.Versions)
 }
 
 // RoutineDialect is what installing and calling server routines needs from a

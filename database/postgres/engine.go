@@ -19,6 +19,10 @@ var Engine = &database.Engine{
 	Routines:     routineDialect,
 	ClockSQL:     "SELECT clock_timestamp()",
 	RowFormat:    copyFormat,
+	// The oldest version whose statistics views the I/O sampler knows (the sources'
+	// table in docs/storage.md).
+	Versions:   "13 or newer",
+	MinVersion: 130000,
 }
 
 func init() { database.Register(Engine) }
