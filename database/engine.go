@@ -65,6 +65,34 @@ type Engine struct {
 	// (SQL Server and Babelfish) describes an old server in ServerInfo.Notes instead.
 	Versions   string
 	MinVersion int
+	// NextValue renders the expression that takes a sequence's next value; nil for the
+	// portable nextval('name'). The workload draws trade ids from a sequence, not an
+	// identity column, so an id is known before its insert.
+	NextValue func(sequence string) string
+	// Sizes are the database's measured size on disk after a load, for load --size and
+	// the plan a load prints; nil when not measured, and the loader then takes another
+	// engine's and says so.
+	Sizes *LoadSizes
+}
+
+// LoadSizes are a database's size on disk after a load, data and indexes together, as
+// measured loads of the schema gave it (docs/workload.md §3.3): the fixed tables, the
+// scaling tables per load unit, and the growing tables per load unit and trade day.
+type LoadSizes struct {
+	FixedBytes    int64 // fixed tables and brokerbench's own
+	PerLUBytes    int64 // scaling tables, per 1,000 customers
+	PerLUDayBytes int64 // growing tables, per 1,000 customers and trade day
+	// LoadBytesPerSec is the load rate (bytes on disk per second of the whole load) of
+	// the measured loads, for the time estimate; a faster machine loads faster.
+	LoadBytesPerSec float64
+}
+
+// NextValueSQL renders the expression that takes sequence's next value on e.
+func (e *Engine) NextValueSQL(sequence string) string {
+	if e.NextValue != nil {
+		return e.NextValue(sequence)
+	}
+	return "nextval('" + sequence + "')"
 }
 
 // CheckVersion refuses, in one line, a server older than the versions the engine
