@@ -11,12 +11,20 @@ import (
 // Engine is one database as brokerbench drives it: everything that differs between
 // databases and is not a method of an open pool. Each database sub-package declares
 // one and registers it from its init function; cmd links the sub-packages in
-// (cmd/brokerbench/databases.go), so adding a database touches its own sub-package,
-// that file and the statement catalogue, and nothing else.
+// (cmd/brokerbench/databases.go). Register refuses an engine without Name, Open, DDL,
+// SQL, Classify and ClockSQL; every other field has a default, which its comment
+// gives. Adding a database touches its own sub-package, that file's import line, a
+// Name constant in database.go only when txn's statements need an override for it
+// (txn.override, keyed by the name), those overrides and the statement goldens'
+// import line (txn/statements_test.go), and ARCHITECTURE.md's import graph, which the
+// architecture test checks (ARCHITECTURE.md, "Adding a database").
 //
 // What an open pool can do beyond DB is found by type assertion on the DB that Open
-// returns: SegmentLoader (the bulk path, Binary paired with RowFormat), Maintainer, Sizer,
-// IOStatsOpener (the server's I/O views) and PoolStatser (pool statistics).
+// returns. A load needs SegmentLoader (the bulk path, Binary paired with RowFormat) and
+// Locker; load --resume needs Cataloguer. Optional: Freezer, Maintainer (index builds
+// with more memory, statistics), Sizer, Pipeliner and Committer (fewer round trips),
+// IOStatsOpener (the server's I/O views), CacheStatsReader, DatabaseSizer and
+// PoolStatser; the DDL may implement KeyDeferrer, KeyIndexer and FKValidator.
 type Engine struct {
 	// Name is what DB.Name of its pools returns and result files record.
 	Name Name

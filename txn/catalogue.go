@@ -1,8 +1,8 @@
 // Package txn is the TPC-E-like transaction catalogue: the mix as one table literal,
 // one file per transaction with its inputs, its frames and its statements (portable
 // SQL, with a database's own text only where it differs), and the invariants `check`
-// verifies. Adding a transaction is its file plus its row below. It starts no goroutines and reads no clock except
-// through what the load driver passes in.
+// verifies. It starts no goroutines. ARCHITECTURE.md ("Adding a transaction") lists
+// what a new transaction touches besides its file and its row below.
 package txn
 
 import (
