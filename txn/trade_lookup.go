@@ -199,7 +199,11 @@ func (e *executor) tlFrame2(ctx context.Context, tx database.Tx, in TradeLookupI
 	if err != nil {
 		return err
 	}
-	return e.detailList(ctx, tx, TradeLookup, 2, in, list, res)
+	if list, err = e.detailList(ctx, tx, TradeLookup, 2, in.MaxTrades, list); err != nil {
+		return err
+	}
+	res.Trades = list
+	return nil
 }
 
 // tlFrame3 reads a symbol's trades in a time window.
@@ -208,7 +212,11 @@ func (e *executor) tlFrame3(ctx context.Context, tx database.Tx, in TradeLookupI
 	if err != nil {
 		return err
 	}
-	return e.detailList(ctx, tx, TradeLookup, 3, in, list, res)
+	if list, err = e.detailList(ctx, tx, TradeLookup, 3, in.MaxTrades, list); err != nil {
+		return err
+	}
+	res.Trades = list
+	return nil
 }
 
 // tlFrame4 finds the account's first trade from the start time and the holding
@@ -273,16 +281,15 @@ func (e *executor) tradesBySymbol(ctx context.Context, tx database.Tx, k Kind, i
 	return list, nil
 }
 
-// detailList reads the child rows of each listed trade.
-func (e *executor) detailList(ctx context.Context, tx database.Tx, k Kind, frame int, in TradeLookupInput, list []TradeDetail, res *TradeLookupOutput) error {
-	if len(list) > in.MaxTrades {
-		return checkf(k, frame, "%d trades, want at most %d", len(list), in.MaxTrades)
+// detailList reads the child rows of each listed trade, and returns the list.
+func (e *executor) detailList(ctx context.Context, tx database.Tx, k Kind, frame int, maxTrades int, list []TradeDetail) ([]TradeDetail, error) {
+	if len(list) > maxTrades {
+		return nil, checkf(k, frame, "%d trades, want at most %d", len(list), maxTrades)
 	}
 	if err := e.tradeChildrenAll(ctx, tx, k, frame, list); err != nil {
-		return err
+		return nil, err
 	}
-	res.Trades = list
-	return nil
+	return list, nil
 }
 
 // tradeChildrenAll reads every listed trade's settlement, cash transaction (cash

@@ -388,18 +388,18 @@ func (e *executor) toFrame4(ctx context.Context, tx database.Tx, st *tradeOrderS
 	// st.tradeID came with frame 3's last round trip.
 	now := e.now()
 	st.comm = commission(st.commRate, in.Qty, st.price)
-	if err := insertOne(ctx, tx, TradeOrder, 4, "insert trade", e.sql.of(tradeOrderInsertTrade),
+	if err := insertOne(ctx, tx, frameStmt{TradeOrder, 4, "insert trade"}, e.sql.of(tradeOrderInsertTrade),
 		st.tradeID, now, st.status, in.TradeType, !in.IsMargin, st.symbol, in.Qty, st.price, in.AcctID,
 		truncate(execName, 49), st.charge, st.comm, in.LIFO); err != nil {
 		return err
 	}
 	if !st.isMarket {
-		if err := insertOne(ctx, tx, TradeOrder, 4, "insert trade request", e.sql.of(tradeOrderInsertRequest),
+		if err := insertOne(ctx, tx, frameStmt{TradeOrder, 4, "insert trade request"}, e.sql.of(tradeOrderInsertRequest),
 			st.tradeID, in.TradeType, st.symbol, in.Qty, st.price, st.brokerID); err != nil {
 			return err
 		}
 	}
-	return insertOne(ctx, tx, TradeOrder, 4, "insert trade history", e.sql.of(tradeOrderInsertHistory), st.tradeID, now, st.status)
+	return insertOne(ctx, tx, frameStmt{TradeOrder, 4, "insert trade history"}, e.sql.of(tradeOrderInsertHistory), st.tradeID, now, st.status)
 }
 
 // toServerResult is the server routine's frame output; amounts in cents.

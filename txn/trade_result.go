@@ -151,7 +151,6 @@ type holdingLot struct {
 // trFrame2 moves the position: holding summary, lots closed or shrunk on the opposite
 // side with a HOLDING_HISTORY row each, and a new lot for any remainder.
 func (e *executor) trFrame2(ctx context.Context, tx database.Tx, st *tradeResultState) error {
-	needed := st.qty
 	// HOLDING has a foreign key to HOLDING_SUMMARY: insert the summary before a new
 	// lot, and delete it only after the lots are gone.
 	delta := st.qty
@@ -161,68 +160,19 @@ func (e *executor) trFrame2(ctx context.Context, tx database.Tx, st *tradeResult
 	newQty := st.hsQty + delta
 	switch {
 	case !st.hsFound:
-		if err := execOne(ctx, tx, TradeResult, 2, "insert holding summary", e.sql.of(tradeResultInsertSummary), st.acctID, st.symbol, newQty); err != nil {
+		if err := execOne(ctx, tx, frameStmt{TradeResult, 2, "insert holding summary"}, e.sql.of(tradeResultInsertSummary), st.acctID, st.symbol, newQty); err != nil {
 			return err
 		}
 	case newQty != 0:
-		if err := execOne(ctx, tx, TradeResult, 2, "update holding summary", e.sql.of(tradeResultUpdateSummary), newQty, st.acctID, st.symbol); err != nil {
+		if err := execOne(ctx, tx, frameStmt{TradeResult, 2, "update holding summary"}, e.sql.of(tradeResultUpdateSummary), newQty, st.acctID, st.symbol); err != nil {
 			return err
 		}
 	}
-	opposite := (st.isSell && st.hsQty > 0) || (!st.isSell && st.hsQty < 0)
-	if opposite {
-		q := e.sql.of(tradeResultLotsAsc)
-		if st.lifo {
-			q = e.sql.of(tradeResultLotsDesc)
-		}
-		var lots []holdingLot
-		// A pipeline of one: the summary's write held back above goes with it.
-		err := database.Pipeline(ctx, tx, []database.Queued{{SQL: q, Args: []any{st.acctID, st.symbol}, Scan: func(r database.Rows) error {
-			var l holdingLot
-			if err := r.Scan(&l.tID, &l.qty, &l.price); err != nil {
-				return err
-			}
-			lots = append(lots, l)
-			return nil
-		}}})
-		if err != nil {
-			return frameErr(TradeResult, 2, "holdings", err)
-		}
-		for _, l := range lots {
-			if needed == 0 {
-				break
-			}
-			size := l.qty // long lots close against a sell, short lots against a buy
-			if !st.isSell {
-				size = -l.qty
-			}
-			if size <= 0 {
-				continue // a lot on the same side; the summary said there is none
-			}
-			n := min(size, needed)
-			after := l.qty - n
-			if !st.isSell {
-				after = l.qty + n
-			}
-			if err := execOne(ctx, tx, TradeResult, 2, "insert holding history", e.sql.of(tradeResultInsertHoldingHistory),
-				l.tID, st.tradeID, l.qty, after); err != nil {
-				return err
-			}
-			if after == 0 {
-				if err := execOne(ctx, tx, TradeResult, 2, "delete holding", e.sql.of(tradeResultDeleteHolding), l.tID); err != nil {
-					return err
-				}
-			} else if err := execOne(ctx, tx, TradeResult, 2, "update holding", e.sql.of(tradeResultUpdateHolding), after, l.tID); err != nil {
-				return err
-			}
-			if st.isSell {
-				st.buyValue += Money(n) * l.price
-				st.sellValue += Money(n) * st.price
-			} else {
-				st.sellValue += Money(n) * l.price
-				st.buyValue += Money(n) * st.price
-			}
-			needed -= n
+	needed := st.qty
+	if (st.isSell && st.hsQty > 0) || (!st.isSell && st.hsQty < 0) {
+		var err error
+		if needed, err = e.trCloseLots(ctx, tx, st); err != nil {
+			return err
 		}
 	}
 	if needed > 0 {
@@ -230,20 +180,82 @@ func (e *executor) trFrame2(ctx context.Context, tx database.Tx, st *tradeResult
 		if st.isSell {
 			lot = -needed // a short position
 		}
-		if err := execOne(ctx, tx, TradeResult, 2, "insert holding history", e.sql.of(tradeResultInsertHoldingHistory),
+		if err := execOne(ctx, tx, frameStmt{TradeResult, 2, "insert holding history"}, e.sql.of(tradeResultInsertHoldingHistory),
 			st.tradeID, st.tradeID, 0, lot); err != nil {
 			return err
 		}
-		if err := execOne(ctx, tx, TradeResult, 2, "insert holding", e.sql.of(tradeResultInsertHolding),
+		if err := execOne(ctx, tx, frameStmt{TradeResult, 2, "insert holding"}, e.sql.of(tradeResultInsertHolding),
 			st.tradeID, st.acctID, st.symbol, st.now, st.price, lot); err != nil {
 			return err
 		}
 	} else if st.hsFound && newQty == 0 {
-		if err := execOne(ctx, tx, TradeResult, 2, "delete holding summary", e.sql.of(tradeResultDeleteSummary), st.acctID, st.symbol); err != nil {
+		if err := execOne(ctx, tx, frameStmt{TradeResult, 2, "delete holding summary"}, e.sql.of(tradeResultDeleteSummary), st.acctID, st.symbol); err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+// trCloseLots closes or shrinks the lots on the opposite side of the trade (Trade-Result
+// frame 2), in the account's LIFO or FIFO order, with a HOLDING_HISTORY row each, and
+// adds their values to the trade's buy and sell values. It returns the quantity left
+// to open as a new lot.
+func (e *executor) trCloseLots(ctx context.Context, tx database.Tx, st *tradeResultState) (needed int, err error) {
+	needed = st.qty
+	q := e.sql.of(tradeResultLotsAsc)
+	if st.lifo {
+		q = e.sql.of(tradeResultLotsDesc)
+	}
+	var lots []holdingLot
+	// A pipeline of one: the summary's write held back by frame 2 goes with it.
+	err = database.Pipeline(ctx, tx, []database.Queued{{SQL: q, Args: []any{st.acctID, st.symbol}, Scan: func(r database.Rows) error {
+		var l holdingLot
+		if err := r.Scan(&l.tID, &l.qty, &l.price); err != nil {
+			return err
+		}
+		lots = append(lots, l)
+		return nil
+	}}})
+	if err != nil {
+		return 0, frameErr(TradeResult, 2, "holdings", err)
+	}
+	for _, l := range lots {
+		if needed == 0 {
+			break
+		}
+		size := l.qty // long lots close against a sell, short lots against a buy
+		if !st.isSell {
+			size = -l.qty
+		}
+		if size <= 0 {
+			continue // a lot on the same side; the summary said there is none
+		}
+		n := min(size, needed)
+		after := l.qty - n
+		if !st.isSell {
+			after = l.qty + n
+		}
+		if err := execOne(ctx, tx, frameStmt{TradeResult, 2, "insert holding history"}, e.sql.of(tradeResultInsertHoldingHistory),
+			l.tID, st.tradeID, l.qty, after); err != nil {
+			return 0, err
+		}
+		if after == 0 {
+			if err := execOne(ctx, tx, frameStmt{TradeResult, 2, "delete holding"}, e.sql.of(tradeResultDeleteHolding), l.tID); err != nil {
+				return 0, err
+			}
+		} else if err := execOne(ctx, tx, frameStmt{TradeResult, 2, "update holding"}, e.sql.of(tradeResultUpdateHolding), after, l.tID); err != nil {
+			return 0, err
+		}
+		if st.isSell {
+			st.buyValue += Money(n) * l.price
+			st.sellValue += Money(n) * st.price
+		} else {
+			st.sellValue += Money(n) * l.price
+			st.buyValue += Money(n) * st.price
+		}
+		needed -= n
+	}
+	return needed, nil
 }
 
 // trFrame3 computes the tax on a realised gain for taxable accounts.
@@ -259,7 +271,7 @@ func (e *executor) trFrame3(ctx context.Context, tx database.Tx, st *tradeResult
 	if st.tax < 0 {
 		return checkf(TradeResult, 3, "tax %s is negative", st.tax)
 	}
-	return execOne(ctx, tx, TradeResult, 3, "update trade tax", e.sql.of(tradeResultUpdateTax), st.tax, st.tradeID)
+	return execOne(ctx, tx, frameStmt{TradeResult, 3, "update trade tax"}, e.sql.of(tradeResultUpdateTax), st.tax, st.tradeID)
 }
 
 // trFrame4 reads the security, the customer's tier and the commission rate.
@@ -291,15 +303,15 @@ func (e *executor) trFrame4(ctx context.Context, tx database.Tx, st *tradeResult
 // trFrame5 completes the trade, records its history and credits the broker.
 func (e *executor) trFrame5(ctx context.Context, tx database.Tx, st *tradeResultState) error {
 	st.comm = commission(st.commRate, st.qty, st.price)
-	if err := execOne(ctx, tx, TradeResult, 5, "complete trade", e.sql.of(tradeResultCompleteTrade),
+	if err := execOne(ctx, tx, frameStmt{TradeResult, 5, "complete trade"}, e.sql.of(tradeResultCompleteTrade),
 		st.comm, st.now, schema.StatusCompleted, st.price, st.tradeID); err != nil {
 		return err
 	}
-	if err := execOne(ctx, tx, TradeResult, 5, "insert trade history", e.sql.of(tradeResultInsertHistory),
+	if err := execOne(ctx, tx, frameStmt{TradeResult, 5, "insert trade history"}, e.sql.of(tradeResultInsertHistory),
 		st.tradeID, st.now, schema.StatusCompleted); err != nil {
 		return err
 	}
-	return execOne(ctx, tx, TradeResult, 5, "update broker", e.sql.of(tradeResultUpdateBroker), st.comm, st.brokerID)
+	return execOne(ctx, tx, frameStmt{TradeResult, 5, "update broker"}, e.sql.of(tradeResultUpdateBroker), st.comm, st.brokerID)
 }
 
 // trFrame6 settles the trade: SETTLEMENT, and for cash trades the balance and a
@@ -319,16 +331,16 @@ func (e *executor) trFrame6(ctx context.Context, tx database.Tx, st *tradeResult
 	if st.isCash {
 		cashType = "Cash Account"
 	}
-	if err := execOne(ctx, tx, TradeResult, 6, "insert settlement", e.sql.of(tradeResultInsertSettlement),
+	if err := execOne(ctx, tx, frameStmt{TradeResult, 6, "insert settlement"}, e.sql.of(tradeResultInsertSettlement),
 		st.tradeID, cashType, due, amount); err != nil {
 		return err
 	}
 	if st.isCash {
-		if err := execOne(ctx, tx, TradeResult, 6, "update balance", e.sql.of(tradeResultUpdateBalance), amount, st.acctID); err != nil {
+		if err := execOne(ctx, tx, frameStmt{TradeResult, 6, "update balance"}, e.sql.of(tradeResultUpdateBalance), amount, st.acctID); err != nil {
 			return err
 		}
 		name := truncate(fmt.Sprintf("%s %d shares of %s", st.typeName, st.qty, st.secName), 100)
-		if err := execOne(ctx, tx, TradeResult, 6, "insert cash transaction", e.sql.of(tradeResultInsertCash),
+		if err := execOne(ctx, tx, frameStmt{TradeResult, 6, "insert cash transaction"}, e.sql.of(tradeResultInsertCash),
 			st.tradeID, st.now, amount, name); err != nil {
 			return err
 		}
