@@ -81,7 +81,7 @@ func (e *executor) dataMaintenanceRun(ctx context.Context, in DataMaintenanceInp
 		return out, res, err
 	}
 	err := e.inTx(ctx, &out, database.ReadCommitted, func(tx database.Tx) error {
-		n, err := e.dmFrame1(ctx, tx, in)
+		n, err := e.dmChangeTable(ctx, tx, in)
 		res.Changed = n
 		if err == nil && n == 0 {
 			err = checkf(DataMaintenance, 1, "%s: no row changed", in.Table)
@@ -91,8 +91,9 @@ func (e *executor) dataMaintenanceRun(ctx context.Context, in DataMaintenanceInp
 	return out, res, err
 }
 
-// dmFrame1 applies the change for the input's table.
-func (e *executor) dmFrame1(ctx context.Context, tx database.Tx, in DataMaintenanceInput) (int64, error) {
+// dmChangeTable is Data-Maintenance frame 1: it applies the change for the input's
+// table.
+func (e *executor) dmChangeTable(ctx context.Context, tx database.Tx, in DataMaintenanceInput) (int64, error) {
 	s := e.sql
 	switch in.Table {
 	case "account_permission":

@@ -120,12 +120,12 @@ func (e *executor) tradeOrder(ctx context.Context, in TradeOrderInput) (Outcome,
 	var st *tradeOrderState
 	err := e.inTx(ctx, &out, database.RepeatableRead, func(tx database.Tx) error {
 		st = &tradeOrderState{in: in}
-		if err := e.toFrame1(ctx, tx, st); err != nil {
+		if err := e.toAccount(ctx, tx, st); err != nil {
 			return err
 		}
 		execName := in.ExecFirst + " " + in.ExecLast
 		if in.ExecTaxID != st.custTaxID || in.ExecFirst != st.custFirst || in.ExecLast != st.custLast {
-			ok, err := e.toFrame2(ctx, tx, st)
+			ok, err := e.toPermission(ctx, tx, st)
 			if err != nil {
 				return err
 			}
@@ -133,10 +133,10 @@ func (e *executor) tradeOrder(ctx context.Context, in TradeOrderInput) (Outcome,
 				return database.ErrRollback // frame 5: unauthorized executor
 			}
 		}
-		if err := e.toFrame3(ctx, tx, st); err != nil {
+		if err := e.toPricing(ctx, tx, st); err != nil {
 			return err
 		}
-		if err := e.toFrame4(ctx, tx, st, execName); err != nil {
+		if err := e.toRecordOrder(ctx, tx, st, execName); err != nil {
 			return err
 		}
 		if in.Rollback {
@@ -158,8 +158,8 @@ func (e *executor) tradeOrder(ctx context.Context, in TradeOrderInput) (Outcome,
 	return out, nil
 }
 
-// toFrame1 reads the account, its owner and its broker.
-func (e *executor) toFrame1(ctx context.Context, tx database.Tx, st *tradeOrderState) error {
+// toAccount is Trade-Order frame 1: it reads the account, its owner and its broker.
+func (e *executor) toAccount(ctx context.Context, tx database.Tx, st *tradeOrderState) error {
 	var name *string
 	if err := tx.QueryRow(ctx, e.sql.of(tradeOrderAccount), st.in.AcctID).Scan(&name, &st.brokerID, &st.custID, &st.taxStatus); err != nil {
 		return frameErr(TradeOrder, 1, "account", err)
@@ -185,8 +185,9 @@ func (e *executor) toFrame1(ctx context.Context, tx database.Tx, st *tradeOrderS
 	return nil
 }
 
-// toFrame2 checks the executor's permission on the account; false means none.
-func (e *executor) toFrame2(ctx context.Context, tx database.Tx, st *tradeOrderState) (bool, error) {
+// toPermission is Trade-Order frame 2: it checks the executor's permission on the
+// account; false means none.
+func (e *executor) toPermission(ctx context.Context, tx database.Tx, st *tradeOrderState) (bool, error) {
 	var acl string
 	err := tx.QueryRow(ctx, e.sql.of(tradeOrderPermission), st.in.AcctID, st.in.ExecFirst, st.in.ExecLast, st.in.ExecTaxID).Scan(&acl)
 	if errors.Is(err, database.ErrNoRows) {
@@ -198,10 +199,11 @@ func (e *executor) toFrame2(ctx context.Context, tx database.Tx, st *tradeOrderS
 	return true, nil
 }
 
-// toFrame3 resolves the security and prices the order: market price, position,
-// estimated tax, commission rate, charge and, for margin orders, the account's assets.
-// The checks run on the answers in the order the frame states them.
-func (e *executor) toFrame3(ctx context.Context, tx database.Tx, st *tradeOrderState) error {
+// toPricing is Trade-Order frame 3: it resolves the security and prices the order:
+// market price, position, estimated tax, commission rate, charge and, for margin
+// orders, the account's assets. The checks run on the answers in the order the frame
+// states them.
+func (e *executor) toPricing(ctx context.Context, tx database.Tx, st *tradeOrderState) error {
 	a, err := e.toPricingReads(ctx, tx, st)
 	if err != nil {
 		return err
@@ -380,10 +382,10 @@ func (a *toPricingAnswers) checkPricing(st *tradeOrderState) error {
 	return nil
 }
 
-// toFrame4 records the order: TRADE, TRADE_REQUEST for limit orders, TRADE_HISTORY.
-// Its writes are held back (insertOne) and go out with the commit, in one round trip
-// where the database can.
-func (e *executor) toFrame4(ctx context.Context, tx database.Tx, st *tradeOrderState, execName string) error {
+// toRecordOrder is Trade-Order frame 4: it records the order: TRADE, TRADE_REQUEST for
+// limit orders, TRADE_HISTORY. Its writes are held back (insertOne) and go out with the
+// commit, in one round trip where the database can.
+func (e *executor) toRecordOrder(ctx context.Context, tx database.Tx, st *tradeOrderState, execName string) error {
 	in := st.in
 	// st.tradeID came with frame 3's last round trip.
 	now := e.now()

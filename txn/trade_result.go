@@ -92,7 +92,7 @@ func (e *executor) tradeResult(ctx context.Context, tradeID int64, price Money) 
 	err := e.inTx(ctx, &out, database.ReadCommitted, func(tx database.Tx) error {
 		st = &tradeResultState{tradeID: tradeID, price: price, now: e.now()}
 		for _, f := range []func(context.Context, database.Tx, *tradeResultState) error{
-			e.trFrame1, e.trFrame2, e.trFrame3, e.trFrame4, e.trFrame5, e.trFrame6,
+			e.trLockTrade, e.trMovePosition, e.trTax, e.trCommission, e.trCompleteTrade, e.trSettle,
 		} {
 			if err := f(ctx, tx, st); err != nil {
 				return err
@@ -106,9 +106,9 @@ func (e *executor) tradeResult(ctx context.Context, tradeID int64, price Money) 
 	return out, TradeResultOutput{AcctID: st.acctID, Balance: st.balance, Tax: st.tax, Comm: st.comm}, nil
 }
 
-// trFrame1 reads and locks the trade, reads its type, and locks the account before
-// reading the position (see the isolation note above).
-func (e *executor) trFrame1(ctx context.Context, tx database.Tx, st *tradeResultState) error {
+// trLockTrade is Trade-Result frame 1: it reads and locks the trade, reads its type,
+// and locks the account before reading the position (see the isolation note above).
+func (e *executor) trLockTrade(ctx context.Context, tx database.Tx, st *tradeResultState) error {
 	if err := tx.QueryRow(ctx, e.sql.of(tradeResultTrade), st.tradeID).Scan(
 		&st.acctID, &st.typeID, &st.symbol, &st.qty, &st.charge, &st.lifo, &st.isCash, &st.status); err != nil {
 		return frameErr(TradeResult, 1, fmt.Sprintf("trade %d", st.tradeID), err)
@@ -148,9 +148,10 @@ type holdingLot struct {
 	price Money
 }
 
-// trFrame2 moves the position: holding summary, lots closed or shrunk on the opposite
-// side with a HOLDING_HISTORY row each, and a new lot for any remainder.
-func (e *executor) trFrame2(ctx context.Context, tx database.Tx, st *tradeResultState) error {
+// trMovePosition is Trade-Result frame 2: it moves the position: holding summary, lots
+// closed or shrunk on the opposite side with a HOLDING_HISTORY row each, and a new lot
+// for any remainder.
+func (e *executor) trMovePosition(ctx context.Context, tx database.Tx, st *tradeResultState) error {
 	// HOLDING has a foreign key to HOLDING_SUMMARY: insert the summary before a new
 	// lot, and delete it only after the lots are gone.
 	delta := st.qty
@@ -258,8 +259,9 @@ func (e *executor) trCloseLots(ctx context.Context, tx database.Tx, st *tradeRes
 	return needed, nil
 }
 
-// trFrame3 computes the tax on a realised gain for taxable accounts.
-func (e *executor) trFrame3(ctx context.Context, tx database.Tx, st *tradeResultState) error {
+// trTax is Trade-Result frame 3: it computes the tax on a realised gain for taxable
+// accounts.
+func (e *executor) trTax(ctx context.Context, tx database.Tx, st *tradeResultState) error {
 	if !(st.taxStatus == 1 || st.taxStatus == 2) || st.sellValue <= st.buyValue {
 		return nil
 	}
@@ -274,8 +276,9 @@ func (e *executor) trFrame3(ctx context.Context, tx database.Tx, st *tradeResult
 	return execOne(ctx, tx, frameStmt{TradeResult, 3, "update trade tax"}, e.sql.of(tradeResultUpdateTax), st.tax, st.tradeID)
 }
 
-// trFrame4 reads the security, the customer's tier and the commission rate.
-func (e *executor) trFrame4(ctx context.Context, tx database.Tx, st *tradeResultState) error {
+// trCommission is Trade-Result frame 4: it reads the security, the customer's tier and
+// the commission rate.
+func (e *executor) trCommission(ctx context.Context, tx database.Tx, st *tradeResultState) error {
 	// The security and the tier need only frame 1's rows: one round trip.
 	var secFound, tierFound bool
 	qs := []database.Queued{
@@ -300,8 +303,9 @@ func (e *executor) trFrame4(ctx context.Context, tx database.Tx, st *tradeResult
 	return nil
 }
 
-// trFrame5 completes the trade, records its history and credits the broker.
-func (e *executor) trFrame5(ctx context.Context, tx database.Tx, st *tradeResultState) error {
+// trCompleteTrade is Trade-Result frame 5: it completes the trade, records its history
+// and credits the broker.
+func (e *executor) trCompleteTrade(ctx context.Context, tx database.Tx, st *tradeResultState) error {
 	st.comm = commission(st.commRate, st.qty, st.price)
 	if err := execOne(ctx, tx, frameStmt{TradeResult, 5, "complete trade"}, e.sql.of(tradeResultCompleteTrade),
 		st.comm, st.now, schema.StatusCompleted, st.price, st.tradeID); err != nil {
@@ -314,9 +318,9 @@ func (e *executor) trFrame5(ctx context.Context, tx database.Tx, st *tradeResult
 	return execOne(ctx, tx, frameStmt{TradeResult, 5, "update broker"}, e.sql.of(tradeResultUpdateBroker), st.comm, st.brokerID)
 }
 
-// trFrame6 settles the trade: SETTLEMENT, and for cash trades the balance and a
-// CASH_TRANSACTION.
-func (e *executor) trFrame6(ctx context.Context, tx database.Tx, st *tradeResultState) error {
+// trSettle is Trade-Result frame 6: it settles the trade: SETTLEMENT, and for cash
+// trades the balance and a CASH_TRANSACTION.
+func (e *executor) trSettle(ctx context.Context, tx database.Tx, st *tradeResultState) error {
 	y, m, d := st.now.Date()
 	due := time.Date(y, m, d, 0, 0, 0, 0, time.UTC).AddDate(0, 0, 2)
 	gross := Money(st.qty) * st.price

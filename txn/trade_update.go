@@ -50,11 +50,11 @@ func (e *executor) tradeUpdate(ctx context.Context, in TradeLookupInput) (Outcom
 		res = TradeLookupOutput{Frame: in.Frame}
 		switch in.Frame {
 		case 1:
-			return e.tuFrame1(ctx, tx, in, &res)
+			return e.tuExecNames(ctx, tx, in, &res)
 		case 2:
-			return e.tuFrame2(ctx, tx, in, &res)
+			return e.tuCashTypes(ctx, tx, in, &res)
 		}
-		return e.tuFrame3(ctx, tx, in, &res)
+		return e.tuCashNames(ctx, tx, in, &res)
 	})
 	return out, res, err
 }
@@ -90,9 +90,10 @@ func toggleShares(s string) string {
 	return strings.Replace(s, " Shares ", " shares ", 1)
 }
 
-// tuFrame1 toggles the executor name of each given trade, then reads the trades and
-// their details (two pipelines: the reads do not depend on each other).
-func (e *executor) tuFrame1(ctx context.Context, tx database.Tx, in TradeLookupInput, res *TradeLookupOutput) error {
+// tuExecNames is Trade-Update frame 1: it toggles the executor name of each given
+// trade, then reads the trades and their details (two pipelines: the reads do not
+// depend on each other).
+func (e *executor) tuExecNames(ctx context.Context, tx database.Tx, in TradeLookupInput, res *TradeLookupOutput) error {
 	ids := in.TradeIDs[:max(0, min(len(in.TradeIDs), in.MaxTrades))]
 	names := make([]string, len(ids))
 	n, err := e.readThenUpdate(ctx, tx, tradeReads{at: frameStmt{TradeUpdate, 1, "executor name"}, ids: ids, sql: e.sql.of(tradeUpdateExecName), dest: func(i int) []any { return []any{&names[i]} }},
@@ -118,8 +119,9 @@ func (e *executor) tuFrame1(ctx context.Context, tx database.Tx, in TradeLookupI
 	return nil
 }
 
-// tuFrame2 toggles the settlement cash type of an account's trades in a window.
-func (e *executor) tuFrame2(ctx context.Context, tx database.Tx, in TradeLookupInput, res *TradeLookupOutput) error {
+// tuCashTypes is Trade-Update frame 2: it toggles the settlement cash type of an
+// account's trades in a window.
+func (e *executor) tuCashTypes(ctx context.Context, tx database.Tx, in TradeLookupInput, res *TradeLookupOutput) error {
 	list, err := e.accountTrades(ctx, tx, TradeUpdate, in)
 	if err != nil {
 		return err
@@ -149,8 +151,9 @@ func (e *executor) tuFrame2(ctx context.Context, tx database.Tx, in TradeLookupI
 	return nil
 }
 
-// tuFrame3 rewrites the cash transaction name of a symbol's cash trades in a window.
-func (e *executor) tuFrame3(ctx context.Context, tx database.Tx, in TradeLookupInput, res *TradeLookupOutput) error {
+// tuCashNames is Trade-Update frame 3: it rewrites the cash transaction name of a
+// symbol's cash trades in a window.
+func (e *executor) tuCashNames(ctx context.Context, tx database.Tx, in TradeLookupInput, res *TradeLookupOutput) error {
 	list, err := e.tradesBySymbol(ctx, tx, TradeUpdate, in)
 	if err != nil {
 		return err
