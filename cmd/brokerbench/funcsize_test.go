@@ -24,10 +24,8 @@ const (
 // the limit. Data tables (functions whose lines are mostly composite literals) are
 // exempt and not listed.
 var longFuncs = []string{
-	"cmd/brokerbench.runCompare",
 	"cmd/brokerbench.runLoad",
 	"cmd/brokerbench.runReplay",
-	"cmd/brokerbench.compareWithDisks",
 	"driver/iostat.Open",
 	"iotrace.Capture",
 	"results.lineChartSVGWith",
