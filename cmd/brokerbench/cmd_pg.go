@@ -81,12 +81,17 @@ func runPGStart(ctx context.Context, g *globalOptions) error {
 	return nil
 }
 
+// attachPG attaches to the running cluster in --pgdata.
+func attachPG(g *globalOptions) (*pgmanaged.Cluster, error) {
+	if err := needPGData(g); err != nil {
+		return nil, err
+	}
+	return pgmanaged.Attach(g.PGData)
+}
+
 // runPGStop stops the cluster in --pgdata; its data stays.
 func runPGStop(g *globalOptions) error {
-	if err := needPGData(g); err != nil {
-		return err
-	}
-	cl, err := pgmanaged.Attach(g.PGData)
+	cl, err := attachPG(g)
 	if err != nil {
 		return err
 	}
@@ -95,10 +100,7 @@ func runPGStop(g *globalOptions) error {
 
 // runPGStatus says whether the cluster in --pgdata runs, with its URL and memory cap.
 func runPGStatus(g *globalOptions) error {
-	if err := needPGData(g); err != nil {
-		return err
-	}
-	cl, err := pgmanaged.Attach(g.PGData)
+	cl, err := attachPG(g)
 	if err != nil {
 		return err
 	}

@@ -18,18 +18,20 @@ import (
 
 const module = "github.com/brokerbench/brokerbench/"
 
-// packageImports returns, for every package of the repository but its tests, each
-// import path and a file that imports it: package dir -> import path -> file.
-func packageImports(t *testing.T) map[string]map[string]string {
+// walkSources calls fn for every Go file of the repository but its tests (path as
+// opened, rel from the repository's root with slashes), leaving out testdata, hidden
+// folders and the folders skip names (paths from the root).
+func walkSources(t *testing.T, skip []string, fn func(path, rel string) error) {
 	t.Helper()
 	root := filepath.Join("..", "..")
-	imports := map[string]map[string]string{}
 	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return err
 		}
+		rel, _ := filepath.Rel(root, path)
+		rel = filepath.ToSlash(rel)
 		if d.IsDir() {
-			if n := d.Name(); n == "testdata" || strings.HasPrefix(n, ".") && path != root {
+			if n := d.Name(); n == "testdata" || strings.HasPrefix(n, ".") && path != root || slices.Contains(skip, rel) {
 				return filepath.SkipDir
 			}
 			return nil
@@ -38,12 +40,24 @@ func packageImports(t *testing.T) map[string]map[string]string {
 		if !strings.HasSuffix(path, ".go") || strings.HasSuffix(path, "_test.go") {
 			return nil
 		}
+		return fn(path, rel)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+// packageImports returns, for every package of the repository but its tests, each
+// import path and a file that imports it: package dir -> import path -> file.
+func packageImports(t *testing.T) map[string]map[string]string {
+	t.Helper()
+	imports := map[string]map[string]string{}
+	walkSources(t, nil, func(path, file string) error {
 		f, err := parser.ParseFile(token.NewFileSet(), path, nil, parser.ImportsOnly)
 		if err != nil {
 			return err
 		}
-		rel, _ := filepath.Rel(root, filepath.Dir(path))
-		rel = filepath.ToSlash(rel)
+		rel := filepath.ToSlash(filepath.Dir(file))
 		if imports[rel] == nil {
 			imports[rel] = map[string]string{}
 		}
@@ -53,9 +67,6 @@ func packageImports(t *testing.T) map[string]map[string]string {
 		}
 		return nil
 	})
-	if err != nil {
-		t.Fatal(err)
-	}
 	return imports
 }
 
@@ -206,20 +217,8 @@ func engineNames(t *testing.T) (idents, literals map[string]string) {
 // per-database statement texts are data keyed by the name (override{database.X, sql}).
 func TestNoNameSwitchOnDatabases(t *testing.T) {
 	idents, literals := engineNames(t)
-	root := filepath.Join("..", "..")
-	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(root, path)
-		rel = filepath.ToSlash(rel)
-		if d.IsDir() {
-			if n := d.Name(); n == "testdata" || n == "database" && rel == "database" || strings.HasPrefix(n, ".") && path != root {
-				return filepath.SkipDir
-			}
-			return nil
-		}
-		if !strings.HasSuffix(path, ".go") || strings.HasSuffix(path, "_test.go") || strings.HasPrefix(rel, "cmd/") {
+	walkSources(t, []string{"database"}, func(path, rel string) error {
+		if strings.HasPrefix(rel, "cmd/") {
 			return nil
 		}
 		oneProduct := strings.HasPrefix(rel, "internal/pgmanaged/") || wiresDatabases(filepath.ToSlash(filepath.Dir(rel)), "")
@@ -250,9 +249,6 @@ func TestNoNameSwitchOnDatabases(t *testing.T) {
 		ast.Inspect(f, inspect)
 		return nil
 	})
-	if err != nil {
-		t.Fatal(err)
-	}
 }
 
 // TestArchitectureDiagram: ARCHITECTURE.md's import diagram is the import graph. Each

@@ -5,10 +5,8 @@ import (
 	"go/ast"
 	"go/parser"
 	"go/token"
-	"io/fs"
 	"path/filepath"
 	"slices"
-	"strings"
 	"testing"
 )
 
@@ -47,23 +45,8 @@ type funcSize struct {
 // in the enclosing function too.
 func measureFuncs(t *testing.T) []funcSize {
 	t.Helper()
-	root := filepath.Join("..", "..")
 	var out []funcSize
-	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(root, path)
-		rel = filepath.ToSlash(rel)
-		if d.IsDir() {
-			if n := d.Name(); n == "testdata" || n == "examples" || strings.HasPrefix(n, ".") && path != root {
-				return filepath.SkipDir
-			}
-			return nil
-		}
-		if !strings.HasSuffix(path, ".go") || strings.HasSuffix(path, "_test.go") {
-			return nil
-		}
+	walkSources(t, []string{"examples"}, func(path, rel string) error {
 		fset := token.NewFileSet()
 		f, err := parser.ParseFile(fset, path, nil, 0)
 		if err != nil {
@@ -91,9 +74,6 @@ func measureFuncs(t *testing.T) []funcSize {
 		}
 		return nil
 	})
-	if err != nil {
-		t.Fatal(err)
-	}
 	return out
 }
 
