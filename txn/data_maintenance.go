@@ -141,17 +141,21 @@ func dmRead(ctx context.Context, tx database.Tx, in DataMaintenanceInput, q stri
 	return *v, nil
 }
 
+// toggle is a, or b when cur is already a: a value Data-Maintenance flips between two.
+func toggle(cur, a, b string) string {
+	if cur == a {
+		return b
+	}
+	return a
+}
+
 // dmAccountPermission flips the account's highest ACL between "1111" and "0011".
 func (e *executor) dmAccountPermission(ctx context.Context, tx database.Tx, in DataMaintenanceInput) (int64, error) {
 	cur, err := dmRead(ctx, tx, in, e.sql.of(dmAccountPermissionACL), in.AcctID)
 	if err != nil {
 		return 0, err
 	}
-	next := "1111"
-	if cur == "1111" {
-		next = "0011"
-	}
-	return tx.Exec(ctx, e.sql.of(dmAccountPermissionSetACL), next, in.AcctID, cur)
+	return tx.Exec(ctx, e.sql.of(dmAccountPermissionSetACL), toggle(cur, "1111", "0011"), in.AcctID, cur)
 }
 
 // dmAddress toggles the second address line of a company's or a customer's address.
@@ -169,11 +173,7 @@ func (e *executor) dmAddress(ctx context.Context, tx database.Tx, in DataMainten
 	if err != nil {
 		return 0, err
 	}
-	next := "Apt. 10C"
-	if cur == "Apt. 10C" {
-		next = "Apt. 22"
-	}
-	return tx.Exec(ctx, e.sql.of(dmAddressSetLine2), next, adID)
+	return tx.Exec(ctx, e.sql.of(dmAddressSetLine2), toggle(cur, "Apt. 10C", "Apt. 22"), adID)
 }
 
 // dmCompany toggles the company's S&P rating between "ABA" and "AAA".
@@ -182,11 +182,7 @@ func (e *executor) dmCompany(ctx context.Context, tx database.Tx, in DataMainten
 	if err != nil {
 		return 0, err
 	}
-	next := "ABA"
-	if cur == "ABA" {
-		next = "AAA"
-	}
-	return tx.Exec(ctx, e.sql.of(dmCompanySetSPRate), next, in.CoID)
+	return tx.Exec(ctx, e.sql.of(dmCompanySetSPRate), toggle(cur, "ABA", "AAA"), in.CoID)
 }
 
 // dmCustomer moves c_email_2 between two domains, keeping the mailbox.
@@ -200,11 +196,7 @@ func (e *executor) dmCustomer(ctx context.Context, tx database.Tx, in DataMainte
 		f, _, l := schema.CustomerName(in.CustID)
 		box = strings.ToLower(f[:1] + l)
 	}
-	next := "mindspring.com"
-	if domain == "mindspring.com" {
-		next = "earthlink.com"
-	}
-	return tx.Exec(ctx, e.sql.of(dmCustomerSetEmail), truncate(box+"@"+next, 50), in.CustID)
+	return tx.Exec(ctx, e.sql.of(dmCustomerSetEmail), truncate(box+"@"+toggle(domain, "mindspring.com", "earthlink.com"), 50), in.CustID)
 }
 
 // dmFinancial shifts every quarter start by a day: forward when the first is on the
