@@ -39,9 +39,55 @@ func TestBoundRules(t *testing.T) {
 		if got := CPUBound(st); got != c.cpu {
 			t.Errorf("%s: cpu-bound = %v, want %v", c.name, got, c.cpu)
 		}
-		if got := IOBound(st); got != c.iob {
+		if got := IOBound(st, nil); got != c.iob {
 			t.Errorf("%s: io-bound = %v, want %v", c.name, got, c.iob)
 		}
+	}
+}
+
+// TestIOBoundAtCgroupLimit pins the io-bound rule's second sign on the step it
+// was found on (docs/host.md §3.2): PostgreSQL capped at 192 MiB on a loop device
+// that the server's blkio group holds to 300 reads and 300 writes a second. The
+// CPUs waited 82 % of the time and the reads ran at the limit, yet the loop device
+// was busy 2 % of the window: the throttled reads waited above its queue.
+func TestIOBoundAtCgroupLimit(t *testing.T) {
+	waiting := &StepHost{Source: HostSourceProcfs, HostFigures: HostFigures{Cores: 2, UserPct: 6, SystemPct: 8.7, IOWaitPct: 82.45, IdlePct: 2.85}}
+	loop := func(readIOPS, readMiBs float64) *StepIO {
+		f := IOFigures{ReadIOPS: readIOPS, WriteIOPS: 65.5, ReadMBps: readMiBs, WriteMBps: 0.63, UtilPercent: 2.11}
+		return &StepIO{Source: "diskstats", IOFigures: f, Devices: []DeviceIO{{Name: "loop0", Role: "data+wal", IOFigures: f}}}
+	}
+	onLoop := func(throttle string) *System {
+		return &System{Storage: []StorageStack{{Role: "data", Devices: []BlockDevice{{Name: "loop0", Number: "7:0", Throttle: throttle}}}}}
+	}
+	memberIO := loop(150, 1.8)
+	memberIO.Devices = append(memberIO.Devices, DeviceIO{Name: "vda", Layer: LayerMemberForTest, IOFigures: IOFigures{ReadIOPS: 150, WriteIOPS: 196, UtilPercent: 3}})
+	onMember := &System{Storage: []StorageStack{{Role: "data", Devices: []BlockDevice{{Name: "loop0"}, {Name: "vda", Throttle: "riops=400 wiops=200"}}}}}
+	for _, c := range []struct {
+		name string
+		host *StepHost
+		io   *StepIO
+		sys  *System
+		want bool
+	}{
+		{"reads at 96 % of riops", waiting, loop(288.6, 3.61), onLoop("riops=300 wiops=300"), true},
+		{"no limit recorded: 2 % busy is not saturated", waiting, loop(288.6, 3.61), onLoop(""), false},
+		{"storage not described", waiting, loop(288.6, 3.61), nil, false},
+		{"reads at 89.7 % of riops", waiting, loop(269, 3.3), onLoop("riops=300 wiops=300"), false},
+		{"bytes at 90.3 % of rbps", waiting, loop(150, 3.61), onLoop("rbps=4194304"), true},
+		{"bytes at 72 % of rbps", waiting, loop(150, 3.61), onLoop("rbps=5242880"), false},
+		{"max is no limit", waiting, loop(288.6, 3.61), onLoop("riops=max wiops=300 rbps=max wbps=max"), false},
+		{"writes at 98 % of a member disk's wiops", waiting, memberIO, onMember, true},
+		{"at the limit but the CPUs hardly waited", &StepHost{Source: HostSourceProcfs, HostFigures: HostFigures{Cores: 2, UserPct: 60, SystemPct: 30, IOWaitPct: 4, IdlePct: 6}}, loop(288.6, 3.61), onLoop("riops=300"), false},
+	} {
+		st := &Step{Host: c.host, IO: c.io}
+		if got := IOBound(st, c.sys); got != c.want {
+			t.Errorf("%s: io-bound = %v, want %v", c.name, got, c.want)
+		}
+	}
+	r := &Run{System: onLoop("riops=300 wiops=300"), Steps: []Step{{Users: 4, Host: waiting, IO: loop(288.6, 3.61)}}}
+	SetStepFlags(r)
+	if !HasFlag(&r.Steps[0], FlagIOBound) {
+		t.Errorf("SetStepFlags: flags %v lack io-bound", r.Steps[0].Flags)
 	}
 }
 

@@ -20,7 +20,7 @@ const (
 )
 
 // stepFlags lists what makes a step's figures special.
-func stepFlags(st *Step, knee bool) string {
+func stepFlags(st *Step, sys *System, knee bool) string {
 	var f []string
 	if st.Partial {
 		f = append(f, flagPartial)
@@ -46,7 +46,7 @@ func stepFlags(st *Step, knee bool) string {
 	if CPUBound(st) {
 		f = append(f, flagCPUBound)
 	}
-	if IOBound(st) {
+	if IOBound(st, sys) {
 		f = append(f, flagIOBound)
 	}
 	return strings.Join(f, "")
@@ -159,7 +159,7 @@ func stepsTable(r *Run) table {
 		if withLimits {
 			row = append(row, verdictCell(lims.Judge(st)))
 		}
-		flags := stepFlags(st, i == knee)
+		flags := stepFlags(st, r.System, i == knee)
 		if r.Max != nil && r.Max.Step == i && !r.Max.Resolved() {
 			flags += flagUnresolvedMax
 		}
