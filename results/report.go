@@ -84,7 +84,7 @@ func WriteReport(w io.Writer, in Input) error {
 	if r.Max != nil {
 		fmt.Fprintln(w, "\n"+r.Max.Summary())
 	}
-	if err := writeTextTable(w, stepsTable(r)); err != nil {
+	if err := writeTextTable(w, stepsTable(r, false)); err != nil {
 		return err
 	}
 	for _, n := range stepNotes(r) {
@@ -99,8 +99,9 @@ func WriteReport(w io.Writer, in Input) error {
 	return nil
 }
 
-// stepsTable is the run's per-step table, in user order.
-func stepsTable(r *Run) table {
+// stepsTable is the run's per-step table, in user order; hostApart leaves the host
+// columns to hostTable.
+func stepsTable(r *Run, hostApart bool) table {
 	knee := Knee(r.Steps)
 	withIO := hasIO(r)
 	lims, withLimits := LimitsOf(r)
@@ -119,7 +120,7 @@ func stepsTable(r *Run) table {
 	}
 	perTxn, hit := withIO && hasPerTxn(r), hasHitRatio(r)
 	t.Head = append(t.Head, storageHead(perTxn, hit)...)
-	withHost := hasHost(r)
+	withHost := hasHost(r) && !hostApart
 	t.Head = append(t.Head, hostHead(withHost)...)
 	if withSteady {
 		t.Head = append(t.Head, "steadiness")
