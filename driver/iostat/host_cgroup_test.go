@@ -20,15 +20,7 @@ import (
 // the loop has spent a CPU-second, so a busy machine makes it longer, not wrong.
 func TestHostUserTimeOfABusyLoopInACgroup(t *testing.T) {
 	cg := newCPUGroup(t)
-	dir := t.TempDir()
-	s, err := Open(t.Context(), Options{DataDir: dir, WALDir: dir})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
-	if s.hostIdx < 0 {
-		t.Fatalf("no host source: %s", s.hostNote)
-	}
+	s := openThisHost(t)
 	burner := exec.Command("sh", "-c", "while :; do :; done")
 	if err := burner.Start(); err != nil {
 		t.Fatal(err)
@@ -49,7 +41,7 @@ func TestHostUserTimeOfABusyLoopInACgroup(t *testing.T) {
 		t.Fatalf("host = %+v", host)
 	}
 	secs := b.At.Sub(a.At).Seconds()
-	hostUser := host.UserPct / 100 * float64(host.Cores) * secs
+	hostUser := userSeconds(host, secs)
 	t.Logf("cgroup user %.2f s; host user %.2f s (%.1f %% of %d cores over %.2f s)", u1-u0, hostUser, host.UserPct, host.Cores, secs)
 	// Both count in ticks (10 ms per tick per CPU), and the cgroup is read a moment
 	// after the mark: allow 20 %.
