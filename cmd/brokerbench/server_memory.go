@@ -129,9 +129,10 @@ func quickstartCap(dbBytes int64, conns int) int64 {
 }
 
 // runConnections is how many server connections a run of at most maxUsers users
-// holds: the users, the market emulator's workers, and the sampler and metrics.
+// holds: the users, the market emulator's workers, the timer, the run's lock and
+// the I/O sampler.
 func runConnections(maxUsers int) int {
-	return maxUsers + driver.MEEWorkersFor(maxUsers) + 2
+	return maxUsers + driver.MEEWorkersFor(maxUsers) + 3
 }
 
 // capQuickstartServer restarts quickstart's managed server with its cap: the one

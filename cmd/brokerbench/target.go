@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"io"
 	"os"
 
 	"github.com/brokerbench/brokerbench/database"
@@ -102,4 +103,32 @@ func (t *target) Close() error {
 		return nil
 	}
 	return t.Managed.Stop()
+}
+
+// closeAfter closes the target once the command has its outcome, cmdErr, and returns
+// the command's error with a failed stop after it: a server that failed the command
+// (killed, out of memory) usually fails its stop too, and the cause must be read
+// first, not a "pg_ctl failed" line printed before it. A stop that fails after a
+// command that succeeded is a line of its own and leaves the exit code as it was.
+// Commands that open a target call it deferred, with their named error.
+func (t *target) closeAfter(cmdErr error, stderr io.Writer) error {
+	stopErr := t.Close()
+	if cmdErr == nil && stopErr != nil {
+		fmt.Fprintf(stderr, "brokerbench: %s\n", oneLine("stop managed PostgreSQL: "+stopErr.Error()))
+		return nil
+	}
+	return followedBy(cmdErr, stopErr, "stop managed PostgreSQL")
+}
+
+// followedBy is a command's error cause with a later failure of cleanup after it, in
+// one error: the cause first, so it leads the line the user reads; errors.Is and As
+// see the cause (its exit code). Either may be nil.
+func followedBy(cause, later error, what string) error {
+	switch {
+	case later == nil:
+		return cause
+	case cause == nil:
+		return fmt.Errorf("%s: %w", what, later)
+	}
+	return fmt.Errorf("%w (and then %s: %v)", cause, what, later)
 }
