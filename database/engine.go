@@ -64,8 +64,11 @@ type Engine struct {
 // database, beside the routines' source.
 type RoutineDialect struct {
 	// Call renders a call of routine name with n parameters in portable placeholders
-	// ($1...), which SQL then rewrites.
+	// ($1...), which SQL then rewrites; its result is the routine's one value.
 	Call func(name string, n int) string
+	// CallRows renders the call of a routine that returns rows, as Call does; its
+	// result is the routine's rows.
+	CallRows func(name string, n int) string
 	// HasMarker counts the routines' version table visible to the session (0 or 1).
 	HasMarker string
 	// LockInstall takes a lock held to the end of the install's transaction, so that
