@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 )
@@ -77,6 +78,16 @@ type RoutineDialect struct {
 	// DropRoutine (a format taking the routine's name) and DropMarker remove a routine
 	// and the version table if they exist.
 	DropRoutine, DropMarker string
+}
+
+// Placeholders lists n portable parameters, "$1, $2, ..., $n", for a routine's call
+// (RoutineDialect.Call).
+func Placeholders(n int) string {
+	p := make([]string, n)
+	for i := range p {
+		p[i] = "$" + strconv.Itoa(i+1)
+	}
+	return strings.Join(p, ", ")
 }
 
 // RowFormat is a database's own bulk row encoding: the loader writes rows straight

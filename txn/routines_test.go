@@ -92,8 +92,10 @@ func TestRoutinesDefineWhatTheTransactionsCall(t *testing.T) {
 // TestFramesUnavailableSaysSo: a database without a routine set is named, with the
 // way out.
 func TestFramesUnavailableSaysSo(t *testing.T) {
-	if msg := FramesUnavailable(database.Postgres); msg != "" {
-		t.Errorf("postgres: %q, want server frames available", msg)
+	for _, db := range []database.Name{database.Postgres, database.SQLServer} {
+		if msg := FramesUnavailable(db); msg != "" {
+			t.Errorf("%s: %q, want server frames available", db, msg)
+		}
 	}
 	if msg := FramesUnavailable("nosuchdb"); !strings.Contains(msg, "--frames client") {
 		t.Errorf("unknown database: %q", msg)

@@ -2,8 +2,6 @@ package postgres
 
 import (
 	"errors"
-	"strconv"
-	"strings"
 
 	"github.com/jackc/pgx/v5/pgconn"
 
@@ -46,10 +44,4 @@ WHERE table_name = 'bb_routines' AND table_schema = current_schema()`,
 }
 
 // callOf is the function call name($1, ..., $n).
-func callOf(name string, n int) string {
-	args := make([]string, n)
-	for i := range args {
-		args[i] = "$" + strconv.Itoa(i+1)
-	}
-	return name + "(" + strings.Join(args, ", ") + ")"
-}
+func callOf(name string, n int) string { return name + "(" + database.Placeholders(n) + ")" }

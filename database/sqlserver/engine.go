@@ -8,15 +8,17 @@ import "github.com/brokerbench/brokerbench/database"
 // Engine is SQL Server as package database sees it. It has no RowFormat: bulk copy
 // takes boxed rows through DB.Bulk.
 var Engine = &database.Engine{
-	Name:     database.SQLServer,
-	Product:  "SQL Server",
-	Schemes:  []string{"sqlserver"},
-	Open:     open,
-	DDL:      sqlserverDDL{},
-	SQL:      SQL,
-	Classify: classify,
-	ClockSQL: "SELECT SYSUTCDATETIME()",
-	Shown:    shown,
+	Name:         database.SQLServer,
+	Product:      "SQL Server",
+	Schemes:      []string{"sqlserver"},
+	Open:         open,
+	DDL:          sqlserverDDL{},
+	SQL:          SQL,
+	Classify:     classify,
+	RoutineCheck: routineCheck,
+	Routines:     routineDialect,
+	ClockSQL:     "SELECT SYSUTCDATETIME()",
+	Shown:        shown,
 }
 
 func init() { database.Register(Engine) }
