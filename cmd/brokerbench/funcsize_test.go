@@ -24,7 +24,6 @@ const (
 var longFuncs = []string{
 	"cmd/brokerbench.runLoad",
 	"cmd/brokerbench.runReplay",
-	"driver/iostat.Open",
 	"iotrace.Capture",
 	"results.lineChartSVGWith",
 	"results.Compare",
