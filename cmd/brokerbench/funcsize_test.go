@@ -25,7 +25,6 @@ var longFuncs = []string{
 	"cmd/brokerbench.runLoad",
 	"cmd/brokerbench.runReplay",
 	"iotrace.Capture",
-	"results.lineChartSVGWith",
 	"results.Compare",
 	"results.stackAspects",
 	"results.WriteReportHTML",
