@@ -26,7 +26,6 @@ var longFuncs = []string{
 	"cmd/brokerbench.runReplay",
 	"iotrace.Capture",
 	"results.Compare",
-	"results.stackAspects",
 	"results.WriteReportHTML",
 }
 
