@@ -26,7 +26,6 @@ var longFuncs = []string{
 	"cmd/brokerbench.runReplay",
 	"iotrace.Capture",
 	"results.Compare",
-	"results.WriteReportHTML",
 }
 
 // funcSize is one function or function literal of the module's non-test code.
