@@ -435,7 +435,11 @@ WHERE tx_id IN (SELECT cx_tx_id FROM customer_taxrate WHERE cx_c_id = $1)`)
 WHERE cr_c_tier = $1 AND cr_tt_id = $2 AND cr_ex_id = $3 AND cr_from_qty <= $4 AND cr_to_qty >= $4
 LIMIT 1`,
 		override{database.SQLServer, `SELECT TOP 1 cr_rate FROM commission_rate
-WHERE cr_c_tier = $1 AND cr_tt_id = $2 AND cr_ex_id = $3 AND cr_from_qty <= $4 AND cr_to_qty >= $4`})
+WHERE cr_c_tier = $1 AND cr_tt_id = $2 AND cr_ex_id = $3 AND cr_from_qty <= $4 AND cr_to_qty >= $4`},
+		// MySQL binds each ? once: the quantity's range as BETWEEN.
+		override{database.MySQL, `SELECT cr_rate FROM commission_rate
+WHERE cr_c_tier = $1 AND cr_tt_id = $2 AND cr_ex_id = $3 AND $4 BETWEEN cr_from_qty AND cr_to_qty
+LIMIT 1`})
 	tradeOrderCharge        = TradeOrder.statement("TradeOrderCharge", `SELECT ch_chrg FROM charge WHERE ch_c_tier = $1 AND ch_tt_id = $2`)
 	tradeOrderBalance       = TradeOrder.statement("TradeOrderBalance", `SELECT ca_bal FROM customer_account WHERE ca_id = $1`)
 	tradeOrderHoldingAssets = TradeOrder.statement("TradeOrderHoldingAssets", `SELECT COALESCE(SUM(hs_qty * lt_price), 0) FROM holding_summary, last_trade
@@ -443,7 +447,8 @@ WHERE hs_ca_id = $1 AND lt_s_symb = hs_s_symb`)
 	// A SEQUENCE, not IDENTITY, on SQL Server too, so the id is known before the
 	// insert.
 	tradeOrderNextTradeID = TradeOrder.statement("TradeOrderNextTradeID", `SELECT nextval('seq_trade_id')`,
-		override{database.SQLServer, `SELECT NEXT VALUE FOR seq_trade_id`})
+		override{database.SQLServer, `SELECT NEXT VALUE FOR seq_trade_id`},
+		override{database.MySQL, `SELECT NEXT VALUE FOR seq_trade_id`})
 	tradeOrderInsertTrade = TradeOrder.statement("TradeOrderInsertTrade", `INSERT INTO trade (t_id, t_dts, t_st_id, t_tt_id, t_is_cash, t_s_symb, t_qty, t_bid_price,
   t_ca_id, t_exec_name, t_trade_price, t_chrg, t_comm, t_tax, t_lifo)
 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, NULL, $11, $12, 0, $13)`)

@@ -80,7 +80,8 @@ func TestDependencyDirection(t *testing.T) {
 		bench := under(pkg, "scripts")
 		for im, file := range ims {
 			where := pkg + "/" + file
-			if strings.HasPrefix(im, "github.com/jackc/pgx") || strings.HasPrefix(im, "github.com/microsoft/go-mssqldb") {
+			if strings.HasPrefix(im, "github.com/jackc/pgx") || strings.HasPrefix(im, "github.com/microsoft/go-mssqldb") ||
+				strings.HasPrefix(im, "github.com/go-sql-driver/mysql") {
 				if (!under(pkg, "database") || pkg == "database") && !bench {
 					t.Errorf("%s imports the database client %s: only database's sub-packages may", where, im)
 				}
@@ -164,7 +165,7 @@ func TestNoNameSwitchOnDatabases(t *testing.T) {
 				}
 			}
 			if sel, ok := n.(*ast.SelectorExpr); ok {
-				if x, ok := sel.X.(*ast.Ident); ok && x.Name == "database" && (sel.Sel.Name == "Postgres" || sel.Sel.Name == "SQLServer") {
+				if x, ok := sel.X.(*ast.Ident); ok && x.Name == "database" && (sel.Sel.Name == "Postgres" || sel.Sel.Name == "SQLServer" || sel.Sel.Name == "MySQL") {
 					t.Errorf("%s names database.%s: take the behaviour from the Engine instead", rel, sel.Sel.Name)
 				}
 			}
