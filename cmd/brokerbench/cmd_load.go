@@ -151,7 +151,7 @@ func runLoad(ctx context.Context, g *globalOptions, o *loadOptions) (retErr erro
 	}
 	defer func() {
 		if err := t.Close(); err != nil {
-			fmt.Fprintf(g.Stderr, "brokerbench: stop managed PostgreSQL: %v\n", err)
+			fmt.Fprintf(g.Stderr, "brokerbench: stop the managed server: %v\n", err)
 		}
 	}()
 	db, err := database.Open(ctx, t.DSN, database.Options{MaxConns: loader.MaxConnections + o.Workers, AppName: "brokerbench load"})

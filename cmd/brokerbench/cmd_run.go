@@ -71,7 +71,7 @@ func runRun(ctx context.Context, g *globalOptions, o runOptions) error {
 	}
 	defer func() {
 		if err := tgt.Close(); err != nil {
-			fmt.Fprintf(g.Stderr, "brokerbench: stop managed PostgreSQL: %v\n", err)
+			fmt.Fprintf(g.Stderr, "brokerbench: stop the managed server: %v\n", err)
 		}
 	}()
 	if o.RepeatOpts.Repeat > 1 {

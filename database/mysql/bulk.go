@@ -17,6 +17,10 @@ import (
 
 var _ database.SegmentLoader = (*DB)(nil)
 
+// loadReadTimeout is how many seconds the server waits for the next chunk of a
+// segment's rows.
+const loadReadTimeout = 3600
+
 // readerSeq names each bulk operation's reader uniquely in the driver's process-wide
 // registry of LOAD DATA readers.
 var readerSeq atomic.Int64
@@ -29,6 +33,12 @@ var readerSeq atomic.Int64
 // key) into warnings and goes on; a load with any warning is refused here, with the
 // first ones, so no row is silently truncated or skipped.
 func loadData(ctx context.Context, tx *sql.Tx, table string, columns []string, r io.Reader) (int64, error) {
+	// The server waits net_read_timeout (30 s by default) for each packet of the
+	// "file" and then drops the connection; a segment's rows come as the generators
+	// make them, and a busy machine can take longer between two chunks.
+	if _, err := tx.ExecContext(ctx, "SET SESSION net_read_timeout = "+strconv.Itoa(loadReadTimeout)); err != nil {
+		return 0, err
+	}
 	name := "brokerbench-" + strconv.FormatInt(readerSeq.Add(1), 10)
 	driver.RegisterReaderHandler(name, func() io.Reader { return r })
 	defer driver.DeregisterReaderHandler(name)

@@ -79,18 +79,55 @@ func (mysqlDDL) Indexes(t schema.Table) []string {
 }
 
 // ForeignKeys are added after the load, one statement per key (the loader's resumed
-// post-load skips keys by name). With foreign_key_checks on, InnoDB checks the
-// loaded rows and rebuilds the table for each key (ALGORITHM=COPY); it also adds an
-// index on the referencing columns where none leads with them, which PostgreSQL does
-// not (docs/mysql.md §2).
+// post-load skips keys by name). With foreign_key_checks on, InnoDB checks the rows
+// and rebuilds the table for each key (ALGORITHM=COPY); the load adds them unchecked
+// and checks them itself (FKValidator). InnoDB also adds an index on the referencing
+// columns where none leads with them, which PostgreSQL does not (docs/mysql.md §2).
 func (mysqlDDL) ForeignKeys(t schema.Table) []string {
 	var out []string
 	for i, f := range t.ForeignKeys {
-		out = append(out, fmt.Sprintf("ALTER TABLE %s ADD CONSTRAINT fk_%s_%d FOREIGN KEY (%s) REFERENCES %s (%s)",
-			t.Name, t.Name, i+1, strings.Join(f.Columns, ", "), f.RefTable, strings.Join(f.RefColumns, ", ")))
+		out = append(out, fmt.Sprintf("ALTER TABLE %s ADD CONSTRAINT %s FOREIGN KEY (%s) REFERENCES %s (%s)",
+			t.Name, fkName(t, i), strings.Join(f.Columns, ", "), f.RefTable, strings.Join(f.RefColumns, ", ")))
 	}
 	return out
 }
+
+func fkName(t schema.Table, i int) string { return fmt.Sprintf("fk_%s_%d", t.Name, i+1) }
+
+var _ database.FKValidator = mysqlDDL{}
+
+// ForeignKeysNotValid adds each key without reading the rows: with foreign_key_checks
+// off for the statement (MariaDB's SET STATEMENT), InnoDB adds it in place, without
+// copying the table.
+func (d mysqlDDL) ForeignKeysNotValid(t schema.Table) []string {
+	var out []string
+	for _, stmt := range d.ForeignKeys(t) {
+		out = append(out, "SET STATEMENT foreign_key_checks = 0 FOR "+stmt)
+	}
+	return out
+}
+
+// ValidateForeignKeys returns, per key, a query counting the rows whose key has no
+// parent (a row with a NULL in the key is not checked, as InnoDB does not). The
+// loader runs them through DB.Maintenance, which fails on a count above zero
+// (orphanCheck), one key per goroutine.
+func (mysqlDDL) ValidateForeignKeys(t schema.Table) []string {
+	var out []string
+	for i, f := range t.ForeignKeys {
+		var notNull, match []string
+		for k, c := range f.Columns {
+			notNull = append(notNull, "c."+c+" IS NOT NULL")
+			match = append(match, "p."+f.RefColumns[k]+" = c."+c)
+		}
+		out = append(out, fmt.Sprintf("%s%s */ SELECT COUNT(*) FROM %s AS c WHERE %s AND NOT EXISTS (SELECT 1 FROM %s AS p WHERE %s)",
+			orphanCheck, fkName(t, i), t.Name, strings.Join(notNull, " AND "), f.RefTable, strings.Join(match, " AND ")))
+	}
+	return out
+}
+
+// orphanCheck starts a foreign key's check (ValidateForeignKeys), followed by the
+// key's name and the end of the comment.
+const orphanCheck = "/* orphans of "
 
 // DropTable drops the table; the loader drops referencing tables first.
 func (mysqlDDL) DropTable(t schema.Table) string { return "DROP TABLE IF EXISTS " + t.Name }

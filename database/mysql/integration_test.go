@@ -48,6 +48,9 @@ func TestLoadRunCheckOnMariaDB(t *testing.T) {
 			t.Errorf("%s: %d rows, the scale says %d", ts.Name, ts.Rows, testdb.Scale.Rows(ts.Name))
 		}
 	}
+	for _, ph := range st.Phases {
+		t.Logf("load phase %s: %.1f s", ph.Name, ph.Duration.Seconds())
+	}
 	mustCheck(t, db)
 
 	t.Run("fingerprints equal PostgreSQL's", func(t *testing.T) {
@@ -56,7 +59,7 @@ func TestLoadRunCheckOnMariaDB(t *testing.T) {
 			want, wantRows := fingerprint(t, pg, tb)
 			got, gotRows := fingerprint(t, db, tb)
 			if got != want || gotRows != wantRows {
-				t.Errorf("%s: MariaDB %d rows %s, PostgreSQL %d rows %s", tb.Name, gotRows, got[:12], wantRows, want[:12])
+				t.Errorf("%s: MariaDB %d rows %s, PostgreSQL %d rows %s; first difference: %s", tb.Name, gotRows, got[:12], wantRows, want[:12], firstDiff(t, pg, db, tb))
 			}
 		}
 	})
@@ -65,6 +68,11 @@ func TestLoadRunCheckOnMariaDB(t *testing.T) {
 		st, err := txn.StatementsFor(database.MySQL)
 		if err != nil {
 			t.Fatal(err)
+		}
+		// Trade-Cleanup is the run's once-only start (the driver runs it on one
+		// executor before the users): once here too.
+		if _, err := txn.NewExecutor(db, st, testdb.Scale, 42, 99).Run(ctx, txn.TradeCleanup); err != nil {
+			t.Fatalf("Trade-Cleanup: %v", err)
 		}
 		var wg sync.WaitGroup
 		errs := make(chan error, 4)
@@ -75,7 +83,7 @@ func TestLoadRunCheckOnMariaDB(t *testing.T) {
 				e := txn.NewExecutor(db, st, testdb.Scale, 42, w)
 				for round := 0; round < 15; round++ {
 					for k := txn.Kind(0); k < txn.NumKinds; k++ {
-						if k == txn.MarketFeed || k == txn.TradeResult {
+						if k == txn.MarketFeed || k == txn.TradeResult || k == txn.TradeCleanup {
 							continue // the market emulator's: the cmd quickstart test runs them
 						}
 						o, err := e.Run(ctx, k)
@@ -183,6 +191,42 @@ func fingerprint(t *testing.T, db database.DB, tb schema.Table) (string, int64) 
 		t.Fatal(err)
 	}
 	return hex.EncodeToString(h.Sum(nil)), n
+}
+
+// firstDiff returns the first row whose canonical text differs between a and b.
+func firstDiff(t *testing.T, a, b database.DB, tb schema.Table) string {
+	ra, rb := canonicalRows(t, a, tb), canonicalRows(t, b, tb)
+	for i := 0; i < min(len(ra), len(rb)); i++ {
+		if ra[i] != rb[i] {
+			return fmt.Sprintf("row %d: PostgreSQL %q, MariaDB %q", i, ra[i], rb[i])
+		}
+	}
+	return "none in the common rows"
+}
+
+func canonicalRows(t *testing.T, db database.DB, tb schema.Table) []string {
+	rows, err := db.Query(context.Background(), "SELECT "+strings.Join(tb.ColumnNames(), ", ")+" FROM "+tb.Name+" ORDER BY "+strings.Join(tb.PrimaryKey, ", "))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rows.Close()
+	vals := make([]sql.NullString, len(tb.Columns))
+	dest := make([]any, len(vals))
+	for i := range vals {
+		dest[i] = &vals[i]
+	}
+	var out []string
+	for rows.Next() {
+		if err := rows.Scan(dest...); err != nil {
+			t.Fatal(err)
+		}
+		var b strings.Builder
+		for i, c := range tb.Columns {
+			fmt.Fprintf(&b, "%s|", canonical(c.Type, vals[i]))
+		}
+		out = append(out, b.String())
+	}
+	return out
 }
 
 // canonical writes a value the same way for both engines' text.
@@ -367,5 +411,45 @@ FROM mysql.global_priv`)
 		t.Error("a wrong password was let in")
 	} else if errors.Is(err, context.DeadlineExceeded) {
 		t.Errorf("wrong password: %v", err)
+	}
+}
+
+// TestForeignKeyCheckFindsOrphans: the load adds foreign keys unchecked and checks
+// them itself; the check fails, naming the key, on a row without a parent.
+func TestForeignKeyCheckFindsOrphans(t *testing.T) {
+	ctx := context.Background()
+	db := testmdb.Open(t, testmdb.DSN(t), database.Options{MaxConns: 2})
+	var sector, industry schema.Table
+	for _, tb := range schema.Tables() {
+		switch tb.Name {
+		case "sector":
+			sector = tb
+		case "industry":
+			industry = tb
+		}
+	}
+	ddl := mysql.Engine.DDL
+	fv := ddl.(database.FKValidator)
+	for _, stmt := range []string{ddl.CreateTable(sector), ddl.CreateTable(industry),
+		"INSERT INTO sector VALUES ('EN', 'Energy')", "INSERT INTO industry VALUES ('OG', 'Oil', 'EN'), ('XX', 'Orphan', 'ZZ')"} {
+		if _, err := db.Exec(ctx, stmt); err != nil {
+			t.Fatalf("%s: %v", stmt, err)
+		}
+	}
+	for _, stmt := range fv.ForeignKeysNotValid(industry) {
+		if _, err := db.Exec(ctx, stmt); err != nil {
+			t.Fatalf("unchecked key: %v", err)
+		}
+	}
+	mt := db.(database.Maintainer)
+	check := fv.ValidateForeignKeys(industry)[0]
+	if err := mt.Maintenance(ctx, check, 0); err == nil || !strings.Contains(err.Error(), "fk_industry_1") {
+		t.Fatalf("check with an orphan: %v", err)
+	}
+	if _, err := db.Exec(ctx, "DELETE FROM industry WHERE in_id = 'XX'"); err != nil {
+		t.Fatal(err)
+	}
+	if err := mt.Maintenance(ctx, check, 0); err != nil {
+		t.Fatalf("check without orphans: %v", err)
 	}
 }

@@ -33,7 +33,7 @@ const (
 // growth is the log volume written), commits and rollbacks, and the buffer pool's
 // page requests and the reads they needed.
 const statusQuery = `SHOW GLOBAL STATUS WHERE Variable_name IN ('Innodb_lsn_current', 'Com_commit', 'Com_rollback',
-	'Innodb_buffer_pool_read_requests', 'Innodb_buffer_pool_reads')`
+	'Innodb_buffer_pool_read_requests', 'Innodb_buffer_pool_reads', 'Innodb_log_writes', 'Innodb_os_log_written')`
 
 type myIOStats struct {
 	db   *sql.DB
@@ -126,6 +126,12 @@ func (r *myIOStats) ReadIO(ctx context.Context) (database.IOCounters, error) {
 	st, err := r.status(ctx)
 	if err != nil {
 		return c, err
+	}
+	if wal.WriteOps == 0 {
+		// MariaDB 10.8+ writes its redo log outside performance_schema's file
+		// instruments: its own counters give the writes and bytes, without times.
+		wal = database.IOGroup{Name: "wal", WriteOps: st["Innodb_log_writes"], WriteBytes: st["Innodb_os_log_written"]}
+		c.Groups[1] = wal
 	}
 	if lsn, ok := st["Innodb_lsn_current"]; ok {
 		c.WALBytes, c.HasWAL = lsn, true

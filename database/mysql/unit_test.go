@@ -147,7 +147,7 @@ func TestDDLGolden(t *testing.T) {
 		b.WriteString(d.CreateTable(tb) + ";\n\n")
 	}
 	for _, tb := range tables {
-		for _, s := range append(d.Indexes(tb), d.ForeignKeys(tb)...) {
+		for _, s := range append(append(d.Indexes(tb), d.ForeignKeys(tb)...), append(d.ForeignKeysNotValid(tb), d.ValidateForeignKeys(tb)...)...) {
 			b.WriteString(s + ";\n")
 		}
 	}

@@ -248,6 +248,8 @@ func (s *Server) launch(ctx context.Context, serverBin, initFile string, setting
 	s.cmd.Dir = s.Dir
 	// The server must outlive a Ctrl-C aimed at us: Stop ends it, in order.
 	s.cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	// A restart appends to the log of the previous start: only what follows counts.
+	logFrom := len(s.errorLog())
 	start := func() error { return s.cmd.Start() }
 	if s.MemoryCap > 0 {
 		g, err := s.openMemoryGroup()
@@ -263,7 +265,7 @@ func (s *Server) launch(ctx context.Context, serverBin, initFile string, setting
 	}
 	s.exited = make(chan struct{})
 	go func(c *exec.Cmd, done chan struct{}) { _ = c.Wait(); close(done) }(s.cmd, s.exited)
-	return s.waitReady(ctx)
+	return s.waitReady(ctx, logFrom)
 }
 
 // waitReady waits until the server says in its error log that it is ready for
@@ -271,15 +273,18 @@ func (s *Server) launch(ctx context.Context, serverBin, initFile string, setting
 // file has run; the log line comes after it (MariaDB's ER_STARTUP message: with
 // --no-defaults its messages are English), so no login is served before the
 // accounts are set.
-func (s *Server) waitReady(ctx context.Context) error {
+func (s *Server) waitReady(ctx context.Context, logFrom int) error {
 	deadline := time.Now().Add(2 * time.Minute)
 	for {
-		if strings.Contains(s.errorLog(), ": ready for connections") {
+		if l := s.errorLog(); len(l) > logFrom && strings.Contains(l[logFrom:], ": ready for connections") {
 			s.log("managed MariaDB started in %s on port %d", s.DataDir, s.Port)
 			return nil
 		}
 		select {
 		case <-s.exited:
+			if st, ok := s.cmd.ProcessState.Sys().(syscall.WaitStatus); ok && st.Signaled() && st.Signal() == syscall.SIGKILL && s.MemoryCap > 0 {
+				return fmt.Errorf("mariadbd was killed at start, by the OOM killer of its %s memory cap most likely: give --server-memory more", memcap.FormatSize(s.MemoryCap))
+			}
 			return fmt.Errorf("mariadbd exited at start: %s", lastLines(s.errorLog(), 5))
 		case <-ctx.Done():
 			return ctx.Err()
@@ -322,8 +327,21 @@ func DefaultSettings() map[string]string {
 		"innodb-log-file-size":           strconv.Itoa(1 << 30),
 		"innodb-flush-log-at-trx-commit": "1",
 		"performance-schema":             "ON",
-		"local-infile":                   "1",
-		"character-set-server":           "utf8mb4",
+		// Only the file I/O summaries are read: the event histories and the digest
+		// table, sized from max_connections, took most of a 256 MB cap's memory, and
+		// the cap's OOM killer ended the server at start.
+		"performance-schema-events-waits-history-size":             "0",
+		"performance-schema-events-waits-history-long-size":        "0",
+		"performance-schema-events-stages-history-size":            "0",
+		"performance-schema-events-stages-history-long-size":       "0",
+		"performance-schema-events-statements-history-size":        "0",
+		"performance-schema-events-statements-history-long-size":   "0",
+		"performance-schema-events-transactions-history-size":      "0",
+		"performance-schema-events-transactions-history-long-size": "0",
+		"performance-schema-digests-size":                          "0",
+		"performance-schema-max-digest-length":                     "0",
+		"local-infile":                                             "1",
+		"character-set-server":                                     "utf8mb4",
 	}
 }
 
