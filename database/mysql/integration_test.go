@@ -236,6 +236,17 @@ func canonical(typ schema.Type, v sql.NullString) string {
 	}
 	s := v.String
 	switch typ.Kind {
+	case schema.Decimal:
+		// PostgreSQL keeps a numeric's own display scale (a zero loaded as 0 reads
+		// "0" in a NUMERIC(5,2)); InnoDB pads to the column's.
+		whole, frac, _ := strings.Cut(s, ".")
+		for len(frac) < typ.Scale {
+			frac += "0"
+		}
+		if frac == "" {
+			return whole
+		}
+		return whole + "." + frac
 	case schema.Bool:
 		switch strings.ToLower(s) {
 		case "1", "true", "t":
