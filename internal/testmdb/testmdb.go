@@ -1,8 +1,8 @@
 // Package testmdb gives tests a real MariaDB: one throwaway server per test process
 // (internal/mdbmanaged), started at the first test that asks, with a fresh database
 // per test. Where the server cannot start (no binaries, as on a laptop without
-// mariadb-server), a test skips, unless BROKERBENCH_REQUIRE_MARIADB is set, as CI
-// sets it (.ci/run): then it fails.
+// mariadb-server), a test skips, unless BROKERBENCH_REQUIRE_MARIADB is set (or
+// CI=true), as .ci/run sets it: then it fails.
 //
 // Test packages using it stop the server after their tests:
 //
@@ -61,8 +61,8 @@ func Require(t testing.TB) {
 
 func unavailable(t testing.TB, err error) {
 	t.Helper()
-	if os.Getenv(RequireEnv) != "" {
-		t.Fatalf("MariaDB: %v (%s is set: the MariaDB tests must run)", err, RequireEnv)
+	if os.Getenv(RequireEnv) != "" || os.Getenv("CI") == "true" {
+		t.Fatalf("MariaDB: %v (%s or CI=true is set: the MariaDB tests must run)", err, RequireEnv)
 	}
 	t.Skipf("MariaDB: %v (set %s to make this a failure)", err, RequireEnv)
 }
