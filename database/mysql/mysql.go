@@ -86,6 +86,10 @@ func configure(cfg *driver.Config, timeout time.Duration, appName string) {
 	cfg.ParseTime = true
 	cfg.Loc = time.UTC
 	cfg.InterpolateParams = true
+	// An UPDATE's row count is the rows it matched, as PostgreSQL and SQL Server
+	// count them: MySQL's own counts only the rows whose values changed, and the
+	// workload checks that its updates found their rows.
+	cfg.ClientFoundRows = true
 	cfg.Timeout = timeout
 	if cfg.Params == nil {
 		cfg.Params = map[string]string{}
