@@ -105,7 +105,7 @@ func (s routineSet) call(r routine) string {
 // dst. A check the routine failed comes back as the client mode's CheckError, its
 // intended rollback as RolledBack.
 func (e *executor) callRoutine(ctx context.Context, out *Outcome, iso database.Isolation, r routine, dst any, args ...any) error {
-	return e.callRoutineRows(ctx, out, iso, r, nil, func(rows database.Rows) error {
+	return e.callRoutineRows(ctx, out, iso, r, rowSink{scan: func(rows database.Rows) error {
 		var doc []byte
 		if err := rows.Scan(&doc); err != nil {
 			return err
@@ -114,27 +114,33 @@ func (e *executor) callRoutine(ctx context.Context, out *Outcome, iso database.I
 			return fmt.Errorf("decoding %s's result: %w", r.name, err)
 		}
 		return nil
-	}, args...)
+	}}, args...)
+}
+
+// rowSink takes a routine's result rows: scan is handed each row; reset, when set, runs
+// before every attempt (a retry starts from an empty output).
+type rowSink struct {
+	reset func()
+	scan  func(database.Rows) error
 }
 
 // callRoutineRows runs one call of r as callRoutine does and hands each row of its
-// result to scan; reset, when set, runs before every attempt (a retry starts from an
-// empty output). Where the database can, BEGIN, the call and COMMIT go in one round
+// result to sink. Where the database can, BEGIN, the call and COMMIT go in one round
 // trip (database.Committer); read-only work runs without BEGIN as in client mode.
 // Every routine returns at least one row: none is an error.
-func (e *executor) callRoutineRows(ctx context.Context, out *Outcome, iso database.Isolation, r routine, reset func(), scan func(database.Rows) error, args ...any) error {
+func (e *executor) callRoutineRows(ctx context.Context, out *Outcome, iso database.Isolation, r routine, sink rowSink, args ...any) error {
 	if e.callErr != nil {
 		return fmt.Errorf("%s: %w", out.Kind, e.callErr)
 	}
 	sql := e.calls[r.name]
 	return e.attempts(out, func() error {
-		if reset != nil {
-			reset()
+		if sink.reset != nil {
+			sink.reset()
 		}
 		n := 0
 		counted := func(rows database.Rows) error {
 			n++
-			return scan(rows)
+			return sink.scan(rows)
 		}
 		err := e.db.InTx(ctx, iso, func(tx database.Tx) error {
 			out.Statements++
