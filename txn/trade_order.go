@@ -484,7 +484,11 @@ WHERE tx_id IN (SELECT cx_tx_id FROM customer_taxrate WHERE cx_c_id = $1)`)
 WHERE cr_c_tier = $1 AND cr_tt_id = $2 AND cr_ex_id = $3 AND cr_from_qty <= $4 AND cr_to_qty >= $4
 LIMIT 1`,
 		override{database.SQLServer, `SELECT TOP 1 cr_rate FROM commission_rate
-WHERE cr_c_tier = $1 AND cr_tt_id = $2 AND cr_ex_id = $3 AND cr_from_qty <= $4 AND cr_to_qty >= $4`})
+WHERE cr_c_tier = $1 AND cr_tt_id = $2 AND cr_ex_id = $3 AND cr_from_qty <= $4 AND cr_to_qty >= $4`},
+		// MySQL binds each ? once: the quantity's range as BETWEEN.
+		override{database.MySQL, `SELECT cr_rate FROM commission_rate
+WHERE cr_c_tier = $1 AND cr_tt_id = $2 AND cr_ex_id = $3 AND $4 BETWEEN cr_from_qty AND cr_to_qty
+LIMIT 1`})
 	tradeOrderCharge        = TradeOrder.statement("TradeOrderCharge", `SELECT ch_chrg FROM charge WHERE ch_c_tier = $1 AND ch_tt_id = $2`)
 	tradeOrderBalance       = TradeOrder.statement("TradeOrderBalance", `SELECT ca_bal FROM customer_account WHERE ca_id = $1`)
 	tradeOrderHoldingAssets = TradeOrder.statement("TradeOrderHoldingAssets", `SELECT COALESCE(SUM(hs_qty * lt_price), 0) FROM holding_summary, last_trade

@@ -142,6 +142,8 @@ func describeQuickstartTarget(g *globalOptions) string {
 	switch {
 	case g.DB != "":
 		return database.Redact(g.DB)
+	case g.Engine == managedMariaDB:
+		return "a temporary managed MariaDB (removed at the end)"
 	case g.PGData != "":
 		return "managed PostgreSQL in " + g.PGData
 	}
@@ -162,7 +164,7 @@ func quickstartLoad(ctx context.Context, g *globalOptions, tgt *target, say func
 		say("2/4 the database already holds a load of %d customers, %d trade days (seed %d): using it", m.Scale.Customers, m.Scale.TradeDays, m.Seed)
 		return nil
 	case errors.Is(err, loader.ErrNoLoad):
-	case errors.Is(err, loader.ErrUnfinished) && tgt.Managed != nil:
+	case errors.Is(err, loader.ErrUnfinished) && tgt.managed():
 		// Our own cluster with a load that was stopped: replace it.
 	default:
 		return err
@@ -170,7 +172,7 @@ func quickstartLoad(ctx context.Context, g *globalOptions, tgt *target, say func
 	say("2/4 loading %d customers and %d trade days (about half a minute)", quickstartScale.Customers, quickstartScale.TradeDays)
 	tr := loader.NewTracker(quickstartScale)
 	stop := startProgress(g, tr)
-	st, err := loader.Load(ctx, db, loader.Options{Scale: quickstartScale, Seed: loader.DefaultSeed, Drop: tgt.Managed != nil, ToolVersion: toolVersion()}, tr)
+	st, err := loader.Load(ctx, db, loader.Options{Scale: quickstartScale, Seed: loader.DefaultSeed, Drop: tgt.managed(), ToolVersion: toolVersion()}, tr)
 	stop()
 	if err != nil {
 		if ctx.Err() != nil {

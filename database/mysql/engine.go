@@ -10,14 +10,16 @@ import "github.com/brokerbench/brokerbench/database"
 // Engine is MySQL and MariaDB as package database sees them. Its RowFormat is the
 // tab-separated text LOAD DATA reads by default (rowformat.go).
 var Engine = &database.Engine{
-	Name:      database.MySQL,
-	Product:   "MySQL/MariaDB",
-	Schemes:   []string{"mysql", "mariadb"},
-	Open:      open,
-	DDL:       mysqlDDL{},
-	SQL:       SQL,
-	Classify:  classify,
-	ClockSQL:  "SELECT UTC_TIMESTAMP(6)",
+	Name:     database.MySQL,
+	Product:  "MySQL/MariaDB",
+	Schemes:  []string{"mysql", "mariadb"},
+	Open:     open,
+	DDL:      mysqlDDL{},
+	SQL:      SQL,
+	Classify: classify,
+	ClockSQL: "SELECT UTC_TIMESTAMP(6)",
+	// A MariaDB sequence (MySQL 8 has none and is refused at connect).
+	NextValue: func(sequence string) string { return "NEXT VALUE FOR " + sequence },
 	Shown:     shown,
 	RowFormat: rowFormat,
 }
