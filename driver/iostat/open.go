@@ -70,6 +70,7 @@ func Open(ctx context.Context, o Options) (*Sampler, error) {
 			if local, why := serverIsLocal(proc, pid, host, o.DataDir); !local {
 				s.log("iostat: not measuring local disks for data directory %s: %s", o.DataDir, why)
 				o.DataDir, o.WALDir = "", ""
+				s.dirsWhy = why
 			}
 		}
 	}
@@ -82,6 +83,7 @@ func Open(ctx context.Context, o Options) (*Sampler, error) {
 		return nil, err
 	}
 	s.system = describeLocal(o, proc, sys, primary, serverPID)
+	s.noteDirs(o, primary, why)
 	switch {
 	case primary != nil:
 		s.sources = []Source{primary}
@@ -154,6 +156,24 @@ func pickPrimary(ctx context.Context, o Options, proc, sys string, timeout time.
 		o.Log("%s", src.note)
 	}
 	return src, "", nil
+}
+
+// noteDirs keeps the directories whose disks the primary source measures on this
+// host, or why there are none (Dirs).
+func (s *Sampler) noteDirs(o Options, primary Source, why string) {
+	switch {
+	case o.NodeExporterURL != "":
+		s.dirsWhy = "the database's host is sampled through --io-node-exporter, not on this host"
+	case len(o.Devices) > 0:
+		s.dirsWhy = "--io-device names the devices by hand"
+	case primary != nil && primary.Name() == SourceDiskstats:
+		s.dirs = []string{o.DataDir}
+		if o.WALDir != "" {
+			s.dirs = append(s.dirs, o.WALDir)
+		}
+	case s.dirsWhy == "":
+		s.dirsWhy = why
+	}
 }
 
 // noneSource stands in when nothing is usable.
