@@ -2,6 +2,7 @@ package results
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 )
 
@@ -21,15 +22,20 @@ const (
 // storage could not have raised tps.
 //
 // The io-bound rule: the CPUs waited for I/O at least IOBoundIOWaitPct of their
-// time and the busiest disk the totals count was busy at least IOBoundUtilPct of
-// the window: tasks were blocked on disks that always had work. Utilisation
-// cannot tell a saturated parallel device from a merely busy one (docs/storage.md
-// §6.6), which is why the CPUs' waiting is required too.
+// time and a disk was saturated: the busiest one the totals count was busy at
+// least IOBoundUtilPct of the window (tasks were blocked on disks that always had
+// work), or a disk ran at IOBoundThrottlePct or more of an I/O limit the database
+// server's cgroup puts on it. Utilisation cannot tell a saturated parallel device
+// from a merely busy one (docs/storage.md §6.6), which is why the CPUs' waiting is
+// required too; and it cannot see a cgroup's limit at all, since the kernel holds
+// the I/O it throttles above the device's queue, where the disk statistics do not
+// count it (docs/host.md §3.2).
 const (
-	CPUBoundIdlePct   = 5.0
-	CPUBoundIOWaitPct = 5.0
-	IOBoundIOWaitPct  = 10.0
-	IOBoundUtilPct    = 90.0
+	CPUBoundIdlePct    = 5.0
+	CPUBoundIOWaitPct  = 5.0
+	IOBoundIOWaitPct   = 10.0
+	IOBoundUtilPct     = 90.0
+	IOBoundThrottlePct = 90.0
 )
 
 // CPUBound applies the cpu-bound rule; false when the host's figures are unknown.
@@ -38,15 +44,68 @@ func CPUBound(st *Step) bool {
 	return hostKnown(h) && h.Cores > 0 && h.IdlePct < CPUBoundIdlePct && h.IOWaitPct < CPUBoundIOWaitPct
 }
 
-// IOBound applies the io-bound rule; false when the host's figures or the disks'
-// utilisation are unknown.
-func IOBound(st *Step) bool {
+// IOBound applies the io-bound rule to a step of a run on sys (nil: the storage
+// is not described, so no limit is known); false when the host's figures are
+// unknown, or the disks' utilisation and limits both are.
+func IOBound(st *Step, sys *System) bool {
 	h := st.Host
 	if !hostKnown(h) || h.Cores == 0 || h.IOWaitPct < IOBoundIOWaitPct {
 		return false
 	}
-	util, ok := busiestUtil(st.IO)
-	return ok && util >= IOBoundUtilPct
+	if util, ok := busiestUtil(st.IO); ok && util >= IOBoundUtilPct {
+		return true
+	}
+	return atThrottle(st.IO, sys)
+}
+
+// atThrottle says whether a device of the step ran at IOBoundThrottlePct or more
+// of its cgroup limit in either direction, in operations or in bytes. A limit on
+// a member disk counts too: the I/O of the devices above it waits at its limit.
+func atThrottle(io *StepIO, sys *System) bool {
+	if !ioKnown(io) || sys == nil {
+		return false
+	}
+	limits := map[string]string{}
+	for _, stack := range sys.Storage {
+		for _, d := range stack.Devices {
+			if d.Throttle != "" {
+				limits[d.Name] = d.Throttle
+			}
+		}
+	}
+	for _, d := range io.Devices {
+		lim, ok := limits[d.Name]
+		if !ok {
+			continue
+		}
+		for key, limit := range throttleLimits(lim) {
+			used := map[string]float64{"riops": d.ReadIOPS, "wiops": d.WriteIOPS, "rbps": d.ReadMBps * (1 << 20), "wbps": d.WriteMBps * (1 << 20)}[key]
+			if used >= limit*IOBoundThrottlePct/100 {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// throttleLimits reads a device's Throttle, written as cgroup v2's io.max writes
+// it ("riops=300 wiops=300 rbps=1048576"): each positive limit by its key; "max"
+// (no limit) and keys of no limit (v2's cost model) are left out.
+func throttleLimits(s string) map[string]float64 {
+	out := map[string]float64{}
+	for _, f := range strings.Fields(s) {
+		key, val, ok := strings.Cut(f, "=")
+		if !ok {
+			continue
+		}
+		switch key {
+		case "riops", "wiops", "rbps", "wbps":
+			if v, err := strconv.ParseFloat(val, 64); err == nil && v > 0 {
+				out[key] = v
+			}
+		}
+	}
+	return out
 }
 
 // busiestUtil is the highest utilisation of a device the totals count, or the
@@ -67,12 +126,13 @@ func busiestUtil(io *StepIO) (float64, bool) {
 	return best, ok
 }
 
-// boundBy names what bound a step: "CPU", "I/O", or "" (neither rule holds).
-func boundBy(st *Step) string {
+// boundBy names what bound a step of a run on sys: "CPU", "I/O", or "" (neither
+// rule holds).
+func boundBy(st *Step, sys *System) string {
 	switch {
 	case CPUBound(st):
 		return "CPU"
-	case IOBound(st):
+	case IOBound(st, sys):
 		return "I/O"
 	}
 	return ""
@@ -80,12 +140,12 @@ func boundBy(st *Step) string {
 
 // boundFlags are the flags of this file that hold for the step, in order;
 // SetStepFlags owns them with its own.
-func boundFlags(st *Step) []string {
+func boundFlags(st *Step, sys *System) []string {
 	var f []string
 	if CPUBound(st) {
 		f = append(f, FlagCPUBound)
 	}
-	if IOBound(st) {
+	if IOBound(st, sys) {
 		f = append(f, FlagIOBound)
 	}
 	return f
@@ -106,7 +166,7 @@ func (c *Comparison) BoundWarnings() []string {
 			if vb == nil || vr == nil || !hostKnown(vb.st.Host) || !hostKnown(vr.st.Host) {
 				continue
 			}
-			bb, br := boundBy(vb.st), boundBy(vr.st)
+			bb, br := boundBy(vb.st, base.Run.System), boundBy(vr.st, in.Run.System)
 			if bb != br {
 				diffs = append(diffs, fmt.Sprintf("at %d users %s was %s and %s %s", u, base.Name(), boundText(bb), in.Name(), boundText(br)))
 			}
@@ -134,7 +194,7 @@ func boundNote(r *Run) []string {
 		if CPUBound(st) {
 			cpu = append(cpu, fmt.Sprint(st.Users))
 		}
-		if IOBound(st) {
+		if IOBound(st, r.System) {
 			io = append(io, fmt.Sprint(st.Users))
 		}
 	}
@@ -144,8 +204,8 @@ func boundNote(r *Run) []string {
 			strings.Join(cpu, ", "), CPUBoundIdlePct, CPUBoundIOWaitPct))
 	}
 	if len(io) > 0 {
-		notes = append(notes, fmt.Sprintf("I: io-bound (at %s users): iowait of %.0f %% or more with the busiest disk busy %.0f %% of the window or more.",
-			strings.Join(io, ", "), IOBoundIOWaitPct, IOBoundUtilPct))
+		notes = append(notes, fmt.Sprintf("I: io-bound (at %s users): iowait of %.0f %% or more with the busiest disk busy %.0f %% of the window or more, or a disk at %.0f %% or more of an I/O limit the server's cgroup puts on it.",
+			strings.Join(io, ", "), IOBoundIOWaitPct, IOBoundUtilPct, IOBoundThrottlePct))
 	}
 	return notes
 }

@@ -5,6 +5,9 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
+
+	"gonum.org/v1/plot/plotter"
 )
 
 // TestBoundRules applies the cpu-bound and io-bound rules to one step at a time,
@@ -39,9 +42,55 @@ func TestBoundRules(t *testing.T) {
 		if got := CPUBound(st); got != c.cpu {
 			t.Errorf("%s: cpu-bound = %v, want %v", c.name, got, c.cpu)
 		}
-		if got := IOBound(st); got != c.iob {
+		if got := IOBound(st, nil); got != c.iob {
 			t.Errorf("%s: io-bound = %v, want %v", c.name, got, c.iob)
 		}
+	}
+}
+
+// TestIOBoundAtCgroupLimit pins the io-bound rule's second sign on the step it
+// was found on (docs/host.md §3.2): PostgreSQL capped at 192 MiB on a loop device
+// that the server's blkio group holds to 300 reads and 300 writes a second. The
+// CPUs waited 82 % of the time and the reads ran at the limit, yet the loop device
+// was busy 2 % of the window: the throttled reads waited above its queue.
+func TestIOBoundAtCgroupLimit(t *testing.T) {
+	waiting := &StepHost{Source: HostSourceProcfs, HostFigures: HostFigures{Cores: 2, UserPct: 6, SystemPct: 8.7, IOWaitPct: 82.45, IdlePct: 2.85}}
+	loop := func(readIOPS, readMiBs float64) *StepIO {
+		f := IOFigures{ReadIOPS: readIOPS, WriteIOPS: 65.5, ReadMBps: readMiBs, WriteMBps: 0.63, UtilPercent: 2.11}
+		return &StepIO{Source: "diskstats", IOFigures: f, Devices: []DeviceIO{{Name: "loop0", Role: "data+wal", IOFigures: f}}}
+	}
+	onLoop := func(throttle string) *System {
+		return &System{Storage: []StorageStack{{Role: "data", Devices: []BlockDevice{{Name: "loop0", Number: "7:0", Throttle: throttle}}}}}
+	}
+	memberIO := loop(150, 1.8)
+	memberIO.Devices = append(memberIO.Devices, DeviceIO{Name: "vda", Layer: LayerMemberForTest, IOFigures: IOFigures{ReadIOPS: 150, WriteIOPS: 196, UtilPercent: 3}})
+	onMember := &System{Storage: []StorageStack{{Role: "data", Devices: []BlockDevice{{Name: "loop0"}, {Name: "vda", Throttle: "riops=400 wiops=200"}}}}}
+	for _, c := range []struct {
+		name string
+		host *StepHost
+		io   *StepIO
+		sys  *System
+		want bool
+	}{
+		{"reads at 96 % of riops", waiting, loop(288.6, 3.61), onLoop("riops=300 wiops=300"), true},
+		{"no limit recorded: 2 % busy is not saturated", waiting, loop(288.6, 3.61), onLoop(""), false},
+		{"storage not described", waiting, loop(288.6, 3.61), nil, false},
+		{"reads at 89.7 % of riops", waiting, loop(269, 3.3), onLoop("riops=300 wiops=300"), false},
+		{"bytes at 90.3 % of rbps", waiting, loop(150, 3.61), onLoop("rbps=4194304"), true},
+		{"bytes at 72 % of rbps", waiting, loop(150, 3.61), onLoop("rbps=5242880"), false},
+		{"max is no limit", waiting, loop(288.6, 3.61), onLoop("riops=max wiops=300 rbps=max wbps=max"), false},
+		{"writes at 98 % of a member disk's wiops", waiting, memberIO, onMember, true},
+		{"at the limit but the CPUs hardly waited", &StepHost{Source: HostSourceProcfs, HostFigures: HostFigures{Cores: 2, UserPct: 60, SystemPct: 30, IOWaitPct: 4, IdlePct: 6}}, loop(288.6, 3.61), onLoop("riops=300"), false},
+	} {
+		st := &Step{Host: c.host, IO: c.io}
+		if got := IOBound(st, c.sys); got != c.want {
+			t.Errorf("%s: io-bound = %v, want %v", c.name, got, c.want)
+		}
+	}
+	r := &Run{System: onLoop("riops=300 wiops=300"), Steps: []Step{{Users: 4, Host: waiting, IO: loop(288.6, 3.61)}}}
+	SetStepFlags(r)
+	if !HasFlag(&r.Steps[0], FlagIOBound) {
+		t.Errorf("SetStepFlags: flags %v lack io-bound", r.Steps[0].Flags)
 	}
 }
 
@@ -154,5 +203,54 @@ func TestBoundFlagsReportCompareGate(t *testing.T) {
 	}
 	if !strings.Contains(buf.String(), "Database host CPU") || !strings.Contains(buf.String(), "C cpu-bound") {
 		t.Error("HTML report lacks the host CPU chart or the flag's note")
+	}
+	// In HTML the host's columns are a table of their own, which says what bound
+	// each step, so the step table stays within the page.
+	html := buf.String()
+	hostAt := strings.Index(html, "Database host (measured window)")
+	if hostAt < 0 || strings.Count(html, "CPU usr/sys/iow/steal/idle %") != 1 || strings.Index(html, "CPU usr/sys/iow/steal/idle %") < hostAt ||
+		!strings.Contains(html[hostAt:], "CPU-bound") || !strings.Contains(html[hostAt:], "68/24/1/4/3") {
+		t.Error("HTML report: the host columns are not in their own table with the bound-by column")
+	}
+}
+
+// TestOverRunLinesBreakStepsAndDropEdgeSlivers: each step's samples are a segment
+// of their own (no line across the warm-up between steps), and the reading the
+// sampler takes at a window's edge, 84 ms after the last periodic one, is left out
+// of the chart: over so short an interval the split is a handful of ticks (the
+// run in docs/host.md §3.2 charted CPUs 70 % busy there between samples at 15 %).
+func TestOverRunLinesBreakStepsAndDropEdgeSlivers(t *testing.T) {
+	t0 := time.Date(2026, 12, 2, 2, 47, 11, 0, time.UTC)
+	step := func(users int, from time.Duration, busy ...float64) Step {
+		var series []HostSample
+		for k, b := range busy {
+			at := t0.Add(from + time.Duration(k)*5*time.Second)
+			if k == len(busy)-1 {
+				at = series[k-1].At.Add(84 * time.Millisecond)
+			}
+			series = append(series, HostSample{At: at, HostFigures: HostFigures{Cores: 2, UserPct: b, IOWaitPct: 100 - b}})
+		}
+		return Step{Users: users, Host: &StepHost{Source: HostSourceProcfs, HostFigures: HostFigures{Cores: 2}, Series: series}}
+	}
+	r := &Run{StartedAt: t0, Steps: []Step{step(4, 25*time.Second, 10, 20, 15, 70), step(16, 95*time.Second, 35, 25, 40, 75)}}
+	lines := []line{{name: "busy"}, {name: "iowait"}}
+	overRunLines(r, lines, func(st *Step, add func(time.Time, ...float64)) {
+		for _, s := range st.Host.Series {
+			add(s.At, s.BusyPct(), s.IOWaitPct)
+		}
+	})
+	if want := []float64{25, 30, 35, 95, 100, 105}; !slices.Equal(lines[0].xs, want) {
+		t.Errorf("xs %v, want %v", lines[0].xs, want)
+	}
+	if want := []float64{10, 20, 15, 35, 25, 40}; !slices.Equal(lines[0].ys, want) {
+		t.Errorf("busy %v, want %v (the edge readings at 70 and 75 left out)", lines[0].ys, want)
+	}
+	for _, l := range lines {
+		if !slices.Equal(l.breaks, []int{3}) {
+			t.Errorf("%s: breaks %v, want [3] (the second step starts a segment)", l.name, l.breaks)
+		}
+	}
+	if segs := segments(make(plotter.XYs, 6), lines[0].breaks); len(segs) != 2 || len(segs[0]) != 3 || len(segs[1]) != 3 {
+		t.Errorf("segments %v", segs)
 	}
 }

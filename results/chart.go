@@ -65,6 +65,9 @@ type line struct {
 	lo, hi []float64
 	// boxes, when set, are each point's repeats' values, drawn as a box plot.
 	boxes [][]float64
+	// breaks are the indices of the points that start a new segment: the line is
+	// not drawn from the point before (a time series across a gap in its samples).
+	breaks []int
 }
 
 // palette is colour-blind friendly (Okabe-Ito), so runs stay apart in print too.
@@ -122,19 +125,31 @@ func lineChartSVGWith(title, xLabel, yLabel string, lines []line, o chartOptions
 		for i := range l.xs {
 			pts[i].X, pts[i].Y = l.xs[i], l.ys[i]
 		}
-		ln, sc, err := plotter.NewLinePoints(pts)
+		sc, err := plotter.NewScatter(pts)
 		if err != nil {
 			return "", fmt.Errorf("chart %q: %w", title, err)
 		}
 		c := palette[l.color%len(palette)]
-		ln.Color, sc.Color = c, c
-		ln.Width = vg.Points(1.5)
-		if l.dashed || l.color >= len(palette) {
-			ln.Dashes = []vg.Length{vg.Points(5), vg.Points(3)}
-		}
+		sc.Color = c
 		sc.Shape = glyphs[l.color%len(glyphs)]
 		sc.Radius = vg.Points(3)
-		p.Add(ln, sc)
+		var ln *plotter.Line
+		for _, seg := range segments(pts, l.breaks) {
+			s, err := plotter.NewLine(seg)
+			if err != nil {
+				return "", fmt.Errorf("chart %q: %w", title, err)
+			}
+			s.Color = c
+			s.Width = vg.Points(1.5)
+			if l.dashed || l.color >= len(palette) {
+				s.Dashes = []vg.Length{vg.Points(5), vg.Points(3)}
+			}
+			p.Add(s)
+			if ln == nil {
+				ln = s
+			}
+		}
+		p.Add(sc)
 		if len(l.lo) > 0 || len(l.boxes) > 0 {
 			off := vg.Points(14 * (float64(k) - float64(spread-1)/2))
 			k++
@@ -192,6 +207,19 @@ func lineChartSVGWith(title, xLabel, yLabel string, lines []line, o chartOptions
 		return "", fmt.Errorf("chart %q: %w", title, err)
 	}
 	return inlineSVG(buf.String()), nil
+}
+
+// segments cuts pts before each of the breaks (indices, ascending).
+func segments(pts plotter.XYs, breaks []int) []plotter.XYs {
+	var out []plotter.XYs
+	from := 0
+	for _, b := range breaks {
+		if b > from && b < len(pts) {
+			out = append(out, pts[from:b])
+			from = b
+		}
+	}
+	return append(out, pts[from:])
 }
 
 // useFont sets every text of the plot in chartFont, keeping gonum's sizes.

@@ -92,6 +92,43 @@ func hostCells(st *Step, with bool) []cell {
 		{Text: fmt.Sprintf("%.2f / %.2f", h.NetRxBytes/mib, h.NetTxBytes/mib), Class: "num"}, link}
 }
 
+// hostTable is the HTML report's table of what the host spent at each step: the
+// text report's host columns, with the busy CPU, the driver's host when it was
+// another machine, and what bound the step.
+func hostTable(r *Run) table {
+	withDriver := false
+	for i := range r.Steps {
+		withDriver = withDriver || hostKnown(r.Steps[i].DriverHost)
+	}
+	t := table{Caption: "Database host (measured window)", Head: []string{"users", "tps", "CPU busy %"}}
+	t.Head = append(t.Head, hostHead(true)...)
+	if withDriver {
+		t.Head = append(t.Head, "driver host CPU busy %")
+	}
+	t.Head = append(t.Head, "bound by")
+	for _, i := range stepOrder(r.Steps) {
+		st := &r.Steps[i]
+		busy := dash
+		if hostKnown(st.Host) {
+			busy = numCell("%.1f", st.Host.BusyPct())
+		}
+		row := append([]cell{{Text: fmt.Sprint(st.Users), Class: "num"}, numCell("%.1f", st.TPS), busy}, hostCells(st, true)...)
+		if withDriver {
+			if hostKnown(st.DriverHost) {
+				row = append(row, numCell("%.1f", st.DriverHost.BusyPct()))
+			} else {
+				row = append(row, dash)
+			}
+		}
+		bound := dash
+		if b := boundBy(st, r.System); b != "" {
+			bound = cell{Text: b + "-bound"}
+		}
+		t.Rows = append(t.Rows, append(row, bound))
+	}
+	return t
+}
+
 // CPUSplit is "62/30/1/0/7": user, system, iowait, steal and idle, percent of all cores.
 func CPUSplit(f HostFigures) string {
 	return fmt.Sprintf("%.0f/%.0f/%.0f/%.0f/%.0f", f.UserPct, f.SystemPct, f.IOWaitPct, f.StealPct, f.IdlePct)

@@ -20,7 +20,7 @@ const (
 )
 
 // stepFlags lists what makes a step's figures special.
-func stepFlags(st *Step, knee bool) string {
+func stepFlags(st *Step, sys *System, knee bool) string {
 	var f []string
 	if st.Partial {
 		f = append(f, flagPartial)
@@ -46,7 +46,7 @@ func stepFlags(st *Step, knee bool) string {
 	if CPUBound(st) {
 		f = append(f, flagCPUBound)
 	}
-	if IOBound(st) {
+	if IOBound(st, sys) {
 		f = append(f, flagIOBound)
 	}
 	return strings.Join(f, "")
@@ -84,7 +84,7 @@ func WriteReport(w io.Writer, in Input) error {
 	if r.Max != nil {
 		fmt.Fprintln(w, "\n"+r.Max.Summary())
 	}
-	if err := writeTextTable(w, stepsTable(r)); err != nil {
+	if err := writeTextTable(w, stepsTable(r, false)); err != nil {
 		return err
 	}
 	for _, n := range stepNotes(r) {
@@ -99,8 +99,9 @@ func WriteReport(w io.Writer, in Input) error {
 	return nil
 }
 
-// stepsTable is the run's per-step table, in user order.
-func stepsTable(r *Run) table {
+// stepsTable is the run's per-step table, in user order; hostApart leaves the host
+// columns to hostTable.
+func stepsTable(r *Run, hostApart bool) table {
 	knee := Knee(r.Steps)
 	withIO := hasIO(r)
 	lims, withLimits := LimitsOf(r)
@@ -119,7 +120,7 @@ func stepsTable(r *Run) table {
 	}
 	perTxn, hit := withIO && hasPerTxn(r), hasHitRatio(r)
 	t.Head = append(t.Head, storageHead(perTxn, hit)...)
-	withHost := hasHost(r)
+	withHost := hasHost(r) && !hostApart
 	t.Head = append(t.Head, hostHead(withHost)...)
 	if withSteady {
 		t.Head = append(t.Head, "steadiness")
@@ -159,7 +160,7 @@ func stepsTable(r *Run) table {
 		if withLimits {
 			row = append(row, verdictCell(lims.Judge(st)))
 		}
-		flags := stepFlags(st, i == knee)
+		flags := stepFlags(st, r.System, i == knee)
 		if r.Max != nil && r.Max.Step == i && !r.Max.Resolved() {
 			flags += flagUnresolvedMax
 		}

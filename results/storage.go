@@ -131,7 +131,7 @@ func SetStepFlags(r *Run) {
 		if BehindSchedule(st) {
 			f = append(f, FlagBehindSchedule)
 		}
-		f = append(append(f, kept...), boundFlags(st)...)
+		f = append(append(f, kept...), boundFlags(st, r.System)...)
 		if len(f) == 0 {
 			f = nil
 		}

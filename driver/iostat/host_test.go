@@ -10,6 +10,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/brokerbench/brokerbench/results"
 )
 
 // hostFixture writes a /proc and /sys with the given stat lines (cpu totals, then
@@ -131,15 +133,7 @@ func TestHostCounterResets(t *testing.T) {
 // most of the user time this process spent (the kernel counts the loop as user
 // time; other load on the machine only adds to it).
 func TestHostOnThisMachine(t *testing.T) {
-	dir := t.TempDir()
-	s, err := Open(t.Context(), Options{DataDir: dir, WALDir: dir})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
-	if s.hostIdx < 0 {
-		t.Fatalf("no host source: %s", s.hostNote)
-	}
+	s := openThisHost(t)
 	var ru0, ru1 syscall.Rusage
 	a := s.Mark()
 	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru0); err != nil {
@@ -162,13 +156,33 @@ func TestHostOnThisMachine(t *testing.T) {
 		t.Errorf("CPU split sums to %v: %+v", sum, host.HostFigures)
 	}
 	secs := b.At.Sub(a.At).Seconds()
-	hostUser := host.UserPct / 100 * float64(host.Cores) * secs
+	hostUser := userSeconds(host, secs)
 	ownUser := tv(ru1.Utime) - tv(ru0.Utime)
 	// Tick sampling makes the host's count coarse (10 ms per tick per CPU): allow 20 %.
 	if hostUser < 0.8*ownUser {
 		t.Errorf("host user time %.2f s < 80 %% of this process's %.2f s (user %.1f %% over %.2f s on %d cores)",
 			hostUser, ownUser, host.HostFigures.UserPct, secs, host.Cores)
 	}
+}
+
+// openThisHost is a sampler of this machine, its host figures from procfs.
+func openThisHost(t *testing.T) *Sampler {
+	t.Helper()
+	dir := t.TempDir()
+	s, err := Open(t.Context(), Options{DataDir: dir, WALDir: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s.Close() })
+	if s.hostIdx < 0 {
+		t.Fatalf("no host source: %s", s.hostNote)
+	}
+	return s
+}
+
+// userSeconds is the CPU time a host's user share stands for over secs.
+func userSeconds(h *results.StepHost, secs float64) float64 {
+	return h.UserPct / 100 * float64(h.Cores) * secs
 }
 
 func tv(t syscall.Timeval) float64 { return float64(t.Sec) + float64(t.Usec)/1e6 }
