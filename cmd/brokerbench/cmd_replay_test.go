@@ -167,18 +167,19 @@ func TestReplayOnFile(t *testing.T) {
 	}
 }
 
-// TestReplayThrottled: on a device capped at 100 IOPS per direction, a trace issued
+// TestReplayThrottled: on a device capped at 50 IOPS per direction, a trace issued
 // at 2,000 requests a second cannot keep its pace: every request is still replayed,
 // but the replay takes seconds for a trace of 0.15 s and falls behind its
-// timestamps by about as much, so it achieves a fraction of the captured IOPS where
-// the same device unthrottled comes much closer; compare of the two says so. The
-// cap sets a floor on the throttled figures, so a busy machine only makes them
-// larger.
+// timestamps by about as much, so it achieves a few percent of the captured IOPS,
+// less than the same device unthrottled; compare of the two says so. The cap sets a
+// floor on the throttled figures, so a busy machine only makes them larger (and the
+// unthrottled replay, which a busy machine slows too, still finishes well inside
+// the throttled one's four seconds).
 func TestReplayThrottled(t *testing.T) {
 	needFioBinary(t)
 	fio, _ := exec.LookPath("fio")
 	raw := testloop.NewRaw(t, 16)
-	wrapper := testloop.Throttle(t, raw, 100, fio)
+	wrapper := testloop.Throttle(t, raw, 50, fio)
 	trace, mix := writeTrace(t, 300)
 	reads := mix.reads
 	dir := t.TempDir()
@@ -198,16 +199,16 @@ func TestReplayThrottled(t *testing.T) {
 		t.Fatal(err)
 	}
 	rp := r.Disk.Replay
-	floor := float64(reads) / 100 // the reads alone need this long at 100 IOPS
+	floor := float64(reads) / 50 // the reads alone need this long at 50 IOPS
 	if rp.Replayed != 300 || rp.ReplayedS < 0.8*floor || rp.LagMaxMS < 500*floor {
 		t.Errorf("throttled replay: %d of 300 requests in %.2fs (at least %.1fs expected), lag max %.0f ms", rp.Replayed, rp.ReplayedS, floor, rp.LagMaxMS)
 	}
-	if iops := r.Disk.Steps[0].Read.IOPS; iops > 110 {
-		t.Errorf("read IOPS %.0f above the 100 IOPS cap", iops)
+	if iops := r.Disk.Steps[0].Read.IOPS; iops > 55 {
+		t.Errorf("read IOPS %.0f above the 50 IOPS cap", iops)
 	}
 	// 300 requests in at least floor seconds, against 300 in 0.15 s captured.
 	slowPct, fastPct := rp.AchievedPercent(), rf.Disk.Replay.AchievedPercent()
-	if slowPct <= 0 || slowPct > 100*0.15/(0.8*floor) || fastPct < 2*slowPct || rf.Disk.Replay.Replayed != 300 {
+	if slowPct <= 0 || slowPct > 100*0.15/(0.8*floor) || fastPct <= slowPct || rf.Disk.Replay.Replayed != 300 {
 		t.Errorf("IOPS achieved of captured: throttled %.0f %%, unthrottled %.0f %% (%d replayed)", slowPct, fastPct, rf.Disk.Replay.Replayed)
 	}
 	code, stdout, stderr := runMain("compare", fast, slow)
