@@ -11,12 +11,20 @@ import (
 // Engine is one database as brokerbench drives it: everything that differs between
 // databases and is not a method of an open pool. Each database sub-package declares
 // one and registers it from its init function; cmd links the sub-packages in
-// (cmd/brokerbench/databases.go), so adding a database touches its own sub-package,
-// that file and the statement catalogue, and nothing else.
+// (cmd/brokerbench/databases.go). Register refuses an engine without Name, Open, DDL,
+// SQL, Classify and ClockSQL; every other field has a default, which its comment
+// gives. Adding a database touches its own sub-package, that file's import line, a
+// Name constant in database.go only when txn's statements need an override for it
+// (txn.override, keyed by the name), those overrides and the statement goldens'
+// import line (txn/statements_test.go), and ARCHITECTURE.md's import graph, which the
+// architecture test checks (ARCHITECTURE.md, "Adding a database").
 //
 // What an open pool can do beyond DB is found by type assertion on the DB that Open
-// returns: SegmentLoader (the bulk path, Binary paired with RowFormat), Maintainer, Sizer,
-// IOStatsOpener (the server's I/O views) and PoolStatser (pool statistics).
+// returns. A load needs SegmentLoader (the bulk path, Binary paired with RowFormat) and
+// Locker; load --resume needs Cataloguer. Optional: Freezer, Maintainer (index builds
+// with more memory, statistics), Sizer, Pipeliner and Committer (fewer round trips),
+// IOStatsOpener (the server's I/O views), CacheStatsReader, DatabaseSizer and
+// PoolStatser; the DDL may implement KeyDeferrer, KeyIndexer and FKValidator.
 type Engine struct {
 	// Name is what DB.Name of its pools returns and result files record.
 	Name Name
@@ -58,6 +66,50 @@ type Engine struct {
 	// RowFormat, when set, encodes load rows in the wire format the engine's
 	// SegmentLoader takes as Segment.Binary; without it the loader sends boxed rows.
 	RowFormat *RowFormat
+	// Versions names the server versions brokerbench supports, as the README states
+	// them ("13 or newer"), and MinVersion is the oldest of them in ServerInfo.Num's
+	// form, below which run and load refuse the server (CheckVersion). Zero checks
+	// nothing: an engine whose Num is not comparable across the products it serves
+	// (SQL Server and Babelfish) describes an old server in ServerInfo.Notes instead.
+	Versions   string
+	MinVersion int
+	// NextValue renders the expression that takes a sequence's next value; nil for the
+	// portable nextval('name'). The workload draws trade ids from a sequence, not an
+	// identity column, so an id is known before its insert.
+	NextValue func(sequence string) string
+	// Sizes are the database's measured size on disk after a load, for load --size and
+	// the plan a load prints; nil when not measured, and the loader then takes another
+	// engine's and says so.
+	Sizes *LoadSizes
+}
+
+// LoadSizes are a database's size on disk after a load, data and indexes together, as
+// measured loads of the schema gave it (docs/workload.md §3.3): the fixed tables, the
+// scaling tables per load unit, and the growing tables per load unit and trade day.
+type LoadSizes struct {
+	FixedBytes    int64 // fixed tables and brokerbench's own
+	PerLUBytes    int64 // scaling tables, per 1,000 customers
+	PerLUDayBytes int64 // growing tables, per 1,000 customers and trade day
+	// LoadBytesPerSec is the load rate (bytes on disk per second of the whole load) of
+	// the measured loads, for the time estimate; a faster machine loads faster.
+	LoadBytesPerSec float64
+}
+
+// NextValueSQL renders the expression that takes sequence's next value on e.
+func (e *Engine) NextValueSQL(sequence string) string {
+	if e.NextValue != nil {
+		return e.NextValue(sequence)
+	}
+	return "nextval('" + sequence + "')"
+}
+
+// CheckVersion refuses, in one line, a server older than the versions the engine
+// supports.
+func (e *Engine) CheckVersion(info ServerInfo) error {
+	if e.MinVersion == 0 || info.Num == 0 || info.Num >= e.MinVersion {
+		return nil
+	}
+	return fmt.Errorf("%s %s is older than the versions brokerbench supports (%s %s)", info.Product, info.Version, e.Product, e.Versions)
 }
 
 // RoutineDialect is what installing and calling server routines needs from a

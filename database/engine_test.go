@@ -72,3 +72,22 @@ func TestClockSQL(t *testing.T) {
 		}
 	}
 }
+
+// An engine with a MinVersion refuses an older server in one line naming both
+// versions; a supported one, an engine without MinVersion and a server that gave no
+// comparable number pass.
+func TestCheckVersion(t *testing.T) {
+	old := database.ServerInfo{Product: "PostgreSQL", Version: "12.22", Num: 120022}
+	err := postgres.Engine.CheckVersion(old)
+	if err == nil || err.Error() != "PostgreSQL 12.22 is older than the versions brokerbench supports (PostgreSQL 13 or newer)" {
+		t.Errorf("PostgreSQL 12.22: %v", err)
+	}
+	for _, ok := range []database.ServerInfo{{Product: "PostgreSQL", Version: "13.0", Num: 130000}, {Product: "PostgreSQL", Version: "18.1", Num: 180001}, {Product: "PostgreSQL"}} {
+		if err := postgres.Engine.CheckVersion(ok); err != nil {
+			t.Errorf("%s: %v", ok.Version, err)
+		}
+	}
+	if err := sqlserver.Engine.CheckVersion(database.ServerInfo{Product: "SQL Server", Version: "14.0.1000.169", Num: 1401000}); err != nil {
+		t.Errorf("SQL Server has no MinVersion (it notes an old server), got %v", err)
+	}
+}

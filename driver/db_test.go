@@ -112,9 +112,8 @@ func TestRealMix(t *testing.T) {
 
 // TestRealRate: --rate below capacity is kept, and it is the total of all starts:
 // the users', the emulator's Trade-Results and Market-Feeds, and the timer's
-// Data-Maintenance. The rate sits far below what six users manage even on a loaded
-// 2-core machine (about 50/s seen at worst), so the test measures the pacer, not
-// the machine.
+// Data-Maintenance. The rate sits far below what six users manage even on a small,
+// loaded machine, so the test measures the pacer, not the machine.
 //
 // The pacer's promise is about the whole schedule, not one window: from the run's
 // start, a slot falls due every 1/rate, and a start the users could not make in time

@@ -262,16 +262,8 @@ func (d *Driver) Run(ctx context.Context) ([]results.Step, error) {
 	defer d.check.close()
 	d.watch = newServerWatch(cfg.LostGrace, d.clock.Now())
 
-	meeWorkers := make([]*worker, cfg.Market.Workers)
-	for i := range meeWorkers {
-		meeWorkers[i] = d.rec.newWorker(meeStreamBase+i, cfg.NewMarketExecutor(meeStreamBase+i))
-	}
-	d.mee = newMEE(cfg.Market, d.clock, d.rec, cfg.Scale.Securities(), cfg.Seed, start)
-	d.mee.sched = &d.sched
-	// The emulator outlives the users: it completes the market orders they left.
-	meeCtx, stopMEE := context.WithCancel(ctx)
+	stopMEE := d.startMarket(ctx, start)
 	defer stopMEE()
-	d.mee.start(meeCtx, meeWorkers)
 
 	var bg sync.WaitGroup
 	if cfg.DataMaintenanceEvery > 0 && cfg.Shard.runsOnce() {
@@ -308,6 +300,21 @@ func (d *Driver) Run(ctx context.Context) ([]results.Step, error) {
 		return steps, ctx.Err()
 	}
 	return steps, nil
+}
+
+// startMarket starts the market-exchange emulator and its workers. It outlives the
+// users, to complete the market orders they left: the returned function stops it.
+func (d *Driver) startMarket(ctx context.Context, start time.Time) context.CancelFunc {
+	cfg := &d.cfg
+	meeWorkers := make([]*worker, cfg.Market.Workers)
+	for i := range meeWorkers {
+		meeWorkers[i] = d.rec.newWorker(meeStreamBase+i, cfg.NewMarketExecutor(meeStreamBase+i))
+	}
+	d.mee = newMEE(cfg.Market, d.clock, d.rec, cfg.Scale.Securities(), cfg.Seed, start)
+	d.mee.sched = &d.sched
+	meeCtx, stopMEE := context.WithCancel(ctx)
+	d.mee.start(meeCtx, meeWorkers)
+	return stopMEE
 }
 
 // runSteps runs the steps the source chooses until it has no more or one is cut
@@ -405,7 +412,7 @@ func (d *Driver) tradeCleanup(ctx context.Context, w *worker) error {
 		}
 		return fmt.Errorf("Trade-Cleanup before the first step: %w", err)
 	}
-	d.rec.finish(w, txn.TradeCleanup, start, start, d.clock.Now(), &out, nil)
+	d.rec.finish(w, txn.TradeCleanup, txnTimes{start, start, d.clock.Now()}, &out, nil)
 	return nil
 }
 
@@ -420,7 +427,7 @@ func (d *Driver) dataMaintenance(ctx context.Context, w *worker, start time.Time
 			sch.Charge(s)
 		}
 		out, err := w.exec.Run(d.rec.txCtx, txn.DataMaintenance)
-		if !d.rec.finish(w, txn.DataMaintenance, next, s, d.clock.Now(), &out, err) {
+		if !d.rec.finish(w, txn.DataMaintenance, txnTimes{next, s, d.clock.Now()}, &out, err) {
 			return
 		}
 		// Keep the cadence on the schedule, not on when the last one ended; skip

@@ -143,143 +143,187 @@ func FindMax(ctx context.Context, cfg SearchConfig, p Prober) (SearchResult, err
 	if err := cfg.Validate(); err != nil {
 		return SearchResult{}, err
 	}
-	var res SearchResult
-	best, next := -1, -1 // indices into res.Probes
-	confirmed, reprobed := map[float64]bool{}, map[float64]bool{}
-	// overturned: a confirmation just passed where a probe had failed, so the
-	// maximum likely lies just above; the next growth is one small step
-	// (1 + 2 × resolution) before the search grows by the full factor again.
-	overturned := false
-	load := roundLoad(cfg.Start)
-	why := "start"
-	finish := func(stopped, note string) SearchResult {
-		res.Stopped, res.Note = stopped, note
-		if best >= 0 {
-			res.Best = &res.Probes[best]
-		}
-		if next >= 0 {
-			res.NextUp = &res.Probes[next]
-		}
-		return res
-	}
+	s := &search{cfg: cfg, p: p, best: -1, next: -1, confirmed: map[float64]bool{}, reprobed: map[float64]bool{},
+		load: roundLoad(cfg.Start), why: "start"}
 	n := 1
 	if cfg.Calibrate {
-		req := ProbeRequest{N: 1, Load: 0, Why: CalibrationWhy}
-		out, err := p.Probe(ctx, req)
-		if err != nil {
-			if ctx.Err() != nil {
-				return finish(StopInterrupt, "interrupted during the calibration"), err
-			}
-			return finish("error", err.Error()), err
+		if res, done, err := s.calibrate(ctx); done {
+			return res, err
 		}
-		res.Probes = append(res.Probes, ProbeRecord{req, out})
-		if out.DriverBound {
-			return finish(StopDriver, fmt.Sprintf("the load driver itself was the bottleneck in the calibration (%s): run the driver on a bigger or separate machine", out.Why)), nil
-		}
-		if !(out.TPS > 0) {
-			return finish(StopNonePassed, "the calibration measured no transactions: "+out.Why), nil
-		}
-		// Unpaced, the users drove the database to saturation (or as far as they
-		// could): a paced load at that rate queues without bound, so the first probe
-		// sits just under it.
-		load = roundLoad(out.TPS * CalibrationShare)
-		if cfg.Ceiling > 0 && load > cfg.Ceiling {
-			load = cfg.Ceiling
-		}
-		why = fmt.Sprintf("calibrated: %s tps unpaced", formatLoad(out.TPS))
 		n = 2
 	}
-	floor := cfg.Floor
-	if floor <= 0 {
-		floor = load / 1000
+	s.floor = cfg.Floor
+	if s.floor <= 0 {
+		s.floor = s.load / 1000
 	}
 	for ; ; n++ {
 		if n > cfg.MaxProbes {
-			return finish(StopMaxProbes, fmt.Sprintf("stopped after --max-steps %d probes before the maximum was resolved to %.0f %%", cfg.MaxProbes, cfg.Resolution*100)), nil
+			return s.finish(StopMaxProbes, fmt.Sprintf("stopped after --max-steps %d probes before the maximum was resolved to %.0f %%", cfg.MaxProbes, cfg.Resolution*100)), nil
 		}
 		if err := ctx.Err(); err != nil {
-			return finish(StopInterrupt, "interrupted; the best passing load so far is kept"), err
+			return s.finish(StopInterrupt, "interrupted; the best passing load so far is kept"), err
 		}
-		req := ProbeRequest{N: n, Load: load, Why: why}
-		out, err := p.Probe(ctx, req)
+		out, err := s.probe(ctx, ProbeRequest{N: n, Load: s.load, Why: s.why})
 		if err != nil {
-			if ctx.Err() != nil {
-				return finish(StopInterrupt, "interrupted; the best passing load so far is kept"), err
-			}
-			return finish("error", err.Error()), err
+			return s.failed(ctx, "interrupted; the best passing load so far is kept", err)
 		}
-		res.Probes = append(res.Probes, ProbeRecord{req, out})
-		i := len(res.Probes) - 1
 		if out.DriverBound {
-			return finish(StopDriver, fmt.Sprintf("the load driver itself was the bottleneck at %s (%s): its figures understate the database, so the search stops here rather than report a false maximum; run the driver on a bigger or separate machine, or give more --users", formatLoad(load), out.Why)), nil
+			return s.finish(StopDriver, fmt.Sprintf("the load driver itself was the bottleneck at %s (%s): its figures understate the database, so the search stops here rather than report a false maximum; run the driver on a bigger or separate machine, or give more --users", formatLoad(s.load), out.Why)), nil
 		}
-		if out.Pass && out.Unsteady && !reprobed[load] {
+		if out.Pass && out.Unsteady && !s.reprobed[s.load] {
 			// Its figures were still moving: the database may not hold this load
 			// once they settle. Run it again on the now warmer database.
-			reprobed[load] = true
-			why = fmt.Sprintf("re-probing %s: it passed but was unsteady", formatLoad(load))
+			s.reprobed[s.load] = true
+			s.why = fmt.Sprintf("re-probing %s: it passed but was unsteady", formatLoad(s.load))
 			continue
 		}
-		if out.Pass {
-			best = i
-			if next >= 0 && res.Probes[next].Load <= load {
-				next = -1 // a confirmation passed: the earlier failure was not the database's limit
-				overturned = true
-			}
-		} else {
-			next = i
-		}
-		lo, hi := 0.0, 0.0
-		if best >= 0 {
-			lo = res.Probes[best].Load
-		}
-		if next >= 0 {
-			hi = res.Probes[next].Load
-		}
-		switch {
-		case next < 0: // every probe passed: grow
-			if cfg.Ceiling > 0 && load >= cfg.Ceiling {
-				return finish(StopCeiling, fmt.Sprintf("passed at the ceiling %s; the maximum lies higher", formatLoad(load))), nil
-			}
-			growth := cfg.Growth
-			if overturned {
-				growth, overturned = min(growth, 1+2*cfg.Resolution), false
-			}
-			load = roundLoad(load * growth)
-			if cfg.Ceiling > 0 && load > cfg.Ceiling {
-				load = cfg.Ceiling
-			}
-			why = fmt.Sprintf("growing x%g: %s passed", growth, formatLoad(lo))
-		case best < 0: // every probe failed: shrink
-			if load <= floor {
-				return finish(StopNonePassed, fmt.Sprintf("no load down to %s passed: %s", formatLoad(load), out.Why)), nil
-			}
-			load = max(roundLoad(load/cfg.Growth), floor)
-			why = fmt.Sprintf("shrinking /%g: %s failed (%s)", cfg.Growth, formatLoad(hi), res.Probes[next].Outcome.Why)
-		case res.Probes[next].N < res.Probes[best].N && !confirmed[hi]:
-			// The failure bounding the maximum came before the pass below it: it ran
-			// on a colder database (the first probe after a restart warms the cache
-			// for the rest). Believe it only once it fails again.
-			if hi <= lo*(1+cfg.Resolution) || roundLoad((lo+hi)/2) <= lo {
-				confirmed[hi] = true
-				load = hi
-				why = fmt.Sprintf("confirming %s: it failed (%s) before %s passed", formatLoad(hi), res.Probes[next].Outcome.Why, formatLoad(lo))
-				continue
-			}
-			fallthrough
-		default:
-			if hi <= lo*(1+cfg.Resolution) {
-				return finish(StopResolved, fmt.Sprintf("resolved to %.0f %%: %s passed, %s failed", cfg.Resolution*100, formatLoad(lo), formatLoad(hi))), nil
-			}
-			mid := roundLoad((lo + hi) / 2)
-			if mid <= lo || mid >= hi {
-				// The loads are too close for the rounding to split them further.
-				return finish(StopResolved, fmt.Sprintf("resolved: %s passed, %s failed", formatLoad(lo), formatLoad(hi))), nil
-			}
-			load = mid
-			why = fmt.Sprintf("bisecting: %s passed, %s failed (%s)", formatLoad(lo), formatLoad(hi), res.Probes[next].Outcome.Why)
+		if stopped, note := s.advance(out); stopped != "" {
+			return s.finish(stopped, note), nil
 		}
 	}
+}
+
+// search is one FindMax: the probes so far and what they say of the next load.
+type search struct {
+	cfg                 SearchConfig
+	p                   Prober
+	res                 SearchResult
+	best, next          int // indices into res.Probes: the highest pass, the lowest failure above it
+	confirmed, reprobed map[float64]bool
+	// overturned: a confirmation just passed where a probe had failed, so the
+	// maximum likely lies just above; the next growth is one small step
+	// (1 + 2 × resolution) before the search grows by the full factor again.
+	overturned  bool
+	load, floor float64
+	why         string
+}
+
+// finish ends the search with the probes done.
+func (s *search) finish(stopped, note string) SearchResult {
+	s.res.Stopped, s.res.Note = stopped, note
+	if s.best >= 0 {
+		s.res.Best = &s.res.Probes[s.best]
+	}
+	if s.next >= 0 {
+		s.res.NextUp = &s.res.Probes[s.next]
+	}
+	return s.res
+}
+
+// failed ends the search on the prober's error: an interrupt when ctx ended.
+func (s *search) failed(ctx context.Context, interrupted string, err error) (SearchResult, error) {
+	if ctx.Err() != nil {
+		return s.finish(StopInterrupt, interrupted), err
+	}
+	return s.finish("error", err.Error()), err
+}
+
+// probe runs one probe and records it.
+func (s *search) probe(ctx context.Context, req ProbeRequest) (ProbeOutcome, error) {
+	out, err := s.p.Probe(ctx, req)
+	if err == nil {
+		s.res.Probes = append(s.res.Probes, ProbeRecord{req, out})
+	}
+	return out, err
+}
+
+// calibrate runs the probe without a pacer and sets the first load just under the tps
+// it measured; done says the search ends there.
+func (s *search) calibrate(ctx context.Context) (res SearchResult, done bool, err error) {
+	out, err := s.probe(ctx, ProbeRequest{N: 1, Load: 0, Why: CalibrationWhy})
+	if err != nil {
+		res, err = s.failed(ctx, "interrupted during the calibration", err)
+		return res, true, err
+	}
+	if out.DriverBound {
+		return s.finish(StopDriver, fmt.Sprintf("the load driver itself was the bottleneck in the calibration (%s): run the driver on a bigger or separate machine", out.Why)), true, nil
+	}
+	if !(out.TPS > 0) {
+		return s.finish(StopNonePassed, "the calibration measured no transactions: "+out.Why), true, nil
+	}
+	// Unpaced, the users drove the database to saturation (or as far as they
+	// could): a paced load at that rate queues without bound, so the first probe
+	// sits just under it.
+	s.load = roundLoad(out.TPS * CalibrationShare)
+	if s.cfg.Ceiling > 0 && s.load > s.cfg.Ceiling {
+		s.load = s.cfg.Ceiling
+	}
+	s.why = fmt.Sprintf("calibrated: %s tps unpaced", formatLoad(out.TPS))
+	return SearchResult{}, false, nil
+}
+
+// advance takes the last probe's outcome into the bounds and picks the next load:
+// grow while every probe passed, shrink while every one failed, else confirm a
+// failure that ran on a colder database or bisect. A non-empty stopped ends the search.
+func (s *search) advance(out ProbeOutcome) (stopped, note string) {
+	cfg, i := s.cfg, len(s.res.Probes)-1
+	if out.Pass {
+		s.best = i
+		if s.next >= 0 && s.res.Probes[s.next].Load <= s.load {
+			s.next = -1 // a confirmation passed: the earlier failure was not the database's limit
+			s.overturned = true
+		}
+	} else {
+		s.next = i
+	}
+	lo, hi := 0.0, 0.0
+	if s.best >= 0 {
+		lo = s.res.Probes[s.best].Load
+	}
+	if s.next >= 0 {
+		hi = s.res.Probes[s.next].Load
+	}
+	switch {
+	case s.next < 0: // every probe passed: grow
+		if cfg.Ceiling > 0 && s.load >= cfg.Ceiling {
+			return StopCeiling, fmt.Sprintf("passed at the ceiling %s; the maximum lies higher", formatLoad(s.load))
+		}
+		growth := cfg.Growth
+		if s.overturned {
+			growth, s.overturned = min(growth, 1+2*cfg.Resolution), false
+		}
+		s.load = roundLoad(s.load * growth)
+		if cfg.Ceiling > 0 && s.load > cfg.Ceiling {
+			s.load = cfg.Ceiling
+		}
+		s.why = fmt.Sprintf("growing x%g: %s passed", growth, formatLoad(lo))
+	case s.best < 0: // every probe failed: shrink
+		if s.load <= s.floor {
+			return StopNonePassed, fmt.Sprintf("no load down to %s passed: %s", formatLoad(s.load), out.Why)
+		}
+		s.load = max(roundLoad(s.load/cfg.Growth), s.floor)
+		s.why = fmt.Sprintf("shrinking /%g: %s failed (%s)", cfg.Growth, formatLoad(hi), s.res.Probes[s.next].Outcome.Why)
+	case s.res.Probes[s.next].N < s.res.Probes[s.best].N && !s.confirmed[hi]:
+		// The failure bounding the maximum came before the pass below it: it ran
+		// on a colder database (the first probe after a restart warms the cache
+		// for the rest). Believe it only once it fails again.
+		if hi <= lo*(1+cfg.Resolution) || roundLoad((lo+hi)/2) <= lo {
+			s.confirmed[hi] = true
+			s.load = hi
+			s.why = fmt.Sprintf("confirming %s: it failed (%s) before %s passed", formatLoad(hi), s.res.Probes[s.next].Outcome.Why, formatLoad(lo))
+			return "", ""
+		}
+		fallthrough
+	default:
+		return s.bisect(lo, hi)
+	}
+	return "", ""
+}
+
+// bisect halves the interval between the highest pass lo and the lowest failure hi,
+// or stops when it is resolved.
+func (s *search) bisect(lo, hi float64) (stopped, note string) {
+	if hi <= lo*(1+s.cfg.Resolution) {
+		return StopResolved, fmt.Sprintf("resolved to %.0f %%: %s passed, %s failed", s.cfg.Resolution*100, formatLoad(lo), formatLoad(hi))
+	}
+	mid := roundLoad((lo + hi) / 2)
+	if mid <= lo || mid >= hi {
+		// The loads are too close for the rounding to split them further.
+		return StopResolved, fmt.Sprintf("resolved: %s passed, %s failed", formatLoad(lo), formatLoad(hi))
+	}
+	s.load = mid
+	s.why = fmt.Sprintf("bisecting: %s passed, %s failed (%s)", formatLoad(lo), formatLoad(hi), s.res.Probes[s.next].Outcome.Why)
+	return "", ""
 }
 
 // CalibrationShare is where the first probe after the calibration sits, as a share

@@ -206,7 +206,7 @@ func (m *mee) run(w *worker, it meeItem) {
 		price := FillPrice(it.req, schema.PriceAt(it.req.SecIndex, m.wave(start)))
 		out, err := w.exec.TradeResult(m.rec.txCtx, it.req.TradeID, price)
 		end := m.clock.Now()
-		if !m.rec.finish(w, txn.TradeResult, it.due, start, end, &out, err) {
+		if !m.rec.finish(w, txn.TradeResult, txnTimes{it.due, start, end}, &out, err) {
 			return
 		}
 		if err != nil {
@@ -217,7 +217,7 @@ func (m *mee) run(w *worker, it meeItem) {
 	case doMarketFeed:
 		out, err := w.exec.MarketFeed(m.rec.txCtx, it.feed)
 		end := m.clock.Now()
-		if m.rec.finish(w, txn.MarketFeed, it.due, start, end, &out, err) && err != nil {
+		if m.rec.finish(w, txn.MarketFeed, txnTimes{it.due, start, end}, &out, err) && err != nil {
 			m.afterConnectionLoss(it, end, err)
 		}
 		// Even a failed (or cut) Market-Feed committed the entries before the one

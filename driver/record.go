@@ -45,10 +45,17 @@ func (r *recording) newWorker(id int, exec txn.Executor) *worker {
 	return &worker{id: id, exec: exec, h: r.rec.Handle(), stats: r.stats.add()}
 }
 
-// finish records one transaction: response time from intended, service time from
-// the first statement. It returns false when the transaction was cut by shutdown:
+// txnTimes are a transaction's instants: when the schedule meant it to start, when
+// it started and when it ended.
+type txnTimes struct {
+	intended, start, end time.Time
+}
+
+// finish records one transaction: response time from its intended start, service time
+// from the first statement. It returns false when the transaction was cut by shutdown:
 // such a transaction is not recorded at all.
-func (r *recording) finish(w *worker, k txn.Kind, intended, start, end time.Time, out *txn.Outcome, err error) bool {
+func (r *recording) finish(w *worker, k txn.Kind, at txnTimes, out *txn.Outcome, err error) bool {
+	intended, start, end := at.intended, at.start, at.end
 	w.stats.statements.Add(int64(out.Statements))
 	if err != nil {
 		switch database.Classify(err) {

@@ -143,7 +143,7 @@ func (d *Driver) runUser(ctx context.Context, u *user) {
 		if paced {
 			last = intended
 		}
-		if !d.rec.finish(u.w, k, intended, start, end, &out, err) {
+		if !d.rec.finish(u.w, k, txnTimes{intended, start, end}, &out, err) {
 			return
 		}
 		if err == nil && !out.RolledBack && len(out.ToMarket) > 0 {

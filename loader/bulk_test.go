@@ -86,7 +86,7 @@ func TestGenericPathMatchesBinaryPath(t *testing.T) {
 				t.Fatal(err)
 			}
 		}
-		if err := generate(ctx, db, jobs, progress{}, Options{Scale: sc, Workers: 2, Generic: generic}, NewTracker(sc), func(schema.Table) {}, postgres.Engine.SQL); err != nil {
+		if err := (generation{db: db, jobs: jobs, o: Options{Scale: sc, Workers: 2, Generic: generic}, tr: NewTracker(sc), loaded: func(schema.Table) {}, sql: postgres.Engine.SQL}).run(ctx); err != nil {
 			t.Fatalf("generic=%v: %v", generic, err)
 		}
 		sums[generic] = map[string]string{}

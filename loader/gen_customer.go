@@ -28,112 +28,125 @@ func customerJob(ks *keyspace, lu, g int64) job {
 }
 
 func runCustomers(ctx context.Context, ks *keyspace, lu, g int64, e *emitter) error {
-	r := rnd.New(ks.seed, kindCustomer, uint64(lu), uint64(g))
-	var err error
-	end := func(i int) {
-		if err == nil {
-			err = e.end(ctx, i)
-		}
-	}
+	c := &customerRows{groupRows: groupRows{ctx: ctx, e: e, r: rnd.New(ks.seed, kindCustomer, uint64(lu), uint64(g))}, ks: ks, nsec: ks.sc.Securities()}
 	c0, n := groupCustomers(lu, g)
-	nsec := ks.sc.Securities()
-	var picks []int64
-	for cID := c0; cID < c0+n && err == nil; cID++ {
-		f, m, l := schema.CustomerName(cID)
-		w := e.row(0)
-		w.Int64(cID)
-		w.Text(schema.CustomerTaxID(cID))
-		w.Text(schema.StatusActive)
-		w.Text(l)
-		w.Text(f)
-		w.Text(m)
-		if r.Chance(50) {
-			w.Text("M")
-		} else {
-			w.Text("F")
+	for cID := c0; cID < c0+n && c.err == nil; cID++ {
+		c.customer(cID)
+		country, division := schema.CustomerTaxRates(cID)
+		for _, tx := range []string{country, division} {
+			w := e.row(1)
+			w.Text(tx)
+			w.Int64(cID)
+			c.end(1)
 		}
-		w.Int16(int16(schema.Tier(cID)))
-		w.Date(birthDay(r))
-		w.Int64(ks.sc.CustomerAddressID(cID))
-		for p := 0; p < 3; p++ {
-			if p > 0 && r.Chance(40) { // second and third phones are often missing
-				w.Null()
-				w.Null()
-				w.Null()
-				w.Null()
-				continue
-			}
-			w.Text("011")
-			w.Text(strconv.Itoa(int(r.Between(200, 999))))
-			w.Text(strconv.Itoa(int(r.Between(2_000_000, 9_999_999))))
-			if r.Chance(25) {
-				w.Text(strconv.Itoa(int(r.Between(1, 9999))))
-			} else {
-				w.Null()
-			}
+		writeAddress(e.row(2), c.r, ks.sc.CustomerAddressID(cID))
+		c.end(2)
+		c.watchList(cID)
+		c.permissions(cID)
+	}
+	return c.err
+}
+
+// customerRows writes one group's customer rows (the job's tables, by index).
+type customerRows struct {
+	groupRows
+	ks    *keyspace
+	nsec  int64
+	picks []int64 // a watch list's securities, reused
+}
+
+// customer writes the CUSTOMER row of cID.
+func (c *customerRows) customer(cID int64) {
+	r := c.r
+	f, m, l := schema.CustomerName(cID)
+	w := c.e.row(0)
+	w.Int64(cID)
+	w.Text(schema.CustomerTaxID(cID))
+	w.Text(schema.StatusActive)
+	w.Text(l)
+	w.Text(f)
+	w.Text(m)
+	if r.Chance(50) {
+		w.Text("M")
+	} else {
+		w.Text("F")
+	}
+	w.Int16(int16(schema.Tier(cID)))
+	w.Date(birthDay(r))
+	w.Int64(c.ks.sc.CustomerAddressID(cID))
+	for p := 0; p < 3; p++ {
+		if p > 0 && r.Chance(40) { // second and third phones are often missing
+			w.Null()
+			w.Null()
+			w.Null()
+			w.Null()
+			continue
 		}
-		w.Text(f + "." + l + "@" + emailDomains[r.IntN(len(emailDomains))])
-		if r.Chance(50) {
-			w.Text(f[:1] + l + "@" + emailDomains[r.IntN(len(emailDomains))])
+		w.Text("011")
+		w.Text(strconv.Itoa(int(r.Between(200, 999))))
+		w.Text(strconv.Itoa(int(r.Between(2_000_000, 9_999_999))))
+		if r.Chance(25) {
+			w.Text(strconv.Itoa(int(r.Between(1, 9999))))
 		} else {
 			w.Null()
 		}
-		end(0)
+	}
+	w.Text(f + "." + l + "@" + emailDomains[r.IntN(len(emailDomains))])
+	if r.Chance(50) {
+		w.Text(f[:1] + l + "@" + emailDomains[r.IntN(len(emailDomains))])
+	} else {
+		w.Null()
+	}
+	c.end(0)
+}
 
-		country, division := schema.CustomerTaxRates(cID)
-		for _, tx := range []string{country, division} {
-			w = e.row(1)
-			w.Text(tx)
-			w.Int64(cID)
-			end(1)
-		}
-
-		writeAddress(e.row(2), r, ks.sc.CustomerAddressID(cID))
-		end(2)
-
-		wl := schema.WatchListID(cID)
-		w = e.row(3)
-		w.Int64(wl)
-		w.Int64(cID)
-		end(3)
-		// 50-150 distinct securities drawn uniformly from all securities.
-		k := int(r.Between(50, 150))
-		picks = picks[:0]
-		for len(picks) < k {
-			s := r.Int64N(nsec)
-			dup := false
-			for _, x := range picks {
-				if x == s {
-					dup = true
-					break
-				}
-			}
-			if !dup {
-				picks = append(picks, s)
+// watchList writes cID's WATCH_LIST and its 50-150 distinct securities, drawn
+// uniformly from all securities.
+func (c *customerRows) watchList(cID int64) {
+	wl := schema.WatchListID(cID)
+	w := c.e.row(3)
+	w.Int64(wl)
+	w.Int64(cID)
+	c.end(3)
+	k := int(c.r.Between(50, 150))
+	c.picks = c.picks[:0]
+	for len(c.picks) < k {
+		s := c.r.Int64N(c.nsec)
+		dup := false
+		for _, x := range c.picks {
+			if x == s {
+				dup = true
+				break
 			}
 		}
-		sort.Slice(picks, func(a, b int) bool { return picks[a] < picks[b] })
-		for _, s := range picks {
-			w = e.row(4)
-			w.Int64(wl)
-			w.Text(ks.symbols[s])
-			end(4)
-		}
-
-		for a := 0; a < schema.AccountCount(cID); a++ {
-			caID := schema.AccountID(cID, a)
-			for _, h := range schema.AccountHolders(caID) {
-				w = e.row(5)
-				w.Int64(caID)
-				w.Text(h.ACL)
-				w.Text(h.TaxID)
-				w.Text(h.Last)
-				w.Text(h.First)
-				end(5)
-			}
+		if !dup {
+			c.picks = append(c.picks, s)
 		}
 	}
-	return err
+	picks := c.picks
+	sort.Slice(picks, func(a, b int) bool { return picks[a] < picks[b] })
+	for _, s := range picks {
+		w = c.e.row(4)
+		w.Int64(wl)
+		w.Text(c.ks.symbols[s])
+		c.end(4)
+	}
+}
+
+// permissions writes the ACCOUNT_PERMISSION rows of cID's accounts.
+func (c *customerRows) permissions(cID int64) {
+	for a := 0; a < schema.AccountCount(cID); a++ {
+		caID := schema.AccountID(cID, a)
+		for _, h := range schema.AccountHolders(caID) {
+			w := c.e.row(5)
+			w.Int64(caID)
+			w.Text(h.ACL)
+			w.Text(h.TaxID)
+			w.Text(h.Last)
+			w.Text(h.First)
+			c.end(5)
+		}
+	}
 }
 
 // birthDay draws a date of birth by the reference's age brackets.

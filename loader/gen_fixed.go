@@ -65,17 +65,21 @@ func fixedJob(ks *keyspace) job {
 }
 
 func runFixed(ctx context.Context, ks *keyspace, e *emitter) error {
-	var err error
-	end := func(i int) {
-		if err == nil {
-			err = e.end(ctx, i)
-		}
-	}
+	g := &groupRows{ctx: ctx, e: e}
+	fixedDimensions(g)
+	fixedMarket(g, ks)
+	return g.err
+}
+
+// fixedDimensions writes the status and trade types, tax rates, zip codes, sectors
+// and industries.
+func fixedDimensions(g *groupRows) {
+	e := g.e
 	for _, st := range schema.StatusTypes {
 		w := e.row(0)
 		w.Text(st[0])
 		w.Text(st[1])
-		end(0)
+		g.end(0)
 	}
 	for _, tt := range schema.TradeTypes {
 		w := e.row(1)
@@ -83,14 +87,14 @@ func runFixed(ctx context.Context, ks *keyspace, e *emitter) error {
 		w.Text(tt.Name)
 		w.Bool(tt.IsSell)
 		w.Bool(tt.IsMarket)
-		end(1)
+		g.end(1)
 	}
 	for _, r := range taxRates() {
 		w := e.row(2)
 		w.Text(r.id)
 		w.Text(r.name)
 		w.Decimal(r.rate, 5)
-		end(2)
+		g.end(2)
 	}
 	for i := int64(0); i < schema.ZipCodes; i++ {
 		h := schema.Mix2(uint64(i), 15)
@@ -98,21 +102,27 @@ func runFixed(ctx context.Context, ks *keyspace, e *emitter) error {
 		w.Text(zipCode(i))
 		w.Text(towns[h%uint64(len(towns))])
 		w.Text(divisions[i*int64(len(divisions))/schema.ZipCodes])
-		end(3)
+		g.end(3)
 	}
 	for i, name := range schema.Sectors {
 		w := e.row(4)
 		w.Text(schema.SectorID(i))
 		w.Text(name)
-		end(4)
+		g.end(4)
 	}
 	for _, in := range schema.Industries() {
 		w := e.row(5)
 		w.Text(in.ID)
 		w.Text(in.Name)
 		w.Text(schema.SectorID(in.Sector))
-		end(5)
+		g.end(5)
 	}
+}
+
+// fixedMarket writes the exchanges with their addresses, the charges and the
+// commission rates.
+func fixedMarket(g *groupRows, ks *keyspace) {
+	e := g.e
 	counts := ks.exchangeSymbols()
 	for i, id := range schema.ExchangeIDs {
 		w := e.row(6)
@@ -123,14 +133,14 @@ func runFixed(ctx context.Context, ks *keyspace, e *emitter) error {
 		w.Int32(1600)
 		w.Text(exchangeNames[i][1])
 		w.Int64(schema.ExchangeAddressID(i))
-		end(6)
+		g.end(6)
 		w = e.row(9)
 		w.Int64(schema.ExchangeAddressID(i))
 		w.Text(fmt.Sprintf("%d Wall Street", 11+i*10))
 		w.Null()
 		w.Text(zipCode(int64(i) * 97))
 		w.Text("USA")
-		end(9)
+		g.end(9)
 	}
 	for _, tt := range schema.TradeTypes {
 		for tier := 1; tier <= 3; tier++ {
@@ -138,7 +148,7 @@ func runFixed(ctx context.Context, ks *keyspace, e *emitter) error {
 			w.Text(tt.ID)
 			w.Int16(int16(tier))
 			w.Decimal(schema.Charges[tt.ID][tier-1], 2)
-			end(7)
+			g.end(7)
 		}
 	}
 	for tier := 1; tier <= 3; tier++ {
@@ -152,10 +162,9 @@ func runFixed(ctx context.Context, ks *keyspace, e *emitter) error {
 					w.Int32(int32(qb[0]))
 					w.Int32(int32(qb[1]))
 					w.Decimal(ks.comm[tier-1][ti][ei][b], 2)
-					end(8)
+					g.end(8)
 				}
 			}
 		}
 	}
-	return err
 }

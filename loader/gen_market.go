@@ -48,124 +48,159 @@ func marketJob(ks *keyspace, lu int64) job {
 }
 
 func runMarket(ctx context.Context, ks *keyspace, lu int64, e *emitter) error {
-	r := rnd.New(ks.seed, kindMarket, uint64(lu))
-	var err error
-	end := func(i int) {
-		if err == nil {
-			err = e.end(ctx, i)
-		}
-	}
-	industries := schema.Industries()
-	companies := ks.sc.Companies()
+	m := &marketRows{groupRows: groupRows{ctx: ctx, e: e, r: rnd.New(ks.seed, kindMarket, uint64(lu))}, ks: ks,
+		industries: schema.Industries(), companies: ks.sc.Companies()}
 	for j := int64(0); j < schema.CompaniesPerLU; j++ {
-		co := lu*schema.CompaniesPerLU + j
-		coID := schema.CompanyID(co)
-		in := industries[schema.IndustryOfCompany(co)]
-		w := e.row(0)
-		w.Int64(coID)
-		w.Text(schema.StatusActive)
-		w.Text(schema.CompanyName(co))
-		w.Text(in.ID)
-		w.Text(spRates[r.IntN(len(spRates))])
-		f, m, l := schema.PersonName(r.Int64N(1_000_000_000) + 2_000_000_000)
-		w.Text(f + " " + m + ". " + l)
-		w.Int64(ks.sc.CompanyAddressID(co))
-		w.Text(fmt.Sprintf("%s is a %s company founded as a %s partnership.", schema.CompanyName(co), in.Name, towns[r.IntN(len(towns))]))
-		w.Date(unixDays(time.Date(1800+int(r.IntN(200)), time.Month(1+r.IntN(12)), 1+r.IntN(28), 0, 0, 0, 0, time.UTC)))
-		end(0)
-
-		// Three distinct competitors, never the company itself.
-		var comp [schema.CompetitorsPerCo]int64
-		for k := 0; k < schema.CompetitorsPerCo; k++ {
-		draw:
-			c := r.Int64N(companies)
-			if c == co {
-				goto draw
-			}
-			for _, x := range comp[:k] {
-				if x == c {
-					goto draw
-				}
-			}
-			comp[k] = c
-			w = e.row(1)
-			w.Int64(coID)
-			w.Int64(schema.CompanyID(c))
-			w.Text(in.ID)
-			end(1)
-		}
-
-		// 20 quarters, 2000-2004.
-		rev := r.Between(10_000_000, 5_000_000_000_00) // cents
-		shares := r.Between(4_000_000, 9_500_000_000)
-		for q := 0; q < schema.FinancialsPerCo; q++ {
-			year, qtr := 2000+q/4, q%4+1
-			rev = rev * (95 + r.Int64N(15)) / 100
-			earn := rev * (r.Int64N(30) - 5) / 100
-			w = e.row(4)
-			w.Int64(coID)
-			w.Int32(int32(year))
-			w.Int16(int16(qtr))
-			w.Date(unixDays(time.Date(year, time.Month(3*(qtr-1)+1), 1, 0, 0, 0, 0, time.UTC)))
-			w.Decimal(rev, 2)
-			w.Decimal(earn, 2)
-			eps := earn / shares // cents per share
-			w.Decimal(eps, 2)
-			w.Decimal(eps*(90+r.Int64N(10))/100, 2)
-			w.Decimal(earn*100/max(rev, 1), 2) // margin as a ratio
-			w.Decimal(rev*r.Int64N(40)/100, 2)
-			w.Decimal(rev*(100+r.Int64N(400))/100, 2)
-			w.Decimal(rev*(50+r.Int64N(300))/100, 2)
-			w.Int64(shares)
-			w.Int64(shares * (100 + r.Int64N(10)) / 100)
-			end(4)
-		}
-		for k := 0; k < schema.NewsPerCompany; k++ {
-			w = e.row(5)
-			w.Int64(schema.NewsID(co, k))
-			w.Int64(coID)
-			end(5)
-		}
-		writeAddress(e.row(6), r, ks.sc.CompanyAddressID(co))
-		end(6)
+		m.company(lu*schema.CompaniesPerLU + j)
 	}
 	for j := int64(0); j < schema.SecuritiesPerLU; j++ {
-		s := lu*schema.SecuritiesPerLU + j
-		w := e.row(2)
-		w.Text(ks.symbols[s])
-		w.Text(schema.SecurityIssue(s))
-		w.Text(schema.StatusActive)
-		w.Text(ks.secNames[s])
-		w.Text(schema.ExchangeIDs[ks.secEx[s]])
-		w.Int64(schema.CompanyID(schema.SecurityCompany(s)))
-		w.Int64(r.Between(4_000_000, 9_500_000_000))
-		start := unixDays(time.Date(1900+r.IntN(100), time.Month(1+r.IntN(12)), 1+r.IntN(28), 0, 0, 0, 0, time.UTC))
-		w.Date(start)
-		w.Date(start + int32(r.IntN(3650)))
-		w.Decimal(r.Between(100, 12_000), 2)
-		hi := r.Between(2500, 3000)
-		w.Decimal(hi, 2)
-		w.Date(historyDay - 1 - int32(r.IntN(364)))
-		w.Decimal(r.Between(2000, hi), 2)
-		w.Date(historyDay - 1 - int32(r.IntN(364)))
-		div := int64(0)
-		if r.Chance(60) {
-			div = r.Between(1, 200)
-		}
-		w.Decimal(div, 2)
-		w.Decimal(div*10000/2500, 2) // yield in percent at a $25 reference price
-		end(2)
-
-		w = e.row(3)
-		w.Text(ks.symbols[s])
-		w.Timestamp(businessMicros(float64(ks.sc.TradeDays) * schema.BusinessDaySeconds))
-		p := schema.PriceAt(s, 0)
-		w.Decimal(p, 2)
-		w.Decimal(p, 2)
-		w.Int64(0)
-		end(3)
+		m.security(lu*schema.SecuritiesPerLU + j)
 	}
-	return err
+	return m.err
+}
+
+// marketRows writes one load unit's market rows (marketTables, by index).
+type marketRows struct {
+	groupRows
+	ks         *keyspace
+	industries [102]schema.Industry
+	companies  int64
+}
+
+// groupRows writes the rows of one job, drawing from its one stream in a fixed order;
+// err is the first error, after which the rows go on being drawn but none is sent.
+type groupRows struct {
+	ctx context.Context
+	e   *emitter
+	r   *rnd.Rand
+	err error
+}
+
+// end ends the row of table i.
+func (g *groupRows) end(i int) {
+	if g.err == nil {
+		g.err = g.e.end(g.ctx, i)
+	}
+}
+
+// company writes company co: COMPANY, its competitors, financials, news references
+// and address.
+func (m *marketRows) company(co int64) {
+	r := m.r
+	coID := schema.CompanyID(co)
+	in := m.industries[schema.IndustryOfCompany(co)]
+	w := m.e.row(0)
+	w.Int64(coID)
+	w.Text(schema.StatusActive)
+	w.Text(schema.CompanyName(co))
+	w.Text(in.ID)
+	w.Text(spRates[r.IntN(len(spRates))])
+	f, mi, l := schema.PersonName(r.Int64N(1_000_000_000) + 2_000_000_000)
+	w.Text(f + " " + mi + ". " + l)
+	w.Int64(m.ks.sc.CompanyAddressID(co))
+	w.Text(fmt.Sprintf("%s is a %s company founded as a %s partnership.", schema.CompanyName(co), in.Name, towns[r.IntN(len(towns))]))
+	w.Date(unixDays(time.Date(1800+int(r.IntN(200)), time.Month(1+r.IntN(12)), 1+r.IntN(28), 0, 0, 0, 0, time.UTC)))
+	m.end(0)
+	m.competitors(co, coID, in.ID)
+	m.financials(coID)
+	for k := 0; k < schema.NewsPerCompany; k++ {
+		w = m.e.row(5)
+		w.Int64(schema.NewsID(co, k))
+		w.Int64(coID)
+		m.end(5)
+	}
+	writeAddress(m.e.row(6), r, m.ks.sc.CompanyAddressID(co))
+	m.end(6)
+}
+
+// competitors writes three distinct competitors of company co, never co itself.
+func (m *marketRows) competitors(co, coID int64, industry string) {
+	var comp [schema.CompetitorsPerCo]int64
+	for k := 0; k < schema.CompetitorsPerCo; k++ {
+	draw:
+		c := m.r.Int64N(m.companies)
+		if c == co {
+			goto draw
+		}
+		for _, x := range comp[:k] {
+			if x == c {
+				goto draw
+			}
+		}
+		comp[k] = c
+		w := m.e.row(1)
+		w.Int64(coID)
+		w.Int64(schema.CompanyID(c))
+		w.Text(industry)
+		m.end(1)
+	}
+}
+
+// financials writes a company's 20 quarters, 2000-2004.
+func (m *marketRows) financials(coID int64) {
+	r := m.r
+	rev := r.Between(10_000_000, 5_000_000_000_00) // cents
+	shares := r.Between(4_000_000, 9_500_000_000)
+	for q := 0; q < schema.FinancialsPerCo; q++ {
+		year, qtr := 2000+q/4, q%4+1
+		rev = rev * (95 + r.Int64N(15)) / 100
+		earn := rev * (r.Int64N(30) - 5) / 100
+		w := m.e.row(4)
+		w.Int64(coID)
+		w.Int32(int32(year))
+		w.Int16(int16(qtr))
+		w.Date(unixDays(time.Date(year, time.Month(3*(qtr-1)+1), 1, 0, 0, 0, 0, time.UTC)))
+		w.Decimal(rev, 2)
+		w.Decimal(earn, 2)
+		eps := earn / shares // cents per share
+		w.Decimal(eps, 2)
+		w.Decimal(eps*(90+r.Int64N(10))/100, 2)
+		w.Decimal(earn*100/max(rev, 1), 2) // margin as a ratio
+		w.Decimal(rev*r.Int64N(40)/100, 2)
+		w.Decimal(rev*(100+r.Int64N(400))/100, 2)
+		w.Decimal(rev*(50+r.Int64N(300))/100, 2)
+		w.Int64(shares)
+		w.Int64(shares * (100 + r.Int64N(10)) / 100)
+		m.end(4)
+	}
+}
+
+// security writes security s's SECURITY and LAST_TRADE rows.
+func (m *marketRows) security(s int64) {
+	r, ks := m.r, m.ks
+	w := m.e.row(2)
+	w.Text(ks.symbols[s])
+	w.Text(schema.SecurityIssue(s))
+	w.Text(schema.StatusActive)
+	w.Text(ks.secNames[s])
+	w.Text(schema.ExchangeIDs[ks.secEx[s]])
+	w.Int64(schema.CompanyID(schema.SecurityCompany(s)))
+	w.Int64(r.Between(4_000_000, 9_500_000_000))
+	start := unixDays(time.Date(1900+r.IntN(100), time.Month(1+r.IntN(12)), 1+r.IntN(28), 0, 0, 0, 0, time.UTC))
+	w.Date(start)
+	w.Date(start + int32(r.IntN(3650)))
+	w.Decimal(r.Between(100, 12_000), 2)
+	hi := r.Between(2500, 3000)
+	w.Decimal(hi, 2)
+	w.Date(historyDay - 1 - int32(r.IntN(364)))
+	w.Decimal(r.Between(2000, hi), 2)
+	w.Date(historyDay - 1 - int32(r.IntN(364)))
+	div := int64(0)
+	if r.Chance(60) {
+		div = r.Between(1, 200)
+	}
+	w.Decimal(div, 2)
+	w.Decimal(div*10000/2500, 2) // yield in percent at a $25 reference price
+	m.end(2)
+
+	w = m.e.row(3)
+	w.Text(ks.symbols[s])
+	w.Timestamp(businessMicros(float64(ks.sc.TradeDays) * schema.BusinessDaySeconds))
+	p := schema.PriceAt(s, 0)
+	w.Decimal(p, 2)
+	w.Decimal(p, 2)
+	w.Int64(0)
+	m.end(3)
 }
 
 // News items: two per company, about 100 KB of text each, dated within 50 days before

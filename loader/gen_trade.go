@@ -115,19 +115,42 @@ func runTrades(ctx context.Context, ks *keyspace, lu, g int64, e *emitter) error
 	return emitAccounts(ctx, ks, e, accts)
 }
 
+// emitTrade writes one generated trade's rows: the holding history of the lots it
+// closes or opens, TRADE, TRADE_HISTORY, SETTLEMENT and, for a cash trade,
+// CASH_TRANSACTION.
 func emitTrade(ctx context.Context, ks *keyspace, e *emitter, t tradeSpec, a *accountState) error {
-	tt := schema.TradeTypes[t.tt]
-	tID := schema.TradeID(t.ordinal)
-	dts := businessMicros(t.tc)
+	tr := &emittedTrade{tradeSpec: t, typ: &schema.TradeTypes[t.tt], tID: schema.TradeID(t.ordinal), dts: businessMicros(t.tc)}
+	gain, err := replayHoldings(ctx, e, tr, a.position(t.sec))
+	if err != nil {
+		return err
+	}
+	tr.amounts(a, gain)
+	if err := emitTradeRow(ctx, ks, e, tr, a); err != nil {
+		return err
+	}
+	if err := emitTradeHistory(ctx, e, tr); err != nil {
+		return err
+	}
+	return emitSettlement(ctx, ks, e, tr, a)
+}
 
-	// Replay holdings: a buy first closes short lots, a sell long lots, FIFO or LIFO;
-	// the remainder opens a lot. Every lot touched gets a HOLDING_HISTORY row.
-	p := a.position(t.sec)
+// emittedTrade is one generated trade as its rows need it.
+type emittedTrade struct {
+	tradeSpec
+	typ      *schema.TradeType
+	tID, dts int64
+	// tax is the tax on the gain realized, amt the settlement's amount (cents).
+	tax, amt int64
+}
+
+// replayHoldings replays the trade on the position: a buy first closes short lots, a
+// sell long lots, FIFO or LIFO; the remainder opens a lot. Every lot touched gets a
+// HOLDING_HISTORY row. It returns the cents realized on closed lots.
+func replayHoldings(ctx context.Context, e *emitter, t *emittedTrade, p *position) (gain int64, err error) {
 	need := t.qty
-	var gain int64 // cents realized on closed lots
 	for need > 0 {
 		i := -1
-		if len(p.lots) > 0 && (p.lots[0].qty < 0) == !tt.IsSell {
+		if len(p.lots) > 0 && (p.lots[0].qty < 0) == !t.typ.IsSell {
 			i = 0
 			if t.lifo {
 				i = len(p.lots) - 1
@@ -139,7 +162,7 @@ func emitTrade(ctx context.Context, ks *keyspace, e *emitter, t tradeSpec, a *ac
 		l := &p.lots[i]
 		before := l.qty
 		var n int32
-		if tt.IsSell { // closing a long lot
+		if t.typ.IsSell { // closing a long lot
 			n = min(need, l.qty)
 			l.qty -= n
 			gain += int64(n) * (t.price - l.price)
@@ -149,8 +172,8 @@ func emitTrade(ctx context.Context, ks *keyspace, e *emitter, t tradeSpec, a *ac
 			gain += int64(n) * (l.price - t.price)
 		}
 		need -= n
-		if err := emitHoldingHistory(ctx, e, l.tID, tID, before, l.qty); err != nil {
-			return err
+		if err := emitHoldingHistory(ctx, e, l.tID, t.tID, before, l.qty); err != nil {
+			return 0, err
 		}
 		if l.qty == 0 {
 			p.lots = append(p.lots[:i], p.lots[i+1:]...)
@@ -158,35 +181,41 @@ func emitTrade(ctx context.Context, ks *keyspace, e *emitter, t tradeSpec, a *ac
 	}
 	if need > 0 {
 		q := need
-		if tt.IsSell {
+		if t.typ.IsSell {
 			q = -need
 		}
-		p.lots = append(p.lots, lot{tID: tID, qty: q, price: t.price, dts: dts})
-		if err := emitHoldingHistory(ctx, e, tID, tID, 0, q); err != nil {
-			return err
+		p.lots = append(p.lots, lot{tID: t.tID, qty: q, price: t.price, dts: t.dts})
+		if err := emitHoldingHistory(ctx, e, t.tID, t.tID, 0, q); err != nil {
+			return 0, err
 		}
 	}
+	return gain, nil
+}
 
-	var tax int64
+// amounts sets the tax on gain and the settlement amount: the value with charge and
+// commission, less the tax where it is withheld at settlement.
+func (t *emittedTrade) amounts(a *accountState, gain int64) {
 	if gain > 0 && a.taxStatus != 0 {
-		tax = roundDiv(gain*a.taxRate, 100_000)
+		t.tax = roundDiv(gain*a.taxRate, 100_000)
 	}
 	value := int64(t.qty) * t.price
-	var amt int64
-	if tt.IsSell {
-		amt = value - t.charge - t.comm
+	if t.typ.IsSell {
+		t.amt = value - t.charge - t.comm
 	} else {
-		amt = -(value + t.charge + t.comm)
+		t.amt = -(value + t.charge + t.comm)
 	}
 	if a.taxStatus == 1 { // withheld at settlement
-		amt -= tax
+		t.amt -= t.tax
 	}
+}
 
+// emitTradeRow writes the TRADE row.
+func emitTradeRow(ctx context.Context, ks *keyspace, e *emitter, t *emittedTrade, a *accountState) error {
 	w := e.row(tTrade)
-	w.Int64(tID)
-	w.Timestamp(dts)
+	w.Int64(t.tID)
+	w.Timestamp(t.dts)
 	w.Text(schema.StatusCompleted)
-	w.Text(tt.ID)
+	w.Text(t.typ.ID)
 	w.Bool(t.cash)
 	w.Text(ks.symbols[t.sec])
 	w.Int32(t.qty)
@@ -196,51 +225,51 @@ func emitTrade(ctx context.Context, ks *keyspace, e *emitter, t tradeSpec, a *ac
 	w.Decimal(t.price, 2)
 	w.Decimal(t.charge, 2)
 	w.Decimal(t.comm, 2)
-	w.Decimal(tax, 2)
+	w.Decimal(t.tax, 2)
 	w.Bool(t.lifo)
-	if err := e.end(ctx, tTrade); err != nil {
-		return err
-	}
+	return e.end(ctx, tTrade)
+}
 
-	// TRADE_HISTORY: market orders SBMT, CMPT; limit orders PNDG, SBMT, CMPT.
+// emitTradeHistory writes TRADE_HISTORY: market orders SBMT, CMPT; limit orders PNDG,
+// SBMT, CMPT.
+func emitTradeHistory(ctx context.Context, e *emitter, t *emittedTrade) error {
 	sub := businessMicros(t.tc - t.submitDelay)
-	if !tt.IsMarket {
-		if err := emitHistory(ctx, e, tID, businessMicros(t.tc-t.submitDelay-t.pendDelay), schema.StatusPending); err != nil {
+	if !t.typ.IsMarket {
+		if err := emitHistory(ctx, e, t.tID, businessMicros(t.tc-t.submitDelay-t.pendDelay), schema.StatusPending); err != nil {
 			return err
 		}
 	}
-	if err := emitHistory(ctx, e, tID, sub, schema.StatusSubmitted); err != nil {
+	if err := emitHistory(ctx, e, t.tID, sub, schema.StatusSubmitted); err != nil {
 		return err
 	}
-	if err := emitHistory(ctx, e, tID, dts, schema.StatusCompleted); err != nil {
-		return err
-	}
+	return emitHistory(ctx, e, t.tID, t.dts, schema.StatusCompleted)
+}
 
-	w = e.row(tSettlement)
-	w.Int64(tID)
+// emitSettlement writes the SETTLEMENT row and, for a cash trade, its
+// CASH_TRANSACTION, whose amount moves the account's balance.
+func emitSettlement(ctx context.Context, ks *keyspace, e *emitter, t *emittedTrade, a *accountState) error {
+	w := e.row(tSettlement)
+	w.Int64(t.tID)
 	if t.cash {
 		w.Text("Cash Account")
 	} else {
 		w.Text("Margin")
 	}
-	w.Date(dateOf(dts) + 2)
-	w.Decimal(amt, 2)
+	w.Date(dateOf(t.dts) + 2)
+	w.Decimal(t.amt, 2)
 	if err := e.end(ctx, tSettlement); err != nil {
 		return err
 	}
-
-	if t.cash {
-		a.bal += amt
-		w = e.row(tCash)
-		w.Int64(tID)
-		w.Timestamp(dts)
-		w.Decimal(amt, 2)
-		w.Text(tt.Name + " " + strconv.Itoa(int(t.qty)) + " shares of " + ks.secNames[t.sec])
-		if err := e.end(ctx, tCash); err != nil {
-			return err
-		}
+	if !t.cash {
+		return nil
 	}
-	return nil
+	a.bal += t.amt
+	w = e.row(tCash)
+	w.Int64(t.tID)
+	w.Timestamp(t.dts)
+	w.Decimal(t.amt, 2)
+	w.Text(t.typ.Name + " " + strconv.Itoa(int(t.qty)) + " shares of " + ks.secNames[t.sec])
+	return e.end(ctx, tCash)
 }
 
 func emitHoldingHistory(ctx context.Context, e *emitter, lotID, tID int64, before, after int32) error {

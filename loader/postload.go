@@ -13,7 +13,7 @@ import (
 )
 
 // indexMemMB is maintenance_work_mem per index build: enough for the largest sorts at
-// the scales a 2-core machine loads, times the builds running at once.
+// the scales docs/load-speed.md measures, times the builds running at once.
 const indexMemMB = 512
 
 // postLoader makes the keys and indexes. Each table's primary key (where the database

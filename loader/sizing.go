@@ -5,14 +5,14 @@ import (
 	"math"
 	"time"
 
+	"github.com/brokerbench/brokerbench/database"
 	"github.com/brokerbench/brokerbench/schema"
 )
 
-// SizeModel is a database's size on disk after a load, data and indexes together, as
-// measured loads of this schema gave it (docs/workload.md §3.3): the fixed tables, the
-// scaling tables per load unit, and the growing tables per load unit and trade day. It
-// is linear in both; HOLDING and HOLDING_SUMMARY are not, but they are under 3 % of a
-// load, so the model slightly overstates long histories.
+// SizeModel is a database's size on disk after a load, data and indexes together: its
+// engine's measured figures (database.LoadSizes, docs/workload.md §3.3). It is linear
+// in load units and trade days; HOLDING and HOLDING_SUMMARY are not, but they are under
+// 3 % of a load, so the model slightly overstates long histories.
 type SizeModel struct {
 	Dialect       string
 	FixedBytes    int64 // fixed tables and brokerbench's own
@@ -21,34 +21,35 @@ type SizeModel struct {
 	// LoadBytesPerSec is the load rate (bytes on disk per second of the whole load) of
 	// the measured loads, for the time estimate; a faster machine loads faster.
 	LoadBytesPerSec float64
-	// Measured is false when the figures are another dialect's, not measured on this one.
+	// Measured is false when the figures are another database's, not measured on this
+	// one; Source then names the product they were measured on.
 	Measured bool
+	Source   string
 }
 
-// PostgreSQL 15, measured with `brokerbench load` (sizes from pg_total_relation_size)
-// at 1,000 customers x 5 trade days (446.6 MiB) and x 20 days (1,155.2 MiB), and checked
-// at 2,000 x 5 (891.9 MiB, the model says 892.1): 1.2 MiB fixed, 198.1 MiB of scaling
-// tables per load unit plus 11.2 MiB of holdings that hardly grow with the days, and
-// 47.2 MiB per load unit and trade day, so 1,000 customers at 300 days come to about
-// 15 GB. The rate is the 20-day load's 5.5 MiB/s with indexes on a shared 2-core
-// machine (docs/workload.md §3.3).
-var postgresSizes = SizeModel{
-	Dialect:         "postgres",
-	FixedBytes:      1_258_000,
-	PerLUBytes:      219_470_000, // 209.3 MiB
-	PerLUDayBytes:   49_523_000,  // 47.23 MiB
-	LoadBytesPerSec: 5_767_000,   // 5.5 MiB/s
-	Measured:        true,
-}
-
-// SizeModelFor returns the size model of a dialect. SQL Server's has not been measured
-// (no SQL Server was at hand): it uses PostgreSQL's figures and says so.
+// SizeModelFor returns the size model of a registered database: its engine's Sizes, or,
+// for a database whose sizes were not measured, the first (by name) engine's that were,
+// saying so.
 func SizeModelFor(dialect string) SizeModel {
-	m := postgresSizes
-	if dialect != m.Dialect {
-		m.Dialect, m.Measured = dialect, false
+	var other *database.Engine
+	for _, e := range database.Engines() {
+		switch {
+		case e.Sizes == nil:
+		case e.Name == database.Name(dialect):
+			return sizeModel(dialect, e.Sizes, true, e.Product)
+		case other == nil:
+			other = e
+		}
 	}
-	return m
+	if other == nil {
+		return SizeModel{Dialect: dialect}
+	}
+	return sizeModel(dialect, other.Sizes, false, other.Product)
+}
+
+func sizeModel(dialect string, s *database.LoadSizes, measured bool, source string) SizeModel {
+	return SizeModel{Dialect: dialect, FixedBytes: s.FixedBytes, PerLUBytes: s.PerLUBytes, PerLUDayBytes: s.PerLUDayBytes,
+		LoadBytesPerSec: s.LoadBytesPerSec, Measured: measured, Source: source}
 }
 
 // Bytes is the model's size of a load at sc.
@@ -101,7 +102,7 @@ func PlanForSize(target int64, m SizeModel) (Plan, error) {
 func (p Plan) String() string {
 	note := ""
 	if !p.Model.Measured {
-		note = fmt.Sprintf(" (%s sizes not measured: PostgreSQL's figures)", p.Model.Dialect)
+		note = fmt.Sprintf(" (%s sizes not measured: %s's figures)", p.Model.Dialect, p.Model.Source)
 	}
 	return fmt.Sprintf("plan: %d customers, %d trade days, about %s on disk with indexes, about %s at the measured load rate%s",
 		p.Scale.Customers, p.Scale.TradeDays, FormatBytes(p.Bytes), formatDuration(p.Duration), note)

@@ -67,7 +67,7 @@ func maxMark(r *Run, lims Limits, withLimits bool, ax xAxis) (markPoint, bool) {
 func limitLines(r *Run, lims Limits, order []int, ax xAxis) []line {
 	var ls []line
 	k := 0
-	for _, name := range TransactionNames {
+	for _, name := range TransactionNames() {
 		lim, ok := lims[name]
 		if !ok {
 			continue

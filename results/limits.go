@@ -10,32 +10,6 @@ import (
 	"time"
 )
 
-// TransactionNames are the workload's transaction types as the driver records
-// them. The limits table is keyed by these names; a --limit naming anything else is
-// a typo.
-var TransactionNames = []string{
-	"Broker-Volume", "Customer-Position", "Data-Maintenance", "Market-Feed", "Market-Watch",
-	"Security-Detail", "Trade-Cleanup", "Trade-Lookup", "Trade-Order", "Trade-Result",
-	"Trade-Status", "Trade-Update",
-}
-
-// DefaultLimits are the 90th-percentile response-time limits per transaction: the
-// values commonly cited for TPC-E (Trade-Result's 2 s is the confirmed one; the
-// others are the usual citations). Data-Maintenance and Trade-Cleanup have none.
-// They are this tool's defaults, not a claim of TPC-E compliance.
-var DefaultLimits = Limits{
-	"Trade-Status":      time.Second,
-	"Trade-Order":       2 * time.Second,
-	"Trade-Result":      2 * time.Second,
-	"Market-Feed":       2 * time.Second,
-	"Broker-Volume":     3 * time.Second,
-	"Customer-Position": 3 * time.Second,
-	"Market-Watch":      3 * time.Second,
-	"Security-Detail":   3 * time.Second,
-	"Trade-Lookup":      3 * time.Second,
-	"Trade-Update":      3 * time.Second,
-}
-
 // MaxErrorShare is the largest share of failed transactions a step may have and
 // still pass: a step within its limits but failing 1 % of its work is not a load
 // the database sustains.
@@ -75,15 +49,15 @@ func ParseLimit(expr string) (string, time.Duration, error) {
 	if fig != "p90" {
 		return bad(fmt.Sprintf("figure %q: limits are on the 90th percentile only (p90)", fig))
 	}
-	name := ""
-	for _, n := range TransactionNames {
+	name, names := "", TransactionNames()
+	for _, n := range names {
 		if Slug(n) == slug {
 			name = n
 		}
 	}
 	if name == "" {
-		slugs := make([]string, len(TransactionNames))
-		for i, n := range TransactionNames {
+		slugs := make([]string, len(names))
+		for i, n := range names {
 			slugs[i] = Slug(n)
 		}
 		return bad(fmt.Sprintf("unknown transaction %q; use one of %s", key[:dot], strings.Join(slugs, ", ")))
@@ -251,7 +225,7 @@ func formatLimitMS(ms float64) string {
 // LimitsTable is the documented limits as a table (report, README).
 func (l Limits) table() table {
 	t := table{Caption: "Response-time limits (90th percentile)", Head: []string{"transaction", "p90 limit"}}
-	for _, name := range TransactionNames {
+	for _, name := range TransactionNames() {
 		lim, ok := l[name]
 		text := "none"
 		if ok {
@@ -287,7 +261,7 @@ func txnLimitCells(st *Step, name string, lims Limits) []cell {
 // limitsNote says what the limits column judges.
 func limitsNote(lims Limits) string {
 	var parts []string
-	for _, name := range TransactionNames {
+	for _, name := range TransactionNames() {
 		if lim, ok := lims[name]; ok {
 			parts = append(parts, Slug(name)+" "+formatLimitMS(float64(lim)/float64(time.Millisecond)))
 		}

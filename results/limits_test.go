@@ -44,7 +44,7 @@ func TestParseLimit(t *testing.T) {
 }
 
 func TestLimitOverrides(t *testing.T) {
-	got, err := DefaultLimits.WithOverrides([]string{"trade-status.p90=500ms", "trade-order.p90=none", "trade-status.p90=700ms", "data-maintenance.p90=30s"})
+	got, err := DefaultLimits().WithOverrides([]string{"trade-status.p90=500ms", "trade-order.p90=none", "trade-status.p90=700ms", "data-maintenance.p90=30s"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -57,10 +57,10 @@ func TestLimitOverrides(t *testing.T) {
 	if got["Data-Maintenance"] != 30*time.Second || got["Market-Feed"] != 2*time.Second {
 		t.Errorf("got %v", got)
 	}
-	if DefaultLimits["Trade-Status"] != time.Second || DefaultLimits["Trade-Order"] != 2*time.Second {
+	if DefaultLimits()["Trade-Status"] != time.Second || DefaultLimits()["Trade-Order"] != 2*time.Second {
 		t.Error("overrides changed the defaults")
 	}
-	_, err = DefaultLimits.WithOverrides([]string{"x.p90=1s", "trade-status.p99=1s"})
+	_, err = DefaultLimits().WithOverrides([]string{"x.p90=1s", "trade-status.p99=1s"})
 	if err == nil || !strings.Contains(err.Error(), `"x.p90=1s"`) || !strings.Contains(err.Error(), `"trade-status.p99=1s"`) {
 		t.Errorf("want both errors, got %v", err)
 	}
@@ -73,16 +73,16 @@ func TestDefaultLimitsTable(t *testing.T) {
 		"Broker-Volume": 3 * time.Second, "Customer-Position": 3 * time.Second, "Market-Watch": 3 * time.Second,
 		"Security-Detail": 3 * time.Second, "Trade-Lookup": 3 * time.Second, "Trade-Update": 3 * time.Second,
 	}
-	if len(DefaultLimits) != len(want) {
-		t.Fatalf("%d limits, want %d", len(DefaultLimits), len(want))
+	if len(DefaultLimits()) != len(want) {
+		t.Fatalf("%d limits, want %d", len(DefaultLimits()), len(want))
 	}
 	for k, v := range want {
-		if DefaultLimits[k] != v {
-			t.Errorf("%s: %v, want %v", k, DefaultLimits[k], v)
+		if DefaultLimits()[k] != v {
+			t.Errorf("%s: %v, want %v", k, DefaultLimits()[k], v)
 		}
 	}
 	for _, none := range []string{"Data-Maintenance", "Trade-Cleanup"} {
-		if _, ok := DefaultLimits[none]; ok {
+		if _, ok := DefaultLimits()[none]; ok {
 			t.Errorf("%s must have no limit", none)
 		}
 	}
@@ -96,7 +96,7 @@ func TestBrokenAndJudge(t *testing.T) {
 		"Data-Maintenance":  {Count: 1, P90MS: 60000}, // no limit
 		"Trade-Update":      {Count: 0, P90MS: 9000},  // did not run
 	}}
-	lims := DefaultLimits
+	lims := DefaultLimits()
 	st.LimitsBroken = lims.Broken(st)
 	if want := []string{"Customer-Position", "Trade-Status"}; !slices.Equal(st.LimitsBroken, want) {
 		t.Fatalf("Broken = %v, want %v", st.LimitsBroken, want)
@@ -120,7 +120,7 @@ func TestBrokenAndJudge(t *testing.T) {
 
 func TestReportShowsLimits(t *testing.T) {
 	r := sampleRun("A", []int{10, 20}, 1, 1, 1)
-	lims, _ := DefaultLimits.WithOverrides([]string{"trade-order.p90=1ms"})
+	lims, _ := DefaultLimits().WithOverrides([]string{"trade-order.p90=1ms"})
 	r.Limits = lims.Record()
 	for i := range r.Steps {
 		r.Steps[i].LimitsBroken = lims.Broken(&r.Steps[i])

@@ -21,13 +21,6 @@ type shardStep struct {
 
 func (p shardStep) where() string { return fmt.Sprintf("step %d (%d users)", p.n, p.st.Users) }
 
-// ReadOnlyTransactions are the transaction types that commit nothing: merge needs
-// them to rescale WAL bytes per commit to all shards' commits (the driver counts a
-// commit for every other transaction that did not roll back).
-var ReadOnlyTransactions = []string{
-	"Broker-Volume", "Customer-Position", "Market-Watch", "Security-Detail", "Trade-Lookup", "Trade-Status",
-}
-
 // ownMergedFlags are the flags merge recomputes; shards' other flags are kept.
 var ownMergedFlags = []string{FlagPartial, FlagDriverBound, FlagKnee, FlagMemoryResident, FlagOverNominal, FlagUnsteady, FlagBehindSchedule}
 
@@ -298,11 +291,12 @@ func txnCount(txns map[string]TxnStats) int64 {
 }
 
 // commitCount counts what the driver counts as commits: transactions that write
-// and did not roll back.
+// and did not roll back. merge needs it to rescale WAL bytes per commit to all
+// shards' commits.
 func commitCount(txns map[string]TxnStats) int64 {
 	var n int64
 	for name, t := range txns {
-		if !slices.Contains(ReadOnlyTransactions, name) {
+		if !readOnly(name) {
 			n += t.Count - t.Rollbacks
 		}
 	}

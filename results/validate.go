@@ -8,8 +8,8 @@ import (
 
 // Bounds of a result file (docs/result-format.md, "Bounds"). A file beyond them is
 // refused with a line that names what is too big, before it costs more than its
-// own size in memory: report, compare and merge hold whole files, and a 200 MB label
-// used to become gigabytes of output.
+// own size in memory: report, compare and merge hold whole files, and without the
+// bounds a 200 MB label would become gigabytes of output.
 const (
 	// MaxFileBytes is the largest result file read: about 3,000 steps with every
 	// histogram, far beyond any ramp or search.

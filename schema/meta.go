@@ -21,10 +21,10 @@ const (
 func MetaTables() []Table {
 	return []Table{
 		{Name: LoadMarkerTable, PrimaryKey: cols("load_id"), Columns: []Column{
-			nn("load_id", Small), nn("customers", Ident), nn("trade_days", Int), nn("seed", Ident),
-			nn("generator_version", Int), nn("started_at", TS), opt("completed_at", TS),
-			nn("tool_version", VC(40)), nn("workers", Int)}},
+			notNull("load_id", Small), notNull("customers", Ident), notNull("trade_days", Int), notNull("seed", Ident),
+			notNull("generator_version", Int), notNull("started_at", TS), nullable("completed_at", TS),
+			notNull("tool_version", VC(40)), notNull("workers", Int)}},
 		{Name: OpeningBalanceTable, PrimaryKey: cols("ca_id"), Columns: []Column{
-			nn("ca_id", Ident), nn("bal", Balance)}},
+			notNull("ca_id", Ident), notNull("bal", Balance)}},
 	}
 }

@@ -5,7 +5,7 @@
 # sockets' writes and reads, epoll, futex), the Go runtime (allocation, garbage
 # collection, scheduler and the rest), pgx, brokerbench's own code, and other. The
 # question it answers: how much of the driver's CPU is ours to remove
-# (docs/driver-cpu.md, "The floor").
+# (docs/driver-cpu.md, "Where the cost is").
 #
 # Usage: scripts/cpu-split.sh BINARY PROFILE
 #   brokerbench run --users 8 --step 40s --warmup 5s --no-check --io-device none \

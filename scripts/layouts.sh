@@ -6,8 +6,8 @@
 #   slow  --pgdata on ext4 on a loop device, the server in a cgroup v1 blkio group that
 #         caps the loop device at SLOW_IOPS reads and SLOW_IOPS writes per second
 #
-# (Why these mechanisms: device-mapper and cgroup v2 io.max are not available on the
-# project's machines, loop devices, zram and cgroup v1 blkio throttling are.)
+# (Why these mechanisms: they need no device-mapper and no cgroup v2 io.max, which
+# many test machines and containers lack.)
 #
 # Both layouts get identical data: it is loaded once on the fast layout and copied to
 # the slow one while the server is stopped. The result files carry the storage figures
@@ -64,7 +64,7 @@ for t in losetup mkfs.ext4 mount umount; do
 done
 BLKIO=/sys/fs/cgroup/blkio
 [ -w "$BLKIO/cgroup.procs" ] && [ -e "$BLKIO/blkio.throttle.write_iops_device" ] ||
-  skip "no writable cgroup v1 blkio hierarchy at $BLKIO (cgroup v2 io.max is not used: it is unavailable on the project's machines)"
+  skip "no writable cgroup v1 blkio hierarchy at $BLKIO (cgroup v2 io.max is not used: many test machines lack it)"
 losetup -f >/dev/null 2>&1 || skip "no free loop device"
 
 WORK="$(mktemp -d /tmp/bblayouts.XXXXXX)"

@@ -64,16 +64,16 @@ func (e *executor) brokerVolumeRun(ctx context.Context, in BrokerVolumeInput) (O
 	}
 	err := e.inTx(ctx, &out, database.ReadOnlyCommitted, func(tx database.Tx) error {
 		res = nil
-		return e.bvFrame1(ctx, tx, in, &res)
+		return e.bvBrokerVolumes(ctx, tx, in, &res)
 	})
 	return out, res, err
 }
 
-// bvFrame1 joins TRADE_REQUEST with BROKER, SECURITY, COMPANY, INDUSTRY and SECTOR.
-// The broker list binds as MaxBrokerList parameters so the statement text is fixed
-// (and cached); unused slots repeat the first name, which changes nothing in an IN
-// list.
-func (e *executor) bvFrame1(ctx context.Context, tx database.Tx, in BrokerVolumeInput, res *[]BrokerVolumeRow) error {
+// bvBrokerVolumes is Broker-Volume frame 1: it joins TRADE_REQUEST with BROKER,
+// SECURITY, COMPANY, INDUSTRY and SECTOR. The broker list binds as MaxBrokerList
+// parameters so the statement text is fixed (and cached); unused slots repeat the first
+// name, which changes nothing in an IN list.
+func (e *executor) bvBrokerVolumes(ctx context.Context, tx database.Tx, in BrokerVolumeInput, res *[]BrokerVolumeRow) error {
 	if len(in.BrokerNames) == 0 || len(in.BrokerNames) > MaxBrokerList {
 		return checkf(BrokerVolume, 1, "%d broker names, want 1-%d", len(in.BrokerNames), MaxBrokerList)
 	}

@@ -30,16 +30,31 @@ func Check(ctx context.Context, db database.DB, sc schema.Scale) ([]Violation, e
 	if err != nil {
 		return nil, err
 	}
-	q := st.of
 	var out []Violation
-	type check struct {
-		name string
-		sql  string
-		args []any
-		// line formats one violating row; scan reads it.
-		scan func(database.Rows) (string, error)
+	for _, c := range invariantChecks(st.of, sc) {
+		vs, err := c.run(ctx, db)
+		out = append(out, vs...)
+		if err != nil {
+			return out, err
+		}
 	}
-	checks := []check{
+	vs, err := countChecks(ctx, db, st.of, sc)
+	return append(out, vs...), err
+}
+
+// invariantCheck is one query whose every row is a violation.
+type invariantCheck struct {
+	name string
+	sql  string
+	args []any
+	// scan reads one violating row and formats it.
+	scan func(database.Rows) (string, error)
+}
+
+// invariantChecks are the invariants checked row by row (docs/workload.md §11), their
+// statements rendered by q.
+func invariantChecks(q func(*Statement) string, sc schema.Scale) []invariantCheck {
+	return []invariantCheck{
 		{"broker totals", q(checkBrokerTotals), nil, func(r database.Rows) (string, error) {
 			var id, n, want int64
 			var comm, wantComm Money
@@ -104,30 +119,40 @@ func Check(ctx context.Context, db database.DB, sc schema.Scale) ([]Violation, e
 			return fmt.Sprintf("request %d belongs to a %s trade, want PNDG", t, *s), nil
 		}},
 	}
-	for _, c := range checks {
-		rows, err := db.Query(ctx, c.sql, c.args...)
+}
+
+// run lists c's violations, at most maxPerCheck of them and a line saying more were
+// left out.
+func (c invariantCheck) run(ctx context.Context, db database.DB) ([]Violation, error) {
+	var out []Violation
+	rows, err := db.Query(ctx, c.sql, c.args...)
+	if err != nil {
+		return out, fmt.Errorf("check %s: %w", c.name, err)
+	}
+	defer rows.Close()
+	n := 0
+	for rows.Next() {
+		n++
+		if n > maxPerCheck {
+			out = append(out, Violation{c.name, "more rows not shown"})
+			break
+		}
+		line, err := c.scan(rows)
 		if err != nil {
 			return out, fmt.Errorf("check %s: %w", c.name, err)
 		}
-		n := 0
-		for rows.Next() {
-			n++
-			if n > maxPerCheck {
-				out = append(out, Violation{c.name, "more rows not shown"})
-				break
-			}
-			line, err := c.scan(rows)
-			if err != nil {
-				rows.Close()
-				return out, fmt.Errorf("check %s: %w", c.name, err)
-			}
-			out = append(out, Violation{c.name, line})
-		}
-		rows.Close()
-		if err := rows.Err(); err != nil {
-			return out, fmt.Errorf("check %s: %w", c.name, err)
-		}
+		out = append(out, Violation{c.name, line})
 	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return out, fmt.Errorf("check %s: %w", c.name, err)
+	}
+	return out, nil
+}
+
+// countChecks checks the row counts the scale fixes and the number of loaded trades.
+func countChecks(ctx context.Context, db database.DB, q func(*Statement) string, sc schema.Scale) ([]Violation, error) {
+	var out []Violation
 	counts, err := rowCounts(ctx, db, q(checkRowCounts))
 	if err != nil {
 		return out, err

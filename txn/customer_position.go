@@ -86,19 +86,20 @@ func (e *executor) customerPosition(ctx context.Context, in CustomerPositionInpu
 	}
 	err := e.inTx(ctx, &out, database.ReadOnlyCommitted, func(tx database.Tx) error {
 		res = CustomerPositionOutput{}
-		if err := e.cpFrame1(ctx, tx, in, &res); err != nil {
+		if err := e.cpCustomerAccounts(ctx, tx, in, &res); err != nil {
 			return err
 		}
 		if in.GetHistory {
-			return e.cpFrame2(ctx, tx, in, &res)
+			return e.cpTradeHistory(ctx, tx, in, &res)
 		}
 		return nil // frame 3: no history, commit
 	})
 	return out, res, err
 }
 
-// cpFrame1 resolves the customer, reads its row and lists its accounts by assets.
-func (e *executor) cpFrame1(ctx context.Context, tx database.Tx, in CustomerPositionInput, res *CustomerPositionOutput) error {
+// cpCustomerAccounts is Customer-Position frame 1: it resolves the customer, reads its
+// row and lists its accounts by assets.
+func (e *executor) cpCustomerAccounts(ctx context.Context, tx database.Tx, in CustomerPositionInput, res *CustomerPositionOutput) error {
 	res.CustID = in.CustID
 	if in.TaxID != "" {
 		if err := tx.QueryRow(ctx, e.sql.of(customerPositionByTaxID), in.TaxID).Scan(&res.CustID); err != nil {
@@ -153,8 +154,9 @@ func cpCheckAccounts(res CustomerPositionOutput) error {
 	return nil
 }
 
-// cpFrame2 returns the history of the account's 10 most recent trades.
-func (e *executor) cpFrame2(ctx context.Context, tx database.Tx, in CustomerPositionInput, res *CustomerPositionOutput) error {
+// cpTradeHistory is Customer-Position frame 2: it returns the history of the account's
+// 10 most recent trades.
+func (e *executor) cpTradeHistory(ctx context.Context, tx database.Tx, in CustomerPositionInput, res *CustomerPositionOutput) error {
 	idx := min(in.AcctIdx, len(res.Accounts)-1)
 	acct := res.Accounts[idx].AcctID
 	rows, err := tx.Query(ctx, e.sql.of(customerPositionHistory), acct, cpMaxTrades, cpMaxHistory)

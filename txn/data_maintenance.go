@@ -81,7 +81,7 @@ func (e *executor) dataMaintenanceRun(ctx context.Context, in DataMaintenanceInp
 		return out, res, err
 	}
 	err := e.inTx(ctx, &out, database.ReadCommitted, func(tx database.Tx) error {
-		n, err := e.dmFrame1(ctx, tx, in)
+		n, err := e.dmChangeTable(ctx, tx, in)
 		res.Changed = n
 		if err == nil && n == 0 {
 			err = checkf(DataMaintenance, 1, "%s: no row changed", in.Table)
@@ -91,76 +91,23 @@ func (e *executor) dataMaintenanceRun(ctx context.Context, in DataMaintenanceInp
 	return out, res, err
 }
 
-// dmFrame1 applies the change for the input's table.
-func (e *executor) dmFrame1(ctx context.Context, tx database.Tx, in DataMaintenanceInput) (int64, error) {
+// dmChangeTable is Data-Maintenance frame 1: it applies the change for the input's
+// table.
+func (e *executor) dmChangeTable(ctx context.Context, tx database.Tx, in DataMaintenanceInput) (int64, error) {
 	s := e.sql
-	var cur string
-	read := func(q string, args ...any) error {
-		var v *string
-		if err := tx.QueryRow(ctx, q, args...).Scan(&v); err != nil {
-			return frameErr(DataMaintenance, 1, in.Table, err)
-		}
-		if v != nil {
-			cur = *v
-		}
-		return nil
-	}
 	switch in.Table {
 	case "account_permission":
-		// Flip the account's highest ACL between "1111" and "0011".
-		if err := read(s.of(dmAccountPermissionACL), in.AcctID); err != nil {
-			return 0, err
-		}
-		next := "1111"
-		if cur == "1111" {
-			next = "0011"
-		}
-		return tx.Exec(ctx, s.of(dmAccountPermissionSetACL), next, in.AcctID, cur)
+		return e.dmAccountPermission(ctx, tx, in)
 	case "address":
-		q := s.of(dmAddressOfCompany)
-		id := in.CoID
-		if in.AddrOfCust {
-			q, id = s.of(dmAddressOfCustomer), in.CustID
-		}
-		var adID int64
-		if err := tx.QueryRow(ctx, q, id).Scan(&adID); err != nil {
-			return 0, frameErr(DataMaintenance, 1, "address id", err)
-		}
-		if err := read(s.of(dmAddressLine2), adID); err != nil {
-			return 0, err
-		}
-		next := "Apt. 10C"
-		if cur == "Apt. 10C" {
-			next = "Apt. 22"
-		}
-		return tx.Exec(ctx, s.of(dmAddressSetLine2), next, adID)
+		return e.dmAddress(ctx, tx, in)
 	case "company":
-		if err := read(s.of(dmCompanySPRate), in.CoID); err != nil {
-			return 0, err
-		}
-		next := "ABA"
-		if cur == "ABA" {
-			next = "AAA"
-		}
-		return tx.Exec(ctx, s.of(dmCompanySetSPRate), next, in.CoID)
+		return e.dmCompany(ctx, tx, in)
 	case "customer":
-		// Move c_email_2 between two domains, keeping the mailbox.
-		if err := read(s.of(dmCustomerEmail), in.CustID); err != nil {
-			return 0, err
-		}
-		box, domain, _ := strings.Cut(cur, "@")
-		if box == "" {
-			f, _, l := schema.CustomerName(in.CustID)
-			box = strings.ToLower(f[:1] + l)
-		}
-		next := "mindspring.com"
-		if domain == "mindspring.com" {
-			next = "earthlink.com"
-		}
-		return tx.Exec(ctx, s.of(dmCustomerSetEmail), truncate(box+"@"+next, 50), in.CustID)
+		return e.dmCustomer(ctx, tx, in)
 	case "customer_taxrate":
 		// Move the customer's country-level rate to the next code of its country.
-		if err := read(s.of(dmCustomerTaxRate), in.CustID); err != nil {
+		cur, err := dmRead(ctx, tx, in, s.of(dmCustomerTaxRate), in.CustID)
+		if err != nil {
 			return 0, err
 		}
 		return tx.Exec(ctx, s.of(dmCustomerSetTaxRate), nextCountryRate(cur), in.CustID, cur)
@@ -169,37 +116,117 @@ func (e *executor) dmFrame1(ctx context.Context, tx database.Tx, in DataMaintena
 	case "exchange":
 		return e.dmExchange(ctx, tx)
 	case "financial":
-		// Shift every quarter start by a day: forward when the first is on the 1st of
-		// a month, back otherwise, so dates oscillate around the quarter starts.
-		var day int
-		if err := tx.QueryRow(ctx, s.of(dmFinancialFirstDay), in.CoID).Scan(&day); err != nil {
-			return 0, frameErr(DataMaintenance, 1, "financial", err)
-		}
-		shift := -1
-		if day == 1 {
-			shift = 1
-		}
-		return tx.Exec(ctx, s.of(dmFinancialShift), shift, in.CoID)
+		return e.dmFinancial(ctx, tx, in)
 	case "news_item":
 		return tx.Exec(ctx, s.of(dmNewsItemDate), in.CoID)
 	case "security":
 		return tx.Exec(ctx, s.of(dmSecurityExchDate), in.Symbol)
 	case "taxrate":
-		if err := read(s.of(dmTaxRateName), in.TaxID); err != nil {
-			return 0, err
-		}
-		next := strings.Replace(cur, "Tax", "tax", 1)
-		if next == cur {
-			next = strings.Replace(cur, "tax", "Tax", 1)
-		}
-		if next == cur {
-			next = cur + " Tax" // a name without the word gets it once, then toggles
-		}
-		return tx.Exec(ctx, s.of(dmTaxRateSetName), truncate(next, 50), in.TaxID)
+		return e.dmTaxRate(ctx, tx, in)
 	case "watch_item":
 		return e.dmWatchItem(ctx, tx, in)
 	}
 	return 0, fmt.Errorf("data maintenance: unknown table %q", in.Table)
+}
+
+// dmRead reads the one text value (NULL reads as "") Data-Maintenance frame 1 toggles.
+func dmRead(ctx context.Context, tx database.Tx, in DataMaintenanceInput, q string, args ...any) (string, error) {
+	var v *string
+	if err := tx.QueryRow(ctx, q, args...).Scan(&v); err != nil {
+		return "", frameErr(DataMaintenance, 1, in.Table, err)
+	}
+	if v == nil {
+		return "", nil
+	}
+	return *v, nil
+}
+
+// toggle is a, or b when cur is already a: a value Data-Maintenance flips between two.
+func toggle(cur, a, b string) string {
+	if cur == a {
+		return b
+	}
+	return a
+}
+
+// dmAccountPermission flips the account's highest ACL between "1111" and "0011".
+func (e *executor) dmAccountPermission(ctx context.Context, tx database.Tx, in DataMaintenanceInput) (int64, error) {
+	cur, err := dmRead(ctx, tx, in, e.sql.of(dmAccountPermissionACL), in.AcctID)
+	if err != nil {
+		return 0, err
+	}
+	return tx.Exec(ctx, e.sql.of(dmAccountPermissionSetACL), toggle(cur, "1111", "0011"), in.AcctID, cur)
+}
+
+// dmAddress toggles the second address line of a company's or a customer's address.
+func (e *executor) dmAddress(ctx context.Context, tx database.Tx, in DataMaintenanceInput) (int64, error) {
+	q := e.sql.of(dmAddressOfCompany)
+	id := in.CoID
+	if in.AddrOfCust {
+		q, id = e.sql.of(dmAddressOfCustomer), in.CustID
+	}
+	var adID int64
+	if err := tx.QueryRow(ctx, q, id).Scan(&adID); err != nil {
+		return 0, frameErr(DataMaintenance, 1, "address id", err)
+	}
+	cur, err := dmRead(ctx, tx, in, e.sql.of(dmAddressLine2), adID)
+	if err != nil {
+		return 0, err
+	}
+	return tx.Exec(ctx, e.sql.of(dmAddressSetLine2), toggle(cur, "Apt. 10C", "Apt. 22"), adID)
+}
+
+// dmCompany toggles the company's S&P rating between "ABA" and "AAA".
+func (e *executor) dmCompany(ctx context.Context, tx database.Tx, in DataMaintenanceInput) (int64, error) {
+	cur, err := dmRead(ctx, tx, in, e.sql.of(dmCompanySPRate), in.CoID)
+	if err != nil {
+		return 0, err
+	}
+	return tx.Exec(ctx, e.sql.of(dmCompanySetSPRate), toggle(cur, "ABA", "AAA"), in.CoID)
+}
+
+// dmCustomer moves c_email_2 between two domains, keeping the mailbox.
+func (e *executor) dmCustomer(ctx context.Context, tx database.Tx, in DataMaintenanceInput) (int64, error) {
+	cur, err := dmRead(ctx, tx, in, e.sql.of(dmCustomerEmail), in.CustID)
+	if err != nil {
+		return 0, err
+	}
+	box, domain, _ := strings.Cut(cur, "@")
+	if box == "" {
+		f, _, l := schema.CustomerName(in.CustID)
+		box = strings.ToLower(f[:1] + l)
+	}
+	return tx.Exec(ctx, e.sql.of(dmCustomerSetEmail), truncate(box+"@"+toggle(domain, "mindspring.com", "earthlink.com"), 50), in.CustID)
+}
+
+// dmFinancial shifts every quarter start by a day: forward when the first is on the
+// 1st of a month, back otherwise, so dates oscillate around the quarter starts.
+func (e *executor) dmFinancial(ctx context.Context, tx database.Tx, in DataMaintenanceInput) (int64, error) {
+	var day int
+	if err := tx.QueryRow(ctx, e.sql.of(dmFinancialFirstDay), in.CoID).Scan(&day); err != nil {
+		return 0, frameErr(DataMaintenance, 1, "financial", err)
+	}
+	shift := -1
+	if day == 1 {
+		shift = 1
+	}
+	return tx.Exec(ctx, e.sql.of(dmFinancialShift), shift, in.CoID)
+}
+
+// dmTaxRate toggles the case of "Tax" in the tax rate's name.
+func (e *executor) dmTaxRate(ctx context.Context, tx database.Tx, in DataMaintenanceInput) (int64, error) {
+	cur, err := dmRead(ctx, tx, in, e.sql.of(dmTaxRateName), in.TaxID)
+	if err != nil {
+		return 0, err
+	}
+	next := strings.Replace(cur, "Tax", "tax", 1)
+	if next == cur {
+		next = strings.Replace(cur, "tax", "Tax", 1)
+	}
+	if next == cur {
+		next = cur + " Tax" // a name without the word gets it once, then toggles
+	}
+	return tx.Exec(ctx, e.sql.of(dmTaxRateSetName), truncate(next, 50), in.TaxID)
 }
 
 // nextCountryRate cycles US1..US5 and CN1..CN4.

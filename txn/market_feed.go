@@ -61,7 +61,7 @@ func (e *executor) MarketFeed(ctx context.Context, entries []TickerEntry) (Outco
 
 // mfUpdateLastTrade moves the security's last trade to the entry.
 func (e *executor) mfUpdateLastTrade(ctx context.Context, tx database.Tx, st *marketFeedEntryState) error {
-	return execOne(ctx, tx, MarketFeed, 1, "update last trade", e.sql.of(marketFeedUpdateLastTrade),
+	return execOne(ctx, tx, frameStmt{MarketFeed, 1, "update last trade"}, e.sql.of(marketFeedUpdateLastTrade),
 		Money(st.entry.Price), st.entry.Qty, st.now, st.entry.Symbol)
 }
 
@@ -89,14 +89,14 @@ func (e *executor) mfRelease(ctx context.Context, tx database.Tx, st *marketFeed
 		return frameErr(MarketFeed, 1, "trade requests", err)
 	}
 	for _, m := range reqs {
-		if err := execOne(ctx, tx, MarketFeed, 1, "submit trade", e.sql.of(marketFeedSubmitTrade),
+		if err := execOne(ctx, tx, frameStmt{MarketFeed, 1, "submit trade"}, e.sql.of(marketFeedSubmitTrade),
 			st.now, schema.StatusSubmitted, m.TradeID); err != nil {
 			return err
 		}
-		if err := execOne(ctx, tx, MarketFeed, 1, "delete trade request", e.sql.of(marketFeedDeleteRequest), m.TradeID); err != nil {
+		if err := execOne(ctx, tx, frameStmt{MarketFeed, 1, "delete trade request"}, e.sql.of(marketFeedDeleteRequest), m.TradeID); err != nil {
 			return err
 		}
-		if err := execOne(ctx, tx, MarketFeed, 1, "insert trade history", e.sql.of(marketFeedInsertHistory),
+		if err := execOne(ctx, tx, frameStmt{MarketFeed, 1, "insert trade history"}, e.sql.of(marketFeedInsertHistory),
 			m.TradeID, st.now, schema.StatusSubmitted); err != nil {
 			return err
 		}

@@ -104,12 +104,15 @@ func (e *executor) marketWatch(ctx context.Context, in MarketWatchInput) (Outcom
 	}
 	err := e.inTx(ctx, &out, database.ReadOnlyCommitted, func(tx database.Tx) error {
 		res = MarketWatchOutput{}
-		return e.mwFrame1(ctx, tx, in, &res)
+		return e.mwPercentChange(ctx, tx, in, &res)
 	})
 	return out, res, err
 }
 
-func (e *executor) mwFrame1(ctx context.Context, tx database.Tx, in MarketWatchInput, res *MarketWatchOutput) error {
+// mwPercentChange is Market-Watch frame 1: it reads the watched securities (of a watch
+// list, an account or an industry) with their price then and now, and computes the
+// percent change of their market capitalisation.
+func (e *executor) mwPercentChange(ctx context.Context, tx database.Tx, in MarketWatchInput, res *MarketWatchOutput) error {
 	var (
 		rows database.Rows
 		err  error

@@ -35,10 +35,10 @@ func TestReadThenUpdateKeepsTheOneByOneValues(t *testing.T) {
 			err := e.inTx(ctx, &out, database.RepeatableRead, func(tx database.Tx) error {
 				vals := make([]string, len(c.ids))
 				var err error
-				updates, err = e.readThenUpdate(ctx, tx, 1, "value", c.ids, "SELECT v FROM rtu WHERE id = $1",
-					func(i int) []any { return []any{&vals[i]} },
+				updates, err = e.readThenUpdate(ctx, tx, tradeReads{at: frameStmt{TradeUpdate, 1, "value"}, ids: c.ids, sql: "SELECT v FROM rtu WHERE id = $1",
+					dest: func(i int) []any { return []any{&vals[i]} }},
 					func(i int) error {
-						return execOne(ctx, tx, TradeUpdate, 1, "update value", "UPDATE rtu SET v = $1 WHERE id = $2", vals[i]+"x", c.ids[i])
+						return execOne(ctx, tx, frameStmt{TradeUpdate, 1, "update value"}, "UPDATE rtu SET v = $1 WHERE id = $2", vals[i]+"x", c.ids[i])
 					})
 				return err
 			})
@@ -67,8 +67,8 @@ func TestReadThenUpdateKeepsTheOneByOneValues(t *testing.T) {
 		out := Outcome{Kind: TradeUpdate}
 		err := e.inTx(ctx, &out, database.RepeatableRead, func(tx database.Tx) error {
 			var v string
-			_, err := e.readThenUpdate(ctx, tx, 1, "value", []int64{1, 9}, "SELECT v FROM rtu WHERE id = $1",
-				func(int) []any { return []any{&v} }, func(int) error { return nil })
+			_, err := e.readThenUpdate(ctx, tx, tradeReads{at: frameStmt{TradeUpdate, 1, "value"}, ids: []int64{1, 9}, sql: "SELECT v FROM rtu WHERE id = $1",
+				dest: func(int) []any { return []any{&v} }}, func(int) error { return nil })
 			return err
 		})
 		if !IsCheck(err) {

@@ -66,12 +66,14 @@ func (e *executor) securityDetail(ctx context.Context, in SecurityDetailInput) (
 	}
 	err := e.inTx(ctx, &out, database.ReadOnlyCommitted, func(tx database.Tx) error {
 		res = SecurityDetailOutput{}
-		return e.sdFrame1(ctx, tx, in, &res)
+		return e.sdSecurityDetails(ctx, tx, in, &res)
 	})
 	return out, res, err
 }
 
-func (e *executor) sdFrame1(ctx context.Context, tx database.Tx, in SecurityDetailInput, res *SecurityDetailOutput) error {
+// sdSecurityDetails is Security-Detail frame 1: it reads the security, its company and
+// exchange, and their details.
+func (e *executor) sdSecurityDetails(ctx context.Context, tx database.Tx, in SecurityDetailInput, res *SecurityDetailOutput) error {
 	var (
 		coID                            int64
 		ceo, desc, exName, exDesc       string

@@ -10,9 +10,10 @@ import (
 // Statement is one SQL statement of a transaction, declared in that transaction's
 // file next to the frames that run it. Its text is written once, in portable form:
 // standard SQL with PostgreSQL-style $n parameters. Where a database needs different
-// SQL for this statement (TOP for LIMIT, NEXT VALUE FOR for nextval, lock hints for
-// FOR UPDATE, its own date functions) an override replaces the text for that
-// database, written in the same portable conventions. Either text then goes through
+// SQL for this statement (TOP for LIMIT, lock hints for FOR UPDATE, its own date
+// functions) an override replaces the text for that database, written in the same
+// portable conventions; text that follows from a fact every engine states (a
+// sequence's next value, database.Engine.NextValue) is made by the engine instead. Either text then goes through
 // the database's statement hook (database.Engine.SQL), which does what every
 // statement needs on that database (SQL Server: @pN placeholders and parameter
 // casts).
@@ -21,7 +22,10 @@ type Statement struct {
 	owner     Kind   // whose file declares it; checkStatements for `check`
 	portable  string
 	overrides []override
-	id        int // index of the rendered text in a Statements
+	// fromEngine, when set, makes the text from an engine's own facts (a sequence's
+	// next value) in place of the portable text and overrides.
+	fromEngine func(e *database.Engine) string
+	id         int // index of the rendered text in a Statements
 }
 
 // override is a statement's own text on one database, keyed by the database's name:
@@ -47,11 +51,22 @@ func (k Kind) statement(name, portable string, overrides ...override) *Statement
 	return s
 }
 
-// text returns the statement's source for database db: its override there, else
-// the portable text.
-func (s *Statement) text(db database.Name) string {
+// engineStatement declares a statement of transaction k whose text the engine makes;
+// its portable text is what an engine without the fact gets.
+func (k Kind) engineStatement(name string, text func(e *database.Engine) string) *Statement {
+	s := k.statement(name, text(&database.Engine{}))
+	s.fromEngine = text
+	return s
+}
+
+// text returns the statement's source for engine e: the engine's own text, else its
+// override there, else the portable text.
+func (s *Statement) text(e *database.Engine) string {
+	if s.fromEngine != nil {
+		return s.fromEngine(e)
+	}
 	for _, o := range s.overrides {
-		if o.db == db {
+		if o.db == e.Name {
 			return o.sql
 		}
 	}
@@ -68,12 +83,11 @@ type Statements struct {
 // of returns the rendered text of s.
 func (st *Statements) of(s *Statement) string { return st.text[s.id] }
 
-// render renders every statement for database db through the database's statement
-// hook.
-func render(db database.Name, hook func(portable string) string) *Statements {
+// render renders every statement for engine e through its statement hook.
+func render(e *database.Engine) *Statements {
 	st := &Statements{text: make([]string, len(registry))}
 	for _, s := range registry {
-		st.text[s.id] = hook(s.text(db))
+		st.text[s.id] = e.SQL(s.text(e))
 	}
 	return st
 }
@@ -84,7 +98,7 @@ func StatementsFor(n database.Name) (*Statements, error) {
 	if err != nil {
 		return nil, fmt.Errorf("no transaction SQL: %w", err)
 	}
-	return render(n, e.SQL), nil
+	return render(e), nil
 }
 
 // ordered lists every statement grouped by owner in catalogue order, then in

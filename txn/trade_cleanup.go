@@ -66,13 +66,13 @@ func (e *executor) tcPending(ctx context.Context, tx database.Tx, now time.Time,
 		return frameErr(TradeCleanup, 1, "trade requests", err)
 	}
 	for _, id := range pending {
-		if err := execOne(ctx, tx, TradeCleanup, 1, "insert history", e.sql.of(tradeCleanupInsertHistory), id, now, schema.StatusSubmitted); err != nil {
+		if err := execOne(ctx, tx, frameStmt{TradeCleanup, 1, "insert history"}, e.sql.of(tradeCleanupInsertHistory), id, now, schema.StatusSubmitted); err != nil {
 			return err
 		}
-		if err := execOne(ctx, tx, TradeCleanup, 1, "cancel trade", e.sql.of(tradeCleanupCancelTrade), now, schema.StatusCanceled, id); err != nil {
+		if err := execOne(ctx, tx, frameStmt{TradeCleanup, 1, "cancel trade"}, e.sql.of(tradeCleanupCancelTrade), now, schema.StatusCanceled, id); err != nil {
 			return err
 		}
-		if err := execOne(ctx, tx, TradeCleanup, 1, "insert history", e.sql.of(tradeCleanupInsertHistory), id, now, schema.StatusCanceled); err != nil {
+		if err := execOne(ctx, tx, frameStmt{TradeCleanup, 1, "insert history"}, e.sql.of(tradeCleanupInsertHistory), id, now, schema.StatusCanceled); err != nil {
 			return err
 		}
 	}
@@ -91,10 +91,10 @@ func (e *executor) tcSubmitted(ctx context.Context, tx database.Tx, now time.Tim
 		return frameErr(TradeCleanup, 1, "submitted trades", err)
 	}
 	for _, id := range submitted {
-		if err := execOne(ctx, tx, TradeCleanup, 1, "cancel trade", e.sql.of(tradeCleanupCancelTrade), now, schema.StatusCanceled, id); err != nil {
+		if err := execOne(ctx, tx, frameStmt{TradeCleanup, 1, "cancel trade"}, e.sql.of(tradeCleanupCancelTrade), now, schema.StatusCanceled, id); err != nil {
 			return err
 		}
-		if err := execOne(ctx, tx, TradeCleanup, 1, "insert history", e.sql.of(tradeCleanupInsertHistory), id, now, schema.StatusCanceled); err != nil {
+		if err := execOne(ctx, tx, frameStmt{TradeCleanup, 1, "insert history"}, e.sql.of(tradeCleanupInsertHistory), id, now, schema.StatusCanceled); err != nil {
 			return err
 		}
 	}

@@ -109,20 +109,21 @@ func (e *executor) tradeLookup(ctx context.Context, in TradeLookupInput) (Outcom
 		res = TradeLookupOutput{Frame: in.Frame}
 		switch in.Frame {
 		case 1:
-			return e.tlFrame1(ctx, tx, in, &res)
+			return e.tlTradesByID(ctx, tx, in, &res)
 		case 2:
-			return e.tlFrame2(ctx, tx, in, &res)
+			return e.tlAccountTrades(ctx, tx, in, &res)
 		case 3:
-			return e.tlFrame3(ctx, tx, in, &res)
+			return e.tlSymbolTrades(ctx, tx, in, &res)
 		}
-		return e.tlFrame4(ctx, tx, in, &res)
+		return e.tlHoldingHistory(ctx, tx, in, &res)
 	})
 	return out, res, err
 }
 
-// tlFrame1 reads each of the given trades with its details; all must be found. The
-// twenty trade reads go out as one pipeline, then their child rows as another.
-func (e *executor) tlFrame1(ctx context.Context, tx database.Tx, in TradeLookupInput, res *TradeLookupOutput) error {
+// tlTradesByID is Trade-Lookup frame 1: it reads each of the given trades with its
+// details; all must be found. The twenty trade reads go out as one pipeline, then their
+// child rows as another.
+func (e *executor) tlTradesByID(ctx context.Context, tx database.Tx, in TradeLookupInput, res *TradeLookupOutput) error {
 	list, err := e.tradesByID(ctx, tx, TradeLookup, 1, in.TradeIDs)
 	if err != nil {
 		return err
@@ -193,27 +194,36 @@ func (e *executor) tradesByID(ctx context.Context, tx database.Tx, k Kind, frame
 	return list, nil
 }
 
-// tlFrame2 reads an account's trades in a time window.
-func (e *executor) tlFrame2(ctx context.Context, tx database.Tx, in TradeLookupInput, res *TradeLookupOutput) error {
+// tlAccountTrades is Trade-Lookup frame 2: it reads an account's trades in a time
+// window.
+func (e *executor) tlAccountTrades(ctx context.Context, tx database.Tx, in TradeLookupInput, res *TradeLookupOutput) error {
 	list, err := e.accountTrades(ctx, tx, TradeLookup, in)
 	if err != nil {
 		return err
 	}
-	return e.detailList(ctx, tx, TradeLookup, 2, in, list, res)
+	if list, err = e.detailList(ctx, tx, TradeLookup, 2, in.MaxTrades, list); err != nil {
+		return err
+	}
+	res.Trades = list
+	return nil
 }
 
-// tlFrame3 reads a symbol's trades in a time window.
-func (e *executor) tlFrame3(ctx context.Context, tx database.Tx, in TradeLookupInput, res *TradeLookupOutput) error {
+// tlSymbolTrades is Trade-Lookup frame 3: it reads a symbol's trades in a time window.
+func (e *executor) tlSymbolTrades(ctx context.Context, tx database.Tx, in TradeLookupInput, res *TradeLookupOutput) error {
 	list, err := e.tradesBySymbol(ctx, tx, TradeLookup, in)
 	if err != nil {
 		return err
 	}
-	return e.detailList(ctx, tx, TradeLookup, 3, in, list, res)
+	if list, err = e.detailList(ctx, tx, TradeLookup, 3, in.MaxTrades, list); err != nil {
+		return err
+	}
+	res.Trades = list
+	return nil
 }
 
-// tlFrame4 finds the account's first trade from the start time and the holding
-// history of every lot that trade touched.
-func (e *executor) tlFrame4(ctx context.Context, tx database.Tx, in TradeLookupInput, res *TradeLookupOutput) error {
+// tlHoldingHistory is Trade-Lookup frame 4: it finds the account's first trade from the
+// start time and the holding history of every lot that trade touched.
+func (e *executor) tlHoldingHistory(ctx context.Context, tx database.Tx, in TradeLookupInput, res *TradeLookupOutput) error {
 	var id int64
 	err := tx.QueryRow(ctx, e.sql.of(tradeLookupFirstTrade), in.AcctID, in.Start).Scan(&id)
 	if errors.Is(err, database.ErrNoRows) {
@@ -273,16 +283,15 @@ func (e *executor) tradesBySymbol(ctx context.Context, tx database.Tx, k Kind, i
 	return list, nil
 }
 
-// detailList reads the child rows of each listed trade.
-func (e *executor) detailList(ctx context.Context, tx database.Tx, k Kind, frame int, in TradeLookupInput, list []TradeDetail, res *TradeLookupOutput) error {
-	if len(list) > in.MaxTrades {
-		return checkf(k, frame, "%d trades, want at most %d", len(list), in.MaxTrades)
+// detailList reads the child rows of each listed trade, and returns the list.
+func (e *executor) detailList(ctx context.Context, tx database.Tx, k Kind, frame int, maxTrades int, list []TradeDetail) ([]TradeDetail, error) {
+	if len(list) > maxTrades {
+		return nil, checkf(k, frame, "%d trades, want at most %d", len(list), maxTrades)
 	}
 	if err := e.tradeChildrenAll(ctx, tx, k, frame, list); err != nil {
-		return err
+		return nil, err
 	}
-	res.Trades = list
-	return nil
+	return list, nil
 }
 
 // tradeChildrenAll reads every listed trade's settlement, cash transaction (cash
@@ -354,7 +363,7 @@ func (e *executor) lookupServer(ctx context.Context, out *Outcome, iso database.
 }
 
 // lookupCheck applies to a server routine's result the checks the client mode's
-// frames apply as they read (tlFrame1-4, tuFrame1-3, detailList, tradeChildrenAll).
+// frames apply as they read (tlTradesByID-4, tuExecNames-3, detailList, tradeChildrenAll).
 func lookupCheck(k Kind, in TradeLookupInput, res TradeLookupOutput) error {
 	f := in.Frame
 	switch {

@@ -120,12 +120,12 @@ func (e *executor) tradeOrder(ctx context.Context, in TradeOrderInput) (Outcome,
 	var st *tradeOrderState
 	err := e.inTx(ctx, &out, database.RepeatableRead, func(tx database.Tx) error {
 		st = &tradeOrderState{in: in}
-		if err := e.toFrame1(ctx, tx, st); err != nil {
+		if err := e.toAccount(ctx, tx, st); err != nil {
 			return err
 		}
 		execName := in.ExecFirst + " " + in.ExecLast
 		if in.ExecTaxID != st.custTaxID || in.ExecFirst != st.custFirst || in.ExecLast != st.custLast {
-			ok, err := e.toFrame2(ctx, tx, st)
+			ok, err := e.toPermission(ctx, tx, st)
 			if err != nil {
 				return err
 			}
@@ -133,10 +133,10 @@ func (e *executor) tradeOrder(ctx context.Context, in TradeOrderInput) (Outcome,
 				return database.ErrRollback // frame 5: unauthorized executor
 			}
 		}
-		if err := e.toFrame3(ctx, tx, st); err != nil {
+		if err := e.toPricing(ctx, tx, st); err != nil {
 			return err
 		}
-		if err := e.toFrame4(ctx, tx, st, execName); err != nil {
+		if err := e.toRecordOrder(ctx, tx, st, execName); err != nil {
 			return err
 		}
 		if in.Rollback {
@@ -158,8 +158,8 @@ func (e *executor) tradeOrder(ctx context.Context, in TradeOrderInput) (Outcome,
 	return out, nil
 }
 
-// toFrame1 reads the account, its owner and its broker.
-func (e *executor) toFrame1(ctx context.Context, tx database.Tx, st *tradeOrderState) error {
+// toAccount is Trade-Order frame 1: it reads the account, its owner and its broker.
+func (e *executor) toAccount(ctx context.Context, tx database.Tx, st *tradeOrderState) error {
 	var name *string
 	if err := tx.QueryRow(ctx, e.sql.of(tradeOrderAccount), st.in.AcctID).Scan(&name, &st.brokerID, &st.custID, &st.taxStatus); err != nil {
 		return frameErr(TradeOrder, 1, "account", err)
@@ -185,8 +185,9 @@ func (e *executor) toFrame1(ctx context.Context, tx database.Tx, st *tradeOrderS
 	return nil
 }
 
-// toFrame2 checks the executor's permission on the account; false means none.
-func (e *executor) toFrame2(ctx context.Context, tx database.Tx, st *tradeOrderState) (bool, error) {
+// toPermission is Trade-Order frame 2: it checks the executor's permission on the
+// account; false means none.
+func (e *executor) toPermission(ctx context.Context, tx database.Tx, st *tradeOrderState) (bool, error) {
 	var acl string
 	err := tx.QueryRow(ctx, e.sql.of(tradeOrderPermission), st.in.AcctID, st.in.ExecFirst, st.in.ExecLast, st.in.ExecTaxID).Scan(&acl)
 	if errors.Is(err, database.ErrNoRows) {
@@ -198,132 +199,180 @@ func (e *executor) toFrame2(ctx context.Context, tx database.Tx, st *tradeOrderS
 	return true, nil
 }
 
-// toFrame3 resolves the security and prices the order: market price, position,
-// estimated tax, commission rate, charge and, for margin orders, the account's assets.
-func (e *executor) toFrame3(ctx context.Context, tx database.Tx, st *tradeOrderState) error {
+// toPricing is Trade-Order frame 3: it resolves the security and prices the order:
+// market price, position, estimated tax, commission rate, charge and, for margin
+// orders, the account's assets. The checks run on the answers in the order the frame
+// states them.
+func (e *executor) toPricing(ctx context.Context, tx database.Tx, st *tradeOrderState) error {
+	a, err := e.toPricingReads(ctx, tx, st)
+	if err != nil {
+		return err
+	}
+	if err := a.checkSecurity(st); err != nil {
+		return err
+	}
+	st.price = st.in.RequestedPrice
+	if st.isMarket {
+		st.price = st.marketPrice
+	}
+	if err := e.toClosedValue(ctx, tx, st); err != nil {
+		return err
+	}
+	if err := e.toTax(ctx, tx, st); err != nil {
+		return err
+	}
+	return a.checkPricing(st)
+}
+
+// toPricingAnswers are the pipelined reads of Trade-Order frame 3 (and frame 4's
+// trade id): whether each found its row, and the margin figures.
+type toPricingAnswers struct {
+	coFound, priceFound, typeFound, hsFound              bool
+	commFound, chargeFound, balFound, heldFound, idFound bool
+	coName                                               string
+	bal, held                                            Money
+}
+
+// toPricingReads resolves the security (Trade-Order frame 3), then reads in one round
+// trip everything that needs nothing else: once the symbol is known, its last price,
+// the trade type and the position, behind the company name when the order gave the
+// symbol; the commission, charge and margin figures, which need nothing read since
+// the security; and frame 4's trade id, which needs nothing at all. Only the tax rate
+// waits for the holdings (whether the order is taxable).
+func (e *executor) toPricingReads(ctx context.Context, tx database.Tx, st *tradeOrderState) (*toPricingAnswers, error) {
 	in := st.in
-	// Once the symbol is known, its last price, the trade type and the position need
-	// nothing else: they go in one round trip, behind the company name when the order
-	// gave the symbol.
+	a := &toPricingAnswers{}
 	var qs []database.Queued
-	var coFound, priceFound, typeFound, hsFound bool
-	var coName string
 	if in.ByCompany {
 		if err := tx.QueryRow(ctx, e.sql.of(tradeOrderCompanyByName), in.CoName).Scan(&st.coID); err != nil {
-			return frameErr(TradeOrder, 3, "company by name", err)
+			return nil, frameErr(TradeOrder, 3, "company by name", err)
 		}
 		if err := tx.QueryRow(ctx, e.sql.of(tradeOrderSecurityByCompany), st.coID, in.Issue).Scan(&st.exchange, &st.secName, &st.symbol); err != nil {
-			return frameErr(TradeOrder, 3, "security by company", err)
+			return nil, frameErr(TradeOrder, 3, "security by company", err)
 		}
 	} else {
 		st.symbol = in.Symbol
 		if err := tx.QueryRow(ctx, e.sql.of(tradeOrderSecurityBySymbol), in.Symbol).Scan(&st.coID, &st.exchange, &st.secName); err != nil {
-			return frameErr(TradeOrder, 3, "security", err)
+			return nil, frameErr(TradeOrder, 3, "security", err)
 		}
-		qs = append(qs, rowQ(&coFound, []any{&coName}, e.sql.of(tradeOrderCompanyName), st.coID))
+		qs = append(qs, rowQ(&a.coFound, []any{&a.coName}, e.sql.of(tradeOrderCompanyName), st.coID))
 	}
 	qs = append(qs,
-		rowQ(&priceFound, []any{&st.marketPrice}, e.sql.of(tradeOrderLastPrice), st.symbol),
-		rowQ(&typeFound, []any{&st.isMarket, &st.isSell}, e.sql.of(tradeOrderTradeType), in.TradeType),
-		rowQ(&hsFound, []any{&st.hsQty}, e.sql.of(tradeOrderHoldingQty), in.AcctID, st.symbol))
-	// The commission, charge and margin figures need nothing read since the security,
-	// and frame 4's trade id nothing at all: they go in the same round trip. Only the
-	// tax rate waits for the holdings (whether the order is taxable). The checks below
-	// still run on the answers in the order the frames state them.
-	var rate Rate
-	var bal, held Money
-	var commFound, chargeFound, balFound, heldFound, idFound bool
-	qs = append(qs,
-		rowQ(&commFound, []any{&st.commRate}, e.sql.of(tradeOrderCommissionRate), st.tier, in.TradeType, st.exchange, in.Qty),
-		rowQ(&chargeFound, []any{&st.charge}, e.sql.of(tradeOrderCharge), st.tier, in.TradeType))
+		rowQ(&a.priceFound, []any{&st.marketPrice}, e.sql.of(tradeOrderLastPrice), st.symbol),
+		rowQ(&a.typeFound, []any{&st.isMarket, &st.isSell}, e.sql.of(tradeOrderTradeType), in.TradeType),
+		rowQ(&a.hsFound, []any{&st.hsQty}, e.sql.of(tradeOrderHoldingQty), in.AcctID, st.symbol),
+		rowQ(&a.commFound, []any{&st.commRate}, e.sql.of(tradeOrderCommissionRate), st.tier, in.TradeType, st.exchange, in.Qty),
+		rowQ(&a.chargeFound, []any{&st.charge}, e.sql.of(tradeOrderCharge), st.tier, in.TradeType))
 	if in.IsMargin {
 		qs = append(qs,
-			rowQ(&balFound, []any{&bal}, e.sql.of(tradeOrderBalance), in.AcctID),
-			rowQ(&heldFound, []any{&held}, e.sql.of(tradeOrderHoldingAssets), in.AcctID))
+			rowQ(&a.balFound, []any{&a.bal}, e.sql.of(tradeOrderBalance), in.AcctID),
+			rowQ(&a.heldFound, []any{&a.held}, e.sql.of(tradeOrderHoldingAssets), in.AcctID))
 	}
-	qs = append(qs, rowQ(&idFound, []any{&st.tradeID}, e.sql.of(tradeOrderNextTradeID)))
+	qs = append(qs, rowQ(&a.idFound, []any{&st.tradeID}, e.sql.of(tradeOrderNextTradeID)))
 	if err := database.Pipeline(ctx, tx, qs); err != nil {
-		return frameErr(TradeOrder, 3, "security's price, trade type, holding summary, commission, charge, margin and next trade id", err)
+		return nil, frameErr(TradeOrder, 3, "security's price, trade type, holding summary, commission, charge, margin and next trade id", err)
 	}
-	if err := rowErr(coFound); !in.ByCompany && err != nil {
+	return a, nil
+}
+
+// checkSecurity checks the security's answers of Trade-Order frame 3: company, last
+// trade and trade type found; no position is a quantity of 0.
+func (a *toPricingAnswers) checkSecurity(st *tradeOrderState) error {
+	if err := rowErr(a.coFound); !st.in.ByCompany && err != nil {
 		return frameErr(TradeOrder, 3, "company", err)
 	}
-	if err := rowErr(priceFound); err != nil {
+	if err := rowErr(a.priceFound); err != nil {
 		return frameErr(TradeOrder, 3, "last trade", err)
 	}
-	if err := rowErr(typeFound); err != nil {
+	if err := rowErr(a.typeFound); err != nil {
 		return frameErr(TradeOrder, 3, "trade type", err)
 	}
-	if !hsFound {
+	if !a.hsFound {
 		st.hsQty = 0
 	}
-	st.price = in.RequestedPrice
-	if st.isMarket {
-		st.price = st.marketPrice
+	return nil
+}
+
+// toClosedValue estimates the value the order closes (Trade-Order frame 3): a sell
+// against long lots, a buy against short lots, in the account's LIFO or FIFO order.
+func (e *executor) toClosedValue(ctx context.Context, tx database.Tx, st *tradeOrderState) error {
+	in := st.in
+	if !((st.isSell && st.hsQty > 0) || (!st.isSell && st.hsQty < 0)) {
+		return nil
 	}
-	// Estimate the value closed: a sell against long lots, a buy against short lots.
-	if (st.isSell && st.hsQty > 0) || (!st.isSell && st.hsQty < 0) {
-		q := e.sql.of(tradeOrderHoldingsAsc)
-		if in.LIFO {
-			q = e.sql.of(tradeOrderHoldingsDesc)
+	q := e.sql.of(tradeOrderHoldingsAsc)
+	if in.LIFO {
+		q = e.sql.of(tradeOrderHoldingsDesc)
+	}
+	needed := in.Qty
+	rows, err := tx.Query(ctx, q, in.AcctID, st.symbol)
+	err = scanRows(rows, err, func(r database.Rows) error {
+		var hQty int
+		var hPrice Money
+		if err := r.Scan(&hQty, &hPrice); err != nil {
+			return err
 		}
-		needed := in.Qty
-		rows, err := tx.Query(ctx, q, in.AcctID, st.symbol)
-		err = scanRows(rows, err, func(r database.Rows) error {
-			var hQty int
-			var hPrice Money
-			if err := r.Scan(&hQty, &hPrice); err != nil {
-				return err
-			}
-			if needed == 0 {
-				return nil
-			}
-			if st.isSell {
-				n := min(hQty, needed)
-				st.buyValue += Money(n) * hPrice
-				st.sellValue += Money(n) * st.price
-				needed -= n
-			} else {
-				n := min(-hQty, needed)
-				st.sellValue += Money(n) * hPrice
-				st.buyValue += Money(n) * st.price
-				needed -= n
-			}
+		if needed == 0 {
 			return nil
-		})
-		if err != nil {
-			return frameErr(TradeOrder, 3, "holdings", err)
 		}
+		if st.isSell {
+			n := min(hQty, needed)
+			st.buyValue += Money(n) * hPrice
+			st.sellValue += Money(n) * st.price
+			needed -= n
+		} else {
+			n := min(-hQty, needed)
+			st.sellValue += Money(n) * hPrice
+			st.buyValue += Money(n) * st.price
+			needed -= n
+		}
+		return nil
+	})
+	if err != nil {
+		return frameErr(TradeOrder, 3, "holdings", err)
 	}
-	taxable := st.sellValue > st.buyValue && (st.taxStatus == 1 || st.taxStatus == 2)
-	if taxable {
-		if err := tx.QueryRow(ctx, e.sql.of(tradeOrderTaxRate), st.custID).Scan(&rate); err != nil {
-			return frameErr(TradeOrder, 3, "tax rates", err)
-		}
-		st.taxAmount = centsOf(float64(st.sellValue-st.buyValue) / 100 * float64(rate))
-		if st.taxAmount <= 0 {
-			return checkf(TradeOrder, 3, "taxable gain %s gave tax %s", st.sellValue-st.buyValue, st.taxAmount)
-		}
+	return nil
+}
+
+// toTax estimates the tax on a taxable gain (Trade-Order frame 3), from the customer's
+// tax rates.
+func (e *executor) toTax(ctx context.Context, tx database.Tx, st *tradeOrderState) error {
+	if !(st.sellValue > st.buyValue && (st.taxStatus == 1 || st.taxStatus == 2)) {
+		return nil
 	}
-	if err := rowErr(commFound); err != nil {
+	var rate Rate
+	if err := tx.QueryRow(ctx, e.sql.of(tradeOrderTaxRate), st.custID).Scan(&rate); err != nil {
+		return frameErr(TradeOrder, 3, "tax rates", err)
+	}
+	st.taxAmount = centsOf(float64(st.sellValue-st.buyValue) / 100 * float64(rate))
+	if st.taxAmount <= 0 {
+		return checkf(TradeOrder, 3, "taxable gain %s gave tax %s", st.sellValue-st.buyValue, st.taxAmount)
+	}
+	return nil
+}
+
+// checkPricing checks the pricing answers of Trade-Order frame 3 (commission rate,
+// charge, margin figures) and frame 4's trade id, and sets the order's status.
+func (a *toPricingAnswers) checkPricing(st *tradeOrderState) error {
+	if err := rowErr(a.commFound); err != nil {
 		return frameErr(TradeOrder, 3, "commission rate", err)
 	}
-	if err := rowErr(chargeFound); err != nil {
+	if err := rowErr(a.chargeFound); err != nil {
 		return frameErr(TradeOrder, 3, "charge", err)
 	}
 	if st.commRate <= 0 || st.charge <= 0 {
 		return checkf(TradeOrder, 3, "commission rate %v and charge %s must be positive", st.commRate, st.charge)
 	}
-	if in.IsMargin {
-		if err := rowErr(balFound); err != nil {
+	if st.in.IsMargin {
+		if err := rowErr(a.balFound); err != nil {
 			return frameErr(TradeOrder, 3, "balance", err)
 		}
-		if err := rowErr(heldFound); err != nil {
+		if err := rowErr(a.heldFound); err != nil {
 			return frameErr(TradeOrder, 3, "holding assets", err)
 		}
-		st.acctAssets = bal + held
+		st.acctAssets = a.bal + a.held
 	}
-	if err := rowErr(idFound); err != nil {
+	if err := rowErr(a.idFound); err != nil {
 		return frameErr(TradeOrder, 4, "next trade id", err)
 	}
 	st.status = schema.StatusSubmitted
@@ -333,26 +382,26 @@ func (e *executor) toFrame3(ctx context.Context, tx database.Tx, st *tradeOrderS
 	return nil
 }
 
-// toFrame4 records the order: TRADE, TRADE_REQUEST for limit orders, TRADE_HISTORY.
-// Its writes are held back (insertOne) and go out with the commit, in one round trip
-// where the database can.
-func (e *executor) toFrame4(ctx context.Context, tx database.Tx, st *tradeOrderState, execName string) error {
+// toRecordOrder is Trade-Order frame 4: it records the order: TRADE, TRADE_REQUEST for
+// limit orders, TRADE_HISTORY. Its writes are held back (insertOne) and go out with the
+// commit, in one round trip where the database can.
+func (e *executor) toRecordOrder(ctx context.Context, tx database.Tx, st *tradeOrderState, execName string) error {
 	in := st.in
 	// st.tradeID came with frame 3's last round trip.
 	now := e.now()
 	st.comm = commission(st.commRate, in.Qty, st.price)
-	if err := insertOne(ctx, tx, TradeOrder, 4, "insert trade", e.sql.of(tradeOrderInsertTrade),
+	if err := insertOne(ctx, tx, frameStmt{TradeOrder, 4, "insert trade"}, e.sql.of(tradeOrderInsertTrade),
 		st.tradeID, now, st.status, in.TradeType, !in.IsMargin, st.symbol, in.Qty, st.price, in.AcctID,
 		truncate(execName, 49), st.charge, st.comm, in.LIFO); err != nil {
 		return err
 	}
 	if !st.isMarket {
-		if err := insertOne(ctx, tx, TradeOrder, 4, "insert trade request", e.sql.of(tradeOrderInsertRequest),
+		if err := insertOne(ctx, tx, frameStmt{TradeOrder, 4, "insert trade request"}, e.sql.of(tradeOrderInsertRequest),
 			st.tradeID, in.TradeType, st.symbol, in.Qty, st.price, st.brokerID); err != nil {
 			return err
 		}
 	}
-	return insertOne(ctx, tx, TradeOrder, 4, "insert trade history", e.sql.of(tradeOrderInsertHistory), st.tradeID, now, st.status)
+	return insertOne(ctx, tx, frameStmt{TradeOrder, 4, "insert trade history"}, e.sql.of(tradeOrderInsertHistory), st.tradeID, now, st.status)
 }
 
 // toServerResult is the server routine's frame output; amounts in cents.
@@ -440,10 +489,10 @@ WHERE cr_c_tier = $1 AND cr_tt_id = $2 AND cr_ex_id = $3 AND cr_from_qty <= $4 A
 	tradeOrderBalance       = TradeOrder.statement("TradeOrderBalance", `SELECT ca_bal FROM customer_account WHERE ca_id = $1`)
 	tradeOrderHoldingAssets = TradeOrder.statement("TradeOrderHoldingAssets", `SELECT COALESCE(SUM(hs_qty * lt_price), 0) FROM holding_summary, last_trade
 WHERE hs_ca_id = $1 AND lt_s_symb = hs_s_symb`)
-	// A SEQUENCE, not IDENTITY, on SQL Server too, so the id is known before the
-	// insert.
-	tradeOrderNextTradeID = TradeOrder.statement("TradeOrderNextTradeID", `SELECT nextval('seq_trade_id')`,
-		override{database.SQLServer, `SELECT NEXT VALUE FOR seq_trade_id`})
+	// A sequence, not an identity column, so the id is known before the insert.
+	tradeOrderNextTradeID = TradeOrder.engineStatement("TradeOrderNextTradeID", func(e *database.Engine) string {
+		return "SELECT " + e.NextValueSQL(schema.TradeIDSequence)
+	})
 	tradeOrderInsertTrade = TradeOrder.statement("TradeOrderInsertTrade", `INSERT INTO trade (t_id, t_dts, t_st_id, t_tt_id, t_is_cash, t_s_symb, t_qty, t_bid_price,
   t_ca_id, t_exec_name, t_trade_price, t_chrg, t_comm, t_tax, t_lifo)
 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, NULL, $11, $12, 0, $13)`)

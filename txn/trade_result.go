@@ -92,7 +92,7 @@ func (e *executor) tradeResult(ctx context.Context, tradeID int64, price Money) 
 	err := e.inTx(ctx, &out, database.ReadCommitted, func(tx database.Tx) error {
 		st = &tradeResultState{tradeID: tradeID, price: price, now: e.now()}
 		for _, f := range []func(context.Context, database.Tx, *tradeResultState) error{
-			e.trFrame1, e.trFrame2, e.trFrame3, e.trFrame4, e.trFrame5, e.trFrame6,
+			e.trLockTrade, e.trMovePosition, e.trTax, e.trCommission, e.trCompleteTrade, e.trSettle,
 		} {
 			if err := f(ctx, tx, st); err != nil {
 				return err
@@ -106,9 +106,9 @@ func (e *executor) tradeResult(ctx context.Context, tradeID int64, price Money) 
 	return out, TradeResultOutput{AcctID: st.acctID, Balance: st.balance, Tax: st.tax, Comm: st.comm}, nil
 }
 
-// trFrame1 reads and locks the trade, reads its type, and locks the account before
-// reading the position (see the isolation note above).
-func (e *executor) trFrame1(ctx context.Context, tx database.Tx, st *tradeResultState) error {
+// trLockTrade is Trade-Result frame 1: it reads and locks the trade, reads its type,
+// and locks the account before reading the position (see the isolation note above).
+func (e *executor) trLockTrade(ctx context.Context, tx database.Tx, st *tradeResultState) error {
 	if err := tx.QueryRow(ctx, e.sql.of(tradeResultTrade), st.tradeID).Scan(
 		&st.acctID, &st.typeID, &st.symbol, &st.qty, &st.charge, &st.lifo, &st.isCash, &st.status); err != nil {
 		return frameErr(TradeResult, 1, fmt.Sprintf("trade %d", st.tradeID), err)
@@ -148,10 +148,10 @@ type holdingLot struct {
 	price Money
 }
 
-// trFrame2 moves the position: holding summary, lots closed or shrunk on the opposite
-// side with a HOLDING_HISTORY row each, and a new lot for any remainder.
-func (e *executor) trFrame2(ctx context.Context, tx database.Tx, st *tradeResultState) error {
-	needed := st.qty
+// trMovePosition is Trade-Result frame 2: it moves the position: holding summary, lots
+// closed or shrunk on the opposite side with a HOLDING_HISTORY row each, and a new lot
+// for any remainder.
+func (e *executor) trMovePosition(ctx context.Context, tx database.Tx, st *tradeResultState) error {
 	// HOLDING has a foreign key to HOLDING_SUMMARY: insert the summary before a new
 	// lot, and delete it only after the lots are gone.
 	delta := st.qty
@@ -161,68 +161,19 @@ func (e *executor) trFrame2(ctx context.Context, tx database.Tx, st *tradeResult
 	newQty := st.hsQty + delta
 	switch {
 	case !st.hsFound:
-		if err := execOne(ctx, tx, TradeResult, 2, "insert holding summary", e.sql.of(tradeResultInsertSummary), st.acctID, st.symbol, newQty); err != nil {
+		if err := execOne(ctx, tx, frameStmt{TradeResult, 2, "insert holding summary"}, e.sql.of(tradeResultInsertSummary), st.acctID, st.symbol, newQty); err != nil {
 			return err
 		}
 	case newQty != 0:
-		if err := execOne(ctx, tx, TradeResult, 2, "update holding summary", e.sql.of(tradeResultUpdateSummary), newQty, st.acctID, st.symbol); err != nil {
+		if err := execOne(ctx, tx, frameStmt{TradeResult, 2, "update holding summary"}, e.sql.of(tradeResultUpdateSummary), newQty, st.acctID, st.symbol); err != nil {
 			return err
 		}
 	}
-	opposite := (st.isSell && st.hsQty > 0) || (!st.isSell && st.hsQty < 0)
-	if opposite {
-		q := e.sql.of(tradeResultLotsAsc)
-		if st.lifo {
-			q = e.sql.of(tradeResultLotsDesc)
-		}
-		var lots []holdingLot
-		// A pipeline of one: the summary's write held back above goes with it.
-		err := database.Pipeline(ctx, tx, []database.Queued{{SQL: q, Args: []any{st.acctID, st.symbol}, Scan: func(r database.Rows) error {
-			var l holdingLot
-			if err := r.Scan(&l.tID, &l.qty, &l.price); err != nil {
-				return err
-			}
-			lots = append(lots, l)
-			return nil
-		}}})
-		if err != nil {
-			return frameErr(TradeResult, 2, "holdings", err)
-		}
-		for _, l := range lots {
-			if needed == 0 {
-				break
-			}
-			size := l.qty // long lots close against a sell, short lots against a buy
-			if !st.isSell {
-				size = -l.qty
-			}
-			if size <= 0 {
-				continue // a lot on the same side; the summary said there is none
-			}
-			n := min(size, needed)
-			after := l.qty - n
-			if !st.isSell {
-				after = l.qty + n
-			}
-			if err := execOne(ctx, tx, TradeResult, 2, "insert holding history", e.sql.of(tradeResultInsertHoldingHistory),
-				l.tID, st.tradeID, l.qty, after); err != nil {
-				return err
-			}
-			if after == 0 {
-				if err := execOne(ctx, tx, TradeResult, 2, "delete holding", e.sql.of(tradeResultDeleteHolding), l.tID); err != nil {
-					return err
-				}
-			} else if err := execOne(ctx, tx, TradeResult, 2, "update holding", e.sql.of(tradeResultUpdateHolding), after, l.tID); err != nil {
-				return err
-			}
-			if st.isSell {
-				st.buyValue += Money(n) * l.price
-				st.sellValue += Money(n) * st.price
-			} else {
-				st.sellValue += Money(n) * l.price
-				st.buyValue += Money(n) * st.price
-			}
-			needed -= n
+	needed := st.qty
+	if (st.isSell && st.hsQty > 0) || (!st.isSell && st.hsQty < 0) {
+		var err error
+		if needed, err = e.trCloseLots(ctx, tx, st); err != nil {
+			return err
 		}
 	}
 	if needed > 0 {
@@ -230,24 +181,87 @@ func (e *executor) trFrame2(ctx context.Context, tx database.Tx, st *tradeResult
 		if st.isSell {
 			lot = -needed // a short position
 		}
-		if err := execOne(ctx, tx, TradeResult, 2, "insert holding history", e.sql.of(tradeResultInsertHoldingHistory),
+		if err := execOne(ctx, tx, frameStmt{TradeResult, 2, "insert holding history"}, e.sql.of(tradeResultInsertHoldingHistory),
 			st.tradeID, st.tradeID, 0, lot); err != nil {
 			return err
 		}
-		if err := execOne(ctx, tx, TradeResult, 2, "insert holding", e.sql.of(tradeResultInsertHolding),
+		if err := execOne(ctx, tx, frameStmt{TradeResult, 2, "insert holding"}, e.sql.of(tradeResultInsertHolding),
 			st.tradeID, st.acctID, st.symbol, st.now, st.price, lot); err != nil {
 			return err
 		}
 	} else if st.hsFound && newQty == 0 {
-		if err := execOne(ctx, tx, TradeResult, 2, "delete holding summary", e.sql.of(tradeResultDeleteSummary), st.acctID, st.symbol); err != nil {
+		if err := execOne(ctx, tx, frameStmt{TradeResult, 2, "delete holding summary"}, e.sql.of(tradeResultDeleteSummary), st.acctID, st.symbol); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
-// trFrame3 computes the tax on a realised gain for taxable accounts.
-func (e *executor) trFrame3(ctx context.Context, tx database.Tx, st *tradeResultState) error {
+// trCloseLots closes or shrinks the lots on the opposite side of the trade (Trade-Result
+// frame 2), in the account's LIFO or FIFO order, with a HOLDING_HISTORY row each, and
+// adds their values to the trade's buy and sell values. It returns the quantity left
+// to open as a new lot.
+func (e *executor) trCloseLots(ctx context.Context, tx database.Tx, st *tradeResultState) (needed int, err error) {
+	needed = st.qty
+	q := e.sql.of(tradeResultLotsAsc)
+	if st.lifo {
+		q = e.sql.of(tradeResultLotsDesc)
+	}
+	var lots []holdingLot
+	// A pipeline of one: the summary's write held back by frame 2 goes with it.
+	err = database.Pipeline(ctx, tx, []database.Queued{{SQL: q, Args: []any{st.acctID, st.symbol}, Scan: func(r database.Rows) error {
+		var l holdingLot
+		if err := r.Scan(&l.tID, &l.qty, &l.price); err != nil {
+			return err
+		}
+		lots = append(lots, l)
+		return nil
+	}}})
+	if err != nil {
+		return 0, frameErr(TradeResult, 2, "holdings", err)
+	}
+	for _, l := range lots {
+		if needed == 0 {
+			break
+		}
+		size := l.qty // long lots close against a sell, short lots against a buy
+		if !st.isSell {
+			size = -l.qty
+		}
+		if size <= 0 {
+			continue // a lot on the same side; the summary said there is none
+		}
+		n := min(size, needed)
+		after := l.qty - n
+		if !st.isSell {
+			after = l.qty + n
+		}
+		if err := execOne(ctx, tx, frameStmt{TradeResult, 2, "insert holding history"}, e.sql.of(tradeResultInsertHoldingHistory),
+			l.tID, st.tradeID, l.qty, after); err != nil {
+			return 0, err
+		}
+		if after == 0 {
+			if err := execOne(ctx, tx, frameStmt{TradeResult, 2, "delete holding"}, e.sql.of(tradeResultDeleteHolding), l.tID); err != nil {
+				return 0, err
+			}
+		} else if err := execOne(ctx, tx, frameStmt{TradeResult, 2, "update holding"}, e.sql.of(tradeResultUpdateHolding), after, l.tID); err != nil {
+			return 0, err
+		}
+		if st.isSell {
+			st.buyValue += Money(n) * l.price
+			st.sellValue += Money(n) * st.price
+		} else {
+			st.sellValue += Money(n) * l.price
+			st.buyValue += Money(n) * st.price
+		}
+		needed -= n
+	}
+	return needed, nil
+}
+
+// trTax is Trade-Result frame 3: it computes the tax on a realised gain for taxable
+// accounts.
+func (e *executor) trTax(ctx context.Context, tx database.Tx, st *tradeResultState) error {
 	if !(st.taxStatus == 1 || st.taxStatus == 2) || st.sellValue <= st.buyValue {
 		return nil
 	}
@@ -259,11 +273,12 @@ func (e *executor) trFrame3(ctx context.Context, tx database.Tx, st *tradeResult
 	if st.tax < 0 {
 		return checkf(TradeResult, 3, "tax %s is negative", st.tax)
 	}
-	return execOne(ctx, tx, TradeResult, 3, "update trade tax", e.sql.of(tradeResultUpdateTax), st.tax, st.tradeID)
+	return execOne(ctx, tx, frameStmt{TradeResult, 3, "update trade tax"}, e.sql.of(tradeResultUpdateTax), st.tax, st.tradeID)
 }
 
-// trFrame4 reads the security, the customer's tier and the commission rate.
-func (e *executor) trFrame4(ctx context.Context, tx database.Tx, st *tradeResultState) error {
+// trCommission is Trade-Result frame 4: it reads the security, the customer's tier and
+// the commission rate.
+func (e *executor) trCommission(ctx context.Context, tx database.Tx, st *tradeResultState) error {
 	// The security and the tier need only frame 1's rows: one round trip.
 	var secFound, tierFound bool
 	qs := []database.Queued{
@@ -288,23 +303,24 @@ func (e *executor) trFrame4(ctx context.Context, tx database.Tx, st *tradeResult
 	return nil
 }
 
-// trFrame5 completes the trade, records its history and credits the broker.
-func (e *executor) trFrame5(ctx context.Context, tx database.Tx, st *tradeResultState) error {
+// trCompleteTrade is Trade-Result frame 5: it completes the trade, records its history
+// and credits the broker.
+func (e *executor) trCompleteTrade(ctx context.Context, tx database.Tx, st *tradeResultState) error {
 	st.comm = commission(st.commRate, st.qty, st.price)
-	if err := execOne(ctx, tx, TradeResult, 5, "complete trade", e.sql.of(tradeResultCompleteTrade),
+	if err := execOne(ctx, tx, frameStmt{TradeResult, 5, "complete trade"}, e.sql.of(tradeResultCompleteTrade),
 		st.comm, st.now, schema.StatusCompleted, st.price, st.tradeID); err != nil {
 		return err
 	}
-	if err := execOne(ctx, tx, TradeResult, 5, "insert trade history", e.sql.of(tradeResultInsertHistory),
+	if err := execOne(ctx, tx, frameStmt{TradeResult, 5, "insert trade history"}, e.sql.of(tradeResultInsertHistory),
 		st.tradeID, st.now, schema.StatusCompleted); err != nil {
 		return err
 	}
-	return execOne(ctx, tx, TradeResult, 5, "update broker", e.sql.of(tradeResultUpdateBroker), st.comm, st.brokerID)
+	return execOne(ctx, tx, frameStmt{TradeResult, 5, "update broker"}, e.sql.of(tradeResultUpdateBroker), st.comm, st.brokerID)
 }
 
-// trFrame6 settles the trade: SETTLEMENT, and for cash trades the balance and a
-// CASH_TRANSACTION.
-func (e *executor) trFrame6(ctx context.Context, tx database.Tx, st *tradeResultState) error {
+// trSettle is Trade-Result frame 6: it settles the trade: SETTLEMENT, and for cash
+// trades the balance and a CASH_TRANSACTION.
+func (e *executor) trSettle(ctx context.Context, tx database.Tx, st *tradeResultState) error {
 	y, m, d := st.now.Date()
 	due := time.Date(y, m, d, 0, 0, 0, 0, time.UTC).AddDate(0, 0, 2)
 	gross := Money(st.qty) * st.price
@@ -319,16 +335,16 @@ func (e *executor) trFrame6(ctx context.Context, tx database.Tx, st *tradeResult
 	if st.isCash {
 		cashType = "Cash Account"
 	}
-	if err := execOne(ctx, tx, TradeResult, 6, "insert settlement", e.sql.of(tradeResultInsertSettlement),
+	if err := execOne(ctx, tx, frameStmt{TradeResult, 6, "insert settlement"}, e.sql.of(tradeResultInsertSettlement),
 		st.tradeID, cashType, due, amount); err != nil {
 		return err
 	}
 	if st.isCash {
-		if err := execOne(ctx, tx, TradeResult, 6, "update balance", e.sql.of(tradeResultUpdateBalance), amount, st.acctID); err != nil {
+		if err := execOne(ctx, tx, frameStmt{TradeResult, 6, "update balance"}, e.sql.of(tradeResultUpdateBalance), amount, st.acctID); err != nil {
 			return err
 		}
 		name := truncate(fmt.Sprintf("%s %d shares of %s", st.typeName, st.qty, st.secName), 100)
-		if err := execOne(ctx, tx, TradeResult, 6, "insert cash transaction", e.sql.of(tradeResultInsertCash),
+		if err := execOne(ctx, tx, frameStmt{TradeResult, 6, "insert cash transaction"}, e.sql.of(tradeResultInsertCash),
 			st.tradeID, st.now, amount, name); err != nil {
 			return err
 		}

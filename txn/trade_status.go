@@ -60,12 +60,14 @@ func (e *executor) tradeStatus(ctx context.Context, in TradeStatusInput) (Outcom
 	}
 	err := e.inTx(ctx, &out, database.ReadOnlyCommitted, func(tx database.Tx) error {
 		res = TradeStatusOutput{}
-		return e.tsFrame1(ctx, tx, in, &res)
+		return e.tsRecentTrades(ctx, tx, in, &res)
 	})
 	return out, res, err
 }
 
-func (e *executor) tsFrame1(ctx context.Context, tx database.Tx, in TradeStatusInput, res *TradeStatusOutput) error {
+// tsRecentTrades is Trade-Status frame 1: it reads the account's most recent trades and
+// the names of its customer and broker.
+func (e *executor) tsRecentTrades(ctx context.Context, tx database.Tx, in TradeStatusInput, res *TradeStatusOutput) error {
 	// Both statements need only the account: one round trip where the database can
 	// pipeline, two statements counted either way.
 	names := 0

@@ -50,11 +50,11 @@ func (e *executor) tradeUpdate(ctx context.Context, in TradeLookupInput) (Outcom
 		res = TradeLookupOutput{Frame: in.Frame}
 		switch in.Frame {
 		case 1:
-			return e.tuFrame1(ctx, tx, in, &res)
+			return e.tuExecNames(ctx, tx, in, &res)
 		case 2:
-			return e.tuFrame2(ctx, tx, in, &res)
+			return e.tuCashTypes(ctx, tx, in, &res)
 		}
-		return e.tuFrame3(ctx, tx, in, &res)
+		return e.tuCashNames(ctx, tx, in, &res)
 	})
 	return out, res, err
 }
@@ -90,14 +90,15 @@ func toggleShares(s string) string {
 	return strings.Replace(s, " Shares ", " shares ", 1)
 }
 
-// tuFrame1 toggles the executor name of each given trade, then reads the trades and
-// their details (two pipelines: the reads do not depend on each other).
-func (e *executor) tuFrame1(ctx context.Context, tx database.Tx, in TradeLookupInput, res *TradeLookupOutput) error {
+// tuExecNames is Trade-Update frame 1: it toggles the executor name of each given
+// trade, then reads the trades and their details (two pipelines: the reads do not
+// depend on each other).
+func (e *executor) tuExecNames(ctx context.Context, tx database.Tx, in TradeLookupInput, res *TradeLookupOutput) error {
 	ids := in.TradeIDs[:max(0, min(len(in.TradeIDs), in.MaxTrades))]
 	names := make([]string, len(ids))
-	n, err := e.readThenUpdate(ctx, tx, 1, "executor name", ids, e.sql.of(tradeUpdateExecName), func(i int) []any { return []any{&names[i]} },
+	n, err := e.readThenUpdate(ctx, tx, tradeReads{at: frameStmt{TradeUpdate, 1, "executor name"}, ids: ids, sql: e.sql.of(tradeUpdateExecName), dest: func(i int) []any { return []any{&names[i]} }},
 		func(i int) error {
-			return execOne(ctx, tx, TradeUpdate, 1, "update executor name", e.sql.of(tradeUpdateSetExecName),
+			return execOne(ctx, tx, frameStmt{TradeUpdate, 1, "update executor name"}, e.sql.of(tradeUpdateSetExecName),
 				truncate(toggleExecName(names[i]), 49), ids[i])
 		})
 	res.Updated += n
@@ -118,8 +119,9 @@ func (e *executor) tuFrame1(ctx context.Context, tx database.Tx, in TradeLookupI
 	return nil
 }
 
-// tuFrame2 toggles the settlement cash type of an account's trades in a window.
-func (e *executor) tuFrame2(ctx context.Context, tx database.Tx, in TradeLookupInput, res *TradeLookupOutput) error {
+// tuCashTypes is Trade-Update frame 2: it toggles the settlement cash type of an
+// account's trades in a window.
+func (e *executor) tuCashTypes(ctx context.Context, tx database.Tx, in TradeLookupInput, res *TradeLookupOutput) error {
 	list, err := e.accountTrades(ctx, tx, TradeUpdate, in)
 	if err != nil {
 		return err
@@ -130,26 +132,28 @@ func (e *executor) tuFrame2(ctx context.Context, tx database.Tx, in TradeLookupI
 		ids[i] = d.TradeID
 	}
 	cashTypes := make([]string, len(sel))
-	n, err := e.readThenUpdate(ctx, tx, 2, "settlement", ids, e.sql.of(tradeUpdateCashType), func(i int) []any { return []any{&cashTypes[i]} },
+	n, err := e.readThenUpdate(ctx, tx, tradeReads{at: frameStmt{TradeUpdate, 2, "settlement"}, ids: ids, sql: e.sql.of(tradeUpdateCashType), dest: func(i int) []any { return []any{&cashTypes[i]} }},
 		func(i int) error {
-			return execOne(ctx, tx, TradeUpdate, 2, "update cash type", e.sql.of(tradeUpdateSetCashType),
+			return execOne(ctx, tx, frameStmt{TradeUpdate, 2, "update cash type"}, e.sql.of(tradeUpdateSetCashType),
 				toggleCashType(cashTypes[i], sel[i].IsCash), ids[i])
 		})
 	res.Updated += n
 	if err != nil {
 		return err
 	}
-	if err := e.detailList(ctx, tx, TradeUpdate, 2, in, list, res); err != nil {
+	if list, err = e.detailList(ctx, tx, TradeUpdate, 2, in.MaxTrades, list); err != nil {
 		return err
 	}
+	res.Trades = list
 	if res.Updated != len(res.Trades) {
 		return checkf(TradeUpdate, 2, "updated %d of %d trades found", res.Updated, len(res.Trades))
 	}
 	return nil
 }
 
-// tuFrame3 rewrites the cash transaction name of a symbol's cash trades in a window.
-func (e *executor) tuFrame3(ctx context.Context, tx database.Tx, in TradeLookupInput, res *TradeLookupOutput) error {
+// tuCashNames is Trade-Update frame 3: it rewrites the cash transaction name of a
+// symbol's cash trades in a window.
+func (e *executor) tuCashNames(ctx context.Context, tx database.Tx, in TradeLookupInput, res *TradeLookupOutput) error {
 	list, err := e.tradesBySymbol(ctx, tx, TradeUpdate, in)
 	if err != nil {
 		return err
@@ -161,43 +165,53 @@ func (e *executor) tuFrame3(ctx context.Context, tx database.Tx, in TradeLookupI
 		}
 	}
 	names := make([]*string, len(ids))
-	n, err := e.readThenUpdate(ctx, tx, 3, "cash transaction", ids, e.sql.of(tradeUpdateCashName), func(i int) []any { return []any{&names[i]} },
+	n, err := e.readThenUpdate(ctx, tx, tradeReads{at: frameStmt{TradeUpdate, 3, "cash transaction"}, ids: ids, sql: e.sql.of(tradeUpdateCashName), dest: func(i int) []any { return []any{&names[i]} }},
 		func(i int) error {
 			cur := ""
 			if names[i] != nil {
 				cur = *names[i]
 			}
-			return execOne(ctx, tx, TradeUpdate, 3, "update cash name", e.sql.of(tradeUpdateSetCashName),
+			return execOne(ctx, tx, frameStmt{TradeUpdate, 3, "update cash name"}, e.sql.of(tradeUpdateSetCashName),
 				truncate(toggleShares(cur), 100), ids[i])
 		})
 	res.Updated += n
 	if err != nil {
 		return err
 	}
-	if err := e.detailList(ctx, tx, TradeUpdate, 3, in, list, res); err != nil {
+	if list, err = e.detailList(ctx, tx, TradeUpdate, 3, in.MaxTrades, list); err != nil {
 		return err
 	}
+	res.Trades = list
 	if len(res.Trades) == 0 {
 		return checkf(TradeUpdate, 3, "no trade of %s in the window", in.Symbol)
 	}
 	return nil
 }
 
-// readThenUpdate reads one row per trade id (sql with the id as its argument, into
-// dest(i)) and then runs update(i) for each, which holds back its write (execOne), and
-// returns how many updates it ran. When the ids are distinct the reads go out
-// together, one round trip instead of one per trade, and the writes follow with the
-// frame's next statement: each write touches only its own trade's row, read before it
-// in the same snapshot, so the values read and written are those of the one-by-one
-// order. A repeated id (its second read must see the first write) is read and updated
-// one by one. A read's error, or a missing row at the first trade that lacks one, is
-// the frame's error (frameErr with what); update's errors are returned as they are.
-func (e *executor) readThenUpdate(ctx context.Context, tx database.Tx, frame int, what string, ids []int64, sql string,
-	dest func(i int) []any, update func(i int) error) (int, error) {
+// tradeReads are the reads of readThenUpdate: one row per trade id (sql with the id as
+// its argument, into dest(i)); at names them in the frame's errors.
+type tradeReads struct {
+	at   frameStmt
+	ids  []int64
+	sql  string
+	dest func(i int) []any
+}
+
+// readThenUpdate reads r's rows and then runs update(i) for each, which holds back its
+// write (execOne), and returns how many updates it ran. When the ids are distinct the
+// reads go out together, one round trip instead of one per trade, and the writes
+// follow with the frame's next statement: each write touches only its own trade's
+// row, read before it in the same snapshot, so the values read and written are those
+// of the one-by-one order. A repeated id (its second read must see the first write) is
+// read and updated one by one. A read's error, or a missing row at the first trade
+// that lacks one, is the frame's error (frameErr with r.at); update's errors are
+// returned as they are.
+func (e *executor) readThenUpdate(ctx context.Context, tx database.Tx, r tradeReads, update func(i int) error) (int, error) {
+	ids, sql, dest := r.ids, r.sql, r.dest
 	if !distinct(ids) {
 		for i, id := range ids {
 			if err := tx.QueryRow(ctx, sql, id).Scan(dest(i)...); err != nil {
-				return i, frameErr(TradeUpdate, frame, what, err)
+				return i, frameErr(r.at.kind, r.at.frame, r.at.what, err)
 			}
 			if err := update(i); err != nil {
 				return i, err
@@ -212,12 +226,12 @@ func (e *executor) readThenUpdate(ctx context.Context, tx database.Tx, frame int
 	}
 	if len(qs) > 0 {
 		if err := database.Pipeline(ctx, tx, qs); err != nil {
-			return 0, frameErr(TradeUpdate, frame, what, err)
+			return 0, frameErr(r.at.kind, r.at.frame, r.at.what, err)
 		}
 	}
 	for i := range ids {
 		if err := rowErr(found[i]); err != nil {
-			return i, frameErr(TradeUpdate, frame, what, err)
+			return i, frameErr(r.at.kind, r.at.frame, r.at.what, err)
 		}
 		if err := update(i); err != nil {
 			return i, err

@@ -137,22 +137,9 @@ func runCompare(stdout io.Writer, sides [][]string, o compareOptions) error {
 	if err != nil {
 		return usageError{err}
 	}
-	var inputs, disks []results.Input
-	for _, paths := range sides {
-		in, err := readSide(paths)
-		if err != nil {
-			return err
-		}
-		for _, x := range in.All() {
-			if results.IsDisk(x) && len(paths) > 1 {
-				return usagef("compare: %s is a storage profile; a side of several files (separated by --) takes OLTP result files only", x.Path)
-			}
-		}
-		if results.IsDisk(in) {
-			disks = append(disks, in)
-		} else {
-			inputs = append(inputs, in)
-		}
+	inputs, disks, err := readSides(sides)
+	if err != nil {
+		return err
 	}
 	if len(disks) > 0 {
 		return compareWithDisks(stdout, inputs, disks, o, diskGates)
@@ -173,20 +160,45 @@ func runCompare(stdout io.Writer, sides [][]string, o compareOptions) error {
 		return err
 	}
 	if len(gates) > 0 {
-		fmt.Fprintln(stdout, "\nGates:")
-		for _, g := range gates {
-			fmt.Fprintf(stdout, "  --fail-if %s\n", g)
-		}
+		var unchecked []string
 		for _, g := range cmp.Unevaluated(gates) {
-			fmt.Fprintf(stdout, "  WARNING --fail-if %q was checked nowhere: its figure is unknown at every shared step\n", g.Expr)
+			unchecked = append(unchecked, g.Expr)
 		}
-		for _, t := range trips {
-			fmt.Fprintf(stdout, "  TRIPPED %s\n", t)
+		gateLines{heading: "Gates:", where: "shared step", given: stringsOf(gates), unchecked: unchecked, trips: stringsOf(trips)}.write(stdout)
+	}
+	if err := writeComparison(stdout, o, cmp, results.CompareHTMLOptions{Gates: gates, Trips: trips}); err != nil {
+		return err
+	}
+	if len(trips) > 0 {
+		return gateError{msg: fmt.Sprintf("%d --fail-if gate(s) tripped: %s", len(trips), strings.Join(stringsOf(trips), "; "))}
+	}
+	return nil
+}
+
+// readSides reads each side's files, OLTP runs apart from storage profiles; a profile
+// may only be a side of its own.
+func readSides(sides [][]string) (runs, disks []results.Input, err error) {
+	for _, paths := range sides {
+		in, err := readSide(paths)
+		if err != nil {
+			return nil, nil, err
 		}
-		if len(trips) == 0 {
-			fmt.Fprintln(stdout, "  none tripped")
+		for _, x := range in.All() {
+			if results.IsDisk(x) && len(paths) > 1 {
+				return nil, nil, usagef("compare: %s is a storage profile; a side of several files (separated by --) takes OLTP result files only", x.Path)
+			}
+		}
+		if results.IsDisk(in) {
+			disks = append(disks, in)
+		} else {
+			runs = append(runs, in)
 		}
 	}
+	return runs, disks, nil
+}
+
+// writeComparison writes the --csv, --json and --html files a compare was asked for.
+func writeComparison(stdout io.Writer, o compareOptions, cmp *results.Comparison, ho results.CompareHTMLOptions) error {
 	if o.CSV != "" {
 		if err := writeOutput(stdout, o.CSV, cmp.WriteCSV); err != nil {
 			return err
@@ -198,19 +210,40 @@ func runCompare(stdout io.Writer, sides [][]string, o compareOptions) error {
 		}
 	}
 	if o.HTML != "" {
-		render := func(w io.Writer) error {
-			return cmp.WriteCompareHTML(w, results.CompareHTMLOptions{Gates: gates, Trips: trips})
-		}
-		if err := writeOutput(stdout, o.HTML, render); err != nil {
-			return err
-		}
-	}
-	if len(trips) > 0 {
-		msgs := make([]string, len(trips))
-		for i, t := range trips {
-			msgs[i] = t.String()
-		}
-		return gateError{msg: fmt.Sprintf("%d --fail-if gate(s) tripped: %s", len(trips), strings.Join(msgs, "; "))}
+		return writeOutput(stdout, o.HTML, func(w io.Writer) error { return cmp.WriteCompareHTML(w, ho) })
 	}
 	return nil
+}
+
+// gateLines are the gates a compare checked as its text lists them under heading:
+// each one given, a warning for each whose figure was unknown at every shared step
+// (where names the step), each that tripped, or that none did.
+type gateLines struct {
+	heading, where          string
+	given, unchecked, trips []string
+}
+
+func (g gateLines) write(w io.Writer) {
+	fmt.Fprintln(w, "\n"+g.heading)
+	for _, s := range g.given {
+		fmt.Fprintf(w, "  --fail-if %s\n", s)
+	}
+	for _, e := range g.unchecked {
+		fmt.Fprintf(w, "  WARNING --fail-if %q was checked nowhere: its figure is unknown at every %s\n", e, g.where)
+	}
+	for _, t := range g.trips {
+		fmt.Fprintf(w, "  TRIPPED %s\n", t)
+	}
+	if len(g.trips) == 0 {
+		fmt.Fprintln(w, "  none tripped")
+	}
+}
+
+// stringsOf is each value's String.
+func stringsOf[T fmt.Stringer](xs []T) []string {
+	out := make([]string, len(xs))
+	for i, x := range xs {
+		out[i] = x.String()
+	}
+	return out
 }

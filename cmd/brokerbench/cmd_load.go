@@ -159,6 +159,9 @@ func runLoad(ctx context.Context, g *globalOptions, o *loadOptions) (retErr erro
 		return err
 	}
 	defer db.Close()
+	if _, err := supportedServer(ctx, db); err != nil {
+		return err
+	}
 
 	model := loader.SizeModelFor(string(db.Name()))
 	plan := loader.PlanFor(schema.Scale{Customers: o.Customers, TradeDays: o.TradeDays}, model)

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -170,5 +171,37 @@ func TestLoadSizeBadInput(t *testing.T) {
 		if got, err := parseSize(in); err != nil || got != want {
 			t.Errorf("parseSize(%q) = %d, %v, want %d", in, got, err, want)
 		}
+	}
+}
+
+// load and run refuse a server older than the versions the README states, in one
+// line, before they touch the database. The harness's server is as new as any, so the
+// test raises the PostgreSQL engine's oldest version above it; it does not call
+// t.Parallel, so no parallel test of the package runs while the engine is changed.
+func TestLoadAndRunRefuseAnOldServer(t *testing.T) {
+	dsn := testpg.NewDB(t)
+	e, err := database.Lookup(database.Postgres)
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv, err := testpg.OpenDB(t, dsn, database.Options{MaxConns: 1}).Server(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	saved := e.MinVersion
+	e.MinVersion = srv.Num + 1
+	t.Cleanup(func() { e.MinVersion = saved })
+	for _, args := range [][]string{
+		{"--db", dsn, "load", "--customers", "1000", "--trade-days", "5"},
+		{"--db", dsn, "run", "--users", "1", "--step", "10s", "--warmup", "2s", "--out", filepath.Join(t.TempDir(), "r.json")},
+	} {
+		code, _, errb := runCLI(t, args...)
+		if code != 1 {
+			t.Errorf("%s: exit %d, want 1", args[2], code)
+		}
+		oneErrorLine(t, errb, "PostgreSQL "+srv.Version+" is older than the versions brokerbench supports (PostgreSQL "+e.Versions+")")
+	}
+	if tables, err := loader.ExistingTables(context.Background(), testpg.OpenDB(t, dsn, database.Options{MaxConns: 1})); err != nil || len(tables) != 0 {
+		t.Errorf("a refused load created %v (%v)", tables, err)
 	}
 }

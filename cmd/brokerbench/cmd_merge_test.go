@@ -5,13 +5,11 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
-	"slices"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/brokerbench/brokerbench/results"
-	"github.com/brokerbench/brokerbench/txn"
 )
 
 var mergeTxnNames = []string{"Trade-Order", "Trade-Result", "Trade-Status"}
@@ -23,7 +21,7 @@ func writeShardFiles(t *testing.T, dir string, n int) (shards []string, union st
 	t.Helper()
 	start := time.Date(2026, 12, 1, 4, 0, 0, 0, time.UTC)
 	one := &results.Run{Format: results.FormatVersion, Label: "one driver", Seed: 3, Scale: results.Scale{Customers: 1000, TradeDays: 5},
-		Database: results.Database{Product: "PostgreSQL"}, Limits: results.DefaultLimits.Record()}
+		Database: results.Database{Product: "PostgreSQL"}, Limits: results.DefaultLimits().Record()}
 	unionRecs := []*results.Recorder{results.NewRecorder(start), results.NewRecorder(start)}
 	for k := 0; k < n; k++ {
 		rng := rand.New(rand.NewPCG(uint64(k), 5))
@@ -158,20 +156,5 @@ func TestMergeCommandErrors(t *testing.T) {
 				t.Errorf("a refused merge wrote %s", out)
 			}
 		})
-	}
-}
-
-// Merge rescales WAL bytes per commit to every shard's commits, so it must count
-// commits as the driver does: every transaction type that is not read-only.
-func TestMergeKnowsWhichTransactionsCommit(t *testing.T) {
-	var readOnly []string
-	for _, s := range txn.Catalogue {
-		if s.ReadOnly {
-			readOnly = append(readOnly, s.Name)
-		}
-	}
-	slices.Sort(readOnly)
-	if got := slices.Sorted(slices.Values(results.ReadOnlyTransactions)); !slices.Equal(got, readOnly) {
-		t.Errorf("results.ReadOnlyTransactions %v, the catalogue's read-only types %v", got, readOnly)
 	}
 }

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"fmt"
 
 	"github.com/brokerbench/brokerbench/internal/memcap"
@@ -24,81 +25,95 @@ stops it; the data stays in the folder.`,
 			return usagef("pg needs a subcommand: start, stop or status (see 'brokerbench pg --help')")
 		},
 	}
-	need := func() error {
-		if g.PGData == "" {
-			return usagef("--pgdata DIR is required: the folder that holds the cluster")
-		}
-		return nil
-	}
 	start := &cobra.Command{
 		Use: "start", Short: "Start the managed cluster in --pgdata", Args: cobra.NoArgs,
-		RunE: func(c *cobra.Command, _ []string) error {
-			if err := need(); err != nil {
-				return err
-			}
-			capBytes, capGiven, err := parseServerMemory(g.ServerMemory)
-			if err != nil {
-				return err
-			}
-			// One an earlier brokerbench started without a password is not attached
-			// to: Start converts it.
-			if cl, err := pgmanaged.Attach(g.PGData); err == nil && !cl.Unprotected() {
-				if err := checkAttachedCap(cl, capBytes, capGiven); err != nil {
-					return err
-				}
-				fmt.Fprintf(g.Stdout, "already running: %s\n", cl.PassfileURL("brokerbench"))
-				g.logf("%s", connectHint(cl))
-				return nil
-			}
-			cl, err := pgmanaged.Start(c.Context(), pgmanaged.Options{DataDir: g.PGData, Log: g.logf, MemoryCap: capBytes, KeepMemoryCap: !capGiven})
-			if err != nil {
-				return err
-			}
-			if err := ensureDatabase(c.Context(), cl, "brokerbench"); err != nil {
-				return err
-			}
-			// Scripts read the URL from standard output: it stays one line.
-			fmt.Fprintf(g.Stdout, "%s\n", cl.PassfileURL("brokerbench"))
-			g.logf("%s", connectHint(cl))
-			return nil
-		},
+		RunE: func(c *cobra.Command, _ []string) error { return runPGStart(c.Context(), g) },
 	}
 	addServerMemoryFlag(start, &g.ServerMemory, serverMemoryUsage)
 	pg.AddCommand(start, &cobra.Command{
 		Use: "stop", Short: "Stop the managed cluster in --pgdata (its data is kept)", Args: cobra.NoArgs,
-		RunE: func(c *cobra.Command, _ []string) error {
-			if err := need(); err != nil {
-				return err
-			}
-			cl, err := pgmanaged.Attach(g.PGData)
-			if err != nil {
-				return err
-			}
-			return cl.Stop()
-		},
+		RunE: func(c *cobra.Command, _ []string) error { return runPGStop(g) },
 	}, &cobra.Command{
 		Use: "status", Short: "Say whether the managed cluster in --pgdata runs, and its URL", Args: cobra.NoArgs,
-		RunE: func(c *cobra.Command, _ []string) error {
-			if err := need(); err != nil {
-				return err
-			}
-			cl, err := pgmanaged.Attach(g.PGData)
-			if err != nil {
-				return err
-			}
-			if cl.Unprotected() {
-				fmt.Fprintf(g.Stdout, "running without a password: %s\n", cl.PassfileURL("brokerbench"))
-				g.logf("%s", unprotectedWarning(cl))
-				return nil
-			}
-			fmt.Fprintf(g.Stdout, "running: %s\n", cl.PassfileURL("brokerbench"))
-			if cl.MemoryCap > 0 {
-				g.logf("server memory capped at %s (cgroup %s)", memcap.FormatSize(cl.MemoryCap), cl.MemoryGroup())
-			}
-			return nil
-		},
+		RunE: func(c *cobra.Command, _ []string) error { return runPGStatus(g) },
 	})
 	return pg
+}
+
+// needPGData refuses a pg subcommand without --pgdata.
+func needPGData(g *globalOptions) error {
+	if g.PGData == "" {
+		return usagef("--pgdata DIR is required: the folder that holds the cluster")
+	}
+	return nil
+}
+
+// runPGStart starts the cluster in --pgdata, or says it already runs, and prints its
+// URL.
+func runPGStart(ctx context.Context, g *globalOptions) error {
+	if err := needPGData(g); err != nil {
+		return err
+	}
+	capBytes, capGiven, err := parseServerMemory(g.ServerMemory)
+	if err != nil {
+		return err
+	}
+	// One an earlier brokerbench started without a password is not attached
+	// to: Start converts it.
+	if cl, err := pgmanaged.Attach(g.PGData); err == nil && !cl.Unprotected() {
+		if err := checkAttachedCap(cl, capBytes, capGiven); err != nil {
+			return err
+		}
+		fmt.Fprintf(g.Stdout, "already running: %s\n", cl.PassfileURL("brokerbench"))
+		g.logf("%s", connectHint(cl))
+		return nil
+	}
+	cl, err := pgmanaged.Start(ctx, pgmanaged.Options{DataDir: g.PGData, Log: g.logf, MemoryCap: capBytes, KeepMemoryCap: !capGiven})
+	if err != nil {
+		return err
+	}
+	if err := ensureDatabase(ctx, cl, "brokerbench"); err != nil {
+		return err
+	}
+	// Scripts read the URL from standard output: it stays one line.
+	fmt.Fprintf(g.Stdout, "%s\n", cl.PassfileURL("brokerbench"))
+	g.logf("%s", connectHint(cl))
+	return nil
+}
+
+// attachPG attaches to the running cluster in --pgdata.
+func attachPG(g *globalOptions) (*pgmanaged.Cluster, error) {
+	if err := needPGData(g); err != nil {
+		return nil, err
+	}
+	return pgmanaged.Attach(g.PGData)
+}
+
+// runPGStop stops the cluster in --pgdata; its data stays.
+func runPGStop(g *globalOptions) error {
+	cl, err := attachPG(g)
+	if err != nil {
+		return err
+	}
+	return cl.Stop()
+}
+
+// runPGStatus says whether the cluster in --pgdata runs, with its URL and memory cap.
+func runPGStatus(g *globalOptions) error {
+	cl, err := attachPG(g)
+	if err != nil {
+		return err
+	}
+	if cl.Unprotected() {
+		fmt.Fprintf(g.Stdout, "running without a password: %s\n", cl.PassfileURL("brokerbench"))
+		g.logf("%s", unprotectedWarning(cl))
+		return nil
+	}
+	fmt.Fprintf(g.Stdout, "running: %s\n", cl.PassfileURL("brokerbench"))
+	if cl.MemoryCap > 0 {
+		g.logf("server memory capped at %s (cgroup %s)", memcap.FormatSize(cl.MemoryCap), cl.MemoryGroup())
+	}
+	return nil
 }
 
 // connectHint tells a person how to connect with psql: the password stays in its file.

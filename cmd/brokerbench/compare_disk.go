@@ -81,19 +81,11 @@ func compareWithDisks(stdout io.Writer, runs, disks []results.Input, o compareOp
 	}
 	trips, unchecked := dc.CheckGates(diskGates)
 	if len(diskGates) > 0 {
-		fmt.Fprintln(stdout, "\nStorage-profile gates:")
-		for _, g := range diskGates {
-			fmt.Fprintf(stdout, "  --fail-if %s\n", g)
-		}
+		var exprs []string
 		for _, g := range unchecked {
-			fmt.Fprintf(stdout, "  WARNING --fail-if %q was checked nowhere: its figure is unknown at every shared profile step\n", g.Expr())
+			exprs = append(exprs, g.Expr())
 		}
-		for _, t := range trips {
-			fmt.Fprintf(stdout, "  TRIPPED %s\n", t)
-		}
-		if len(trips) == 0 {
-			fmt.Fprintln(stdout, "  none tripped")
-		}
+		gateLines{heading: "Storage-profile gates:", where: "shared profile step", given: stringsOf(diskGates), unchecked: exprs, trips: trips}.write(stdout)
 	}
 	if diskCSV != "" {
 		if err := writeOutput(stdout, diskCSV, func(w io.Writer) error { return results.WriteDiskCSV(w, disks) }); err != nil {

@@ -5,26 +5,33 @@ import (
 	"go/parser"
 	"go/token"
 	"io/fs"
+	"maps"
+	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/brokerbench/brokerbench/database"
 )
 
 const module = "github.com/brokerbench/brokerbench/"
 
-// TestDependencyDirection is the architecture test: imports point one way, database
-// clients live behind database/..., only cmd chooses the concrete databases, and only
-// cmd knows cobra.
-func TestDependencyDirection(t *testing.T) {
+// walkSources calls fn for every Go file of the repository but its tests (path as
+// opened, rel from the repository's root with slashes), leaving out testdata, hidden
+// folders and the folders skip names (paths from the root).
+func walkSources(t *testing.T, skip []string, fn func(path, rel string) error) {
+	t.Helper()
 	root := filepath.Join("..", "..")
-	imports := map[string]map[string]string{} // package dir -> import path -> file
 	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return err
 		}
+		rel, _ := filepath.Rel(root, path)
+		rel = filepath.ToSlash(rel)
 		if d.IsDir() {
-			if n := d.Name(); n == "testdata" || strings.HasPrefix(n, ".") && path != root {
+			if n := d.Name(); n == "testdata" || strings.HasPrefix(n, ".") && path != root || slices.Contains(skip, rel) {
 				return filepath.SkipDir
 			}
 			return nil
@@ -33,12 +40,24 @@ func TestDependencyDirection(t *testing.T) {
 		if !strings.HasSuffix(path, ".go") || strings.HasSuffix(path, "_test.go") {
 			return nil
 		}
+		return fn(path, rel)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+// packageImports returns, for every package of the repository but its tests, each
+// import path and a file that imports it: package dir -> import path -> file.
+func packageImports(t *testing.T) map[string]map[string]string {
+	t.Helper()
+	imports := map[string]map[string]string{}
+	walkSources(t, nil, func(path, file string) error {
 		f, err := parser.ParseFile(token.NewFileSet(), path, nil, parser.ImportsOnly)
 		if err != nil {
 			return err
 		}
-		rel, _ := filepath.Rel(root, filepath.Dir(path))
-		rel = filepath.ToSlash(rel)
+		rel := filepath.ToSlash(filepath.Dir(file))
 		if imports[rel] == nil {
 			imports[rel] = map[string]string{}
 		}
@@ -48,9 +67,14 @@ func TestDependencyDirection(t *testing.T) {
 		}
 		return nil
 	})
-	if err != nil {
-		t.Fatal(err)
-	}
+	return imports
+}
+
+// TestDependencyDirection is the architecture test: imports point one way, database
+// clients live behind database/..., only cmd chooses the concrete databases, and only
+// cmd knows cobra.
+func TestDependencyDirection(t *testing.T) {
+	imports := packageImports(t)
 	ours := func(p string) (string, bool) {
 		if strings.HasPrefix(p, module) {
 			return strings.TrimPrefix(p, module), true
@@ -129,34 +153,81 @@ func wiresDatabases(pkg, file string) bool {
 	return false
 }
 
-// TestNoNameSwitchOnDatabases: outside database/..., code gets what differs between
-// databases from the registered Engine, never by comparing with an engine's name.
-// cmd may name the default (--dialect postgres).
-func TestNoNameSwitchOnDatabases(t *testing.T) {
-	root := filepath.Join("..", "..")
-	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+// engineNames are what would name a registered engine outside database/...: the
+// identifiers of package database's Name constants whose value is a registered
+// engine's name ("Postgres"), and the engines' names and products as string literals
+// ("postgres", "PostgreSQL"). They are derived from the engines cmd links in
+// (databases.go), so a new engine is covered without editing this test.
+func engineNames(t *testing.T) (idents, literals map[string]string) {
+	t.Helper()
+	idents, literals = map[string]string{}, map[string]string{}
+	registered := map[string]bool{}
+	for _, e := range database.Engines() {
+		registered[string(e.Name)] = true
+		literals[string(e.Name)], literals[e.Product] = string(e.Name), string(e.Name)
+	}
+	if len(registered) < 2 {
+		t.Fatalf("engines linked in: %v", slices.Sorted(maps.Keys(registered)))
+	}
+	files, err := filepath.Glob(filepath.Join("..", "..", "database", "*.go"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, path := range files {
+		if strings.HasSuffix(path, "_test.go") {
+			continue
+		}
+		f, err := parser.ParseFile(token.NewFileSet(), path, nil, 0)
 		if err != nil {
-			return err
+			t.Fatal(err)
 		}
-		rel, _ := filepath.Rel(root, path)
-		rel = filepath.ToSlash(rel)
-		if d.IsDir() {
-			if n := d.Name(); n == "testdata" || n == "database" && rel == "database" || strings.HasPrefix(n, ".") && path != root {
-				return filepath.SkipDir
+		for _, d := range f.Decls {
+			g, ok := d.(*ast.GenDecl)
+			if !ok || g.Tok != token.CONST {
+				continue
 			}
+			for _, spec := range g.Specs {
+				v := spec.(*ast.ValueSpec)
+				if typ, ok := v.Type.(*ast.Ident); !ok || typ.Name != "Name" {
+					continue
+				}
+				for i, id := range v.Names {
+					if i < len(v.Values) {
+						if lit, ok := v.Values[i].(*ast.BasicLit); ok {
+							if val, _ := strconv.Unquote(lit.Value); registered[val] {
+								idents[id.Name] = val
+							}
+						}
+					}
+				}
+			}
+		}
+	}
+	if len(idents) == 0 {
+		t.Fatal("found no database.Name constant of a registered engine in database/*.go")
+	}
+	return idents, literals
+}
+
+// TestNoNameSwitchOnDatabases: outside database/..., code gets what differs between
+// databases from the registered Engine, never by naming an engine: no database.X
+// constant of a registered engine, no string literal of an engine's name or product.
+// cmd may name the default (--dialect postgres); the managed PostgreSQL
+// (internal/pgmanaged) and the test harnesses run one product by design; txn's
+// per-database statement texts are data keyed by the name (override{database.X, sql}).
+func TestNoNameSwitchOnDatabases(t *testing.T) {
+	idents, literals := engineNames(t)
+	walkSources(t, []string{"database"}, func(path, rel string) error {
+		if strings.HasPrefix(rel, "cmd/") {
 			return nil
 		}
-		if !strings.HasSuffix(path, ".go") || strings.HasSuffix(path, "_test.go") || strings.HasPrefix(rel, "cmd/") {
-			return nil
-		}
+		oneProduct := strings.HasPrefix(rel, "internal/pgmanaged/") || wiresDatabases(filepath.ToSlash(filepath.Dir(rel)), "")
 		f, err := parser.ParseFile(token.NewFileSet(), path, nil, 0)
 		if err != nil {
 			return err
 		}
 		var inspect func(n ast.Node) bool
 		inspect = func(n ast.Node) bool {
-			// A statement's per-database text is data keyed by the database's name
-			// (txn's override{database.X, sql}): only its SQL is inspected.
 			if lit, ok := n.(*ast.CompositeLit); ok && strings.HasPrefix(rel, "txn/") {
 				if id, ok := lit.Type.(*ast.Ident); ok && id.Name == "override" && len(lit.Elts) == 2 {
 					ast.Inspect(lit.Elts[1], inspect)
@@ -164,8 +235,13 @@ func TestNoNameSwitchOnDatabases(t *testing.T) {
 				}
 			}
 			if sel, ok := n.(*ast.SelectorExpr); ok {
-				if x, ok := sel.X.(*ast.Ident); ok && x.Name == "database" && (sel.Sel.Name == "Postgres" || sel.Sel.Name == "SQLServer") {
+				if x, ok := sel.X.(*ast.Ident); ok && x.Name == "database" && idents[sel.Sel.Name] != "" {
 					t.Errorf("%s names database.%s: take the behaviour from the Engine instead", rel, sel.Sel.Name)
+				}
+			}
+			if lit, ok := n.(*ast.BasicLit); ok && lit.Kind == token.STRING && !oneProduct {
+				if v, _ := strconv.Unquote(lit.Value); literals[v] != "" {
+					t.Errorf("%s: the string %s names the engine %s: take the behaviour from the Engine instead", rel, lit.Value, literals[v])
 				}
 			}
 			return true
@@ -173,7 +249,72 @@ func TestNoNameSwitchOnDatabases(t *testing.T) {
 		ast.Inspect(f, inspect)
 		return nil
 	})
+}
+
+// TestArchitectureDiagram: ARCHITECTURE.md's import diagram is the import graph. Each
+// package of the module (examples/ is a module of its own) has one line, "pkg ──► dep,
+// dep" or "pkg ──► nothing of ours", listing exactly its imports of ours.
+func TestArchitectureDiagram(t *testing.T) {
+	b, err := os.ReadFile(filepath.Join("..", "..", "ARCHITECTURE.md"))
 	if err != nil {
 		t.Fatal(err)
 	}
+	const start = "<!-- the import graph: cmd/brokerbench/deps_test.go checks it -->\n```\n"
+	_, block, ok := strings.Cut(string(b), start)
+	block, _, _ = strings.Cut(block, "```")
+	if !ok {
+		t.Fatalf("ARCHITECTURE.md has no block after %q", start)
+	}
+	drawn := map[string][]string{}
+	for _, line := range strings.Split(strings.TrimSpace(block), "\n") {
+		pkg, deps, ok := strings.Cut(line, "──►")
+		pkg = strings.TrimSpace(pkg)
+		if !ok || pkg == "" {
+			t.Errorf("ARCHITECTURE.md: %q is not \"pkg ──► deps\"", line)
+			continue
+		}
+		if _, dup := drawn[pkg]; dup {
+			t.Errorf("ARCHITECTURE.md: %s drawn twice", pkg)
+		}
+		drawn[pkg] = []string{}
+		if deps = strings.TrimSpace(deps); deps != "nothing of ours" {
+			drawn[pkg] = strings.Split(deps, ", ")
+			slices.Sort(drawn[pkg])
+		}
+	}
+	actual := map[string][]string{}
+	for pkg, ims := range packageImports(t) {
+		if pkg == "examples" || strings.HasPrefix(pkg, "examples/") {
+			continue
+		}
+		actual[pkg] = []string{}
+		for im := range ims {
+			if dep, ok := strings.CutPrefix(im, module); ok {
+				actual[pkg] = append(actual[pkg], dep)
+			}
+		}
+		slices.Sort(actual[pkg])
+	}
+	for _, pkg := range slices.Sorted(maps.Keys(actual)) {
+		want := actual[pkg]
+		got, ok := drawn[pkg]
+		switch {
+		case !ok:
+			t.Errorf("ARCHITECTURE.md does not draw %s; add the line: %s ──► %s", pkg, pkg, depsText(want))
+		case !slices.Equal(got, want):
+			t.Errorf("ARCHITECTURE.md draws %s ──► %s; it imports %s", pkg, depsText(got), depsText(want))
+		}
+	}
+	for pkg := range drawn {
+		if _, ok := actual[pkg]; !ok {
+			t.Errorf("ARCHITECTURE.md draws %s, which is no package", pkg)
+		}
+	}
+}
+
+func depsText(deps []string) string {
+	if len(deps) == 0 {
+		return "nothing of ours"
+	}
+	return strings.Join(deps, ", ")
 }

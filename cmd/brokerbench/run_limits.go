@@ -29,7 +29,7 @@ func (o *limitOptions) bindFlags(f *pflag.FlagSet) {
 
 // limits is the defaults with the --limit overrides applied (usage errors).
 func (o *limitOptions) limits() (results.Limits, error) {
-	l, err := results.DefaultLimits.WithOverrides(o.Limits)
+	l, err := results.DefaultLimits().WithOverrides(o.Limits)
 	if err != nil {
 		return nil, usageError{err}
 	}

@@ -17,7 +17,6 @@ import (
 	"golang.org/x/term"
 
 	"github.com/brokerbench/brokerbench/driver"
-	"github.com/brokerbench/brokerbench/driver/iostat"
 	"github.com/brokerbench/brokerbench/results"
 )
 
@@ -79,34 +78,6 @@ func (l *liveWriter) logf(format string, args ...any) {
 	// Server messages and file names in the arguments are not ours to trust.
 	fmt.Fprintln(l.w, results.Printable(fmt.Sprintf(format, args...)))
 	l.mu.Unlock()
-}
-
-// ioAdapter gives the driver its view of the I/O sampler.
-// It keeps the last closed window's cache hit ratio, from the same marks, for the
-// cache probe (server_memory.go), which the driver runs right after it.
-type ioAdapter struct {
-	s        *iostat.Sampler
-	hitRatio *float64
-	// host and driverHost: the last window's host figures, for hostProbe (run_host.go).
-	host, driverHost *results.StepHost
-}
-
-func (a *ioAdapter) Begin() func(txns, commits int64) *results.StepIO {
-	m := a.s.Mark()
-	return func(txns, commits int64) *results.StepIO {
-		end := a.s.Mark()
-		a.hitRatio = nil
-		if r, ok := a.s.HitRatio(m, end); ok {
-			a.hitRatio = &r
-		}
-		a.host, a.driverHost = a.s.HostWindow(m, end)
-		return a.s.Window(m, end, txns, commits)
-	}
-}
-
-func (a *ioAdapter) Live() (results.IOFigures, bool) {
-	f := a.s.Live()
-	return f, a.s.Source() != iostat.SourceNone
 }
 
 // serveMetrics serves Prometheus metrics until stop is called.

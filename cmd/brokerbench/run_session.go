@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"fmt"
 	"time"
 
 	"github.com/brokerbench/brokerbench/database"
@@ -154,6 +153,9 @@ func (s *runSession) open(ctx context.Context, tgt *target) error {
 	}
 	s.db = db
 	s.undo = append(s.undo, db.Close)
+	if s.srv, err = supportedServer(ctx, db); err != nil {
+		return err
+	}
 	// The emulator and the timer get their own pool: queued users must never starve
 	// the Trade-Results (with 10,000 users on 100 connections they would).
 	marketDB, err := database.Open(ctx, tgt.DSN, database.Options{MaxConns: s.meeWorkers + 1, AppName: "brokerbench market"})
@@ -170,9 +172,6 @@ func (s *runSession) open(ctx context.Context, tgt *target) error {
 	}
 	if err := s.openFrames(ctx); err != nil {
 		return err
-	}
-	if s.srv, err = db.Server(ctx); err != nil {
-		return fmt.Errorf("describe the server at %s: %w", db.Target(), err)
 	}
 	for _, n := range s.srv.Notes {
 		s.lw.logf("run: %s", n)

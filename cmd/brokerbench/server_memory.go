@@ -204,23 +204,3 @@ func joinAnd(parts []string) string {
 	}
 	return parts[0] + " and " + parts[1]
 }
-
-// cacheProbe is a driver.WindowProbe: it hands the hit ratio that the adapter's
-// window (closed just before, from the same marks) measured to the step.
-func (a *ioAdapter) cacheProbe() func(*results.Step) {
-	return func(st *results.Step) {
-		st.CacheHitRatio = a.hitRatio
-		a.hitRatio = nil
-	}
-}
-
-// liveHitRatio is the live line's cache figure, "" when unknown.
-func (a *ioAdapter) liveHitRatio() string {
-	if a == nil {
-		return ""
-	}
-	if r, ok := a.s.LiveHitRatio(); ok {
-		return fmt.Sprintf("  hit %.1f %%", r*100)
-	}
-	return ""
-}

@@ -6,7 +6,9 @@ package sqlserver
 import "github.com/brokerbench/brokerbench/database"
 
 // Engine is SQL Server as package database sees it. It has no RowFormat: bulk copy
-// takes boxed rows through DB.Bulk.
+// takes boxed rows through DB.Bulk. It has no Sizes (no SQL Server was at hand to
+// measure a load), and no MinVersion: describeEndpoint notes an old server instead,
+// since Babelfish's version numbers are not SQL Server's.
 var Engine = &database.Engine{
 	Name:     database.SQLServer,
 	Product:  "SQL Server",
@@ -17,6 +19,8 @@ var Engine = &database.Engine{
 	Classify: classify,
 	ClockSQL: "SELECT SYSUTCDATETIME()",
 	Shown:    shown,
+	// A SEQUENCE, not IDENTITY, as on PostgreSQL.
+	NextValue: func(sequence string) string { return "NEXT VALUE FOR " + sequence },
 }
 
 func init() { database.Register(Engine) }

@@ -99,7 +99,7 @@ func withMemorySettings(settings map[string]string, capBytes int64) map[string]s
 }
 
 // startCapped starts the server inside the memory group when the cluster has a cap,
-// else as before. On failure the group is removed again.
+// else as any other start does. On failure the group is removed again.
 func (c *Cluster) startCapped(ctx context.Context, settings map[string]string) error {
 	if c.MemoryCap == 0 {
 		if err := c.start(ctx, settings); err != nil {

@@ -15,8 +15,9 @@
 //	dsn := testdb.Loaded(t)
 //
 // Prefer a clone to a load of one's own: a load of this scale costs about 20 CPU
-// seconds of the server and the generators, a clone a file copy, and on the 2-core
-// machines the suite must finish on, loads are what makes a package slow. Load in a
+// seconds of the server and the generators, a clone a file copy, and on the small
+// machines the suite must finish on (README, "Two commands"), loads are what makes a
+// package slow. Load in a
 // test only when the load itself is under test (its output, its faults), and let one
 // such load carry every check that needs it. A test owning its clone can run with
 // t.Parallel; one that pauses or restarts the server must not (it owns the server).

@@ -1,10 +1,10 @@
 package testpg
 
 // The invocation's shared cluster. `go test ./...` runs one test binary per package,
-// each a child of the go command, and each used to run initdb and build the loaded
-// template itself: on a 2-core machine those builds were a large part of the suite's
-// CPU and sat on every package's critical path. Now the first test process of an
-// invocation builds one cluster (initdb and the Prebuild templates) in a cache folder
+// each a child of the go command; were each to run initdb and build the loaded
+// template itself, those builds would be a large part of the suite's CPU and sit on
+// every package's critical path. So the first test process of an invocation builds
+// one cluster (initdb and the Prebuild templates) in a cache folder
 // under the OS's temporary folder, stops it and marks it ready; every test process then
 // copies the stopped data folder and starts its copy on a port of its own, so each
 // process still owns its server (fault tests pause, restart and kill it) while the
@@ -19,8 +19,8 @@ package testpg
 // process left running in it; folders of invocations that are gone (the reaper died too)
 // are removed by the next invocation. Nothing is reused across invocations: a changed
 // generator or schema must never meet an old template. Without /proc, outside the go
-// command, or when anything about the cache fails, the process starts a cluster of its
-// own as before; a server that cannot start at all still fails the tests.
+// command, or when anything about the cache fails, the process runs initdb and starts
+// a cluster of its own; a server that cannot start at all still fails the tests.
 
 import (
 	"bytes"

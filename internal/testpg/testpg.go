@@ -7,9 +7,9 @@
 // In a package that registers templates with Prebuild (testdb's loaded template), each
 // process's server is a copy of one cluster built once per go test invocation: the
 // first such test process runs initdb and the templates, and every process (that one
-// included) copies the stopped cluster and starts its copy on a port of its own.
-// initdb and the loaded template used to be built by every package's process, a large
-// share of the suite's CPU on a 2-core machine. The cache's rules (one invocation only,
+// included) copies the stopped cluster and starts its copy on a port of its own, so
+// initdb and the loaded template, a large share of the suite's CPU when every package
+// paid them, are paid once. The cache's rules (one invocation only,
 // cleaned up after it, a process of its own when it cannot be used) are in cache.go.
 //
 // Use it from a package's tests:
@@ -143,7 +143,7 @@ func openAdmin(dsn string) (database.DB, error) {
 }
 
 // testOptions gives a test's pool a generous connect timeout unless it names one: on
-// a 2-core machine busy with other test processes a new backend can take longer than
+// a machine with few cores busy with other test processes a new backend can take longer than
 // the 10 s a user's connect gets, and the pool connects again after every fault.
 func testOptions(o database.Options) database.Options {
 	if o.Timeout == 0 {

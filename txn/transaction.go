@@ -242,25 +242,33 @@ func (r heldRow) Scan(dest ...any) error {
 	return rowErr(found)
 }
 
+// frameStmt names a statement of a frame for its errors: the transaction, the frame's
+// number and what the statement does.
+type frameStmt struct {
+	kind  Kind
+	frame int
+	what  string
+}
+
 // execOne runs a statement that must change exactly one row. Inside inTx it is held
 // back and sent with the transaction's next statement (countingTx); its error, or a
 // row count other than one, then surfaces there.
-func execOne(ctx context.Context, tx database.Tx, k Kind, frame int, what, sql string, args ...any) error {
-	return writeOne(ctx, tx, true, k, frame, what, sql, args...)
+func execOne(ctx context.Context, tx database.Tx, at frameStmt, sql string, args ...any) error {
+	return writeOne(ctx, tx, true, at, sql, args...)
 }
 
 // insertOne is execOne for a one-row INSERT ... VALUES: the server either inserts
 // its row or fails the statement, so its row count check cannot fail on its own and
 // the COMMIT may follow it in the same round trip (countingTx.flushCommit).
-func insertOne(ctx context.Context, tx database.Tx, k Kind, frame int, what, sql string, args ...any) error {
-	return writeOne(ctx, tx, false, k, frame, what, sql, args...)
+func insertOne(ctx context.Context, tx database.Tx, at frameStmt, sql string, args ...any) error {
+	return writeOne(ctx, tx, false, at, sql, args...)
 }
 
-func writeOne(ctx context.Context, tx database.Tx, checked bool, k Kind, frame int, what, sql string, args ...any) error {
+func writeOne(ctx context.Context, tx database.Tx, checked bool, at frameStmt, sql string, args ...any) error {
 	if c, ok := tx.(*countingTx); ok {
-		c.hold(what, database.Queued{SQL: sql, Args: args, Affected: func(n int64) error {
+		c.hold(at.what, database.Queued{SQL: sql, Args: args, Affected: func(n int64) error {
 			if n != 1 {
-				return checkf(k, frame, "%s changed %d rows, want 1", what, n)
+				return checkf(at.kind, at.frame, "%s changed %d rows, want 1", at.what, n)
 			}
 			return nil
 		}}, checked)
@@ -268,10 +276,10 @@ func writeOne(ctx context.Context, tx database.Tx, checked bool, k Kind, frame i
 	}
 	n, err := tx.Exec(ctx, sql, args...)
 	if err != nil {
-		return fmt.Errorf("%s: %w", what, err)
+		return fmt.Errorf("%s: %w", at.what, err)
 	}
 	if n != 1 {
-		return checkf(k, frame, "%s changed %d rows, want 1", what, n)
+		return checkf(at.kind, at.frame, "%s changed %d rows, want 1", at.what, n)
 	}
 	return nil
 }

@@ -1,0 +1,57 @@
+package main
+
+import (
+	"fmt"
+
+	"github.com/brokerbench/brokerbench/driver/iostat"
+	"github.com/brokerbench/brokerbench/results"
+)
+
+// ioAdapter gives the driver its view of the I/O sampler: the window figures of each
+// step, the live line's. It keeps the last closed window's cache hit ratio and host
+// figures, from the same marks, for the cache and host probes (cacheProbe here,
+// hostProbe in run_host.go), which the driver runs right after it.
+type ioAdapter struct {
+	s        *iostat.Sampler
+	hitRatio *float64
+	// host and driverHost: the last window's host figures, for hostProbe (run_host.go).
+	host, driverHost *results.StepHost
+}
+
+func (a *ioAdapter) Begin() func(txns, commits int64) *results.StepIO {
+	m := a.s.Mark()
+	return func(txns, commits int64) *results.StepIO {
+		end := a.s.Mark()
+		a.hitRatio = nil
+		if r, ok := a.s.HitRatio(m, end); ok {
+			a.hitRatio = &r
+		}
+		a.host, a.driverHost = a.s.HostWindow(m, end)
+		return a.s.Window(m, end, txns, commits)
+	}
+}
+
+func (a *ioAdapter) Live() (results.IOFigures, bool) {
+	f := a.s.Live()
+	return f, a.s.Source() != iostat.SourceNone
+}
+
+// cacheProbe is a driver.WindowProbe: it hands the hit ratio that the adapter's
+// window (closed just before, from the same marks) measured to the step.
+func (a *ioAdapter) cacheProbe() func(*results.Step) {
+	return func(st *results.Step) {
+		st.CacheHitRatio = a.hitRatio
+		a.hitRatio = nil
+	}
+}
+
+// liveHitRatio is the live line's cache figure, "" when unknown.
+func (a *ioAdapter) liveHitRatio() string {
+	if a == nil {
+		return ""
+	}
+	if r, ok := a.s.LiveHitRatio(); ok {
+		return fmt.Sprintf("  hit %.1f %%", r*100)
+	}
+	return ""
+}
