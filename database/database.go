@@ -27,6 +27,9 @@ type Name string
 const (
 	Postgres  Name = "postgres"
 	SQLServer Name = "sqlserver"
+	// MySQL covers MySQL 8.0+ and MariaDB 10.6+: one engine that asks the server
+	// where the two differ.
+	MySQL Name = "mysql"
 )
 
 // Isolation is a transaction isolation level, named as the workload reference names it.

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 )
@@ -116,8 +117,11 @@ func (e *Engine) CheckVersion(info ServerInfo) error {
 // database, beside the routines' source.
 type RoutineDialect struct {
 	// Call renders a call of routine name with n parameters in portable placeholders
-	// ($1...), which SQL then rewrites.
+	// ($1...), which SQL then rewrites; its result is the routine's one value.
 	Call func(name string, n int) string
+	// CallRows renders the call of a routine that returns rows, as Call does; its
+	// result is the routine's rows.
+	CallRows func(name string, n int) string
 	// HasMarker counts the routines' version table visible to the session (0 or 1).
 	HasMarker string
 	// LockInstall takes a lock held to the end of the install's transaction, so that
@@ -126,6 +130,16 @@ type RoutineDialect struct {
 	// DropRoutine (a format taking the routine's name) and DropMarker remove a routine
 	// and the version table if they exist.
 	DropRoutine, DropMarker string
+}
+
+// Placeholders lists n portable parameters, "$1, $2, ..., $n", for a routine's call
+// (RoutineDialect.Call).
+func Placeholders(n int) string {
+	p := make([]string, n)
+	for i := range p {
+		p[i] = "$" + strconv.Itoa(i+1)
+	}
+	return strings.Join(p, ", ")
 }
 
 // RowFormat is a database's own bulk row encoding: the loader writes rows straight

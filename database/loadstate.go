@@ -34,13 +34,19 @@ type SegmentLoader interface {
 }
 
 // Locker takes a named exclusive lock held across statements and transactions
-// (PostgreSQL: an advisory lock; SQL Server: sp_getapplock owned by the session). The
-// shards of one load serialise schema creation and the post-load hand-over with it.
-// The lock is the connection's: a client that dies releases it with its connection.
+// (PostgreSQL: an advisory lock; SQL Server: sp_getapplock owned by the session), in
+// the database the pool is connected to: the same name in another database is another
+// lock. The shards of one load serialise schema creation and the post-load hand-over
+// with Lock; a run marks the database as driven with TryLock, so a second run at the
+// same time is told. The lock is the connection's: a client that dies releases it with
+// its connection.
 type Locker interface {
 	// Lock waits for the lock named name (until ctx ends) and returns its release,
 	// which never fails the caller (a broken connection released the lock already).
 	Lock(ctx context.Context, name string) (unlock func(), err error)
+	// TryLock takes the lock named name if no other session holds it, without
+	// waiting: held is false (and unlock nil) when another one does.
+	TryLock(ctx context.Context, name string) (unlock func(), held bool, err error)
 }
 
 // ObjectKind is the kind of a schema object a load builds after its data.

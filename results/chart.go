@@ -96,6 +96,48 @@ var chartFont = font.Font{Typeface: "Liberation", Variant: "Sans"}
 // lineChartSVGWith is lineChartSVG with ticks, scale, reference lines, marks and
 // intervals. The legend sits to the right of the plotted area, never on the lines.
 func lineChartSVGWith(title, xLabel, yLabel string, lines []line, o chartOptions) (string, error) {
+	p, leg := newChartPlot(title, xLabel, yLabel)
+	drawn := 0
+	spread := 0 // lines with intervals or boxes, which stand side by side
+	for _, l := range lines {
+		if len(l.xs) > 0 && (len(l.lo) > 0 || len(l.boxes) > 0) {
+			spread++
+		}
+	}
+	k := 0
+	for _, l := range lines {
+		if len(l.xs) == 0 {
+			continue
+		}
+		// Each spread line's bars and boxes move sideways by its rank among them,
+		// centred on the point.
+		var off vg.Length
+		if len(l.lo) > 0 || len(l.boxes) > 0 {
+			off = vg.Points(14 * (float64(k) - float64(spread-1)/2))
+			k++
+		}
+		if err := addLine(p, &leg, l, off); err != nil {
+			return "", fmt.Errorf("chart %q: %w", title, err)
+		}
+		drawn++
+	}
+	if drawn == 0 {
+		return "", nil
+	}
+	if err := addReferences(p, &leg, o); err != nil {
+		return "", fmt.Errorf("chart %q: %w", title, err)
+	}
+	setAxes(p, o)
+	svg, err := renderChart(p, leg)
+	if err != nil {
+		return "", fmt.Errorf("chart %q: %w", title, err)
+	}
+	return svg, nil
+}
+
+// newChartPlot is an empty plot with its titles, a grid and the charts' font, and
+// its legend, kept apart from the plot so that it can be drawn beside it.
+func newChartPlot(title, xLabel, yLabel string) (*plot.Plot, plot.Legend) {
 	p := plot.New()
 	p.Title.Text = title
 	p.X.Label.Text = xLabel
@@ -109,65 +151,53 @@ func lineChartSVGWith(title, xLabel, yLabel string, lines []line, o chartOptions
 	// touched, so each entry gets a little room.
 	leg.Padding = vg.Points(3)
 	p.Add(plotter.NewGrid())
-	drawn := 0
-	spread := 0 // lines with intervals or boxes, which stand side by side
-	for _, l := range lines {
-		if len(l.xs) > 0 && (len(l.lo) > 0 || len(l.boxes) > 0) {
-			spread++
-		}
+	return p, leg
+}
+
+// addLine draws one series (at least one point): its segments, its points, its
+// intervals and boxes moved sideways by off, and its legend entry.
+func addLine(p *plot.Plot, leg *plot.Legend, l line, off vg.Length) error {
+	pts := make(plotter.XYs, len(l.xs))
+	for i := range l.xs {
+		pts[i].X, pts[i].Y = l.xs[i], l.ys[i]
 	}
-	k := 0
-	for _, l := range lines {
-		if len(l.xs) == 0 {
-			continue
-		}
-		pts := make(plotter.XYs, len(l.xs))
-		for i := range l.xs {
-			pts[i].X, pts[i].Y = l.xs[i], l.ys[i]
-		}
-		sc, err := plotter.NewScatter(pts)
+	sc, err := plotter.NewScatter(pts)
+	if err != nil {
+		return err
+	}
+	c := palette[l.color%len(palette)]
+	sc.Color = c
+	sc.Shape = glyphs[l.color%len(glyphs)]
+	sc.Radius = vg.Points(3)
+	var ln *plotter.Line
+	for _, seg := range segments(pts, l.breaks) {
+		s, err := plotter.NewLine(seg)
 		if err != nil {
-			return "", fmt.Errorf("chart %q: %w", title, err)
+			return err
 		}
-		c := palette[l.color%len(palette)]
-		sc.Color = c
-		sc.Shape = glyphs[l.color%len(glyphs)]
-		sc.Radius = vg.Points(3)
-		var ln *plotter.Line
-		for _, seg := range segments(pts, l.breaks) {
-			s, err := plotter.NewLine(seg)
-			if err != nil {
-				return "", fmt.Errorf("chart %q: %w", title, err)
-			}
-			s.Color = c
-			s.Width = vg.Points(1.5)
-			if l.dashed || l.color >= len(palette) {
-				s.Dashes = []vg.Length{vg.Points(5), vg.Points(3)}
-			}
-			p.Add(s)
-			if ln == nil {
-				ln = s
-			}
+		s.Color = c
+		s.Width = vg.Points(1.5)
+		if l.dashed || l.color >= len(palette) {
+			s.Dashes = []vg.Length{vg.Points(5), vg.Points(3)}
 		}
-		p.Add(sc)
-		if len(l.lo) > 0 || len(l.boxes) > 0 {
-			off := vg.Points(14 * (float64(k) - float64(spread-1)/2))
-			k++
-			if err := addSpread(p, l, c, off); err != nil {
-				return "", fmt.Errorf("chart %q: %w", title, err)
-			}
+		p.Add(s)
+		if ln == nil {
+			ln = s
 		}
-		leg.Add(l.name, ln, sc)
-		drawn++
 	}
-	if drawn == 0 {
-		return "", nil
+	p.Add(sc)
+	if len(l.lo) > 0 || len(l.boxes) > 0 {
+		if err := addSpread(p, l, c, off); err != nil {
+			return err
+		}
 	}
-	if err := addReferences(p, &leg, o); err != nil {
-		return "", fmt.Errorf("chart %q: %w", title, err)
-	}
-	// Room around the data, so the end points and the top of the curve are not cut
-	// by the frame.
+	leg.Add(l.name, ln, sc)
+	return nil
+}
+
+// setAxes leaves room around the data, so the end points and the top of the curve
+// are not cut by the frame, and sets the scale and the ticks.
+func setAxes(p *plot.Plot, o chartOptions) {
 	if o.logX && p.X.Min > 0 {
 		f := math.Pow(p.X.Max/p.X.Min, 0.06)
 		if f <= 1 {
@@ -194,6 +224,11 @@ func lineChartSVGWith(title, xLabel, yLabel string, lines []line, o chartOptions
 		p.X.Tick.Marker = roundTicks{}
 	}
 	p.Y.Tick.Marker = roundTicks{}
+}
+
+// renderChart draws the plot and, to its right, the legend, into an <svg> element
+// ready to be inlined.
+func renderChart(p *plot.Plot, leg plot.Legend) (string, error) {
 	canvas := vgsvg.New(chartWidth, chartHeight)
 	dc := draw.New(canvas)
 	// The page draws the charts' text in its own font stack (pageCSS), whose
@@ -204,7 +239,7 @@ func lineChartSVGWith(title, xLabel, yLabel string, lines []line, o chartOptions
 	leg.Draw(draw.Crop(dc, chartWidth-legW+vg.Points(6), 0, 0, -vg.Points(24)))
 	var buf bytes.Buffer
 	if _, err := canvas.WriteTo(&buf); err != nil {
-		return "", fmt.Errorf("chart %q: %w", title, err)
+		return "", err
 	}
 	return inlineSVG(buf.String()), nil
 }

@@ -55,9 +55,33 @@ func stackAspects(st StorageStack) []aspect {
 		add("file system", m.FSType)
 		add("mount options", m.Options)
 	}
+	addLayers(st.Devices, add)
+	// What the disks are (model, write cache, rotational, size) is read at the
+	// bottom of the stack, the devices built from nothing else: an md or dm
+	// device's own write_cache only echoes its members'. The queue settings are
+	// read on every layer, each of which queues I/O.
+	var leaves []BlockDevice
+	for _, d := range st.Devices {
+		if len(d.Members) == 0 {
+			leaves = append(leaves, d)
+		}
+	}
+	for _, f := range deviceSettings {
+		ds := leaves
+		if f.all {
+			ds = st.Devices
+		}
+		add(f.name, distinctValues(ds, f.of))
+	}
+	return out
+}
+
+// addLayers adds the chain of layer kinds from the top down ("dm → md → disk") and
+// what each md RAID and dm target is, the layers whose shape changes I/O.
+func addLayers(devices []BlockDevice, add func(name, value string)) {
 	var chain []string
 	byKind := map[string][]BlockDevice{}
-	for _, d := range st.Devices {
+	for _, d := range devices {
 		byKind[d.Kind] = append(byKind[d.Kind], d)
 		if len(chain) == 0 || chain[len(chain)-1] != d.Kind {
 			chain = append(chain, d.Kind)
@@ -77,58 +101,45 @@ func stackAspects(st StorageStack) []aspect {
 	for _, d := range byKind["dm"] {
 		add("dm target", d.DMTarget)
 	}
-	// What the disks are (model, write cache, rotational, size) is read at the
-	// bottom of the stack, the devices built from nothing else: an md or dm
-	// device's own write_cache only echoes its members'. The queue settings are
-	// read on every layer, each of which queues I/O.
-	var leaves []BlockDevice
-	for _, d := range st.Devices {
-		if len(d.Members) == 0 {
-			leaves = append(leaves, d)
+}
+
+// deviceSettings are the block device settings that change I/O, in the order a
+// comparison lists them; all says the setting is read on every layer, not only on
+// the disks at the bottom (stackAspects).
+var deviceSettings = []struct {
+	name string
+	all  bool
+	of   func(BlockDevice) string
+}{
+	{"disk model", false, func(d BlockDevice) string { return d.Model }},
+	{"write cache", false, func(d BlockDevice) string { return d.WriteCache }},
+	{"rotational", false, func(d BlockDevice) string {
+		if d.Rotational == nil {
+			return ""
 		}
-	}
-	for _, f := range []struct {
-		name string
-		all  bool
-		of   func(BlockDevice) string
-	}{
-		{"disk model", false, func(d BlockDevice) string { return d.Model }},
-		{"write cache", false, func(d BlockDevice) string { return d.WriteCache }},
-		{"rotational", false, func(d BlockDevice) string {
-			if d.Rotational == nil {
-				return ""
-			}
-			return strconv.FormatBool(*d.Rotational)
-		}},
-		{"size", false, func(d BlockDevice) string {
-			if d.SizeBytes == 0 {
-				return ""
-			}
-			return formatBytes(d.SizeBytes)
-		}},
-		{"scheduler", true, func(d BlockDevice) string { return d.Scheduler }},
-		{"nr_requests", true, func(d BlockDevice) string { return intText(d.NrRequests) }},
-		{"read-ahead", true, func(d BlockDevice) string {
-			if d.ReadAheadKB == 0 {
-				return ""
-			}
-			return strconv.Itoa(d.ReadAheadKB) + " KB"
-		}},
-		{"I/O limit of the server's cgroup", true, func(d BlockDevice) string { return d.Throttle }},
-		{"loop direct I/O", true, func(d BlockDevice) string {
-			if d.DirectIO == nil {
-				return ""
-			}
-			return strconv.FormatBool(*d.DirectIO)
-		}},
-	} {
-		ds := leaves
-		if f.all {
-			ds = st.Devices
+		return strconv.FormatBool(*d.Rotational)
+	}},
+	{"size", false, func(d BlockDevice) string {
+		if d.SizeBytes == 0 {
+			return ""
 		}
-		add(f.name, distinctValues(ds, f.of))
-	}
-	return out
+		return formatBytes(d.SizeBytes)
+	}},
+	{"scheduler", true, func(d BlockDevice) string { return d.Scheduler }},
+	{"nr_requests", true, func(d BlockDevice) string { return intText(d.NrRequests) }},
+	{"read-ahead", true, func(d BlockDevice) string {
+		if d.ReadAheadKB == 0 {
+			return ""
+		}
+		return strconv.Itoa(d.ReadAheadKB) + " KB"
+	}},
+	{"I/O limit of the server's cgroup", true, func(d BlockDevice) string { return d.Throttle }},
+	{"loop direct I/O", true, func(d BlockDevice) string {
+		if d.DirectIO == nil {
+			return ""
+		}
+		return strconv.FormatBool(*d.DirectIO)
+	}},
 }
 
 // distinctValues lists the values devices give, each once: "write back" or

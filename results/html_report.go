@@ -10,47 +10,82 @@ import (
 // charts against users (throughput, response time, IOPS, each transaction's p95),
 // the I/O time series over the run, and each step's transaction table.
 func WriteReportHTML(w io.Writer, in Input) error {
-	r := in.Run
-	p := htmlPage{
-		Title:     "brokerbench report: " + in.Name(),
-		Subtitle:  describeRun(in),
-		Runs:      runsTable([]Input{in}),
-		Footnotes: []string{footnoteWindow},
+	rp := newReportPage(in)
+	if err := rp.addCharts(); err != nil {
+		return err
 	}
-	order := stepOrder(r.Steps)
-	views := make([]stepView, len(r.Steps))
+	rp.addTables()
+	return writePage(w, rp.p)
+}
+
+// reportPage is one run's page in the making, with what its charts and tables
+// share: the steps in the order shown, each step's figures, the x axis and the
+// transactions' limits.
+type reportPage struct {
+	r          *Run
+	p          htmlPage
+	order      []int
+	views      []stepView
+	ax         xAxis
+	lims       Limits
+	withLimits bool
+}
+
+// newReportPage starts the page with its title, the run's description and its notes.
+func newReportPage(in Input) *reportPage {
+	r := in.Run
+	rp := &reportPage{
+		r: r,
+		p: htmlPage{
+			Title:     "brokerbench report: " + in.Name(),
+			Subtitle:  describeRun(in),
+			Runs:      runsTable([]Input{in}),
+			Footnotes: []string{footnoteWindow},
+		},
+		order: stepOrder(r.Steps),
+		views: make([]stepView, len(r.Steps)),
+	}
 	for i := range r.Steps {
-		views[i] = newStepView(&r.Steps[i])
+		rp.views[i] = newStepView(&r.Steps[i])
 	}
 	if r.Max != nil {
-		p.Notes = append(p.Notes, r.Max.Summary())
+		rp.p.Notes = append(rp.p.Notes, r.Max.Summary())
 	}
-	p.Notes = append(p.Notes, serverNotes(r)...)
-	p.Notes = append(p.Notes, stepNotes(r)...)
-	lims, withLimits := LimitsOf(r)
-	ax := runXAxis(r)
+	rp.p.Notes = append(rp.p.Notes, serverNotes(r)...)
+	rp.p.Notes = append(rp.p.Notes, stepNotes(r)...)
+	rp.lims, rp.withLimits = LimitsOf(r)
+	rp.ax = runXAxis(r)
+	return rp
+}
 
-	// Figures against users (or the offered rate of --find-max probes).
-	byX := func(name string, color int, dashed bool, m metric) line {
-		l := line{name: name, color: color, dashed: dashed}
-		for _, i := range order {
-			if v, ok := m.value(views[i]); ok {
-				l.xs = append(l.xs, ax.of(&r.Steps[i]))
-				l.ys = append(l.ys, v)
-			}
+// byX is a line of a metric against users (or the offered rate of --find-max
+// probes), one point per step that has the figure.
+func (rp *reportPage) byX(name string, color int, dashed bool, m metric) line {
+	l := line{name: name, color: color, dashed: dashed}
+	for _, i := range rp.order {
+		if v, ok := m.value(rp.views[i]); ok {
+			l.xs = append(l.xs, rp.ax.of(&rp.r.Steps[i]))
+			l.ys = append(l.ys, v)
 		}
-		return l
 	}
-	type chartSpec struct {
-		title, ylabel string
-		lines         []line
-		opts          chartOptions
-	}
+	return l
+}
+
+// reportChart is one chart against users: its title, y axis, lines and options.
+type reportChart struct {
+	title, ylabel string
+	lines         []line
+	opts          chartOptions
+}
+
+// chartsByX are the charts against users, in the page's order.
+func (rp *reportPage) chartsByX() []reportChart {
+	r, ax, byX := rp.r, rp.ax, rp.byX
 	tput := ax.opts
-	if mk, ok := maxMark(r, lims, withLimits, ax); ok {
+	if mk, ok := maxMark(r, rp.lims, rp.withLimits, ax); ok {
 		tput.marks = []markPoint{mk}
 	}
-	charts := []chartSpec{
+	charts := []reportChart{
 		{"Throughput", "tps", []line{byX("tps", 0, false, metricByKey("tps")), byX("tpsE", 1, false, metricByKey("tps_e"))}, tput},
 		{"Response time", "ms", []line{byX("average", 0, false, metricByKey("avg")), byX("p95", 0, true, metricByKey("p95"))}, ax.opts},
 		{"IOPS", "IOPS", []line{byX("read", 0, false, metricByKey("read_iops")), byX("write", 1, false, metricByKey("write_iops"))}, ax.opts},
@@ -66,38 +101,49 @@ func WriteReportHTML(w io.Writer, in Input) error {
 	for k, s := range sortedKeys(slugs) {
 		txnLines = append(txnLines, byX(s, k, false, txnMetric(s, "p95")))
 	}
-	charts = append(charts, chartSpec{"p95 response time per transaction", "ms", txnLines, ax.opts})
-	if withLimits {
+	charts = append(charts, reportChart{"p95 response time per transaction", "ms", txnLines, ax.opts})
+	if rp.withLimits {
 		limOpts := ax.opts
 		limOpts.hlines = []refLine{{y: 100, name: "limit"}}
-		charts = append(charts, chartSpec{"p90 response time per transaction, % of its limit", "% of limit", limitLines(r, lims, order, ax), limOpts})
+		charts = append(charts, reportChart{"p90 response time per transaction, % of its limit", "% of limit", limitLines(r, rp.lims, rp.order, ax), limOpts})
 	}
-	for _, ch := range charts {
-		svg, err := lineChartSVGWith(ch.title, ax.label, ch.ylabel, ch.lines, ch.opts)
+	return charts
+}
+
+// addCharts draws the charts against users, then the time series over the run.
+func (rp *reportPage) addCharts() error {
+	for _, ch := range rp.chartsByX() {
+		svg, err := lineChartSVGWith(ch.title, rp.ax.label, ch.ylabel, ch.lines, ch.opts)
 		if err != nil {
 			return err
 		}
-		p.Charts = withChart(p.Charts, ch.title, svg)
+		rp.p.Charts = withChart(rp.p.Charts, ch.title, svg)
 	}
-	svg, err := ioSeriesChart(r)
+	svg, err := ioSeriesChart(rp.r)
 	if err != nil {
 		return err
 	}
-	p.Charts = withChart(p.Charts, "I/O over time", svg)
-	if svg, err = hostSeriesChart(r); err != nil {
+	rp.p.Charts = withChart(rp.p.Charts, "I/O over time", svg)
+	if svg, err = hostSeriesChart(rp.r); err != nil {
 		return err
 	}
-	p.Charts = withChart(p.Charts, "Host CPU over time", svg)
+	rp.p.Charts = withChart(rp.p.Charts, "Host CPU over time", svg)
+	return nil
+}
 
+// addTables adds the steps', the host's and the limits' tables, the flags' footnote,
+// and each step's transaction table.
+func (rp *reportPage) addTables() {
+	r := rp.r
 	// The host's columns would push the step table past the page's width, where a
 	// reader scrolls them away from the users they belong to: in HTML they are a
 	// table of their own, under the steps'.
-	p.Tables = append(p.Tables, stepsTable(r, true))
+	rp.p.Tables = append(rp.p.Tables, stepsTable(r, true))
 	if hasHost(r) {
-		p.Tables = append(p.Tables, hostTable(r))
+		rp.p.Tables = append(rp.p.Tables, hostTable(r))
 	}
-	if withLimits {
-		p.Tables = append(p.Tables, lims.table())
+	if rp.withLimits {
+		rp.p.Tables = append(rp.p.Tables, rp.lims.table())
 	}
 	flagNote := "Flags: P partial step (interrupted), D the load driver was the bottleneck, K the knee, U unsteady, N over nominal (tpsE above 102 % of customers/500)."
 	if memoryResidentNote(r) != "" {
@@ -106,11 +152,10 @@ func WriteReportHTML(w io.Writer, in Input) error {
 	if len(boundNote(r)) > 0 {
 		flagNote += " C cpu-bound, I io-bound: what bound the database host (docs/host.md)."
 	}
-	p.Footnotes = append(p.Footnotes, flagNote)
-	for _, i := range order {
-		p.Tables = append(p.Tables, txnTable(&r.Steps[i], lims))
+	rp.p.Footnotes = append(rp.p.Footnotes, flagNote)
+	for _, i := range rp.order {
+		rp.p.Tables = append(rp.p.Tables, txnTable(&rp.r.Steps[i], rp.lims))
 	}
-	return writePage(w, p)
 }
 
 // ioSeriesChart draws read and write IOPS of every step's time series against

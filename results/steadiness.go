@@ -33,8 +33,12 @@ type Steadiness struct {
 	Drifting []string `json:"drifting,omitempty"`
 }
 
-// SteadySamples are a measured window's per-second samples, in time order; a
-// figure not sampled is nil.
+// SteadySamples are a measured window's samples, in time order; a figure not sampled
+// is nil. TPS and P95MS come every second; ReadIOPS once per storage sample (the
+// step's I/O series, every --io-interval) and HitRatio once per new value of the
+// sampler's counters: a figure that changes every five seconds, repeated every
+// second, would count each change five times, and the halves' errors would come out
+// too small to tell noise from a trend.
 type SteadySamples struct {
 	TPS, P95MS, ReadIOPS, HitRatio []float64
 }
@@ -44,9 +48,22 @@ type SteadySamples struct {
 // transactions, a ratio of two small counts.
 const UnsteadyResponseChange = 0.20
 
+// A change too small to move a storage figure is no drift, however large it is in
+// proportion: a database held in memory reads 0.1 pages per transaction, or misses 0.2 %
+// of its page requests, and those halve from one half of a window to the next with
+// nothing warming (seen on every probe of a find-max run on the managed server, whose
+// 99.8 % hit ratio read as "misses -68 %"). The disks' reads drift only when they
+// moved by UnsteadyReadsPerTxn reads per transaction or more, the miss ratio only by
+// UnsteadyMissChange (half a percentage point of the hit ratio) or more; a cache
+// still warming under a storage-bound step moves both by far more.
+const (
+	UnsteadyReadsPerTxn = 0.5
+	UnsteadyMissChange  = 0.005
+)
+
 // SteadinessOfSamples judges every sampled figure by the rule (a half change above
-// its bound and above UnsteadySigmas standard errors): tps and the disks' reads
-// against UnsteadyChange, response times and the miss ratio against
+// its bound and above UnsteadySigmas standard errors, and above its floor): tps and
+// the disks' reads against UnsteadyChange, response times and the miss ratio against
 // UnsteadyResponseChange. It returns nil when there are too few tps samples.
 func SteadinessOfSamples(smp SteadySamples) (*Steadiness, bool) {
 	st, unsteady := SteadinessOf(smp.TPS)
@@ -60,17 +77,20 @@ func SteadinessOfSamples(smp SteadySamples) (*Steadiness, bool) {
 	for i, h := range smp.HitRatio {
 		miss[i] = 1 - h
 	}
+	meanTPS, _ := meanSD(smp.TPS)
 	for _, f := range []struct {
-		name  string
-		xs    []float64
-		bound float64
-		out   **float64
+		name   string
+		xs     []float64
+		bound  float64 // the least change, as a fraction of the first half's mean
+		floor  float64 // the least change, in the figure's own unit
+		minLen int
+		out    **float64
 	}{
-		{"response", smp.P95MS, UnsteadyResponseChange, &st.ResponseHalfChange},
-		{"reads", smp.ReadIOPS, UnsteadyChange, &st.ReadsHalfChange},
-		{"misses", miss, UnsteadyResponseChange, &st.MissHalfChange},
+		{"response", smp.P95MS, UnsteadyResponseChange, 0, MinSteadinessSeconds, &st.ResponseHalfChange},
+		{"reads", smp.ReadIOPS, UnsteadyChange, UnsteadyReadsPerTxn * meanTPS, MinIOSamples, &st.ReadsHalfChange},
+		{"misses", miss, UnsteadyResponseChange, UnsteadyMissChange, MinIOSamples, &st.MissHalfChange},
 	} {
-		change, drift, ok := halfDrift(f.xs, f.bound)
+		change, drift, ok := halfDrift(f.xs, f.bound, f.floor, f.minLen)
 		if !ok {
 			continue
 		}
@@ -85,11 +105,12 @@ func SteadinessOfSamples(smp SteadySamples) (*Steadiness, bool) {
 }
 
 // halfDrift is the change of xs's mean from the window's first half to its second,
-// as a fraction of the first, and whether the rule calls it a drift; ok is false
-// with too few samples or a first half of nothing.
-func halfDrift(xs []float64, bound float64) (change float64, drift, ok bool) {
+// as a fraction of the first, and whether the rule calls it a drift: a change above
+// bound (a fraction), above floor (in xs's unit) and above UnsteadySigmas standard
+// errors. ok is false with fewer than minLen samples or a first half of nothing.
+func halfDrift(xs []float64, bound, floor float64, minLen int) (change float64, drift, ok bool) {
 	n := len(xs)
-	if n < MinSteadinessSeconds {
+	if n < minLen {
 		return 0, false, false
 	}
 	// These figures come in bursts (a checkpoint's reads, a queue's response
@@ -101,9 +122,10 @@ func halfDrift(xs []float64, bound float64) (change float64, drift, ok bool) {
 	if !ok1 || !ok2 || first.mean <= 0 {
 		return 0, false, false
 	}
-	change = (second.mean - first.mean) / first.mean
+	diff := second.mean - first.mean
+	change = diff / first.mean
 	se := math.Sqrt(first.se*first.se+second.se*second.se) / first.mean
-	return change, math.Abs(change) > bound && math.Abs(change) > UnsteadySigmas*se, true
+	return change, math.Abs(change) > bound && math.Abs(diff) > floor && math.Abs(change) > UnsteadySigmas*se, true
 }
 
 // The steadiness rule: a step is flagged unsteady when its tps moved between the
@@ -120,7 +142,7 @@ const (
 )
 
 // UnsteadyAdvice is what the report says under an unsteady step.
-const UnsteadyAdvice = "unsteady: tps or the disks' reads moved by more than 10 %, or response times or the cache miss ratio by more than 20 %, between the halves of the window; " +
+const UnsteadyAdvice = "unsteady: tps or the disks' reads moved by more than 10 % (reads also by half a read per transaction), or response times or the cache miss ratio by more than 20 % (the miss ratio also by half a point), between the halves of the window; " +
 	"lengthen --warmup (or --step) so the figures measure the steady state"
 
 // SteadinessOf computes the figures from per-second tps samples of the measured

@@ -26,7 +26,7 @@
 # the driver's threads sleep and wake. Both are shown per client write (one a round
 # trip): at the server work per round trip brokerbench's transactions need, the floor's
 # client/server ratio is the least any pgx client can reach with brokerbench's round
-# trips against this server (docs/driver-cpu.md, "Third pass").
+# trips against this server (docs/driver-cpu.md, "Current figures").
 #
 # --frames "client server" (the default) picks the modes measured; the server mode's
 # targets are client/srv at most 0.15 at 8 users, writes (round trips) per transaction
@@ -222,6 +222,11 @@ run_pgbench() {
 	row "pgbench-S-M-prepared,$PGBENCH_CLIENTS-clients" "$tps" 1 $m
 }
 
+# The machine's load around the measurements: on a shared machine the ratios are read
+# against it (docs/driver-cpu.md).
+loadavg() { cut -d' ' -f1-3 /proc/loadavg; }
+LOAD_START=$(loadavg)
+START_UTC=$(date -u +%H:%M)
 for u in $USERS; do
 	for f in $FRAMES; do
 		case "$f" in
@@ -236,6 +241,7 @@ done
 run_pgbench
 
 echo
+echo "measured $START_UTC-$(date -u +%H:%M) UTC on $(nproc) cores; load average (1, 5, 15 min) at the start $LOAD_START, at the end $(loadavg)"
 echo "server CPU from: $SERVER_SOURCE; client CPU from the driver's /proc/PID/stat"
 awk '
 { label = $1; tps = $2; spt = $3; w = $4; c = $5; s = $6; wr = $7

@@ -345,15 +345,20 @@ WHERE dm_s_symb = $2 AND DAY(dm_date) = $3`})
 	dmExchangeDescs     = DataMaintenance.statement("DMExchangeDescs", `SELECT ex_id, ex_desc FROM exchange ORDER BY ex_id`)
 	dmExchangeSetDesc   = DataMaintenance.statement("DMExchangeSetDesc", `UPDATE exchange SET ex_desc = $1 WHERE ex_id = $2`)
 	dmFinancialFirstDay = DataMaintenance.statement("DMFinancialFirstDay", `SELECT CAST(EXTRACT(DAY FROM MIN(fi_qtr_start_date)) AS INTEGER) FROM financial WHERE fi_co_id = $1`,
-		override{database.SQLServer, `SELECT DAY(MIN(fi_qtr_start_date)) FROM financial WHERE fi_co_id = $1`})
+		override{database.SQLServer, `SELECT DAY(MIN(fi_qtr_start_date)) FROM financial WHERE fi_co_id = $1`},
+		override{database.MySQL, `SELECT DAY(MIN(fi_qtr_start_date)) FROM financial WHERE fi_co_id = $1`})
 	dmFinancialShift = DataMaintenance.statement("DMFinancialShift", `UPDATE financial SET fi_qtr_start_date = fi_qtr_start_date + CAST($1 AS INTEGER) WHERE fi_co_id = $2`,
-		override{database.SQLServer, `UPDATE financial SET fi_qtr_start_date = DATEADD(day, CAST($1 AS INT), fi_qtr_start_date) WHERE fi_co_id = $2`})
+		override{database.SQLServer, `UPDATE financial SET fi_qtr_start_date = DATEADD(day, CAST($1 AS INT), fi_qtr_start_date) WHERE fi_co_id = $2`},
+		override{database.MySQL, `UPDATE financial SET fi_qtr_start_date = fi_qtr_start_date + INTERVAL $1 DAY WHERE fi_co_id = $2`})
 	dmNewsItemDate = DataMaintenance.statement("DMNewsItemDate", `UPDATE news_item SET ni_dts = ni_dts + INTERVAL '1 day'
 WHERE ni_id IN (SELECT nx_ni_id FROM news_xref WHERE nx_co_id = $1)`,
 		override{database.SQLServer, `UPDATE news_item SET ni_dts = DATEADD(day, 1, ni_dts)
+WHERE ni_id IN (SELECT nx_ni_id FROM news_xref WHERE nx_co_id = $1)`},
+		override{database.MySQL, `UPDATE news_item SET ni_dts = ni_dts + INTERVAL 1 DAY
 WHERE ni_id IN (SELECT nx_ni_id FROM news_xref WHERE nx_co_id = $1)`})
 	dmSecurityExchDate = DataMaintenance.statement("DMSecurityExchDate", `UPDATE security SET s_exch_date = s_exch_date + 1 WHERE s_symb = $1`,
-		override{database.SQLServer, `UPDATE security SET s_exch_date = DATEADD(day, 1, s_exch_date) WHERE s_symb = $1`})
+		override{database.SQLServer, `UPDATE security SET s_exch_date = DATEADD(day, 1, s_exch_date) WHERE s_symb = $1`},
+		override{database.MySQL, `UPDATE security SET s_exch_date = s_exch_date + INTERVAL 1 DAY WHERE s_symb = $1`})
 	dmTaxRateName    = DataMaintenance.statement("DMTaxRateName", `SELECT tx_name FROM taxrate WHERE tx_id = $1`)
 	dmTaxRateSetName = DataMaintenance.statement("DMTaxRateSetName", `UPDATE taxrate SET tx_name = $1 WHERE tx_id = $2`)
 	dmWatchItems     = DataMaintenance.statement("DMWatchItems", `SELECT wi_wl_id, wi_s_symb FROM watch_list, watch_item

@@ -14,8 +14,31 @@ import (
 	"github.com/brokerbench/brokerbench/schema"
 )
 
+// modeEngine is what the cross-mode test needs of one database: two databases
+// holding the same load, its statements, where the clones stand before the first
+// step, a fingerprint of every table's rows since then, and the invariants' check.
+type modeEngine struct {
+	open         func(t *testing.T) (client, server database.DB)
+	sql          *Statements
+	mark         func(t *testing.T, db database.DB) int64
+	fingerprints func(db database.DB, since int64) (map[string]string, error)
+	noViolations func(t *testing.T, db database.DB)
+}
+
+// postgresModes: two clones of the loaded test database; the append-only tables are
+// fingerprinted over the row versions written since the first step.
+func postgresModes() modeEngine {
+	return modeEngine{
+		open:         func(t *testing.T) (database.DB, database.DB) { return loadedDB(t, 4), loadedDB(t, 4) },
+		sql:          PostgresSQL(),
+		mark:         xidNow,
+		fingerprints: fingerprints,
+		noViolations: mustNoViolations,
+	}
+}
+
 // modePair runs the same transaction with the same inputs, at the same clock, in
-// client mode on one clone of the loaded database and in server mode on another.
+// client mode on one database and in server mode on another holding the same load.
 type modePair struct {
 	t              *testing.T
 	client, server *executor
@@ -24,27 +47,29 @@ type modePair struct {
 	steps          int
 	// calls is how many routine calls the next step makes without retries (0: one).
 	calls int
-	// sinceC and sinceS are the clones' transaction ids before the first step.
+	// sinceC and sinceS are where the databases stood before the first step
+	// (modeEngine.mark).
 	sinceC, sinceS int64
 	// failed lists the steps that failed in both modes alike (their checks).
 	failed []string
 }
 
-func newModePair(t *testing.T) *modePair {
+func newModePair(t *testing.T, m modeEngine) *modePair {
 	t.Helper()
 	ctx := context.Background()
-	p := &modePair{t: t, dbC: loadedDB(t, 4), dbS: loadedDB(t, 4), now: time.Date(2026, 3, 2, 10, 0, 0, 0, time.UTC)}
-	// Both clones get the routines, so that both hold the same objects; only the
+	p := &modePair{t: t, now: time.Date(2026, 3, 2, 10, 0, 0, 0, time.UTC)}
+	p.dbC, p.dbS = m.open(t)
+	// Both databases get the routines, so that both hold the same objects; only the
 	// server mode calls them.
 	for _, db := range []database.DB{p.dbC, p.dbS} {
 		if _, err := EnsureRoutines(ctx, db, p.now); err != nil {
 			t.Fatal(err)
 		}
 	}
-	p.sinceC, p.sinceS = xidNow(t, p.dbC), xidNow(t, p.dbS)
+	p.sinceC, p.sinceS = m.mark(t, p.dbC), m.mark(t, p.dbS)
 	clock := func() time.Time { return p.now }
-	p.client = NewExecutor(p.dbC, PostgresSQL(), testdb.Scale, 42, 3, WithClock(clock)).(*executor)
-	p.server = NewExecutor(p.dbS, PostgresSQL(), testdb.Scale, 42, 3, WithClock(clock), WithFrames(ServerFrames)).(*executor)
+	p.client = NewExecutor(p.dbC, m.sql, testdb.Scale, 42, 3, WithClock(clock)).(*executor)
+	p.server = NewExecutor(p.dbS, m.sql, testdb.Scale, 42, 3, WithClock(clock), WithFrames(ServerFrames)).(*executor)
 	return p
 }
 
@@ -176,7 +201,12 @@ func fingerprints(db database.DB, since int64) (map[string]string, error) {
 // outcomes, outputs and checks must match, then every table's rows, and the
 // invariants must hold after the server mode's run.
 func TestFramesServerDoesTheClientsWork(t *testing.T) {
-	p := newModePair(t)
+	framesServerDoesTheClientsWork(t, postgresModes())
+}
+
+// framesServerDoesTheClientsWork is the cross-mode test on one database.
+func framesServerDoesTheClientsWork(t *testing.T, m modeEngine) {
+	p := newModePair(t, m)
 	ctx := context.Background()
 	g := NewGen(testdb.Scale, 42, 17)
 	ran := map[Kind]int{}
@@ -307,8 +337,8 @@ func TestFramesServerDoesTheClientsWork(t *testing.T) {
 	var fc map[string]string
 	var errC error
 	done := make(chan struct{})
-	go func() { defer close(done); fc, errC = fingerprints(p.dbC, p.sinceC) }()
-	fs, errS := fingerprints(p.dbS, p.sinceS)
+	go func() { defer close(done); fc, errC = m.fingerprints(p.dbC, p.sinceC) }()
+	fs, errS := m.fingerprints(p.dbS, p.sinceS)
 	<-done
 	if errC != nil || errS != nil {
 		t.Fatal(errC, errS)
@@ -318,7 +348,7 @@ func TestFramesServerDoesTheClientsWork(t *testing.T) {
 			t.Errorf("table %s: client mode %s, server mode %s", name, c, fs[name])
 		}
 	}
-	mustNoViolations(t, p.dbS)
+	m.noViolations(t, p.dbS)
 	t.Logf("%d steps in both modes, %d of %d transaction kinds, the same tables after: %v; failed alike: %q",
 		p.steps, len(ran), NumKinds, !t.Failed(), p.failed)
 }

@@ -137,6 +137,13 @@ WHERE tr_s_symb = $1
   AND ((tr_tt_id = $2 AND tr_bid_price >= $3)
     OR (tr_tt_id = $4 AND tr_bid_price <= $3)
     OR (tr_tt_id = $5 AND tr_bid_price >= $3))
+ORDER BY tr_t_id`},
+		// MySQL binds each ? once, in order: the parameters become a one-row table,
+		// which the optimizer reads as constants.
+		override{database.MySQL, `SELECT tr_t_id, tr_tt_id, tr_s_symb, tr_qty, tr_bid_price
+FROM trade_request, (SELECT $1 AS symb, $2 AS tt_a, $3 AS price, $4 AS tt_b, $5 AS tt_c) AS p
+WHERE tr_s_symb = p.symb
+  AND ((tr_tt_id = p.tt_a AND tr_bid_price >= p.price) OR (tr_tt_id = p.tt_b AND tr_bid_price <= p.price) OR (tr_tt_id = p.tt_c AND tr_bid_price >= p.price))
 ORDER BY tr_t_id`})
 	marketFeedSubmitTrade   = MarketFeed.statement("MarketFeedSubmitTrade", `UPDATE trade SET t_dts = $1, t_st_id = $2 WHERE t_id = $3`)
 	marketFeedDeleteRequest = MarketFeed.statement("MarketFeedDeleteRequest", `DELETE FROM trade_request WHERE tr_t_id = $1`)

@@ -25,7 +25,7 @@ var routineFiles embed.FS
 // file: a run upgrades a database whose installed set is older and refuses one whose
 // set is newer. TestRoutineSourcesPinned pins each file's digest to it, so a changed
 // file without a new version fails the tests.
-const RoutinesVersion = 1
+const RoutinesVersion = 2
 
 // batchSeparator is the line between two statements of a routine file; the installer
 // sends each statement on its own.
@@ -71,8 +71,9 @@ func routineSetFor(n database.Name) (routineSet, bool) {
 	return routineSet{db: n, file: file, RoutineDialect: e.Routines}, true
 }
 
-// routineDefinition finds each routine a routine file creates, with its parameters.
-var routineDefinition = regexp.MustCompile(`(?s)CREATE OR REPLACE (?:FUNCTION|PROCEDURE) (bb_[a-z_]+)\s*\(?(.*?)\)? (?:RETURNS|AS)`)
+// routineDefinition finds each routine a routine file creates (PostgreSQL's CREATE OR
+// REPLACE, T-SQL's CREATE after a DROP), with its parameters.
+var routineDefinition = regexp.MustCompile(`(?s)CREATE (?:OR REPLACE )?(?:FUNCTION|PROCEDURE) (bb_[a-z_]+)\s*\(?(.*?)\)? (?:RETURNS|AS)`)
 
 // DropRoutines removes the server routines and their version marker, if any, from
 // a database that has a routine set (schema drop).

@@ -3,6 +3,7 @@ package txn
 import (
 	"fmt"
 	"os"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -43,7 +44,7 @@ func TestRoutineSourcesPinned(t *testing.T) {
 		got += fmt.Sprintf("\n-- calls on %s\n", s.db)
 		hook := mustHook(s.db)
 		for k, r := range Routines {
-			got += fmt.Sprintf("-- %s\n%s;\n", Kind(k), hook(s.Call(r.name, r.args)))
+			got += fmt.Sprintf("-- %s\n%s;\n", Kind(k), hook(s.call(r)))
 		}
 	}
 	if *update {
@@ -60,6 +61,10 @@ func TestRoutineSourcesPinned(t *testing.T) {
 	}
 }
 
+// routineParam finds each parameter in a routineDefinition's parameter list: every
+// routine names its parameters p_... (T-SQL: @p_...).
+var routineParam = regexp.MustCompile(`\bp_[a-z0-9_]+`)
+
 // TestRoutinesDefineWhatTheTransactionsCall: every routine a transaction calls is in
 // every routine file with the number of parameters the call passes, and the file
 // splits into statements.
@@ -71,7 +76,7 @@ func TestRoutinesDefineWhatTheTransactionsCall(t *testing.T) {
 		}
 		params := map[string]int{}
 		for _, m := range routineDefinition.FindAllStringSubmatch(src, -1) {
-			params[m[1]] = len(strings.Split(m[2], ","))
+			params[m[1]] = len(routineParam.FindAllString(m[2], -1))
 		}
 		for k, r := range Routines {
 			if n, ok := params[r.name]; !ok || n != r.args {
@@ -87,8 +92,10 @@ func TestRoutinesDefineWhatTheTransactionsCall(t *testing.T) {
 // TestFramesUnavailableSaysSo: a database without a routine set is named, with the
 // way out.
 func TestFramesUnavailableSaysSo(t *testing.T) {
-	if msg := FramesUnavailable(database.Postgres); msg != "" {
-		t.Errorf("postgres: %q, want server frames available", msg)
+	for _, db := range []database.Name{database.Postgres, database.SQLServer} {
+		if msg := FramesUnavailable(db); msg != "" {
+			t.Errorf("%s: %q, want server frames available", db, msg)
+		}
 	}
 	if msg := FramesUnavailable("nosuchdb"); !strings.Contains(msg, "--frames client") {
 		t.Errorf("unknown database: %q", msg)

@@ -35,26 +35,31 @@ func ParseFrames(s string) (Frames, error) {
 func WithFrames(f Frames) Option { return func(e *executor) { e.server = f == ServerFrames } }
 
 // routine names one server routine and how many parameters it takes; its call is
-// rendered once per executor's database (renderCalls).
+// rendered once per executor's database (renderCalls). A routine returns either one
+// JSON document (the frames' outputs, decoded into the client mode's output value) or,
+// with rows set, a result set the driver scans as client mode scans its statements'
+// rows: that is for an output of many rows, whose JSON decoding would cost the
+// driver more than the rows do (docs/workload.md §13).
 type routine struct {
 	name string
 	args int
+	rows bool
 }
 
 // The routines of txn/routines/<database>.sql, one per transaction.
 var (
-	brokerVolumeRoutine     = routine{"bb_broker_volume", 2}
-	customerPositionRoutine = routine{"bb_customer_position", 4}
-	marketFeedRoutine       = routine{"bb_market_feed", 8}
-	marketWatchRoutine      = routine{"bb_market_watch", 7}
-	securityDetailRoutine   = routine{"bb_security_detail", 4}
-	tradeLookupRoutine      = routine{"bb_trade_lookup", 7}
-	tradeOrderRoutine       = routine{"bb_trade_order", 18}
-	tradeResultRoutine      = routine{"bb_trade_result", 5}
-	tradeStatusRoutine      = routine{"bb_trade_status", 1}
-	tradeUpdateRoutine      = routine{"bb_trade_update", 7}
-	dataMaintenanceRoutine  = routine{"bb_data_maintenance", 12}
-	tradeCleanupRoutine     = routine{"bb_trade_cleanup", 4}
+	brokerVolumeRoutine     = routine{name: "bb_broker_volume", args: 2}
+	customerPositionRoutine = routine{name: "bb_customer_position", args: 4}
+	marketFeedRoutine       = routine{name: "bb_market_feed", args: 8}
+	marketWatchRoutine      = routine{name: "bb_market_watch", args: 7}
+	securityDetailRoutine   = routine{name: "bb_security_detail", args: 4}
+	tradeLookupRoutine      = routine{name: "bb_trade_lookup", args: 7}
+	tradeOrderRoutine       = routine{name: "bb_trade_order", args: 18}
+	tradeResultRoutine      = routine{name: "bb_trade_result", args: 5}
+	tradeStatusRoutine      = routine{name: "bb_trade_status", args: 1, rows: true}
+	tradeUpdateRoutine      = routine{name: "bb_trade_update", args: 7}
+	dataMaintenanceRoutine  = routine{name: "bb_data_maintenance", args: 12}
+	tradeCleanupRoutine     = routine{name: "bb_trade_cleanup", args: 4}
 )
 
 // Routines lists every routine the transactions call, in catalogue order (the goldens
@@ -82,42 +87,76 @@ func (e *executor) renderCalls() {
 	}
 	e.calls = make(map[string]string, len(Routines))
 	for _, r := range Routines {
-		e.calls[r.name] = eng.SQL(s.Call(r.name, r.args))
+		e.calls[r.name] = eng.SQL(s.call(r))
 	}
+}
+
+// call renders r's call in portable placeholders: a set-returning routine is called
+// for its rows, any other for its one value.
+func (s routineSet) call(r routine) string {
+	if r.rows {
+		return s.CallRows(r.name, r.args)
+	}
+	return s.Call(r.name, r.args)
 }
 
 // callRoutine runs one call of r as the whole of one database transaction at iso,
 // retried from the start as inTx retries, and decodes the routine's JSON result into
-// dst. Where the database can, BEGIN, the call and COMMIT go in one round trip
-// (database.Committer); read-only work runs without BEGIN as in client mode. A check
-// the routine failed comes back as the client mode's CheckError, its intended
-// rollback as RolledBack.
+// dst. A check the routine failed comes back as the client mode's CheckError, its
+// intended rollback as RolledBack.
 func (e *executor) callRoutine(ctx context.Context, out *Outcome, iso database.Isolation, r routine, dst any, args ...any) error {
+	return e.callRoutineRows(ctx, out, iso, r, rowSink{scan: func(rows database.Rows) error {
+		var doc []byte
+		if err := rows.Scan(&doc); err != nil {
+			return err
+		}
+		if err := json.Unmarshal(doc, dst); err != nil {
+			return fmt.Errorf("decoding %s's result: %w", r.name, err)
+		}
+		return nil
+	}}, args...)
+}
+
+// rowSink takes a routine's result rows: scan is handed each row; reset, when set, runs
+// before every attempt (a retry starts from an empty output).
+type rowSink struct {
+	reset func()
+	scan  func(database.Rows) error
+}
+
+// callRoutineRows runs one call of r as callRoutine does and hands each row of its
+// result to sink. Where the database can, BEGIN, the call and COMMIT go in one round
+// trip (database.Committer); read-only work runs without BEGIN as in client mode.
+// Every routine returns at least one row: none is an error.
+func (e *executor) callRoutineRows(ctx context.Context, out *Outcome, iso database.Isolation, r routine, sink rowSink, args ...any) error {
 	if e.callErr != nil {
 		return fmt.Errorf("%s: %w", out.Kind, e.callErr)
 	}
 	sql := e.calls[r.name]
 	return e.attempts(out, func() error {
-		var doc string
+		if sink.reset != nil {
+			sink.reset()
+		}
+		n := 0
+		counted := func(rows database.Rows) error {
+			n++
+			return sink.scan(rows)
+		}
 		err := e.db.InTx(ctx, iso, func(tx database.Tx) error {
 			out.Statements++
 			if cm, ok := tx.(database.Committer); ok {
-				return cm.PipelineCommit(ctx, []database.Queued{{SQL: sql, Args: args, Scan: func(r database.Rows) error {
-					return r.Scan(&doc)
-				}}})
+				return cm.PipelineCommit(ctx, []database.Queued{{SQL: sql, Args: args, Scan: counted}})
 			}
-			return tx.QueryRow(ctx, sql, args...).Scan(&doc)
+			rows, err := tx.Query(ctx, sql, args...)
+			return database.ScanQueued(rows, err, counted)
 		})
 		if frame, what, ok := database.RoutineCheck(err); ok {
 			return checkf(out.Kind, frame, "%s", what)
 		}
-		if err != nil {
-			return err
+		if err == nil && n == 0 {
+			return fmt.Errorf("%s returned no row", r.name)
 		}
-		if err := json.Unmarshal([]byte(doc), dst); err != nil {
-			return fmt.Errorf("decoding %s's result: %w", r.name, err)
-		}
-		return nil
+		return err
 	})
 }
 

@@ -449,3 +449,45 @@ func TestSQLServerShortRun(t *testing.T) {
 	}
 	sqlserverNoViolations(t, db, before)
 }
+
+// sqlserverModes is the cross-mode test's SQL Server (docs/workload.md §13): two
+// databases holding the test load (testdb.SQLServerOwnLoaded), every table
+// fingerprinted whole with CHECKSUM(*) (T-SQL has no row versions telling the rows a
+// run wrote; both loads are the same rows), but for the load marker, whose times are
+// each load's own.
+func sqlserverModes() modeEngine {
+	return modeEngine{
+		open: func(t *testing.T) (database.DB, database.DB) {
+			dsn := testdb.SQLServerOwnLoaded(t, 2)
+			o := database.Options{MaxConns: 4, AppName: "brokerbench-test"}
+			return testpg.OpenDB(t, dsn[0], o), testpg.OpenDB(t, dsn[1], o)
+		},
+		sql:          SQLServerSQL(),
+		mark:         func(*testing.T, database.DB) int64 { return 0 },
+		fingerprints: sqlserverFingerprints,
+		noViolations: func(t *testing.T, db database.DB) { sqlserverNoViolations(t, db, nil) },
+	}
+}
+
+func sqlserverFingerprints(db database.DB, _ int64) (map[string]string, error) {
+	out := map[string]string{}
+	for _, tb := range append(schema.Tables(), schema.MetaTables()...) {
+		if tb.Name == schema.LoadMarkerTable {
+			continue
+		}
+		var n, sum int64
+		q := fmt.Sprintf("SELECT COUNT_BIG(*), COALESCE(SUM(CAST(CHECKSUM(*) AS BIGINT)), 0) FROM %s", tb.Name)
+		if err := db.QueryRow(context.Background(), q).Scan(&n, &sum); err != nil {
+			return nil, fmt.Errorf("%s: %w", tb.Name, err)
+		}
+		out[tb.Name] = fmt.Sprintf("%d rows, %d", n, sum)
+	}
+	return out, nil
+}
+
+// TestSQLServerFramesServerDoesTheClientsWork is the cross-mode test on SQL Server:
+// every transaction in client mode and through the T-SQL procedures, with the same
+// outcomes, outputs, checks and rows after.
+func TestSQLServerFramesServerDoesTheClientsWork(t *testing.T) {
+	framesServerDoesTheClientsWork(t, sqlserverModes())
+}

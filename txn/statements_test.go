@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/brokerbench/brokerbench/database"
+	_ "github.com/brokerbench/brokerbench/database/mysql"     // renders the goldens
 	_ "github.com/brokerbench/brokerbench/database/postgres"  // renders the goldens
 	_ "github.com/brokerbench/brokerbench/database/sqlserver" // renders the goldens
 )

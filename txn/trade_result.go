@@ -393,7 +393,11 @@ WHERE tx_id IN (SELECT cx_tx_id FROM customer_taxrate WHERE cx_c_id = $1)`)
 WHERE cr_c_tier = $1 AND cr_tt_id = $2 AND cr_ex_id = $3 AND cr_from_qty <= $4 AND cr_to_qty >= $4
 LIMIT 1`,
 		override{database.SQLServer, `SELECT TOP 1 cr_rate FROM commission_rate
-WHERE cr_c_tier = $1 AND cr_tt_id = $2 AND cr_ex_id = $3 AND cr_from_qty <= $4 AND cr_to_qty >= $4`})
+WHERE cr_c_tier = $1 AND cr_tt_id = $2 AND cr_ex_id = $3 AND cr_from_qty <= $4 AND cr_to_qty >= $4`},
+		// MySQL binds each ? once: the quantity's range as BETWEEN.
+		override{database.MySQL, `SELECT cr_rate FROM commission_rate
+WHERE cr_c_tier = $1 AND cr_tt_id = $2 AND cr_ex_id = $3 AND $4 BETWEEN cr_from_qty AND cr_to_qty
+LIMIT 1`})
 	tradeResultCompleteTrade    = TradeResult.statement("TradeResultCompleteTrade", `UPDATE trade SET t_comm = $1, t_dts = $2, t_st_id = $3, t_trade_price = $4 WHERE t_id = $5`)
 	tradeResultInsertHistory    = TradeResult.statement("TradeResultInsertHistory", `INSERT INTO trade_history (th_t_id, th_dts, th_st_id) VALUES ($1, $2, $3)`)
 	tradeResultUpdateBroker     = TradeResult.statement("TradeResultUpdateBroker", `UPDATE broker SET b_comm_total = b_comm_total + $1, b_num_trades = b_num_trades + 1 WHERE b_id = $2`)

@@ -52,10 +52,7 @@ func (e *executor) tradeStatus(ctx context.Context, in TradeStatusInput) (Outcom
 	out := Outcome{Kind: TradeStatus}
 	var res TradeStatusOutput
 	if e.server {
-		err := e.callRoutine(ctx, &out, database.ReadOnlyCommitted, tradeStatusRoutine, &res, in.AcctID)
-		if err == nil {
-			err = tsCheck(res)
-		}
+		err := e.tsServer(ctx, &out, in, &res)
 		return out, res, err
 	}
 	err := e.inTx(ctx, &out, database.ReadOnlyCommitted, func(tx database.Tx) error {
@@ -96,6 +93,26 @@ func (e *executor) tsRecentTrades(ctx context.Context, tx database.Tx, in TradeS
 	if names == 0 {
 		return frameErr(TradeStatus, 1, "customer and broker", database.ErrNoRows)
 	}
+	return tsCheck(*res)
+}
+
+// tsServer runs frame 1 as one call of its routine, whose rows are scanned as the
+// client mode scans its statement's: one row per trade, newest first, then one row
+// whose last three columns are the customer's and the broker's names (the trade rows
+// carry empty ones there). Each row is scanned into the next trade and the names; the
+// last, the names row, is then dropped from the list.
+func (e *executor) tsServer(ctx context.Context, out *Outcome, in TradeStatusInput, res *TradeStatusOutput) error {
+	reset := func() { *res = TradeStatusOutput{Trades: make([]TradeStatusRow, 0, tradeStatusMax+1)} }
+	err := e.callRoutineRows(ctx, out, database.ReadOnlyCommitted, tradeStatusRoutine, rowSink{reset: reset, scan: func(r database.Rows) error {
+		res.Trades = append(res.Trades, TradeStatusRow{})
+		t := &res.Trades[len(res.Trades)-1]
+		return r.Scan(&t.TradeID, &t.When, &t.Status, &t.TypeName, &t.Symbol, &t.Qty, &t.ExecName,
+			&t.Charge, &t.SecName, &t.Exchange, &res.CustFirst, &res.CustLast, &res.BrokerName)
+	}}, in.AcctID)
+	if err != nil || len(res.Trades) == 0 { // a call that returned succeeded with a row
+		return err
+	}
+	res.Trades = res.Trades[:len(res.Trades)-1] // the names row
 	return tsCheck(*res)
 }
 

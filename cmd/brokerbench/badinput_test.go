@@ -39,6 +39,9 @@ func TestBadInputEveryFlag(t *testing.T) {
 		{[]string{"load", "--workers", "-3"}, 2, "workers"},
 		{[]string{"load", "--seed", "-1"}, 2, "seed"},
 		{[]string{"load", "--bogus"}, 2, "bogus"},
+		{[]string{"load", "--engine", "oracle"}, 2, "engine"},
+		{[]string{"load", "--engine", "mariadb", "--pgdata", dir}, 2, "pgdata"},
+		{[]string{"load", "--db", "mysql://bench:" + secret + "@127.0.0.1:1/bench?connect_timeout=x"}, 2, "connect_timeout"},
 		{[]string{"load", "extra-arg"}, 2, ""},
 		{[]string{"run", "--users", ""}, 2, "users"},
 		{[]string{"run", "--users", "0"}, 2, "users"},
@@ -117,6 +120,7 @@ func TestBadInputEveryFlag(t *testing.T) {
 		{[]string{"--db", unreachable, "load", "--server-memory", "1GB"}, 2, "managed PostgreSQL only"},
 		{[]string{"--db", unreachable, "quickstart", "--server-memory", "1GB"}, 2, "managed PostgreSQL only"},
 		{[]string{"--db", "sqlserver://sa:" + secret + "@127.0.0.1:1?database=x&dial+timeout=2&connection+timeout=2", "check"}, 1, "127.0.0.1"},
+		{[]string{"--db", "mysql://bench:" + secret + "@127.0.0.1:1/bench?connect_timeout=2", "check"}, 1, "127.0.0.1:1"},
 	} {
 		t.Run(strings.Join(tc.args, " "), func(t *testing.T) {
 			var out, errb bytes.Buffer

@@ -35,13 +35,13 @@ func (e violationsError) Error() string {
 	return fmt.Sprintf("%d consistency violations", e.n)
 }
 
-func runCheck(ctx context.Context, g *globalOptions) error {
+func runCheck(ctx context.Context, g *globalOptions) (retErr error) {
 	logf := g.logf
 	tgt, err := openTarget(ctx, g, logf)
 	if err != nil {
 		return err
 	}
-	defer tgt.Close()
+	defer func() { retErr = tgt.closeAfter(retErr, g.Stderr) }()
 	db, err := database.Open(ctx, tgt.DSN, database.Options{MaxConns: 2, AppName: "brokerbench check"})
 	if err != nil {
 		return err

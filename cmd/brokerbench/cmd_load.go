@@ -149,11 +149,7 @@ func runLoad(ctx context.Context, g *globalOptions, o *loadOptions) (retErr erro
 	if err != nil {
 		return err
 	}
-	defer func() {
-		if err := t.Close(); err != nil {
-			fmt.Fprintf(g.Stderr, "brokerbench: stop managed PostgreSQL: %v\n", err)
-		}
-	}()
+	defer func() { retErr = t.closeAfter(retErr, g.Stderr) }()
 	db, err := database.Open(ctx, t.DSN, database.Options{MaxConns: loader.MaxConnections + o.Workers, AppName: "brokerbench load"})
 	if err != nil {
 		return err

@@ -82,7 +82,7 @@ a delegated cgroup; without one quickstart runs uncapped and says so).`,
 	return c
 }
 
-func runQuickstart(ctx context.Context, g *globalOptions, o *quickstartOptions) error {
+func runQuickstart(ctx context.Context, g *globalOptions, o *quickstartOptions) (retErr error) {
 	ro := o.runOptions(time.Now())
 	htmlPath := o.HTML
 	if htmlPath == "" {
@@ -109,11 +109,7 @@ func runQuickstart(ctx context.Context, g *globalOptions, o *quickstartOptions) 
 	if err != nil {
 		return err
 	}
-	defer func() {
-		if err := tgt.Close(); err != nil {
-			fmt.Fprintf(g.Stderr, "brokerbench: stop managed PostgreSQL: %v\n", err)
-		}
-	}()
+	defer func() { retErr = tgt.closeAfter(retErr, g.Stderr) }()
 
 	if err := quickstartLoad(ctx, g, tgt, say); err != nil {
 		return err

@@ -59,7 +59,7 @@ brokerbench merge makes one result file of the shards' files.`,
 }
 
 // runRun checks the options before anything starts, then runs them on the target.
-func runRun(ctx context.Context, g *globalOptions, o runOptions) error {
+func runRun(ctx context.Context, g *globalOptions, o runOptions) (retErr error) {
 	lw := newLiveWriter(g)
 	s, err := newRunSession(g, o, lw)
 	if err != nil {
@@ -69,11 +69,7 @@ func runRun(ctx context.Context, g *globalOptions, o runOptions) error {
 	if err != nil {
 		return err
 	}
-	defer func() {
-		if err := tgt.Close(); err != nil {
-			fmt.Fprintf(g.Stderr, "brokerbench: stop managed PostgreSQL: %v\n", err)
-		}
-	}()
+	defer func() { retErr = tgt.closeAfter(retErr, g.Stderr) }()
 	if o.RepeatOpts.Repeat > 1 {
 		return runRepeats(ctx, g, o, lw, tgt)
 	}

@@ -305,7 +305,7 @@ func checkRunFile(t *testing.T, run *results.Run) {
 		t.Errorf("options: %v", run.Options)
 	}
 	// The emulator's size as used: derived for 4 users, recorded under its flag.
-	if run.Options["mee-workers"] != "8" || run.Options["connections_used"] != float64(4+8+1) {
+	if run.Options["mee-workers"] != "8" || run.Options["connections_used"] != float64(4+8+2) {
 		t.Errorf("options: mee-workers %v, connections_used %v", run.Options["mee-workers"], run.Options["connections_used"])
 	}
 	if run.Interrupted || run.FinishedAt.IsZero() || len(run.Steps) != 2 {

@@ -4,6 +4,7 @@ package main
 // database; nothing else in the binary names a concrete database (ARCHITECTURE.md,
 // "Adding a database", lists what a new one touches).
 import (
+	_ "github.com/brokerbench/brokerbench/database/mysql"
 	_ "github.com/brokerbench/brokerbench/database/postgres"
 	_ "github.com/brokerbench/brokerbench/database/sqlserver"
 )

@@ -212,8 +212,9 @@ func engineNames(t *testing.T) (idents, literals map[string]string) {
 // TestNoNameSwitchOnDatabases: outside database/..., code gets what differs between
 // databases from the registered Engine, never by naming an engine: no database.X
 // constant of a registered engine, no string literal of an engine's name or product.
-// cmd may name the default (--dialect postgres); the managed PostgreSQL
-// (internal/pgmanaged) and the test harnesses run one product by design; txn's
+// cmd may name the default (--dialect postgres); the managed PostgreSQL and MariaDB
+// (internal/pgmanaged, internal/mdbmanaged) and the test harnesses run one product by
+// design; txn's
 // per-database statement texts are data keyed by the name (override{database.X, sql}).
 func TestNoNameSwitchOnDatabases(t *testing.T) {
 	idents, literals := engineNames(t)
@@ -221,7 +222,7 @@ func TestNoNameSwitchOnDatabases(t *testing.T) {
 		if strings.HasPrefix(rel, "cmd/") {
 			return nil
 		}
-		oneProduct := strings.HasPrefix(rel, "internal/pgmanaged/") || wiresDatabases(filepath.ToSlash(filepath.Dir(rel)), "")
+		oneProduct := strings.HasPrefix(rel, "internal/pgmanaged/") || strings.HasPrefix(rel, "internal/mdbmanaged/") || wiresDatabases(filepath.ToSlash(filepath.Dir(rel)), "")
 		f, err := parser.ParseFile(token.NewFileSet(), path, nil, 0)
 		if err != nil {
 			return err

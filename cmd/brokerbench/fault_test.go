@@ -143,6 +143,12 @@ func (c *child) stdoutString() string {
 	return c.stdout.String()
 }
 
+func (c *child) stderrString() string {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.err.String()
+}
+
 func (c *child) output() string {
 	c.mu.Lock()
 	defer c.mu.Unlock()

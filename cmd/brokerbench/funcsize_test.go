@@ -24,12 +24,8 @@ const (
 var longFuncs = []string{
 	"cmd/brokerbench.runLoad",
 	"cmd/brokerbench.runReplay",
-	"driver/iostat.Open",
 	"iotrace.Capture",
-	"results.lineChartSVGWith",
 	"results.Compare",
-	"results.stackAspects",
-	"results.WriteReportHTML",
 }
 
 // funcSize is one function or function literal of the module's non-test code.

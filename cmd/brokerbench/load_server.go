@@ -23,13 +23,6 @@ func beginManagedLoad(ctx context.Context, g *globalOptions, t *target) (end fun
 		return nil, fmt.Errorf("managed PostgreSQL: %w", err)
 	}
 	return func(loadErr error) error {
-		err := t.Managed.EndLoad(t.keep)
-		switch {
-		case err == nil:
-			return loadErr
-		case loadErr == nil:
-			return fmt.Errorf("managed PostgreSQL: %w", err)
-		}
-		return fmt.Errorf("%w (and then the managed PostgreSQL: %v)", loadErr, err)
+		return followedBy(loadErr, t.Managed.EndLoad(t.keep), "managed PostgreSQL")
 	}, nil
 }

@@ -18,6 +18,9 @@ import (
 type globalOptions struct {
 	DB     string // --db; BROKERBENCH_DB
 	PGData string // --pgdata: keep the managed cluster there
+	// Engine is --engine: which managed server a command starts when no --db is
+	// given (target.go).
+	Engine string
 	Quiet  bool
 	Stdout io.Writer
 	Stderr io.Writer
@@ -58,6 +61,7 @@ With no --db, commands use a managed local PostgreSQL that brokerbench starts it
 	root.SetErr(g.Stderr)
 	pf := root.PersistentFlags()
 	pf.StringVar(&g.DB, "db", envOr("BROKERBENCH_DB", ""), "database URL: postgres://... or sqlserver://... (env BROKERBENCH_DB; PG* variables work); empty: a managed local PostgreSQL")
+	pf.StringVar(&g.Engine, "engine", envOr("BROKERBENCH_ENGINE", managedPostgres), "with no --db: the managed server to start, postgres or mariadb (env BROKERBENCH_ENGINE)")
 	pf.StringVar(&g.PGData, "pgdata", envOr("BROKERBENCH_PGDATA", ""), "with no --db: keep the managed PostgreSQL cluster in this folder (e.g. on the disk under test)")
 	pf.BoolVarP(&g.Quiet, "quiet", "q", false, "print only results and errors")
 	// Ranges first, before a command's own checks (and again after run's --config).

@@ -81,9 +81,11 @@ type stepJudge struct {
 
 func newStepJudge(lims results.Limits) *stepJudge { return &stepJudge{lims: lims} }
 
-// tick takes one live tick: a measuring second's tps, p95 (when it finished any
-// transaction), read IOPS and hit ratio (when known) are samples of the step's
-// window; a warm-up tick or another step starts the samples afresh.
+// tick takes one live tick: a measuring second's tps and p95 (when it finished any
+// transaction) are samples of the step's window, and so is the hit ratio when known
+// and new (the sampler's counters move once per --io-interval, and the live ratio
+// repeats its last value between); a warm-up tick or another step starts the
+// samples afresh. The disks' reads come from the step's own I/O series (judge).
 func (j *stepJudge) tick(l driver.Live) {
 	var hit float64
 	hitOK := false
@@ -104,10 +106,7 @@ func (j *stepJudge) tick(l driver.Live) {
 	if l.TPS > 0 {
 		s.P95MS = append(s.P95MS, l.P95MS)
 	}
-	if l.IO != nil {
-		s.ReadIOPS = append(s.ReadIOPS, l.IO.ReadIOPS)
-	}
-	if hitOK {
+	if hitOK && (len(s.HitRatio) == 0 || hit != s.HitRatio[len(s.HitRatio)-1]) {
 		s.HitRatio = append(s.HitRatio, hit)
 	}
 }
@@ -119,6 +118,11 @@ func (j *stepJudge) judge(st *results.Step) {
 	samples := j.samples
 	j.samples = results.SteadySamples{}
 	j.mu.Unlock()
+	if st.IO != nil {
+		for _, p := range st.IO.Series {
+			samples.ReadIOPS = append(samples.ReadIOPS, p.ReadIOPS)
+		}
+	}
 	st.LimitsBroken = j.lims.Broken(st)
 	if s, unsteady := results.SteadinessOfSamples(samples); s != nil {
 		st.Steadiness = s

@@ -50,9 +50,11 @@ func TestStepJudge(t *testing.T) {
 	}
 }
 
-// TestStepJudgeUnderAPacer: the judge samples the disks' reads and the hit ratio
-// as well as tps, so a paced step whose tps holds while its cache still warms
-// (reads 2,000 → 1,000 per second, hit ratio 80 → 90 %) is unsteady, and says why.
+// TestStepJudgeUnderAPacer: the judge samples the disks' reads (from the step's I/O
+// series, one point per --io-interval) and the hit ratio (once per new value: the
+// live ratio repeats between the sampler's reads) as well as tps, so a paced step
+// whose tps holds while its cache still warms (reads 2,000 → 1,000 per second, hit
+// ratio 80 → 90 %) is unsteady, and says why.
 func TestStepJudgeUnderAPacer(t *testing.T) {
 	j := newStepJudge(results.DefaultLimits())
 	hit := 0.8
@@ -60,18 +62,54 @@ func TestStepJudgeUnderAPacer(t *testing.T) {
 	var stored *results.Step
 	cfg := driver.Config{OnStep: func(st *results.Step) { stored = st }}
 	j.wrap(&cfg)
+	io := &results.StepIO{}
 	for i := range 60 {
-		hit = 0.8 + 0.1*float64(i)/60
-		cfg.OnTick(driver.Live{Step: 1, Measuring: true, TPS: 200 + float64(i%3), P95MS: 40,
-			IO: &results.IOFigures{ReadIOPS: 2000 - 1000*float64(i)/60}})
+		if i%5 == 0 { // the sampler reads the counters every 5 s
+			hit = 0.8 + 0.1*float64(i)/60
+			io.Series = append(io.Series, results.IOSample{IOFigures: results.IOFigures{ReadIOPS: 2000 - 1000*float64(i)/60}})
+		}
+		cfg.OnTick(driver.Live{Step: 1, Measuring: true, TPS: 200 + float64(i%3), P95MS: 40})
 	}
-	cfg.OnStep(&results.Step{MeasuredS: 60})
+	cfg.OnStep(&results.Step{MeasuredS: 60, IO: io})
 	s := stored.Steadiness
 	if s == nil || !results.HasFlag(stored, results.FlagUnsteady) || !slices.Equal(s.Drifting, []string{"reads", "misses"}) {
 		t.Fatalf("steadiness %+v flags %v: want unsteady on reads and misses", s, stored.Flags)
 	}
 	if n := stepVerdictNote(results.DefaultLimits(), stored); !strings.Contains(n, "unsteady: reads -") {
 		t.Errorf("note %q", n)
+	}
+}
+
+// TestStepJudgeMemoryResidentProbe: a find-max probe on the uncapped managed server,
+// whose figures the judge called unsteady ("misses -68 %") on every probe, so the
+// search re-probed each passing one and ran out of probes before it resolved. Its
+// 99.79 % hit ratio rose to 99.93 % and its 84 disk reads a second fell to 67 at
+// 560 tps (0.15 → 0.12 reads per transaction): large in proportion, too small to
+// move any storage figure. The step is steady; its changes are still recorded.
+func TestStepJudgeMemoryResidentProbe(t *testing.T) {
+	j := newStepJudge(results.DefaultLimits())
+	hits := []float64{0.9975, 0.9979, 0.9983, 0.9990, 0.9992, 0.9993}
+	reads := []float64{84, 84, 70, 71, 67, 67}
+	var hit float64
+	j.liveHit = func() (float64, bool) { return hit, true }
+	var stored *results.Step
+	cfg := driver.Config{OnStep: func(st *results.Step) { stored = st }}
+	j.wrap(&cfg)
+	io := &results.StepIO{}
+	for i := range 30 {
+		if i%5 == 0 {
+			hit = hits[i/5]
+			io.Series = append(io.Series, results.IOSample{IOFigures: results.IOFigures{ReadIOPS: reads[i/5]}})
+		}
+		cfg.OnTick(driver.Live{Step: 1, Measuring: true, TPS: 560 + float64(i%3), P95MS: 60 + float64(i%4)})
+	}
+	cfg.OnStep(&results.Step{MeasuredS: 30, IO: io})
+	s := stored.Steadiness
+	if s == nil || results.HasFlag(stored, results.FlagUnsteady) || len(s.Drifting) != 0 {
+		t.Fatalf("steadiness %+v flags %v: want steady", s, stored.Flags)
+	}
+	if s.MissHalfChange == nil || *s.MissHalfChange > -0.5 || s.ReadsHalfChange == nil || *s.ReadsHalfChange > -0.1 {
+		t.Errorf("the changes are not recorded: misses %v, reads %v", s.MissHalfChange, s.ReadsHalfChange)
 	}
 }
 

@@ -16,7 +16,7 @@ import (
 // builds on the one before, and run calls them in order:
 //
 //	newRunSession  checks the options and derives the plan, the pools' and the emulator's sizes
-//	open           the pools, the load's marker, the statements, the server's description
+//	open           the pools, the run's lock, the load's marker, the statements, the server's description
 //	record         the result file's header, written once so a bad --out fails now
 //	instrument     the storage sampler, the block-I/O capture and the Prometheus endpoint
 //	drive          the steps; each is recorded, printed and written as it finishes
@@ -164,6 +164,7 @@ func (s *runSession) open(ctx context.Context, tgt *target) error {
 	}
 	s.marketDB = marketDB
 	s.undo = append(s.undo, marketDB.Close)
+	s.markRun(ctx)
 	if s.marker, err = loader.ReadMarker(ctx, db); err != nil {
 		return err
 	}
@@ -195,12 +196,12 @@ func (s *runSession) record() error {
 	srv := s.srv
 	s.result = &results.Run{
 		Format: results.FormatVersion, Label: s.opts.Label, Tags: s.tags,
-		Database: results.Database{Product: srv.Product, Version: srv.Version, Edition: srv.Edition, Settings: srv.Settings, Managed: s.tgt.Managed != nil, Notes: srv.Notes},
+		Database: results.Database{Product: srv.Product, Version: srv.Version, Edition: srv.Edition, Settings: srv.Settings, Managed: s.tgt.managed(), Notes: srv.Notes},
 		Scale:    results.Scale{Customers: s.marker.Scale.Customers, TradeDays: s.marker.Scale.TradeDays},
 		Seed:     s.seed, Options: used.optionsMap(s.g, s.tgt.Shown()), Tool: toolVersion(),
 		StartedAt: time.Now().UTC(), Steps: []results.Step{}, Frames: string(s.frames),
 	}
-	s.result.Options["connections_used"] = s.conns + s.meeWorkers + 1
+	s.result.Options["connections_used"] = s.conns + s.meeWorkers + 2
 	// What --rate counts, so a file is read right next to older ones, where it
 	// paced customer starts only.
 	s.result.Options["rate_scope"] = "all"
@@ -233,8 +234,8 @@ func (s *runSession) instrument(ctx context.Context) error {
 	}
 	recordStorageRegime(ctx, s.result, s.tgt, s.db, s.lw.logf)
 	s.result.System = systemOf(s.sampler)
-	// The users' pool, the emulator's, and the I/O sampler's connection.
-	warnTightCap(s.result.Database.MemoryCapBytes, s.conns+s.meeWorkers+2, s.lw.logf)
+	// The users' pool, the emulator's, the run lock's and the I/O sampler's connection.
+	warnTightCap(s.result.Database.MemoryCapBytes, s.conns+s.meeWorkers+3, s.lw.logf)
 	if s.opts.MetricsAddr != "" {
 		s.metrics = driver.NewMetrics()
 		stop, err := serveMetrics(s.opts.MetricsAddr, s.metrics, s.lw)

@@ -68,9 +68,7 @@ func capWords(b int64) string {
 // recordStorageRegime stores the server's memory cap and the database's size in the
 // run, so report and compare can tell storage-bound runs from memory-resident ones.
 func recordStorageRegime(ctx context.Context, run *results.Run, tgt *target, db database.DB, logf func(string, ...any)) {
-	if tgt.Managed != nil {
-		run.Database.MemoryCapBytes = tgt.Managed.MemoryCap
-	}
+	run.Database.MemoryCapBytes = tgt.memoryCap()
 	size, err := database.DatabaseBytes(ctx, db)
 	if err != nil {
 		logf("run: the database's size is unknown (%v); compare cannot check that runs used the same data", err)
@@ -129,9 +127,10 @@ func quickstartCap(dbBytes int64, conns int) int64 {
 }
 
 // runConnections is how many server connections a run of at most maxUsers users
-// holds: the users, the market emulator's workers, and the sampler and metrics.
+// holds: the users, the market emulator's workers, the timer, the run's lock and
+// the I/O sampler.
 func runConnections(maxUsers int) int {
-	return maxUsers + driver.MEEWorkersFor(maxUsers) + 2
+	return maxUsers + driver.MEEWorkersFor(maxUsers) + 3
 }
 
 // capQuickstartServer restarts quickstart's managed server with its cap: the one
@@ -139,7 +138,7 @@ func runConnections(maxUsers int) int {
 // applied (no memory controller, not root) is a warning: quickstart still runs, and
 // its summary then says how much of the reads the disks served.
 func capQuickstartServer(ctx context.Context, tgt *target, asked int64, given bool, conns int, say func(string, ...any)) error {
-	if tgt.Managed == nil {
+	if !tgt.managed() {
 		return nil // a cap for a server we do not manage was refused before the load
 	}
 	capBytes := asked
@@ -157,12 +156,10 @@ func capQuickstartServer(ctx context.Context, tgt *target, asked int64, given bo
 		say("capping the server's memory at %s for a %s database, so most reads go to the disks (--server-memory 0 turns this off)",
 			memcap.FormatSize(capBytes), memcap.FormatSize(size))
 	}
-	if capBytes == tgt.Managed.MemoryCap {
+	if capBytes == tgt.memoryCap() {
 		return nil
 	}
-	err := tgt.Managed.RestartWithMemoryCap(ctx, capBytes)
-	// A restarted server listens on a port of its own choosing.
-	tgt.DSN = tgt.Managed.URL("brokerbench")
+	err := tgt.restartWithMemoryCap(ctx, capBytes, given)
 	if err != nil && !given && (errors.Is(err, pgmanaged.ErrMemoryCap) || errors.Is(err, pgmanaged.ErrCapTooSmall)) {
 		say("cannot cap the server's memory (%v); running uncapped, so the database will likely be read from memory", err)
 		return nil

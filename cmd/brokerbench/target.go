@@ -3,10 +3,18 @@ package main
 import (
 	"context"
 	"fmt"
+	"io"
 	"os"
 
 	"github.com/brokerbench/brokerbench/database"
+	"github.com/brokerbench/brokerbench/internal/mdbmanaged"
 	"github.com/brokerbench/brokerbench/internal/pgmanaged"
+)
+
+// The managed servers --engine chooses from when no --db is given.
+const (
+	managedPostgres = "postgres"
+	managedMariaDB  = "mariadb"
 )
 
 // target is the database a command works on: the one --db names, or a managed local
@@ -16,6 +24,8 @@ type target struct {
 	// password: show Shown, never DSN.
 	DSN     string
 	Managed *pgmanaged.Cluster
+	// MariaDB is the managed MariaDB started for the command (--engine mariadb).
+	MariaDB *mdbmanaged.Server
 	// keep: the managed cluster was already running (pg start) and must stay up.
 	keep bool
 }
@@ -26,7 +36,41 @@ func (t *target) Shown() string {
 	if t.Managed != nil {
 		return "managed PostgreSQL in " + t.Managed.DataDir
 	}
+	if t.MariaDB != nil {
+		return "managed MariaDB in " + t.MariaDB.DataDir
+	}
 	return database.Shown(t.DSN)
+}
+
+// managed says whether brokerbench started (or keeps) the server.
+func (t *target) managed() bool { return t.Managed != nil || t.MariaDB != nil }
+
+// memoryCap is the managed server's memory cap, 0 for none or a server given with --db.
+func (t *target) memoryCap() int64 {
+	switch {
+	case t.Managed != nil:
+		return t.Managed.MemoryCap
+	case t.MariaDB != nil:
+		return t.MariaDB.MemoryCap
+	}
+	return 0
+}
+
+// restartWithMemoryCap restarts the managed server with a memory cap; it listens on
+// a port of its own choosing afterwards, so DSN is renewed. A cap that was not asked
+// for is raised to the managed MariaDB's minimum.
+func (t *target) restartWithMemoryCap(ctx context.Context, capBytes int64, given bool) error {
+	if t.MariaDB != nil {
+		if !given {
+			capBytes = max(capBytes, mdbmanaged.MinMemoryCap)
+		}
+		err := t.MariaDB.RestartWithMemoryCap(ctx, capBytes)
+		t.DSN = t.MariaDB.URL(mdbmanaged.Database)
+		return err
+	}
+	err := t.Managed.RestartWithMemoryCap(ctx, capBytes)
+	t.DSN = t.Managed.URL("brokerbench")
+	return err
 }
 
 // hasPGEnv reports whether the user configured PostgreSQL through PG* variables, which
@@ -53,6 +97,13 @@ func openTarget(ctx context.Context, g *globalOptions, logf func(string, ...any)
 		}
 		return &target{DSN: g.DB}, nil
 	}
+	switch g.Engine {
+	case managedPostgres:
+	case managedMariaDB:
+		return startMariaDB(ctx, g, capBytes, logf)
+	default:
+		return nil, usagef("--engine %q: want %s or %s", g.Engine, managedPostgres, managedMariaDB)
+	}
 	if g.PGData != "" {
 		if c, err := pgmanaged.Attach(g.PGData); err == nil {
 			if err := checkAttachedCap(c, capBytes, capGiven); err != nil {
@@ -74,6 +125,18 @@ func openTarget(ctx context.Context, g *globalOptions, logf func(string, ...any)
 		return nil, err
 	}
 	return t, nil
+}
+
+// startMariaDB starts a throwaway managed MariaDB (internal/mdbmanaged).
+func startMariaDB(ctx context.Context, g *globalOptions, capBytes int64, logf func(string, ...any)) (*target, error) {
+	if g.PGData != "" {
+		return nil, usagef("--pgdata keeps a managed PostgreSQL; the managed MariaDB is always temporary")
+	}
+	s, err := mdbmanaged.Start(ctx, mdbmanaged.Options{Log: logf, MemoryCap: capBytes})
+	if err != nil {
+		return nil, fmt.Errorf("managed MariaDB: %w", err)
+	}
+	return &target{MariaDB: s, DSN: s.URL(mdbmanaged.Database)}, nil
 }
 
 // ensureDatabase creates the managed cluster's benchmark database once.
@@ -98,8 +161,43 @@ func ensureDatabase(ctx context.Context, c *pgmanaged.Cluster, name string) erro
 // Close stops a managed cluster this command started (a temporary one is removed; a
 // --pgdata one is kept on disk).
 func (t *target) Close() error {
+	if t.MariaDB != nil {
+		return t.MariaDB.Stop()
+	}
 	if t.Managed == nil || t.keep {
 		return nil
 	}
 	return t.Managed.Stop()
+}
+
+// closeAfter closes the target once the command has its outcome, cmdErr, and returns
+// the command's error with a failed stop after it: a server that failed the command
+// (killed, out of memory) usually fails its stop too, and the cause must be read
+// first, not a "pg_ctl failed" line printed before it. A stop that fails after a
+// command that succeeded is a line of its own and leaves the exit code as it was.
+// Commands that open a target call it deferred, with their named error.
+func (t *target) closeAfter(cmdErr error, stderr io.Writer) error {
+	stopErr := t.Close()
+	what := "stop managed PostgreSQL"
+	if t.MariaDB != nil {
+		what = "stop managed MariaDB"
+	}
+	if cmdErr == nil && stopErr != nil {
+		fmt.Fprintf(stderr, "brokerbench: %s\n", oneLine(what+": "+stopErr.Error()))
+		return nil
+	}
+	return followedBy(cmdErr, stopErr, what)
+}
+
+// followedBy is a command's error cause with a later failure of cleanup after it, in
+// one error: the cause first, so it leads the line the user reads; errors.Is and As
+// see the cause (its exit code). Either may be nil.
+func followedBy(cause, later error, what string) error {
+	switch {
+	case later == nil:
+		return cause
+	case cause == nil:
+		return fmt.Errorf("%s: %w", what, later)
+	}
+	return fmt.Errorf("%w (and then %s: %v)", cause, what, later)
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/brokerbench/brokerbench/database"
 )
@@ -67,10 +68,13 @@ func (p *PG) LoadSegment(ctx context.Context, s database.Segment) (int64, error)
 	return n, tx.Commit(ctx)
 }
 
-// lockSQL takes and releases a session-level advisory lock keyed by the name's hash.
+// lockSQL takes and releases a session-level advisory lock keyed by the name's hash;
+// tryLockSQL takes it only when no session holds it (advisory locks are the
+// database's: the same key in another database does not collide).
 const (
-	lockSQL   = "SELECT pg_advisory_lock(hashtextextended($1, 0))"
-	unlockSQL = "SELECT pg_advisory_unlock(hashtextextended($1, 0))"
+	lockSQL    = "SELECT pg_advisory_lock(hashtextextended($1, 0))"
+	tryLockSQL = "SELECT pg_try_advisory_lock(hashtextextended($1, 0))"
+	unlockSQL  = "SELECT pg_advisory_unlock(hashtextextended($1, 0))"
 )
 
 func (p *PG) Lock(ctx context.Context, name string) (func(), error) {
@@ -84,12 +88,36 @@ func (p *PG) Lock(ctx context.Context, name string) (func(), error) {
 		conn.Release()
 		return nil, err
 	}
+	return unlocker(ctx, conn, name), nil
+}
+
+func (p *PG) TryLock(ctx context.Context, name string) (func(), bool, error) {
+	conn, err := p.Pool.Acquire(ctx)
+	if err != nil {
+		return nil, false, err
+	}
+	var held bool
+	if err := conn.QueryRow(ctx, tryLockSQL, name).Scan(&held); err != nil {
+		_ = conn.Conn().Close(context.WithoutCancel(ctx))
+		conn.Release()
+		return nil, false, err
+	}
+	if !held {
+		conn.Release()
+		return nil, false, nil
+	}
+	return unlocker(ctx, conn, name), true, nil
+}
+
+// unlocker releases the lock name that conn holds and gives conn back to the pool;
+// a connection that fails the release is closed, which releases it too.
+func unlocker(ctx context.Context, conn *pgxpool.Conn, name string) func() {
 	return func() {
 		if _, err := conn.Exec(context.WithoutCancel(ctx), unlockSQL, name); err != nil {
 			_ = conn.Conn().Close(context.WithoutCancel(ctx))
 		}
 		conn.Release()
-	}, nil
+	}
 }
 
 // catalogSQL lists the current schema's indexes (valid unless a failed concurrent

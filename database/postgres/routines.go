@@ -2,8 +2,6 @@ package postgres
 
 import (
 	"errors"
-	"strconv"
-	"strings"
 
 	"github.com/jackc/pgx/v5/pgconn"
 
@@ -33,18 +31,17 @@ func routineCheck(err error) (int, string, bool) {
 }
 
 // routineDialect installs and calls brokerbench's PL/pgSQL functions: a call is a
-// SELECT of the function, its JSON result one value.
+// SELECT of the function, its JSON result one value, or a SELECT from a set-returning
+// function for its rows.
 var routineDialect = &database.RoutineDialect{
-	Call: func(name string, n int) string {
-		args := make([]string, n)
-		for i := range args {
-			args[i] = "$" + strconv.Itoa(i+1)
-		}
-		return "SELECT " + name + "(" + strings.Join(args, ", ") + ")"
-	},
+	Call:     func(name string, n int) string { return "SELECT " + callOf(name, n) },
+	CallRows: func(name string, n int) string { return "SELECT * FROM " + callOf(name, n) },
 	HasMarker: `SELECT COUNT(*) FROM information_schema.tables
 WHERE table_name = 'bb_routines' AND table_schema = current_schema()`,
 	LockInstall: "SELECT pg_advisory_xact_lock(hashtext('brokerbench routines'))",
 	DropRoutine: "DROP FUNCTION IF EXISTS %s",
 	DropMarker:  "DROP TABLE IF EXISTS bb_routines",
 }
+
+// callOf is the function call name($1, ..., $n).
+func callOf(name string, n int) string { return name + "(" + database.Placeholders(n) + ")" }

@@ -3,6 +3,7 @@ package sqlserver
 import (
 	"database/sql"
 	"database/sql/driver"
+	"encoding/json"
 	"reflect"
 	"strconv"
 	"time"
@@ -81,6 +82,19 @@ func mssqlArg(a any) any {
 		return mssql.VarCharMax(rv.String())
 	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
 		return rv.Int()
+	case reflect.Slice:
+		// T-SQL has no array parameters: a list (the ids and names a server routine
+		// takes, docs/workload.md §13) goes as a JSON array, which the procedure reads
+		// with OPENJSON in the list's order. A nil list goes as an empty one, not as
+		// an untyped NULL, which Babelfish refuses ("Data type 0x1F is unknown").
+		if rv.IsNil() {
+			return mssql.VarCharMax("[]")
+		}
+		b, err := json.Marshal(a)
+		if err != nil {
+			return a // database/sql reports the unsupported type with context
+		}
+		return mssql.VarCharMax(b)
 	}
 	return a
 }

@@ -62,6 +62,8 @@ func classifyMSSQLNumber(e mssql.Error) database.Class {
 		switch x.Number {
 		case msDeadlockVictim, msLockTimeout, msSnapshotConflict, msSnapshotDDL:
 			return database.Retry
+		case msIntendedRollback: // a procedure's intended rollback (routines.go)
+			return database.Rollback
 		}
 	}
 	// The same conditions spelled by a T-SQL endpoint that is not Microsoft's

@@ -10,15 +10,17 @@ import "github.com/brokerbench/brokerbench/database"
 // measure a load), and no MinVersion: describeEndpoint notes an old server instead,
 // since Babelfish's version numbers are not SQL Server's.
 var Engine = &database.Engine{
-	Name:     database.SQLServer,
-	Product:  "SQL Server",
-	Schemes:  []string{"sqlserver"},
-	Open:     open,
-	DDL:      sqlserverDDL{},
-	SQL:      SQL,
-	Classify: classify,
-	ClockSQL: "SELECT SYSUTCDATETIME()",
-	Shown:    shown,
+	Name:         database.SQLServer,
+	Product:      "SQL Server",
+	Schemes:      []string{"sqlserver"},
+	Open:         open,
+	DDL:          sqlserverDDL{},
+	SQL:          SQL,
+	Classify:     classify,
+	RoutineCheck: routineCheck,
+	Routines:     routineDialect,
+	ClockSQL:     "SELECT SYSUTCDATETIME()",
+	Shown:        shown,
 	// A SEQUENCE, not IDENTITY, as on PostgreSQL.
 	NextValue: func(sequence string) string { return "NEXT VALUE FOR " + sequence },
 }

@@ -336,3 +336,25 @@ func symbolOf(i int) string {
 		}
 	}
 }
+
+// TestSQLServerTryLock: a run's mark (sp_getapplock with no wait) is taken when free,
+// refused at once while another session holds it, and free again after the release.
+func TestSQLServerTryLock(t *testing.T) {
+	dsn := testdb.SQLServerDB(t)
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	first, second := Open(t, dsn).(database.Locker), Open(t, dsn).(database.Locker)
+	unlock, held, err := first.TryLock(ctx, "brokerbench test lock")
+	if err != nil || !held {
+		t.Fatalf("a free lock: held %v, %v", held, err)
+	}
+	if _, held, err := second.TryLock(ctx, "brokerbench test lock"); err != nil || held {
+		t.Errorf("a lock another session holds: held %v, %v; want refused", held, err)
+	}
+	unlock()
+	unlock2, held, err := second.TryLock(ctx, "brokerbench test lock")
+	if err != nil || !held {
+		t.Fatalf("a released lock: held %v, %v", held, err)
+	}
+	unlock2()
+}

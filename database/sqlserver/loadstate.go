@@ -88,14 +88,24 @@ func (m *MSSQL) LoadSegment(ctx context.Context, s database.Segment) (n int64, e
 	return n, tx.Commit()
 }
 
-// The application lock is owned by the session, so it spans transactions; a
-// negative return of sp_getapplock (timeout, deadlock victim, error) is raised.
+// The application lock is owned by the session, so it spans transactions, and is the
+// current database's. lockSQL waits for it and raises a negative return of
+// sp_getapplock (timeout, deadlock victim, error); tryLockSQL does not wait
+// (@LockTimeout = 0) and returns sp_getapplock's result: 0 or 1 granted, -1 held by
+// another session, below that an error.
 const (
 	lockSQL = `DECLARE @r int;
 EXEC @r = sp_getapplock @Resource = @p1, @LockMode = 'Exclusive', @LockOwner = 'Session', @LockTimeout = -1;
 IF @r < 0 THROW 50000, 'sp_getapplock did not grant the lock', 1;`
+	tryLockSQL = `DECLARE @r int;
+EXEC @r = sp_getapplock @Resource = @p1, @LockMode = 'Exclusive', @LockOwner = 'Session', @LockTimeout = 0;
+SELECT @r;`
 	unlockSQL = "EXEC sp_releaseapplock @Resource = @p1, @LockOwner = 'Session'"
 )
+
+// applockBusy is sp_getapplock's return when another session holds the lock and the
+// timeout passed (0 here: at once).
+const applockBusy = -1
 
 func (m *MSSQL) Lock(ctx context.Context, name string) (func(), error) {
 	conn, err := m.DB.Conn(ctx)
@@ -103,16 +113,49 @@ func (m *MSSQL) Lock(ctx context.Context, name string) (func(), error) {
 		return nil, err
 	}
 	if _, err := conn.ExecContext(ctx, lockSQL, name); err != nil {
-		_ = conn.Raw(func(any) error { return driver.ErrBadConn })
-		_ = conn.Close()
+		discardConn(conn)
 		return nil, err
 	}
+	return unlocker(ctx, conn, name), nil
+}
+
+func (m *MSSQL) TryLock(ctx context.Context, name string) (func(), bool, error) {
+	conn, err := m.DB.Conn(ctx)
+	if err != nil {
+		return nil, false, err
+	}
+	var r int
+	if err := conn.QueryRowContext(ctx, tryLockSQL, name).Scan(&r); err != nil {
+		discardConn(conn)
+		return nil, false, err
+	}
+	switch {
+	case r >= 0:
+		return unlocker(ctx, conn, name), true, nil
+	case r == applockBusy:
+		_ = conn.Close()
+		return nil, false, nil
+	}
+	discardConn(conn)
+	return nil, false, fmt.Errorf("sp_getapplock returned %d", r)
+}
+
+// unlocker releases the lock name that conn holds and gives conn back to the pool;
+// a connection that fails the release is discarded, which releases it too.
+func unlocker(ctx context.Context, conn *sql.Conn, name string) func() {
 	return func() {
 		if _, err := conn.ExecContext(context.WithoutCancel(ctx), unlockSQL, name); err != nil {
 			_ = conn.Raw(func(any) error { return driver.ErrBadConn })
 		}
 		_ = conn.Close()
-	}, nil
+	}
+}
+
+// discardConn closes conn without returning it to the pool: a statement canceled
+// midway may have left it unusable.
+func discardConn(conn *sql.Conn) {
+	_ = conn.Raw(func(any) error { return driver.ErrBadConn })
+	_ = conn.Close()
 }
 
 // catalogSQL lists the current schema's indexes (valid unless disabled), key and

@@ -117,6 +117,10 @@ func TestClassifySQLServer(t *testing.T) {
 		{mssql.StreamError{InnerError: errors.New("bad token")}, database.Connection},
 		{database.ErrRollback, database.Rollback},
 		{context.Canceled, database.Canceled},
+		// A procedure's intended rollback, and its failed checks (the client mode's
+		// check errors, not the database's).
+		{msErr(50001, 16), database.Rollback},
+		{msErr(50013, 16), database.Fatal},
 	}
 	for _, c := range cases {
 		if got := database.Classify(c.err); got != c.want {
@@ -141,8 +145,14 @@ func TestMSSQLArgs(t *testing.T) {
 	ts := time.Date(2005, 1, 3, 9, 0, 0, 123e6, time.UTC)
 	s := "x"
 	var nilPtr *string
-	got := mssqlArgs([]any{"ABC", ts, int16(3), int64(7), 2.5, true, nil, symbol("IBM"), &s, nilPtr, decimalText("25.37")})
-	want := []any{mssql.VarCharMax("ABC"), civil.DateTimeOf(ts), int16(3), int64(7), 2.5, true, nil, mssql.VarCharMax("IBM"), mssql.VarCharMax("x"), nil, mssql.VarCharMax("25.37")}
+	var noIDs []int64
+	got := mssqlArgs([]any{"ABC", ts, int16(3), int64(7), 2.5, true, nil, symbol("IBM"), &s, nilPtr, decimalText("25.37"),
+		[]int64{5, 3}, []string{"A \"B\"", "C"}, noIDs, []byte("raw")})
+	want := []any{mssql.VarCharMax("ABC"), civil.DateTimeOf(ts), int16(3), int64(7), 2.5, true, nil, mssql.VarCharMax("IBM"), mssql.VarCharMax("x"), nil, mssql.VarCharMax("25.37"),
+		mssql.VarCharMax("[5,3]"), mssql.VarCharMax(`["A \"B\"","C"]`), mssql.VarCharMax("[]")}
+	if b, ok := got[len(want)].([]byte); !ok || string(b) != "raw" {
+		t.Errorf("bytes: %#v, want them as they are", got[len(want)])
+	}
 	for i := range want {
 		if got[i] != want[i] {
 			t.Errorf("arg %d: %#v, want %#v", i, got[i], want[i])
@@ -172,6 +182,26 @@ func TestBulkValue(t *testing.T) {
 		if got := bulkValue(c.in); got != c.want {
 			t.Errorf("bulkValue(%#v) = %#v, want %#v", c.in, got, c.want)
 		}
+	}
+}
+
+// TestRoutineCheckSQLServer: a procedure's failed check is recognised by its number
+// (50010 + the frame), in any position of the error chain, with its message; no
+// other number is.
+func TestRoutineCheckSQLServer(t *testing.T) {
+	chk := mssql.Error{Number: 50013, Class: 16, Message: "commission rate: no row"}
+	for _, err := range []error{chk, fmt.Errorf("call: %w", mssql.Error{Number: 3621, Class: 16, All: []mssql.Error{msErr(3621, 16), chk}})} {
+		if f, what, ok := routineCheck(err); !ok || f != 3 || what != "commission rate: no row" {
+			t.Errorf("routineCheck(%v) = %d, %q, %v; want frame 3", err, f, what, ok)
+		}
+	}
+	for _, err := range []error{msErr(50001, 16), msErr(50010, 16), msErr(50020, 16), msErr(1205, 13), errors.New("plain")} {
+		if _, _, ok := routineCheck(err); ok {
+			t.Errorf("routineCheck(%v) claimed a check", err)
+		}
+	}
+	if got := execOf("bb_x", 3); got != "EXEC bb_x $1, $2, $3" {
+		t.Errorf("execOf = %q", got)
 	}
 }
 

@@ -32,48 +32,14 @@ func Open(ctx context.Context, o Options) (*Sampler, error) {
 		sys = "/sys"
 	}
 
-	// The database's reader: the primary when nothing better is there, and in any
-	// case the WAL volume for wal_bytes_per_commit.
-	var db *dbSource
-	// dbWhy says why the database's own views are not a source, for the note of a
-	// run left with none.
-	var dbWhy string
-	if op, ok := o.DB.(database.IOStatsOpener); ok && o.DB != nil {
-		r, err := op.OpenIOStats(ctx)
-		if err != nil {
-			dbWhy = "the database's I/O views: " + err.Error()
-		}
-		switch {
-		case errors.Is(err, database.ErrPermission):
-			s.log("iostat: the database's I/O views are not readable (missing permission): %v", err)
-		case errors.Is(err, database.ErrUnavailable):
-			s.log("iostat: the database has no I/O views: %v", err)
-		case err != nil:
-			// Not a grant the user can add: a view this server lacks, or a query of
-			// ours that is wrong. The run goes on without the views, but the message
-			// must not pass for a permission problem.
-			s.log("iostat: reading the database's I/O views failed: %v", err)
-		default:
-			db = newDBSource(r)
-		}
-	}
-
+	db, dbWhy := openDBSource(ctx, o, s.log)
 	serverPID := 0
 	if db != nil {
 		if sp, ok := db.r.(serverProcess); ok {
 			serverPID, _ = sp.ServerProcess()
 		}
 	}
-	if o.DataDir != "" && db != nil && len(o.Devices) == 0 && o.NodeExporterURL == "" {
-		if sp, ok := db.r.(serverProcess); ok {
-			pid, host := sp.ServerProcess()
-			if local, why := serverIsLocal(proc, pid, host, o.DataDir); !local {
-				s.log("iostat: not measuring local disks for data directory %s: %s", o.DataDir, why)
-				o.DataDir, o.WALDir = "", ""
-				s.dirsWhy = why
-			}
-		}
-	}
+	o, s.dirsWhy = dropRemoteDirs(o, proc, db, s.log)
 
 	primary, why, err := pickPrimary(ctx, o, proc, sys, s.readTimeout())
 	if err != nil {
@@ -84,6 +50,63 @@ func Open(ctx context.Context, o Options) (*Sampler, error) {
 	}
 	s.system = describeLocal(o, proc, sys, primary, serverPID)
 	s.noteDirs(o, primary, why)
+	s.useSources(primary, why, db, dbWhy)
+	s.addHosts(o, proc, sys, db)
+	return s, nil
+}
+
+// openDBSource opens the database's reader: the primary when nothing better is there,
+// and in any case the WAL volume for wal_bytes_per_commit. It returns nil when the
+// database has no usable I/O views, with why (for the note of a run left with no
+// source at all); a failure is logged, not returned, since the run goes on without.
+func openDBSource(ctx context.Context, o Options, log func(string, ...any)) (*dbSource, string) {
+	op, ok := o.DB.(database.IOStatsOpener)
+	if !ok || o.DB == nil {
+		return nil, ""
+	}
+	r, err := op.OpenIOStats(ctx)
+	if err == nil {
+		return newDBSource(r), ""
+	}
+	switch {
+	case errors.Is(err, database.ErrPermission):
+		log("iostat: the database's I/O views are not readable (missing permission): %v", err)
+	case errors.Is(err, database.ErrUnavailable):
+		log("iostat: the database has no I/O views: %v", err)
+	default:
+		// Not a grant the user can add: a view this server lacks, or a query of
+		// ours that is wrong. The run goes on without the views, but the message
+		// must not pass for a permission problem.
+		log("iostat: reading the database's I/O views failed: %v", err)
+	}
+	return nil, "the database's I/O views: " + err.Error()
+}
+
+// dropRemoteDirs clears the data and WAL directories when the database server is not
+// on this host: a path of its is not ours to measure, and a same-named local directory
+// would give another machine's disks. Explicit devices or an exporter URL are the
+// user's word and are left alone. why says why they were cleared, "" when kept.
+func dropRemoteDirs(o Options, proc string, db *dbSource, log func(string, ...any)) (_ Options, why string) {
+	if o.DataDir == "" || db == nil || len(o.Devices) > 0 || o.NodeExporterURL != "" {
+		return o, ""
+	}
+	sp, ok := db.r.(serverProcess)
+	if !ok {
+		return o, ""
+	}
+	pid, host := sp.ServerProcess()
+	if local, why := serverIsLocal(proc, pid, host, o.DataDir); !local {
+		log("iostat: not measuring local disks for data directory %s: %s", o.DataDir, why)
+		o.DataDir, o.WALDir = "", ""
+		return o, why
+	}
+	return o, ""
+}
+
+// useSources sets the sources a step reads, in order: the device source first, the
+// database's views after it for the WAL volume; the views alone when there are no
+// device figures; and "none", with a note saying why, when there is neither.
+func (s *Sampler) useSources(primary Source, why string, db *dbSource, dbWhy string) {
 	switch {
 	case primary != nil:
 		s.sources = []Source{primary}
@@ -105,8 +128,6 @@ func Open(ctx context.Context, o Options) (*Sampler, error) {
 		}
 		s.log("iostat: no usable I/O source: %s; steps record source \"none\"", why)
 	}
-	s.addHosts(o, proc, sys, db)
-	return s, nil
 }
 
 // pickPrimary returns the device source, or nil and why there is none. Explicit

@@ -64,6 +64,54 @@ func SQLServerLoaded(t testing.TB) string {
 	return SQLServerWithDatabase(admin, name)
 }
 
+// SQLServerOwnLoaded returns the DSNs of n databases, each holding a load at Scale
+// and Seed that no other test shares, dropped when the test ends: restored copies
+// (SQLServerLoaded) where the server can, else loads of their own, run at the same
+// time. A test that compares databases from one start (the frame modes' cross-check
+// in package txn) takes two.
+func SQLServerOwnLoaded(t testing.TB, n int) []string {
+	t.Helper()
+	admin := SQLServer(t)
+	abilities := SQLServerProbe(t)
+	out := make([]string, n)
+	if abilities.Restores() {
+		for i := range out {
+			out[i] = SQLServerLoaded(t)
+		}
+		return out
+	}
+	t.Logf("SQL Server test server %s; SQL Server test data: %d loads of this test's own, as the server cannot restore a copy (it refused %s)",
+		database.Shown(admin), n, strings.Join(abilities.Refused, "; "))
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Minute)
+	defer cancel()
+	// The databases are created one after the other (Babelfish fails concurrent
+	// CREATE DATABASE with "tuple concurrently updated"), then loaded at once.
+	names := make([]string, n)
+	for i := range names {
+		names[i] = fmt.Sprintf("bbtest_%d_%d_%d", os.Getpid(), time.Now().UnixNano()%1e6, sqlserverSeq.Add(1))
+		if err := sqlserverAdmin(ctx, admin, "CREATE DATABASE "+quoteName(names[i])); err != nil {
+			t.Fatalf("create SQL Server test database: %s", safeErr(err, admin))
+		}
+		t.Cleanup(func() { dropSQLServerDB(t, admin, names[i], abilities) })
+	}
+	errs := make([]error, n)
+	var wg sync.WaitGroup
+	for i := range out {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			out[i], errs[i] = loadInto(ctx, admin, names[i])
+		}()
+	}
+	wg.Wait()
+	for _, err := range errs {
+		if err != nil {
+			t.Fatalf("SQL Server load of the test's own: %s", safeErr(err, admin))
+		}
+	}
+	return out
+}
+
 // sqlserverPackage is this process's (this test package's) loaded database on a
 // server that cannot clone one.
 var sqlserverPackage struct {
@@ -101,6 +149,11 @@ IF @drop IS NOT NULL EXEC sys.sp_executesql @drop`); err != nil {
 	if err := sqlserverAdmin(ctx, admin, "CREATE DATABASE "+quoteName(name)); err != nil {
 		return "", err
 	}
+	return loadInto(ctx, admin, name)
+}
+
+// loadInto loads Scale and Seed into the empty database name.
+func loadInto(ctx context.Context, admin, name string) (string, error) {
 	dsn := SQLServerWithDatabase(admin, name)
 	// A minute to connect and identify the server, as testpg gives a test's pool: a
 	// new database's first session is slow on a busy machine.

@@ -603,26 +603,34 @@ BEGIN
   RETURN json_build_object('AcctID', v_acct, 'Balance', v_balance, 'Tax', v_tax::numeric / 100, 'Comm', v_comm::numeric / 100);
 END $$;
 -- batch
--- Trade-Status frame 1 (txn/trade_status.go).
-CREATE OR REPLACE FUNCTION bb_trade_status(p_acct_id bigint) RETURNS json
+-- Trade-Status frame 1 (txn/trade_status.go), as rows the client scans as client mode
+-- scans its statements' (50 trades decoded from JSON cost the driver more than the rows
+-- do): one row per trade, newest first, then one row whose last three columns are the
+-- customer's and the broker's names (empty on the trade rows; its trade columns are
+-- placeholders). Version 1 returned JSON: a function's result type cannot be replaced,
+-- so it is dropped first.
+DROP FUNCTION IF EXISTS bb_trade_status;
+-- batch
+CREATE OR REPLACE FUNCTION bb_trade_status(p_acct_id bigint) RETURNS TABLE (
+  o_t_id bigint, o_t_dts timestamp, o_st_name varchar, o_tt_name varchar, o_symbol varchar, o_qty integer,
+  o_exec_name varchar, o_chrg numeric, o_s_name varchar, o_ex_name varchar,
+  o_first varchar, o_last varchar, o_broker varchar)
 LANGUAGE plpgsql AS $$
 DECLARE
-  v_trades json;
   v_last varchar; v_first varchar; v_broker varchar;
 BEGIN
-  SELECT COALESCE(json_agg(json_build_object('TradeID', t_id, 'When', bb_ts(t_dts), 'Status', st_name, 'TypeName', tt_name,
-      'Symbol', t_s_symb, 'Qty', t_qty, 'ExecName', t_exec_name, 'Charge', t_chrg, 'SecName', s_name, 'Exchange', ex_name)
-      ORDER BY t_dts DESC), '[]'::json) INTO v_trades
-  FROM (SELECT t_id, t_dts, st_name, tt_name, t_s_symb, t_qty, t_exec_name, t_chrg, s_name, ex_name
+  RETURN QUERY SELECT t_id, t_dts, st_name, tt_name, t_s_symb, t_qty, t_exec_name, t_chrg, s_name, ex_name,
+      ''::varchar, ''::varchar, ''::varchar
     FROM trade, status_type, trade_type, security, exchange
     WHERE t_ca_id = p_acct_id AND st_id = t_st_id AND tt_id = t_tt_id AND s_symb = t_s_symb AND ex_id = s_ex_id
     ORDER BY t_dts DESC
-    LIMIT 50) t;
+    LIMIT 50;
   SELECT c_l_name, c_f_name, b_name INTO v_last, v_first, v_broker
   FROM customer_account, customer, broker
   WHERE ca_id = p_acct_id AND c_id = ca_c_id AND b_id = ca_b_id;
   IF NOT FOUND THEN PERFORM bb_check(1, 'customer and broker: no row'); END IF;
-  RETURN json_build_object('Trades', v_trades, 'CustFirst', v_first, 'CustLast', v_last, 'BrokerName', v_broker);
+  RETURN QUERY SELECT 0::bigint, 'epoch'::timestamp, ''::varchar, ''::varchar, ''::varchar, 0, ''::varchar, 0::numeric,
+    ''::varchar, ''::varchar, v_first, v_last, v_broker;
 END $$;
 -- batch
 -- Trade-Update frames 1-3 (txn/trade_update.go): each trade's value is read, then

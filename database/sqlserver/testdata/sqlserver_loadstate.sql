@@ -8,6 +8,11 @@ IF @r < 0 THROW 50000, 'sp_getapplock did not grant the lock', 1;
 -- release it
 EXEC sp_releaseapplock @Resource = @p1, @LockOwner = 'Session';
 
+-- a run's mark on its database: the lock if free, at once (0 or 1: taken; -1: another session holds it)
+DECLARE @r int;
+EXEC @r = sp_getapplock @Resource = @p1, @LockMode = 'Exclusive', @LockOwner = 'Session', @LockTimeout = 0;
+SELECT @r;
+
 -- what a post-load already built
 SELECT i.name, 1, CAST(1 - i.is_disabled AS bit) FROM sys.indexes i JOIN sys.tables t ON t.object_id = i.object_id
   WHERE i.name IS NOT NULL AND t.schema_id = SCHEMA_ID()

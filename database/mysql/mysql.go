@@ -1,0 +1,249 @@
+package mysql
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	driver "github.com/go-sql-driver/mysql"
+
+	"github.com/brokerbench/brokerbench/database"
+)
+
+// DB is a MySQL or MariaDB pool: database/sql with go-sql-driver/mysql. The driver
+// is configured for the benchmark whatever the DSN says: times parsed as UTC wall
+// clock (the schema's DATETIME has no zone, like PostgreSQL's TIMESTAMP), the
+// session's time zone UTC, and parameters interpolated by the client, so a statement
+// with arguments is one round trip rather than prepare, execute and close.
+type DB struct {
+	DB     *sql.DB
+	target string
+	// cfg is the driver configuration, password included; it is kept only to open
+	// the I/O statistics connection and is never printed.
+	cfg *driver.Config
+	// mariadb is set when the server says it is MariaDB (server.go).
+	mariadb bool
+}
+
+var (
+	_ database.DB          = (*DB)(nil)
+	_ database.PoolStatser = (*DB)(nil)
+)
+
+// defaultIdle keeps connections open between transactions when the caller does not
+// size the pool (database/sql keeps 2 idle by default).
+const defaultIdle = 64
+
+func open(ctx context.Context, dsn string, o database.Options) (database.DB, error) {
+	m, err := Open(ctx, dsn, o)
+	if err != nil {
+		return nil, err // a nil *DB in a DB interface would not compare equal to nil
+	}
+	return m, nil
+}
+
+// Open connects to a mysql:// DSN (dsn.go). Code outside database/... goes through
+// database.Open; tests that need the pool itself call this.
+func Open(ctx context.Context, dsn string, o database.Options) (*DB, error) {
+	cfg, dsnTimeout, err := parseDSN(dsn)
+	if err != nil {
+		return nil, database.InvalidDSN("invalid MySQL DSN %s: %v", database.Redact(dsn), err)
+	}
+	timeout := o.ConnectTimeout(dsnTimeout)
+	configure(cfg, timeout, o.AppName)
+	target := describe(cfg)
+	conn, err := driver.NewConnector(cfg)
+	if err != nil {
+		return nil, database.InvalidDSN("invalid MySQL DSN %s: %s", database.Redact(dsn), scrubSecret(err.Error(), cfg.Passwd))
+	}
+	db := sql.OpenDB(conn)
+	if o.MaxConns > 0 {
+		db.SetMaxOpenConns(o.MaxConns)
+		db.SetMaxIdleConns(o.MaxConns)
+	} else {
+		db.SetMaxIdleConns(defaultIdle)
+	}
+	pctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	if err := db.PingContext(pctx); err != nil {
+		db.Close()
+		return nil, database.ConnectError(ctx, pctx, "MySQL", target, timeout, scrubbed(err, cfg.Passwd))
+	}
+	m := &DB{DB: db, target: target, cfg: cfg}
+	if err := m.identify(pctx); err != nil {
+		db.Close()
+		return nil, err
+	}
+	return m, nil
+}
+
+// configure sets what the benchmark relies on. LOAD DATA LOCAL INFILE needs no file
+// allow-list: the bulk path reads registered readers only (bulk.go).
+func configure(cfg *driver.Config, timeout time.Duration, appName string) {
+	cfg.ParseTime = true
+	cfg.Loc = time.UTC
+	cfg.InterpolateParams = true
+	// An UPDATE's row count is the rows it matched, as PostgreSQL and SQL Server
+	// count them: MySQL's own counts only the rows whose values changed, and the
+	// workload checks that its updates found their rows.
+	cfg.ClientFoundRows = true
+	cfg.Timeout = timeout
+	if cfg.Params == nil {
+		cfg.Params = map[string]string{}
+	}
+	cfg.Params["time_zone"] = "'+00:00'"
+	if appName != "" && cfg.ConnectionAttributes == "" {
+		// Shown in performance_schema.session_connect_attrs; the attribute list is
+		// comma- and colon-separated.
+		cfg.ConnectionAttributes = "program_name:" + strings.NewReplacer(",", " ", ":", " ").Replace(appName)
+	}
+}
+
+func (m *DB) Name() database.Name { return database.MySQL }
+func (m *DB) Target() string      { return m.target }
+func (m *DB) Close()              { m.DB.Close() }
+
+// txOptions maps the workload's level to InnoDB's. Under REPEATABLE READ a plain
+// SELECT reads the transaction's snapshot while UPDATE, DELETE and SELECT ... FOR
+// UPDATE read and lock the newest committed rows (docs/mysql.md §3); lock waits end
+// in deadlocks (1213) or lock wait timeouts (1205), which the caller retries.
+// ReadOnlyCommitted starts a READ ONLY transaction, which InnoDB runs without a
+// transaction id.
+func txOptions(iso database.Isolation) *sql.TxOptions {
+	switch iso {
+	case database.RepeatableRead:
+		return &sql.TxOptions{Isolation: sql.LevelRepeatableRead}
+	case database.Serializable:
+		return &sql.TxOptions{Isolation: sql.LevelSerializable}
+	case database.ReadOnlyCommitted:
+		return &sql.TxOptions{Isolation: sql.LevelReadCommitted, ReadOnly: true}
+	}
+	return &sql.TxOptions{Isolation: sql.LevelReadCommitted}
+}
+
+// InTx names the level on every transaction (the driver sends SET TRANSACTION
+// ISOLATION LEVEL before START TRANSACTION, which applies to that transaction only).
+func (m *DB) InTx(ctx context.Context, iso database.Isolation, fn func(database.Tx) error) error {
+	tx, err := m.DB.BeginTx(ctx, txOptions(iso))
+	if err != nil {
+		return err
+	}
+	if err := fn(myTx{tx}); err != nil {
+		// After a deadlock InnoDB has rolled back already; the rollback's own error
+		// is secondary either way.
+		_ = tx.Rollback()
+		return err
+	}
+	return tx.Commit()
+}
+
+func (m *DB) Exec(ctx context.Context, query string, args ...any) (int64, error) {
+	return execResult(m.DB.ExecContext(ctx, query, myArgs(args)...))
+}
+
+func (m *DB) Query(ctx context.Context, query string, args ...any) (database.Rows, error) {
+	r, err := m.DB.QueryContext(ctx, query, myArgs(args)...)
+	if err != nil {
+		return nil, err
+	}
+	return myRows{r}, nil
+}
+
+func (m *DB) QueryRow(ctx context.Context, query string, args ...any) database.Row {
+	return myRow{m.DB.QueryRowContext(ctx, query, myArgs(args)...)}
+}
+
+// PoolStat reads database/sql's pool statistics for the self-check (only the
+// acquires that waited are counted, as on SQL Server).
+func (m *DB) PoolStat() database.PoolStat {
+	s := m.DB.Stats()
+	return database.PoolStat{EmptyAcquires: s.WaitCount, AcquireWait: s.WaitDuration}
+}
+
+func execResult(res sql.Result, err error) (int64, error) {
+	if err != nil {
+		return 0, err
+	}
+	return res.RowsAffected()
+}
+
+// myArgs passes times as UTC wall clock: the driver writes a time.Time in its
+// location (UTC), so a time in another zone would shift, where PostgreSQL's
+// TIMESTAMP and SQL Server's DATETIME2 keep the wall clock. Money binds through its
+// decimal string (driver.Valuer); stored into a DECIMAL column the server converts it
+// exactly, and compared with or added to one it goes through a double, exact for
+// amounts below 2^53 cents once rounded back to the column's two places.
+func myArgs(args []any) []any {
+	copied := false
+	for i, a := range args {
+		if t, ok := a.(time.Time); ok && t.Location() != time.UTC {
+			if !copied { // the caller's slice stays as it was
+				args, copied = append([]any(nil), args...), true
+			}
+			args[i] = time.Date(t.Year(), t.Month(), t.Day(), t.Hour(), t.Minute(), t.Second(), t.Nanosecond(), time.UTC)
+		}
+	}
+	return args
+}
+
+type myTx struct{ tx *sql.Tx }
+
+func (t myTx) Exec(ctx context.Context, query string, args ...any) (int64, error) {
+	return execResult(t.tx.ExecContext(ctx, query, myArgs(args)...))
+}
+
+func (t myTx) Query(ctx context.Context, query string, args ...any) (database.Rows, error) {
+	r, err := t.tx.QueryContext(ctx, query, myArgs(args)...)
+	if err != nil {
+		return nil, err
+	}
+	return myRows{r}, nil
+}
+
+func (t myTx) QueryRow(ctx context.Context, query string, args ...any) database.Row {
+	return myRow{t.tx.QueryRowContext(ctx, query, myArgs(args)...)}
+}
+
+type myRows struct{ r *sql.Rows }
+
+func (r myRows) Next() bool             { return r.r.Next() }
+func (r myRows) Scan(dest ...any) error { return r.r.Scan(dest...) }
+func (r myRows) Err() error             { return r.r.Err() }
+func (r myRows) Close()                 { _ = r.r.Close() }
+
+type myRow struct{ r *sql.Row }
+
+func (r myRow) Scan(dest ...any) error {
+	err := r.r.Scan(dest...)
+	if errors.Is(err, sql.ErrNoRows) {
+		return database.ErrNoRows
+	}
+	return err
+}
+
+// ErrorNumber returns the server's error number of err, or 0.
+func ErrorNumber(err error) uint16 {
+	var e *driver.MySQLError
+	if errors.As(err, &e) {
+		return e.Number
+	}
+	return 0
+}
+
+// identify asks the server what it is: MariaDB says so in its version string. MySQL
+// itself is refused for now: it has no sequences, and the trade-id generator without
+// one is not written yet (docs/mysql.md §2).
+func (m *DB) identify(ctx context.Context) error {
+	var v string
+	if err := m.DB.QueryRowContext(ctx, "SELECT VERSION()").Scan(&v); err != nil {
+		return fmt.Errorf("MySQL at %s: read the version: %w", m.target, err)
+	}
+	m.mariadb = strings.Contains(strings.ToLower(v), "mariadb")
+	if !m.mariadb {
+		return fmt.Errorf("%s runs MySQL %s: brokerbench drives MariaDB 10.6+ for now; MySQL lacks the sequences its trade ids come from (docs/mysql.md)", m.target, v)
+	}
+	return nil
+}
