@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"sync"
 	"time"
 
 	"golang.org/x/sys/unix"
@@ -30,6 +31,60 @@ const pollEvery = 20 * time.Millisecond
 // one left by a killed capture is removed first. ready, if not nil, is called
 // once recording is on.
 func Capture(ctx context.Context, devs []Device, w io.Writer, ready func()) (*results.IOCapture, error) {
+	rec, err := Open(devs)
+	if err != nil {
+		return nil, err
+	}
+	defer rec.Close()
+	if err := rec.Start(w); err != nil {
+		return nil, err
+	}
+	if ready != nil {
+		ready()
+	}
+	// Stop at the end, or at once when the trace cannot be written (a full disk).
+	tick := time.NewTicker(pollEvery)
+	defer tick.Stop()
+	for ctx.Err() == nil && rec.failed() == nil {
+		select {
+		case <-ctx.Done():
+		case <-tick.C:
+		}
+	}
+	return rec.Stop()
+}
+
+// Recorder is a trace instance of brokerbench's own on chosen devices that records
+// in segments: each Start ... Stop writes one trace and returns its summary (run
+// --capture-io records each step's measured window so). Between segments recording
+// is off. A goroutine of its own empties the kernel's buffer every pollEvery while
+// a segment records, so the trace streams to disk in bounded memory.
+type Recorder struct {
+	in    *instance
+	pipe  int
+	files map[uint64]string // kernel dev_t → the device's node, as the trace names it
+	paths []string
+
+	mu     sync.Mutex // guards what follows, and the reading of the pipe
+	reader pipeReader
+	seg    *segment // nil between segments
+
+	stop chan struct{}
+	done chan struct{}
+}
+
+// segment is one trace being written.
+type segment struct {
+	iw     *iologWriter
+	sum    *summarizer
+	start  int64 // monotonic µs when recording began
+	lostAt int64 // the instance's lost events then
+	err    error // the first failure of the background reader
+}
+
+// Open creates the trace instance for devs, recording off; a stale instance left
+// by a killed capture is removed first. Close undoes it.
+func Open(devs []Device) (*Recorder, error) {
 	if len(devs) == 0 {
 		return nil, errors.New("capture: no device to capture")
 	}
@@ -40,17 +95,16 @@ func Capture(ctx context.Context, devs []Device, w io.Writer, ready func()) (*re
 	if _, err := RemoveStale(root); err != nil {
 		return nil, err
 	}
+	r := &Recorder{files: map[uint64]string{}, stop: make(chan struct{}), done: make(chan struct{})}
 	var nums []uint64
-	files := map[uint64]string{}
-	var paths []string
 	for _, d := range devs {
 		k := kernelDev(d.Major, d.Minor)
-		if _, dup := files[k]; dup {
+		if _, dup := r.files[k]; dup {
 			continue
 		}
 		nums = append(nums, k)
-		files[k] = d.Path
-		paths = append(paths, d.Path)
+		r.files[k] = d.Path
+		r.paths = append(r.paths, d.Path)
 	}
 	in, err := openInstance(root, nums)
 	if err != nil {
@@ -64,73 +118,143 @@ func Capture(ctx context.Context, devs []Device, w io.Writer, ready func()) (*re
 		return nil, err
 	}
 	in.unmount = unmount
-	defer in.close()
-	pipe, err := in.pipe()
-	if err != nil {
+	r.in = in
+	if r.pipe, err = in.pipe(); err != nil {
+		in.close()
 		return nil, err
 	}
-	defer unix.Close(pipe)
-	iw, err := newIologWriter(w, paths)
-	if err != nil {
-		return nil, err
+	r.reader.fd = r.pipe
+	go r.poll()
+	return r, nil
+}
+
+// Devices are the captured devices' nodes, as the traces name them.
+func (r *Recorder) Devices() []string { return r.paths }
+
+// failed is the open segment's first failure, which Stop returns.
+func (r *Recorder) failed() error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.seg == nil {
+		return nil
 	}
-	sum := newSummarizer(paths)
-	start := monoNowUS()
-	if err := in.start(); err != nil {
-		return nil, err
-	}
-	sum.out.StartedAt = time.Now().UTC()
-	if ready != nil {
-		ready()
-	}
-	r := &pipeReader{fd: pipe}
+	return r.seg.err
+}
+
+// poll empties the pipe into the open segment until Close.
+func (r *Recorder) poll() {
+	defer close(r.done)
 	tick := time.NewTicker(pollEvery)
 	defer tick.Stop()
-	handle := func(line string) error {
+	for {
+		select {
+		case <-r.stop:
+			return
+		case <-tick.C:
+		}
+		r.mu.Lock()
+		if s := r.seg; s != nil && s.err == nil {
+			s.err = r.drain(s)
+			if s.err == nil {
+				if err := s.iw.flush(); err != nil {
+					s.err = fmt.Errorf("write the trace: %w", err)
+				}
+			}
+		}
+		r.mu.Unlock()
+	}
+}
+
+// Start opens a segment writing its trace to w and turns recording on.
+func (r *Recorder) Start(w io.Writer) error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.seg != nil {
+		return errors.New("capture: a trace is already being recorded")
+	}
+	iw, err := newIologWriter(w, r.paths)
+	if err != nil {
+		return fmt.Errorf("write the trace: %w", err)
+	}
+	s := &segment{iw: iw, sum: newSummarizer(r.paths), lostAt: r.in.lost()}
+	s.start = monoNowUS()
+	if err := r.in.start(); err != nil {
+		return err
+	}
+	s.sum.out.StartedAt = time.Now().UTC()
+	r.seg = s
+	return nil
+}
+
+// Stop turns recording off, writes what the kernel still holds and the trace's
+// end, and returns the segment's summary. The trace is valid whatever the error.
+func (r *Recorder) Stop() (*results.IOCapture, error) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	s := r.seg
+	if s == nil {
+		return nil, errors.New("capture: no trace is being recorded")
+	}
+	r.seg = nil
+	r.in.stop()
+	end := monoNowUS() - s.start
+	err := s.err
+	if err == nil {
+		err = r.drain(s)
+	}
+	if cerr := s.iw.close(end); cerr != nil && err == nil {
+		err = fmt.Errorf("write the trace: %w", cerr)
+	}
+	if err != nil {
+		return nil, err
+	}
+	out := s.sum.finish(end)
+	out.LostEvents = r.in.lost() - s.lostAt
+	return out, nil
+}
+
+// Close ends an open segment (its trace stays valid), stops the reader and removes
+// the trace instance.
+func (r *Recorder) Close() error {
+	r.mu.Lock()
+	open := r.seg != nil
+	r.mu.Unlock()
+	if open {
+		r.Stop()
+	}
+	close(r.stop)
+	<-r.done
+	unix.Close(r.pipe)
+	return r.in.close()
+}
+
+// drain hands every event the kernel has buffered to s (events after a segment's
+// end, none while recording is off, are dropped with the segment).
+func (r *Recorder) drain(s *segment) error {
+	return r.reader.drain(func(line string) error {
 		ev, ok, err := parseLine(line)
 		if err != nil || !ok {
 			return err
 		}
-		if ev.tsUS < start {
+		if ev.tsUS < s.start {
 			return nil // buffered before recording began: not possible, but never negative
 		}
-		ts := ev.tsUS - start
-		sum.add(ev, ts)
-		if ev.complete {
-			return nil
-		}
-		off, length := int64(ev.sector)*512, int64(ev.sectors)*512
-		if ev.dir == Flush {
-			off, length = 0, 0
-		}
-		if ev.dir == Other {
-			return nil
-		}
-		return iw.request(ts, files[ev.dev], ev.dir, off, length)
+		return s.add(ev, ev.tsUS-s.start, r.files[ev.dev])
+	})
+}
+
+// add takes one event at ts (µs from the segment's start) into the summary, and an
+// issued request into the trace as a request of file.
+func (s *segment) add(ev event, ts int64, file string) error {
+	s.sum.add(ev, ts)
+	if ev.complete || ev.dir == Other {
+		return nil
 	}
-	for {
-		if err := r.drain(handle); err != nil {
-			return nil, err
-		}
-		if err := iw.flush(); err != nil {
-			return nil, fmt.Errorf("write the trace: %w", err)
-		}
-		select {
-		case <-ctx.Done():
-			in.stop()
-			end := monoNowUS() - start
-			if err := r.drain(handle); err != nil {
-				return nil, err
-			}
-			if err := iw.close(end); err != nil {
-				return nil, fmt.Errorf("write the trace: %w", err)
-			}
-			out := sum.finish(end)
-			out.LostEvents = in.lost()
-			return out, nil
-		case <-tick.C:
-		}
+	off, length := int64(ev.sector)*512, int64(ev.sectors)*512
+	if ev.dir == Flush {
+		off, length = 0, 0
 	}
+	return s.iw.request(ts, file, ev.dir, off, length)
 }
 
 // monoNowUS is CLOCK_MONOTONIC in microseconds, the clock trace_clock=mono stamps

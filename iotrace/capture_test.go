@@ -2,6 +2,7 @@ package iotrace
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"os"
 	"os/exec"
@@ -198,5 +199,70 @@ func TestRemoveStale(t *testing.T) {
 	}
 	if _, err := os.Stat(live); err != nil {
 		t.Errorf("a live process's instance was removed: %v", err)
+	}
+}
+
+// TestRecorderSegments: one trace instance records two segments, with I/O between
+// them that is in neither (recording is off): each segment's trace holds the
+// requests the device counted over its own window, within 2 %, with timestamps from
+// its own start, and no trace instance is left after Close.
+func TestRecorderSegments(t *testing.T) {
+	fio := needFio(t)
+	d := testloop.NewRaw(t, 64)
+	rec, err := Open([]Device{{Path: d.Dev, Major: d.Major, Minor: d.Minor}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	job := func(ioSize string) {
+		runFio(t, fio, "--name=seg", "--filename="+d.Dev, "--direct=1", "--ioengine=libaio", "--iodepth=2",
+			"--rw=randrw", "--rwmixread=50", "--bs=4k", "--size=48m", "--io_size="+ioSize, "--randseed=3")
+	}
+	segment := func(ioSize string) (*results.IOCapture, string, int64) {
+		var trace bytes.Buffer
+		before := readStat(t, d.Name)
+		if err := rec.Start(&trace); err != nil {
+			t.Fatal(err)
+		}
+		job(ioSize)
+		sum, err := rec.Stop()
+		if err != nil {
+			t.Fatal(err)
+		}
+		after := readStat(t, d.Name)
+		return sum, trace.String(), after.reads + after.writes - before.reads - before.writes
+	}
+	s1, trace1, n1 := segment("2m")
+	job("8m") // recorded by no segment
+	s2, trace2, n2 := segment("4m")
+	if err := rec.Close(); err != nil {
+		t.Fatal(err)
+	}
+	for i, s := range []struct {
+		sum   *results.IOCapture
+		trace string
+		n     int64
+	}{{s1, trace1, n1}, {s2, trace2, n2}} {
+		if diff := float64(s.sum.Requests - s.n); s.n < 300 || diff > 0.02*float64(s.n) || -diff > 0.02*float64(s.n) {
+			t.Errorf("segment %d: trace %d requests, the device counted %d", i+1, s.sum.Requests, s.n)
+		}
+		lines := strings.Split(strings.TrimSpace(s.trace), "\n")
+		var requests int64
+		for _, l := range lines {
+			if f := strings.Fields(l); len(f) == 5 {
+				requests++
+				if ts, _ := strconv.ParseFloat(f[0], 64); ts/1e6 > s.sum.DurationS {
+					t.Errorf("segment %d: request at %s µs, after its %.2fs", i+1, f[0], s.sum.DurationS)
+					break
+				}
+			}
+		}
+		if lines[0] != iologHeader || requests != s.sum.Requests+s.sum.Flushes || !strings.HasSuffix(lines[len(lines)-1], " close") {
+			t.Errorf("segment %d: trace of %d requests for %d in the summary, from %q to %q", i+1, requests, s.sum.Requests, lines[0], lines[len(lines)-1])
+		}
+	}
+	if root, _ := findTracefs(); root != "" {
+		if _, err := os.Stat(filepath.Join(root, "instances", instancePrefix+strconv.Itoa(os.Getpid()))); err == nil {
+			t.Error("the trace instance is still there after Close")
+		}
 	}
 }

@@ -19,7 +19,8 @@ type TraceInfo struct {
 	FirstUS, LastUS                  int64 // first and last request's timestamp
 	Lowest, HighestEnd               int64 // the data requests' span, bytes
 	MaxLength                        int64
-	// issued counts the requests issued in each lagStep-long slice of the trace.
+	// issued counts the data requests (reads, writes, trims: what fio's latency
+	// log records, flushes not) issued in each lagStep-long slice of the trace.
 	issued, issuedReads []int64
 }
 
@@ -75,10 +76,10 @@ func ScanTrace(path string) (*TraceInfo, error) {
 		slot := int(ts / lagStepUS)
 		for len(t.issued) <= slot {
 			t.issued = append(t.issued, 0)
-		}
-		t.issued[slot]++
-		for len(t.issuedReads) <= slot {
 			t.issuedReads = append(t.issuedReads, 0)
+		}
+		if f[2] != "sync" && f[2] != "datasync" {
+			t.issued[slot]++
 		}
 		if f[2] == "read" {
 			t.issuedReads[slot]++
@@ -223,7 +224,8 @@ func Fidelity(info *TraceInfo, s ReplaySetup, out *fio.Output) (*results.Replay,
 	r.CapturedS = float64(info.LastUS-info.FirstUS) / 1e6
 	var runtimeMS int64
 	for _, j := range out.Jobs {
-		r.Replayed += j.Read.TotalIOs + j.Write.TotalIOs + j.Trim.TotalIOs + j.Sync.TotalIOs
+		// fio 3.33 leaves sync.total_ios at 0 and counts the syncs in their latency's N.
+		r.Replayed += j.Read.TotalIOs + j.Write.TotalIOs + j.Trim.TotalIOs + max(j.Sync.TotalIOs, j.Sync.Lat.N)
 		runtimeMS = max(runtimeMS, j.RuntimeMS)
 	}
 	r.ReplayedS = float64(runtimeMS) / 1000

@@ -80,14 +80,9 @@ func (c *DiskComparison) Headlines(r int) []string {
 		if seen[k.Profile] {
 			continue
 		}
-		var parts []string
-		for _, key := range []string{"iops", "latency"} {
-			m, _ := lookupDiskMetric(key)
-			b, okB := c.value(k, 0, m)
-			v, okV := c.value(k, r, m)
-			if okB && okV {
-				parts = append(parts, m.title+" "+formatChange(Change(b, v), 0))
-			}
+		parts := c.replayHeadline(k, r)
+		if parts == nil {
+			parts = c.profileHeadline(k, r)
 		}
 		if len(parts) == 0 {
 			continue
@@ -97,6 +92,20 @@ func (c *DiskComparison) Headlines(r int) []string {
 	}
 	slices.Reverse(out)
 	return out
+}
+
+// profileHeadline is run r's IOPS and latency changes against the base at k.
+func (c *DiskComparison) profileHeadline(k diskKey, r int) []string {
+	var parts []string
+	for _, key := range []string{"iops", "latency"} {
+		m, _ := lookupDiskMetric(key)
+		b, okB := c.value(k, 0, m)
+		v, okV := c.value(k, r, m)
+		if okB && okV {
+			parts = append(parts, m.title+" "+formatChange(Change(b, v), 0))
+		}
+	}
+	return parts
 }
 
 // WriteText prints the comparison: the runs, the headlines, one table per profile
@@ -148,27 +157,18 @@ func (c *DiskComparison) Tables() []table {
 		}
 		for _, key := range compareKeys {
 			m, _ := lookupDiskMetric(key)
-			b, okB := c.value(k, 0, m)
-			row := []cell{{Text: m.title, Class: "name"}}
-			known := false
-			for r := range c.Inputs {
-				v, ok := c.value(k, r, m)
-				known = known || ok
-				if ok {
-					row = append(row, cell{Text: formatValue(m.asMetric(), v), Class: "num"})
-				} else {
-					row = append(row, dash)
-				}
-				if r == 0 {
-					continue
-				}
-				if ok && okB {
-					row = append(row, cell{Text: formatChangeOf(m.asMetric(), b, v), Class: changeClass(m.asMetric(), Change(b, v))})
-				} else {
-					row = append(row, dash)
-				}
+			if row, known := c.figureRow(m.asMetric(), func(r int) (float64, bool) { return c.value(k, r, m) }); known {
+				t.Rows = append(t.Rows, row)
 			}
-			if known {
+		}
+		for _, f := range replayFigures {
+			value := func(r int) (float64, bool) {
+				if rp := c.replayAt(k, r); rp != nil {
+					return f.value(rp)
+				}
+				return 0, false
+			}
+			if row, known := c.figureRow(f.m, value); known {
 				t.Rows = append(t.Rows, row)
 			}
 		}
@@ -182,6 +182,31 @@ func (c *DiskComparison) Tables() []table {
 		out = append(out, t)
 	}
 	return out
+}
+
+// figureRow is one figure's row of a step's table: each run's value and, after the
+// base, its change; known is false when no run has the figure.
+func (c *DiskComparison) figureRow(m metric, value func(r int) (float64, bool)) (row []cell, known bool) {
+	b, okB := value(0)
+	row = []cell{{Text: m.title, Class: "name"}}
+	for r := range c.Inputs {
+		v, ok := value(r)
+		known = known || ok
+		if ok {
+			row = append(row, cell{Text: formatValue(m, v), Class: "num"})
+		} else {
+			row = append(row, dash)
+		}
+		if r == 0 {
+			continue
+		}
+		if ok && okB {
+			row = append(row, cell{Text: formatChangeOf(m, b, v), Class: changeClass(m, Change(b, v))})
+		} else {
+			row = append(row, dash)
+		}
+	}
+	return row, known
 }
 
 // DiskGate is a --fail-if expression on a storage-profile figure, disk.KEY OP VALUE,
@@ -272,6 +297,7 @@ func (c *DiskComparison) Warnings() []string {
 	bd := b.Run.Disk
 	for _, in := range c.Inputs[1:] {
 		d := in.Run.Disk
+		out = append(out, replayWarnings(b, in)...)
 		if in.Run.Seed != b.Run.Seed {
 			out = append(out, fmt.Sprintf("%s ran with seed %d, %s with %d: other offsets and sizes", in.Name(), in.Run.Seed, b.Name(), b.Run.Seed))
 		}
@@ -281,6 +307,9 @@ func (c *DiskComparison) Warnings() []string {
 		}
 		if d.Direct != bd.Direct {
 			out = append(out, fmt.Sprintf("%s and %s differ in direct I/O: one went through the page cache", in.Name(), b.Name()))
+		}
+		if d.Replay != nil && bd.Replay != nil {
+			continue // fio's options name each replay's target; replayWarnings compares the traces
 		}
 		for _, p := range d.Profiles {
 			for _, q := range bd.Profiles {

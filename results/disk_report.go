@@ -72,7 +72,18 @@ func describeDisk(in Input) string {
 	if len(on) > 0 {
 		where += " (" + strings.Join(on, " ") + ")"
 	}
-	parts := []string{"storage profiles on " + where, formatBytes(t.SizeBytes)}
+	head := "storage profiles on " + where
+	if rp := d.Replay; rp != nil {
+		how := rp.Mode
+		if rp.Mapping != "" {
+			how += ", " + rp.Mapping
+		}
+		if rp.SkipWrites {
+			how += ", reads only"
+		}
+		head = fmt.Sprintf("replay of %s (%s) on %s", rp.Trace, how, where)
+	}
+	parts := []string{head, formatBytes(t.SizeBytes)}
 	if d.FIO != "" {
 		parts = append(parts, "fio "+d.FIO)
 	}
@@ -81,7 +92,9 @@ func describeDisk(in Input) string {
 	} else {
 		parts = append(parts, "buffered I/O")
 	}
-	parts = append(parts, fmt.Sprintf("seed %d", r.Seed))
+	if d.Replay == nil {
+		parts = append(parts, fmt.Sprintf("seed %d", r.Seed))
+	}
 	if r.Interrupted {
 		parts = append(parts, "INTERRUPTED")
 	}
@@ -113,6 +126,9 @@ func WriteDiskReport(w io.Writer, in Input) error {
 		} else {
 			fmt.Fprintf(w, "  preconditioned: %s written in %.1f s (%.0f MB/s)\n", formatBytes(pc.Bytes), pc.Seconds, pc.MBps)
 		}
+	}
+	if d.Replay != nil {
+		fmt.Fprintln(w, "  "+d.Replay.FidelityLine())
 	}
 	if len(d.Steps) == 0 {
 		fmt.Fprintln(w, "\nno steps finished")

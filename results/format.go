@@ -228,6 +228,9 @@ type Step struct {
 	// Samples are the window's per-second figures (samples.go), from which
 	// compare makes its intervals; absent in files written before they were kept.
 	Samples *StepSamples `json:"samples,omitempty"`
+	// IOCapture summarises the block requests captured over the window (run
+	// --capture-io; docs/io-capture.md); its Trace is the step's trace.
+	IOCapture *IOCapture `json:"io_capture,omitempty"`
 }
 
 // Faults are failures of the server or the connection, not of the workload.

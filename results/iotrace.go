@@ -99,3 +99,23 @@ func (r *Replay) Fidelity() float64 {
 	}
 	return 100 * float64(r.Replayed) / float64(r.Captured)
 }
+
+// AchievedPercent is the replay's request rate in percent of the captured one:
+// 100 when the target kept the trace's pace, less when it fell behind (about N
+// times 100 for a faithful --speed N replay, more for an asap one on a faster
+// target). 0 when unknown.
+func (r *Replay) AchievedPercent() float64 {
+	if r == nil || r.Captured == 0 || r.CapturedS <= 0 || r.ReplayedS <= 0 {
+		return 0
+	}
+	return 100 * (float64(r.Replayed) / r.ReplayedS) / (float64(r.Captured) / r.CapturedS)
+}
+
+// DurationRatio is the replay's duration over the captured one (0.5 for a faithful
+// --speed 2 replay); 0 when unknown.
+func (r *Replay) DurationRatio() float64 {
+	if r == nil || r.CapturedS <= 0 {
+		return 0
+	}
+	return r.ReplayedS / r.CapturedS
+}

@@ -97,6 +97,18 @@ func (v *validator) step(at string, st *Step) {
 	if st.Probe != nil {
 		v.text(at+".probe.why", st.Probe.Why)
 	}
+	if c := st.IOCapture; c != nil {
+		for _, f := range []namedFigure{
+			{"requests", float64(c.Requests)}, {"reads", float64(c.Reads)}, {"writes", float64(c.Writes)},
+			{"read_bytes", float64(c.ReadBytes)}, {"write_bytes", float64(c.WriteBytes)}, {"duration_s", c.DurationS},
+			{"lost_events", float64(c.LostEvents)},
+		} {
+			v.nonNegative(at+".io_capture."+f.name, f.x)
+		}
+		if len(c.Sizes) > MaxTags {
+			v.fail(at+".io_capture.sizes", fmt.Sprintf("has %d entries; at most %d", len(c.Sizes), MaxTags))
+		}
+	}
 	if len(st.Transactions) > MaxTags {
 		v.fail(at+".transactions", fmt.Sprintf("has %d entries; at most %d", len(st.Transactions), MaxTags))
 	}

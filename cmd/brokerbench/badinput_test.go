@@ -61,6 +61,8 @@ func TestBadInputEveryFlag(t *testing.T) {
 		{[]string{"run", "--io-interval", "0s"}, 2, "interval"},
 		{[]string{"run", "--config", filepath.Join(dir, "missing.yaml")}, 2, "missing.yaml"},
 		{[]string{"run", "--io-interval", "-1s"}, 2, "interval"},
+		{[]string{"run", "--capture-io", dir, "--io-device", "none"}, 2, "--capture-io"},
+		{[]string{"run", "--capture-io", dir, "--io-node-exporter", "http://127.0.0.1:1/metrics"}, 2, "--capture-io"},
 		{[]string{"run", "--mee-workers", "-1"}, 2, "mee-workers"},
 		{[]string{"run", "--seed", "-1"}, 2, "seed"},
 		{[]string{"run", "--connections", "x"}, 2, "connections"},

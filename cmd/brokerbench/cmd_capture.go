@@ -24,6 +24,7 @@ type captureOptions struct {
 	Dirs, Devices []string
 	Duration      time.Duration
 	Out           string
+	Blktrace      []string // read these blktrace files instead of capturing
 }
 
 // The files a capture writes in its --out folder.
@@ -35,7 +36,7 @@ const (
 func newCaptureCommand(g *globalOptions) *cobra.Command {
 	var o captureOptions
 	c := &cobra.Command{
-		Use:   "capture (--dir DIR | --device DEVICE)... --out FOLDER [--duration D]",
+		Use:   "capture (--dir DIR | --device DEVICE | --blktrace FILE)... --out FOLDER [--duration D]",
 		Short: "Record every block request of the storage under a folder or of a device, as a replayable fio trace",
 		Long: `capture records the block requests the kernel issues to the devices under --dir (resolved as the
 I/O sampler resolves them: through partitions, dm, md and loop to the whole disks) or to --device,
@@ -43,9 +44,11 @@ for --duration or until Ctrl-C, from the kernel's block trace events in a trace 
 brokerbench's own. It writes FOLDER/trace.iolog (fio's iolog version 3: fio --read_iolog replays
 it, and so does brokerbench replay) and FOLDER/capture.json (requests, read share, sizes, the
 offsets spanned, outstanding I/Os, issue-to-completion latency, lost events). Needs root or
-CAP_SYS_ADMIN. See docs/io-capture.md.`,
+CAP_SYS_ADMIN. --blktrace turns the binary files blktrace wrote elsewhere (every CPU's
+NAME.blktrace.N) into the same trace and summary instead. See docs/io-capture.md.`,
 		Example: `  brokerbench capture --dir /var/lib/postgresql/data --duration 60s --out cap1
   brokerbench capture --device /dev/nvme1n1 --out cap2        # until Ctrl-C
+  brokerbench capture --blktrace 'sdb.blktrace.*' --out cap3   # blktrace's files
   brokerbench replay cap1 --target /mnt/other/replay.dat`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error { return runCapture(cmd.Context(), g, o) },
@@ -55,6 +58,7 @@ CAP_SYS_ADMIN. See docs/io-capture.md.`,
 	f.StringArrayVar(&o.Devices, "device", nil, "capture the block `DEVICE` (repeatable)")
 	f.DurationVar(&o.Duration, "duration", 0, "how long to capture (default: until Ctrl-C)")
 	f.StringVar(&o.Out, "out", "", "write the trace and its summary into `FOLDER` (created; must not hold a trace)")
+	f.StringArrayVar(&o.Blktrace, "blktrace", nil, "read blktrace's binary `FILE` (repeatable, or a pattern: 'sdb.blktrace.*') instead of capturing")
 	return c
 }
 
@@ -99,16 +103,24 @@ func captureDevices(o captureOptions) ([]iotrace.Device, error) {
 }
 
 func runCapture(ctx context.Context, g *globalOptions, o captureOptions) error {
-	if len(o.Dirs)+len(o.Devices) == 0 {
-		return usagef("say what to capture: --dir DIR or --device DEVICE")
-	}
-	if o.Out == "" {
+	switch {
+	case len(o.Dirs)+len(o.Devices)+len(o.Blktrace) == 0:
+		return usagef("say what to capture: --dir DIR or --device DEVICE (or --blktrace FILE to read)")
+	case len(o.Blktrace) > 0 && (len(o.Dirs)+len(o.Devices) > 0 || o.Duration != 0):
+		return usagef("--blktrace reads files blktrace wrote: give it without --dir, --device and --duration")
+	case o.Out == "":
 		return usagef("--out FOLDER is required: the trace and its summary go there")
-	}
-	if o.Duration < 0 {
+	case o.Duration < 0:
 		return usagef("--duration must be positive")
 	}
-	devs, err := captureDevices(o)
+	var devs []iotrace.Device
+	var blkFiles []string
+	var err error
+	if len(o.Blktrace) > 0 {
+		blkFiles, err = expandBlktrace(o.Blktrace)
+	} else {
+		devs, err = captureDevices(o)
+	}
 	if err != nil {
 		return err
 	}
@@ -124,6 +136,18 @@ func runCapture(ctx context.Context, g *globalOptions, o captureOptions) error {
 		return fmt.Errorf("--out %s: %w", o.Out, err)
 	}
 	defer f.Close()
+	if blkFiles != nil {
+		sum, err := iotrace.ReadBlktrace(blkFiles, f)
+		if err != nil {
+			f.Close()
+			os.Remove(tracePath)
+			if be := (*iotrace.BlktraceError)(nil); errors.As(err, &be) {
+				return usageError{fmt.Errorf("--blktrace %w", err)}
+			}
+			return err
+		}
+		return finishCapture(g, o, f, sum, false)
+	}
 	cctx, cancel := ctx, context.CancelFunc(func() {})
 	if o.Duration > 0 {
 		cctx, cancel = context.WithTimeout(ctx, o.Duration)
@@ -141,12 +165,16 @@ func runCapture(ctx context.Context, g *globalOptions, o captureOptions) error {
 		os.Remove(tracePath)
 		return err
 	}
+	return finishCapture(g, o, f, sum, o.Duration > 0 && ctx.Err() != nil)
+}
+
+// finishCapture closes the trace f and writes its summary beside it, and prints it.
+func finishCapture(g *globalOptions, o captureOptions, f *os.File, sum *results.IOCapture, interrupted bool) error {
 	if err := f.Close(); err != nil {
 		return fmt.Errorf("write the trace: %w", err)
 	}
-	interrupted := o.Duration > 0 && ctx.Err() != nil
 	sum.Interrupted = interrupted
-	sum.Trace = tracePath
+	sum.Trace = f.Name()
 	data, err := json.MarshalIndent(sum, "", "  ")
 	if err != nil {
 		return err
@@ -159,6 +187,24 @@ func runCapture(ctx context.Context, g *globalOptions, o captureOptions) error {
 		return errInterrupted
 	}
 	return nil
+}
+
+// expandBlktrace is the --blktrace files, patterns expanded (quoted, so the shell
+// left them to us), each file once.
+func expandBlktrace(args []string) ([]string, error) {
+	var out []string
+	for _, a := range args {
+		matches, err := filepath.Glob(a)
+		if err != nil || len(matches) == 0 {
+			return nil, usagef("--blktrace %s: no such file", a)
+		}
+		for _, m := range matches {
+			if !slices.Contains(out, m) {
+				out = append(out, m)
+			}
+		}
+	}
+	return out, nil
 }
 
 // printCapture prints the summary's main figures.

@@ -11,10 +11,15 @@ import (
 	"github.com/brokerbench/brokerbench/results"
 )
 
-// TestCaptureCommand: refusals in one line, and a short capture of a device that
+// TestCaptureCommand: refusals in one line (a file that is not blktrace's among
+// them), and a short capture of a device that
 // leaves a trace fio can read and its summary.
 func TestCaptureCommand(t *testing.T) {
 	dir := t.TempDir()
+	junk := filepath.Join(dir, "junk.blktrace.0")
+	if err := os.WriteFile(junk, []byte("not a trace at all, just text\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	for _, tc := range []struct {
 		args []string
 		want string
@@ -22,6 +27,9 @@ func TestCaptureCommand(t *testing.T) {
 		{[]string{"capture", "--out", dir}, "--dir DIR or --device DEVICE"},
 		{[]string{"capture", "--device", "/dev/null", "--out", dir}, "not a block device"},
 		{[]string{"capture", "--dir", dir}, "--out FOLDER is required"},
+		{[]string{"capture", "--blktrace", junk, "--dir", dir, "--out", dir}, "without --dir"},
+		{[]string{"capture", "--blktrace", filepath.Join(dir, "none.blktrace.*"), "--out", dir}, "no such file"},
+		{[]string{"capture", "--blktrace", junk, "--out", filepath.Join(dir, "junk")}, "not a blktrace file"},
 	} {
 		code, _, stderr := runMain(tc.args...)
 		if code != exitUsage || !strings.Contains(stderr, tc.want) || strings.Count(strings.TrimSpace(stderr), "\n") > 0 {

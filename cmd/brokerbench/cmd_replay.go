@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"time"
 
@@ -286,9 +285,5 @@ func printReplay(g *globalOptions, st *results.DiskStep, r *results.Replay) {
 			fmt.Fprintf(w, "  %-5s %8.0f IOPS %7.1f MB/s  latency p50 %.3f ms p99 %.3f ms\n", d.name, d.d.IOPS, d.d.MBps, d.d.P50MS, d.d.P99MS)
 		}
 	}
-	fmt.Fprintf(w, "  fidelity: %d of %d requests (%s %%), %.2fs against %.2fs captured", r.Replayed, r.Captured, strconv.FormatFloat(r.Fidelity(), 'f', 1, 64), r.ReplayedS, r.CapturedS)
-	if r.Mode != "asap" {
-		fmt.Fprintf(w, ", behind the timestamps p50 %.0f ms p99 %.0f ms max %.0f ms", r.LagP50MS, r.LagP99MS, r.LagMaxMS)
-	}
-	fmt.Fprintln(w)
+	fmt.Fprintln(w, "  "+r.FidelityLine())
 }

@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"math"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -12,19 +13,29 @@ import (
 	"github.com/brokerbench/brokerbench/results"
 )
 
+// traceMix is what writeTrace wrote: its reads, and the bytes each direction asks.
+type traceMix struct {
+	reads                 int
+	readBytes, writeBytes int64
+}
+
 // writeTrace writes an iolog v3 trace of n requests, one every 500 µs, two reads in
-// three, 4k and 16k, spread over the first 8 MB; it returns the reads' count.
-func writeTrace(t *testing.T, n int) (path string, reads int) {
+// three, 4k and 16k, spread over the first 8 MB.
+func writeTrace(t *testing.T, n int) (path string, mix traceMix) {
 	t.Helper()
 	var b strings.Builder
 	b.WriteString("fio version 3 iolog\n0 /dev/captured add\n0 /dev/captured open\n")
 	for i := range n {
 		act, size := "write", 4096
-		if i%3 != 0 {
-			act, reads = "read", reads+1
-		}
 		if i%4 == 0 {
 			size = 16384
+		}
+		if i%3 != 0 {
+			act = "read"
+			mix.reads++
+			mix.readBytes += int64(size)
+		} else {
+			mix.writeBytes += int64(size)
 		}
 		fmt.Fprintf(&b, "%d /dev/captured %s %d %d\n", 1000+i*500, act, (i*7919%2000)*4096, size)
 	}
@@ -34,7 +45,7 @@ func writeTrace(t *testing.T, n int) (path string, reads int) {
 	if err := os.WriteFile(path, []byte(b.String()), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	return path, reads
+	return path, mix
 }
 
 // TestReplayRefusals: bad options, a target too small for the trace's offsets, a raw
@@ -96,11 +107,12 @@ func tryMounted(t *testing.T) (d *testloop.Disk) {
 }
 
 // TestReplayOnFile: a timed replay on a file target replays every request, with the
-// trace's read share, and says so in a disk result that report reads; a replay
+// trace's reads, writes and sizes, and says so in a disk result that report reads; a replay
 // confined to a span stays inside it.
 func TestReplayOnFile(t *testing.T) {
 	needFioBinary(t)
-	trace, reads := writeTrace(t, 300)
+	trace, mix := writeTrace(t, 300)
+	reads := mix.reads
 	dir := t.TempDir()
 	target := filepath.Join(dir, "replay.dat")
 	out := filepath.Join(dir, "r.json")
@@ -120,7 +132,16 @@ func TestReplayOnFile(t *testing.T) {
 		t.Errorf("replayed %d of %d (captured 300)", rp.Replayed, rp.Captured)
 	}
 	if st.Read == nil || st.Read.IOs != int64(reads) || st.Write == nil || st.Write.IOs != int64(300-reads) {
-		t.Errorf("fio did %+v reads and %+v writes; the trace has %d and %d", st.Read, st.Write, reads, 300-reads)
+		t.Fatalf("fio did %+v reads and %+v writes; the trace has %d and %d", st.Read, st.Write, reads, 300-reads)
+	}
+	// The sizes: each direction's mean request is the trace's, within 2 % (fio
+	// 3.33's io_bytes falls a request or two short of what it replayed: 8 KiB of
+	// the reads' 1.4 MB here).
+	if want := float64(mix.readBytes) / float64(reads); math.Abs(st.Read.AvgRequestB-want) > 0.02*want {
+		t.Errorf("mean read %.0f bytes, the trace's %.0f", st.Read.AvgRequestB, want)
+	}
+	if want := float64(mix.writeBytes) / float64(300-reads); math.Abs(st.Write.AvgRequestB-want) > 0.02*want {
+		t.Errorf("mean write %.0f bytes, the trace's %.0f", st.Write.AvgRequestB, want)
 	}
 	if rp.CapturedS <= 0 || rp.ReplayedS <= 0 || rp.Mode != "timed" || rp.LagMaxMS < rp.LagP50MS {
 		t.Errorf("fidelity figures: %+v", rp)
@@ -146,32 +167,53 @@ func TestReplayOnFile(t *testing.T) {
 	}
 }
 
-// TestReplayThrottled: on a device capped at 100 IOPS per direction, a trace issued
+// TestReplayThrottled: on a device capped at 50 IOPS per direction, a trace issued
 // at 2,000 requests a second cannot keep its pace: every request is still replayed,
 // but the replay takes seconds for a trace of 0.15 s and falls behind its
-// timestamps by about as much. The cap sets a floor on both, so a busy machine only
-// makes them larger.
+// timestamps by about as much, so it achieves a few percent of the captured IOPS,
+// less than the same device unthrottled; compare of the two says so. The cap sets a
+// floor on the throttled figures, so a busy machine only makes them larger (and the
+// unthrottled replay, which a busy machine slows too, still finishes well inside
+// the throttled one's four seconds).
 func TestReplayThrottled(t *testing.T) {
 	needFioBinary(t)
 	fio, _ := exec.LookPath("fio")
 	raw := testloop.NewRaw(t, 16)
-	wrapper := testloop.Throttle(t, raw, 100, fio)
-	trace, reads := writeTrace(t, 300)
-	out := filepath.Join(t.TempDir(), "th.json")
-	code, _, stderr := runMain("replay", trace, "--target", raw.Dev, "--allow-device-writes", raw.Dev, "--fio", wrapper, "--depth", "4", "--out", out)
-	if code != 0 {
-		t.Fatalf("exit %d: %s", code, stderr)
+	wrapper := testloop.Throttle(t, raw, 50, fio)
+	trace, mix := writeTrace(t, 300)
+	reads := mix.reads
+	dir := t.TempDir()
+	fast, slow := filepath.Join(dir, "fast.json"), filepath.Join(dir, "th.json")
+	for _, run := range []struct{ out, fio string }{{fast, fio}, {slow, wrapper}} {
+		code, _, stderr := runMain("replay", trace, "--target", raw.Dev, "--allow-device-writes", raw.Dev, "--fio", run.fio, "--depth", "4", "--out", run.out)
+		if code != 0 {
+			t.Fatalf("exit %d: %s", code, stderr)
+		}
 	}
-	r, err := results.Read(out)
+	r, err := results.Read(slow)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rf, err := results.Read(fast)
 	if err != nil {
 		t.Fatal(err)
 	}
 	rp := r.Disk.Replay
-	floor := float64(reads) / 100 // the reads alone need this long at 100 IOPS
+	floor := float64(reads) / 50 // the reads alone need this long at 50 IOPS
 	if rp.Replayed != 300 || rp.ReplayedS < 0.8*floor || rp.LagMaxMS < 500*floor {
 		t.Errorf("throttled replay: %d of 300 requests in %.2fs (at least %.1fs expected), lag max %.0f ms", rp.Replayed, rp.ReplayedS, floor, rp.LagMaxMS)
 	}
-	if iops := r.Disk.Steps[0].Read.IOPS; iops > 110 {
-		t.Errorf("read IOPS %.0f above the 100 IOPS cap", iops)
+	if iops := r.Disk.Steps[0].Read.IOPS; iops > 55 {
+		t.Errorf("read IOPS %.0f above the 50 IOPS cap", iops)
+	}
+	// 300 requests in at least floor seconds, against 300 in 0.15 s captured.
+	slowPct, fastPct := rp.AchievedPercent(), rf.Disk.Replay.AchievedPercent()
+	if slowPct <= 0 || slowPct > 100*0.15/(0.8*floor) || fastPct <= slowPct || rf.Disk.Replay.Replayed != 300 {
+		t.Errorf("IOPS achieved of captured: throttled %.0f %%, unthrottled %.0f %% (%d replayed)", slowPct, fastPct, rf.Disk.Replay.Replayed)
+	}
+	code, stdout, stderr := runMain("compare", fast, slow)
+	want := fmt.Sprintf("IOPS achieved %.0f %% vs %.0f %% of captured", slowPct, fastPct)
+	if code != 0 || !strings.Contains(stdout, want) || !strings.Contains(stdout, "behind trace p99") {
+		t.Errorf("compare of the two replays: exit %d, want %q in\n%s%s", code, want, stdout, stderr)
 	}
 }

@@ -37,6 +37,7 @@ type runOptions struct {
 	IODevices   []string
 	IONodeExp   string
 	IOInterval  time.Duration
+	CaptureIO   string        // --capture-io DIR (run_capture.go)
 	LimitOpts   limitOptions  // --limit, --find-max and its bounds (run_limits.go)
 	Shard       string        // --shard I/N (run_shard.go)
 	StartAt     string        // --start-at, RFC 3339 (run_shard.go)
@@ -67,6 +68,7 @@ func (o *runOptions) bindFlags(f *pflag.FlagSet) {
 	f.StringArrayVar(&o.IODevices, "io-device", nil, "block device to sample (NAME or NAME=ROLE, role data, wal or data+wal); repeatable; default: the devices under the database's data directory")
 	f.StringVar(&o.IONodeExp, "io-node-exporter", "", "sample a remote database host's disks, CPU, memory and network from its node_exporter `URL`")
 	f.DurationVar(&o.IOInterval, "io-interval", iostat.DefaultInterval, "period of the storage and host time series")
+	f.StringVar(&o.CaptureIO, "capture-io", "", "record every block request of the disks under the database's data and WAL directories over each step's measured window, a replayable trace per step in `DIR`/step-N (needs root or CAP_SYS_ADMIN and the database on this host)")
 	o.LimitOpts.bindFlags(f)
 	o.RepeatOpts.bindFlags(f)
 	f.StringVar(&o.Shard, "shard", "", "drive shard `I/N` of a sharded run (I from 0): its share of every step's users and of --rate, its own slice of the customers and input streams; merge the shards' files afterwards")
@@ -133,6 +135,14 @@ func (o runOptions) plan() (driver.Plan, error) {
 		return p, usagef("--pace takes %q, got %q", paceNominal, o.Pace)
 	case o.Pace == paceNominal && (o.Think > 0 || o.Rate > 0 || o.LimitOpts.FindMax):
 		return p, usagef("--pace nominal sets the think time itself: give it without --think, --rate and --find-max")
+	}
+	if o.CaptureIO != "" {
+		if len(o.IODevices) > 0 || o.IONodeExp != "" {
+			return p, usagef("--capture-io captures the disks under the database's directories, as the storage sampler finds them: leave out --io-device and --io-node-exporter")
+		}
+		if err := checkCaptureDir(o.CaptureIO); err != nil {
+			return p, err
+		}
 	}
 	if _, err := txn.ParseFrames(o.Frames); err != nil {
 		return p, usagef("--%v", err)

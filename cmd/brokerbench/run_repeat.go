@@ -22,7 +22,7 @@ type repeatOptions struct {
 }
 
 func (o *repeatOptions) bindFlags(f *pflag.FlagSet) {
-	f.IntVar(&o.Repeat, "repeat", 1, "run the whole plan `N` times, one result file each (--out run.json writes run-r1.json ... run-rN.json); compare takes them as one side")
+	f.IntVar(&o.Repeat, "repeat", 1, "run the whole plan `N` times, one result file each (--out run.json writes run-r1.json ... run-rN.json, --capture-io DIR into DIR/r1 ... DIR/rN); compare takes them as one side")
 	f.BoolVar(&o.Cold, "repeat-cold", false, "restart the managed PostgreSQL before every repeat after the first, so each starts with an empty buffer cache")
 }
 
@@ -60,6 +60,9 @@ func runRepeats(ctx context.Context, g *globalOptions, o runOptions, lw *liveWri
 	for k := 1; k <= n; k++ {
 		ro := o
 		ro.Out = repeatPath(base, k)
+		if o.CaptureIO != "" {
+			ro.CaptureIO = filepath.Join(o.CaptureIO, fmt.Sprintf("r%d", k))
+		}
 		s, err := newRunSession(g, ro, lw)
 		if err != nil {
 			return err

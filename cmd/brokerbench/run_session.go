@@ -18,7 +18,7 @@ import (
 //	newRunSession  checks the options and derives the plan, the pools' and the emulator's sizes
 //	open           the pools, the run's lock, the load's marker, the statements, the server's description
 //	record         the result file's header, written once so a bad --out fails now
-//	instrument     the storage sampler and the Prometheus endpoint
+//	instrument     the storage sampler, the block-I/O capture and the Prometheus endpoint
 //	drive          the steps; each is recorded, printed and written as it finishes
 //	finish         the final file, the report and the consistency check
 //	close          undoes open and instrument
@@ -226,6 +226,11 @@ func (s *runSession) instrument(ctx context.Context) error {
 		s.ioAd = &ioAdapter{s: sampler}
 		s.judge.liveHit = sampler.LiveHitRatio
 		s.probes = append(s.probes, s.ioAd.cacheProbe, s.ioAd.hostProbe)
+	}
+	if s.opts.CaptureIO != "" {
+		if err := s.openCapture(); err != nil {
+			return err
+		}
 	}
 	recordStorageRegime(ctx, s.result, s.tgt, s.db, s.lw.logf)
 	s.result.System = systemOf(s.sampler)

@@ -39,7 +39,7 @@ func Open(ctx context.Context, o Options) (*Sampler, error) {
 			serverPID, _ = sp.ServerProcess()
 		}
 	}
-	o = dropRemoteDirs(o, proc, db, s.log)
+	o, s.dirsWhy = dropRemoteDirs(o, proc, db, s.log)
 
 	primary, why, err := pickPrimary(ctx, o, proc, sys, s.readTimeout())
 	if err != nil {
@@ -49,6 +49,7 @@ func Open(ctx context.Context, o Options) (*Sampler, error) {
 		return nil, err
 	}
 	s.system = describeLocal(o, proc, sys, primary, serverPID)
+	s.noteDirs(o, primary, why)
 	s.useSources(primary, why, db, dbWhy)
 	s.addHosts(o, proc, sys, db)
 	return s, nil
@@ -84,21 +85,22 @@ func openDBSource(ctx context.Context, o Options, log func(string, ...any)) (*db
 // dropRemoteDirs clears the data and WAL directories when the database server is not
 // on this host: a path of its is not ours to measure, and a same-named local directory
 // would give another machine's disks. Explicit devices or an exporter URL are the
-// user's word and are left alone.
-func dropRemoteDirs(o Options, proc string, db *dbSource, log func(string, ...any)) Options {
+// user's word and are left alone. why says why they were cleared, "" when kept.
+func dropRemoteDirs(o Options, proc string, db *dbSource, log func(string, ...any)) (_ Options, why string) {
 	if o.DataDir == "" || db == nil || len(o.Devices) > 0 || o.NodeExporterURL != "" {
-		return o
+		return o, ""
 	}
 	sp, ok := db.r.(serverProcess)
 	if !ok {
-		return o
+		return o, ""
 	}
 	pid, host := sp.ServerProcess()
 	if local, why := serverIsLocal(proc, pid, host, o.DataDir); !local {
 		log("iostat: not measuring local disks for data directory %s: %s", o.DataDir, why)
 		o.DataDir, o.WALDir = "", ""
+		return o, why
 	}
-	return o
+	return o, ""
 }
 
 // useSources sets the sources a step reads, in order: the device source first, the
@@ -175,6 +177,24 @@ func pickPrimary(ctx context.Context, o Options, proc, sys string, timeout time.
 		o.Log("%s", src.note)
 	}
 	return src, "", nil
+}
+
+// noteDirs keeps the directories whose disks the primary source measures on this
+// host, or why there are none (Dirs).
+func (s *Sampler) noteDirs(o Options, primary Source, why string) {
+	switch {
+	case o.NodeExporterURL != "":
+		s.dirsWhy = "the database's host is sampled through --io-node-exporter, not on this host"
+	case len(o.Devices) > 0:
+		s.dirsWhy = "--io-device names the devices by hand"
+	case primary != nil && primary.Name() == SourceDiskstats:
+		s.dirs = []string{o.DataDir}
+		if o.WALDir != "" {
+			s.dirs = append(s.dirs, o.WALDir)
+		}
+	case s.dirsWhy == "":
+		s.dirsWhy = why
+	}
 }
 
 // noneSource stands in when nothing is usable.

@@ -134,6 +134,9 @@ func TestPostgresDevicesFoundAndWritesSeen(t *testing.T) {
 		t.Fatalf("data device %s not found automatically: %+v", want.Top, s.Devices())
 	}
 	t.Logf("data directory %s on %s (%s); devices %+v", info.DataDir, want.Top, dataDev.Role, s.Devices())
+	if dirs, why := s.Dirs(); len(dirs) == 0 || dirs[0] != info.DataDir || why != "" {
+		t.Errorf("Dirs() = %q, %q: want the data directory %s first", dirs, why, info.DataDir)
+	}
 
 	s.Start(t.Context())
 	a := s.Mark()
@@ -180,6 +183,9 @@ func TestPostgresViewsFallback(t *testing.T) {
 	if s.Source() != wantSrc || len(notices) != 1 {
 		t.Fatalf("source = %s, notices %q", s.Source(), notices)
 	}
+	if dirs, why := s.Dirs(); dirs != nil || why == "" {
+		t.Errorf("Dirs() = %q, %q: want none, and why", dirs, why)
+	}
 	a := s.Mark()
 	writeHeavyStep(t, db, info.Num, 10000)
 	b := s.Mark()
@@ -214,5 +220,8 @@ func TestPostgresForeignDataDirNotMeasured(t *testing.T) {
 	defer s.Close()
 	if s.Source() == SourceDiskstats || len(notices) == 0 || !strings.Contains(notices[0], "not measuring local disks") {
 		t.Fatalf("source %s, notices %q", s.Source(), notices)
+	}
+	if dirs, why := s.Dirs(); dirs != nil || !strings.Contains(why, "not on this host") {
+		t.Errorf("Dirs() = %q, %q: want none, the server not being on this host", dirs, why)
 	}
 }

@@ -69,6 +69,10 @@ type Sampler struct {
 	// database runs on another one, else -1 (host.go).
 	hostIdx, driverIdx int
 	hostNote           string
+	// dirs are the database's data and WAL directories whose disks the primary
+	// source measures on this host; dirsWhy says why there are none.
+	dirs    []string
+	dirsWhy string
 
 	takeMu sync.Mutex // serialises reads so the history stays in time order
 
@@ -380,6 +384,11 @@ func (s *Sampler) Source() string { return s.sources[0].Name() }
 
 // Devices returns the primary source's devices and roles, for the run's header.
 func (s *Sampler) Devices() []Device { return s.sources[0].Devices() }
+
+// Dirs are the database's data and WAL directories when the sampler measures the
+// disks under them on this host (a local server, devices not named by hand);
+// otherwise nil, and why not. run --capture-io captures those disks.
+func (s *Sampler) Dirs() ([]string, string) { return s.dirs, s.dirsWhy }
 
 // Close stops sampling and closes the sources (the database connection).
 func (s *Sampler) Close() {

@@ -76,3 +76,11 @@ func LoadedIn(t testing.TB, adminDSN, name string) string {
 	t.Helper()
 	return testpg.CloneTemplate(t, adminDSN, loadedKey(), name)
 }
+
+// LoadedTaken is LoadedIn without the copy: the private server's loaded template
+// itself becomes database name (testpg.TakeTemplate), for a test that copies the
+// server and pays for every byte in it.
+func LoadedTaken(t testing.TB, adminDSN, name string) string {
+	t.Helper()
+	return testpg.TakeTemplate(t, adminDSN, loadedKey(), name)
+}

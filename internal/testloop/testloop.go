@@ -5,12 +5,14 @@
 package testloop
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"golang.org/x/sys/unix"
 )
@@ -34,15 +36,46 @@ func New(t testing.TB, sizeMB int) *Disk {
 	if out, err := exec.Command("mkfs.ext4", "-q", "-F", d.Dev).CombinedOutput(); err != nil {
 		t.Fatalf("mkfs.ext4 %s: %v: %s", d.Dev, err, out)
 	}
-	d.Mount = filepath.Join(t.TempDir(), "mnt")
-	if err := os.Mkdir(d.Mount, 0o755); err != nil {
+	// Not under t.TempDir, which only root may enter: a managed PostgreSQL on the
+	// disk runs as its own user.
+	top, err := os.MkdirTemp("", "brokerbench-loop-")
+	if err != nil {
 		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(top) })
+	d.Mount = filepath.Join(top, "mnt")
+	for _, dir := range []string{top, d.Mount} {
+		if err := os.Mkdir(dir, 0o755); err != nil && !os.IsExist(err) {
+			t.Fatal(err)
+		}
+		if err := os.Chmod(dir, 0o755); err != nil {
+			t.Fatal(err)
+		}
 	}
 	if err := unix.Mount(d.Dev, d.Mount, "ext4", 0, ""); err != nil {
 		t.Skipf("mount %s: %v", d.Dev, err)
 	}
 	t.Cleanup(func() { unix.Unmount(d.Mount, unix.MNT_DETACH) })
 	return d
+}
+
+// Remount unmounts the file system and mounts it again, which empties the page
+// cache of its files: the next reads reach the device. Nothing may hold it open; a
+// server just stopped lets go of it within moments, which it waits for (10 s).
+func (d *Disk) Remount(t testing.TB) {
+	t.Helper()
+	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(100 * time.Millisecond) {
+		err := unix.Unmount(d.Mount, 0)
+		if err == nil {
+			break
+		}
+		if !errors.Is(err, unix.EBUSY) || time.Now().After(deadline) {
+			t.Fatalf("unmount %s: %v", d.Mount, err)
+		}
+	}
+	if err := unix.Mount(d.Dev, d.Mount, "ext4", 0, ""); err != nil {
+		t.Fatalf("mount %s again: %v", d.Dev, err)
+	}
 }
 
 // NewRaw makes an unformatted loop device of sizeMB megabytes, or skips the test.

@@ -232,7 +232,7 @@ func startShared(ctx context.Context) (*pgmanaged.Cluster, string, error) {
 	if err := syscall.Flock(int(lock.Fd()), syscall.LOCK_SH); err != nil {
 		return nil, "", err
 	}
-	cp, err := copyData(ctx, dir, "c")
+	cp, err := copyData(ctx, dir, dir, "c")
 	if err != nil {
 		return nil, "", err
 	}
@@ -247,10 +247,10 @@ func startShared(ctx context.Context) (*pgmanaged.Cluster, string, error) {
 	return c, cp, nil
 }
 
-// copyData copies the cache's stopped cluster into a new folder of the cache (named
+// copyData copies the cache's stopped cluster into a new folder of parent (named
 // from prefix) and returns the folder; the caller holds the cache's lock, shared.
-func copyData(ctx context.Context, cache, prefix string) (string, error) {
-	dir, err := os.MkdirTemp(cache, prefix)
+func copyData(ctx context.Context, cache, parent, prefix string) (string, error) {
+	dir, err := os.MkdirTemp(parent, prefix)
 	if err != nil {
 		return "", err
 	}

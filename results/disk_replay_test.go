@@ -1,0 +1,96 @@
+package results
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+)
+
+// replayInput is a replay of a trace of 3,000 requests captured over 10 s, done in
+// seconds with a read p99 of p99 ms.
+func replayInput(name string, replayed int64, seconds, p99 float64, mapping string) Input {
+	st := DiskStep{Profile: "replay", Depth: 4, MeasuredS: seconds, IOPS: float64(replayed) / seconds,
+		Read:  &DiskDir{IOs: replayed * 2 / 3, IOPS: float64(replayed) * 2 / 3 / seconds, AvgMS: p99 / 3, P99MS: p99},
+		Write: &DiskDir{IOs: replayed / 3, IOPS: float64(replayed) / 3 / seconds, AvgMS: 1, P99MS: 2}}
+	d := &DiskRun{Target: DiskTarget{Path: "/dev/loop" + name, Raw: true, SizeBytes: 1 << 30}, FIO: "3.33", Direct: true,
+		Profiles: []DiskProfile{{Name: "replay", FIO: []string{"replay: replay_redirect=/dev/loop" + name}}},
+		Steps:    []DiskStep{st},
+		Replay: &Replay{Trace: "cap/step-1/trace.iolog", Mode: "timed", Mapping: mapping, Depth: 4, Captured: 3000, Replayed: replayed,
+			CapturedS: 10, ReplayedS: seconds, LagP50MS: 1, LagP99MS: 50 * (seconds - 10), LagMaxMS: 100 * (seconds - 10)}}
+	return Input{Path: name + ".json", Run: &Run{Format: FormatVersion, Kind: KindDisk, Label: name, Steps: []Step{}, Disk: d}}
+}
+
+// TestReplayCompare: two layouts' replays of one trace read as the issue puts it,
+// latency changes and each one's pace against the captured one, with the fidelity
+// rows in the step's table; replays of different traces or timings are warned
+// about, and a replay's own line says what was replayed how.
+func TestReplayCompare(t *testing.T) {
+	fast := replayInput("fast", 3000, 10, 4, "")
+	slow := replayInput("slow", 3000, 11.5, 2.36, "span 0:256MiB")
+	c, err := CompareDisk([]Input{fast, slow})
+	if err != nil {
+		t.Fatal(err)
+	}
+	hs := c.Headlines(1)
+	want := "replay, 4 outstanding: read latency p99 -41 %, write latency p99 +0 %, IOPS achieved 87 % vs 100 % of captured"
+	if len(hs) != 1 || hs[0] != want {
+		t.Errorf("headlines %q, want %q", hs, want)
+	}
+	var out bytes.Buffer
+	if err := c.WriteText(&out); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(out.String(), "replay of cap/step-1/trace.iolog (timed, span 0:256MiB) on /dev/loopslow") {
+		t.Errorf("the slow replay's line does not say what it replayed how:\n%s", out.String())
+	}
+	// Each fidelity row: the base's value, the other's, the change.
+	for _, row := range [][]string{
+		{"requests replayed", "100.0 %", "100.0 %", "+0.0 %"},
+		{"IOPS of captured", "100.0 %", "87.0 %", "-13.0 %"},
+		{"duration / captured", "1.00", "1.15", "+15.0 %"},
+		{"behind trace p99", "0.000 ms", "75.00 ms"},
+	} {
+		if !hasRow(out.String(), row) {
+			t.Errorf("no row %q in:\n%s", row, out.String())
+		}
+	}
+	if w := c.Warnings(); len(w) != 0 {
+		t.Errorf("warnings for two replays of one trace: %q", w)
+	}
+	other := replayInput("other", 2000, 10, 4, "")
+	other.Run.Disk.Replay.Captured, other.Run.Disk.Replay.Mode = 2000, "asap"
+	c2, err := CompareDisk([]Input{fast, other})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if w := c2.Warnings(); len(w) != 2 || !strings.Contains(w[0], "not the same trace") || !strings.Contains(w[1], "replayed asap") {
+		t.Errorf("warnings %q; want another trace and another timing named", w)
+	}
+	// A profile run beside a replay: no fidelity rows for the profile, a warning.
+	c3, err := CompareDisk([]Input{diskInput("A", 1000, 3), fast})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if w := c3.Warnings(); len(w) == 0 || !strings.Contains(w[0], "only one of") {
+		t.Errorf("warnings %q", w)
+	}
+}
+
+// hasRow tells whether a line of text holds every cell of row, in order.
+func hasRow(text string, row []string) bool {
+	for _, line := range strings.Split(text, "\n") {
+		rest, ok := line, true
+		for _, c := range row {
+			i := strings.Index(rest, c)
+			if i < 0 {
+				ok = false
+				break
+			}
+			rest = rest[i+len(c):]
+		}
+		if ok {
+			return true
+		}
+	}
+	return false
+}
