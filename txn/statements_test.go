@@ -122,16 +122,27 @@ func TestStatementsComplete(t *testing.T) {
 }
 
 // TestOverridesDiffer: an override exists only where the database's rendering of the
-// portable text would not do.
+// portable text would not do (a hook that refuses the portable text, as MySQL's does a
+// parameter bound twice, needs the override).
 func TestOverridesDiffer(t *testing.T) {
 	for _, s := range registry {
 		for _, o := range s.overrides {
 			hook := mustHook(o.db)
-			if hook(o.sql) == hook(s.portable) {
+			if portable, ok := renders(hook, s.portable); ok && hook(o.sql) == portable {
 				t.Errorf("%s: the %s override renders like the portable text; drop it", s.Name, o.db)
 			}
 		}
 	}
+}
+
+// renders is hook's rendering of text, and false when the hook refuses it (panics).
+func renders(hook func(string) string, text string) (out string, ok bool) {
+	defer func() {
+		if recover() != nil {
+			ok = false
+		}
+	}()
+	return hook(text), true
 }
 
 var placeholder = regexp.MustCompile(`(?:\$|@p)([0-9]+)\b`)

@@ -24,7 +24,6 @@ const (
 var longFuncs = []string{
 	"cmd/brokerbench.runLoad",
 	"cmd/brokerbench.runReplay",
-	"iotrace.Capture",
 	"results.Compare",
 }
 
