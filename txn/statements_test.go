@@ -147,13 +147,20 @@ func renders(hook func(string) string, text string) (out string, ok bool) {
 
 var placeholder = regexp.MustCompile(`(?:\$|@p)([0-9]+)\b`)
 
-// paramSet lists the parameter numbers a text binds ($n or @pN), sorted.
+// paramSet lists the parameter numbers a text binds ($n or @pN), sorted; a text of
+// positional ? placeholders (MySQL's, each parameter once and in order) binds 1 to
+// their count.
 func paramSet(s string) string {
 	seen := map[int]bool{}
 	for _, m := range placeholder.FindAllStringSubmatch(s, -1) {
 		var n int
 		fmt.Sscan(m[1], &n)
 		seen[n] = true
+	}
+	if len(seen) == 0 {
+		for n := 1; n <= strings.Count(s, "?"); n++ {
+			seen[n] = true
+		}
 	}
 	var out []int
 	for n := range seen {

@@ -95,7 +95,7 @@ func (o runOptions) optionsMap(g *globalOptions, shownDB string) map[string]any 
 	var v runOptions
 	v.bindFlags(fs) // the flags point into v...
 	v = o           // ...which now holds o's values (bindFlags wrote the defaults)
-	out := map[string]any{"db": shownDB, "pgdata": g.PGData, "quiet": strconv.FormatBool(g.Quiet)}
+	out := map[string]any{"db": shownDB, "engine": g.Engine, "pgdata": g.PGData, "quiet": strconv.FormatBool(g.Quiet)}
 	fs.VisitAll(func(f *pflag.Flag) {
 		if sv, ok := f.Value.(pflag.SliceValue); ok && strings.HasSuffix(f.Value.Type(), "Array") {
 			out[f.Name] = sv.GetSlice()
