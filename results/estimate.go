@@ -366,7 +366,7 @@ func (c *Comparison) bootstrap(a, b *Step, slug string) bootResult {
 	ba, okA := c.respBlocksOf(a, slug)
 	bb, okB := c.respBlocksOf(b, slug)
 	if !okA || !okB {
-		return bootResult{method: "no interval: a step has no per-second histograms (or too few seconds)"}
+		return bootResult{method: "no interval: a step has no per-second histograms (or too few seconds, or its responses fall in one batch)"}
 	}
 	los, his := bootstrapChanges(ba, bb, bootstrapResamples)
 	return bootResult{lo: los, hi: his, method: fmt.Sprintf("block bootstrap, %d × %d s vs %d × %d s, %d resamples",

@@ -28,7 +28,7 @@ var hostMetrics = []metric{
 	{key: "cpu_steal_pct", title: "host CPU steal", unit: unitPercent, neutral: true, value: hostValue(func(h *StepHost) float64 { return h.StealPct })},
 	{key: "cpu_idle_pct", title: "host CPU idle", unit: unitPercent, neutral: true, value: hostValue(func(h *StepHost) float64 { return h.IdlePct })},
 	{key: "run_queue", title: "host run queue", neutral: true, value: hostValue(func(h *StepHost) float64 { return h.RunQueue })},
-	{key: "mem_used_mb", title: "host memory used (MB)", integer: true, neutral: true, value: func(v stepView) (float64, bool) {
+	{key: "mem_used_mb", title: "host memory used (MiB)", integer: true, neutral: true, value: func(v stepView) (float64, bool) {
 		h := v.st.Host
 		if !hostKnown(h) || h.MemTotalBytes == 0 {
 			return 0, false

@@ -181,7 +181,23 @@ func newRespBlocks(series [][][]valueCount) (respBlocks, bool) {
 		}
 		rb.cum[j] = c
 	}
+	if rb.heldBatches() < 2 {
+		return respBlocks{}, false
+	}
 	return rb, true
+}
+
+// heldBatches counts the batches holding any response: a figure seen in one batch
+// only (a rare transaction, say one Data-Maintenance in the window) resamples to
+// itself every time, and its bootstrap would claim a zero-width interval.
+func (rb respBlocks) heldBatches() int {
+	n := 0
+	for _, c := range rb.cum {
+		if c[len(c)-1] > 0 {
+			n++
+		}
+	}
+	return n
 }
 
 // figures are the mean and respQuantiles, in ms, of the batches taken w[j] times

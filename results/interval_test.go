@@ -113,3 +113,18 @@ func TestBatchSizes(t *testing.T) {
 		t.Error("an interval from too few samples")
 	}
 }
+
+// TestBootstrapNeedsTwoHeldBatches: a transaction seen in one second of the window
+// has no interval (its resamples are all the same figure, which would read as a
+// certain change), while one seen throughout has.
+func TestBootstrapNeedsTwoHeldBatches(t *testing.T) {
+	once := make([][]valueCount, 100)
+	once[40] = []valueCount{{v: 124000, mid: 124000, n: 1}}
+	if _, ok := newRespBlocks([][][]valueCount{once}); ok {
+		t.Error("one response in one second made a bootstrap")
+	}
+	rng := rand.New(rand.NewPCG(1, 2))
+	if _, ok := newRespBlocks([][][]valueCount{secondsOf(rng, 100, 5, 20)}); !ok {
+		t.Error("responses in every second made no bootstrap")
+	}
+}
