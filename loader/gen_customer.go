@@ -2,7 +2,7 @@ package loader
 
 import (
 	"context"
-	"sort"
+	"slices"
 	"strconv"
 	"time"
 
@@ -111,21 +111,14 @@ func (c *customerRows) watchList(cID int64) {
 	k := int(c.r.Between(50, 150))
 	c.picks = c.picks[:0]
 	for len(c.picks) < k {
-		s := c.r.Int64N(c.nsec)
-		dup := false
-		for _, x := range c.picks {
-			if x == s {
-				dup = true
-				break
-			}
-		}
-		if !dup {
+		if s := c.r.Int64N(c.nsec); !slices.Contains(c.picks, s) {
 			c.picks = append(c.picks, s)
 		}
 	}
-	picks := c.picks
-	sort.Slice(picks, func(a, b int) bool { return picks[a] < picks[b] })
-	for _, s := range picks {
+	// The picks are distinct, so any sort gives the same order; slices.Sort needs no
+	// reflection and no boxed slice per watch list.
+	slices.Sort(c.picks)
+	for _, s := range c.picks {
 		w = c.e.row(4)
 		w.Int64(wl)
 		w.Text(c.ks.symbols[s])
