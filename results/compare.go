@@ -17,6 +17,9 @@ type Input struct {
 	Path    string
 	Run     *Run
 	Repeats []Input
+	// shown is the name a comparison gives the input when another input's Name is
+	// the same (distinctNames).
+	shown string
 }
 
 // All is the side's runs: the input itself, then its repeats.
@@ -27,10 +30,31 @@ func (in Input) All() []Input {
 // Name is how tables and legends call the run: its label, else its file name,
 // with control characters escaped (Printable).
 func (in Input) Name() string {
+	if in.shown != "" {
+		return in.shown
+	}
 	if in.Run != nil && in.Run.Label != "" {
 		return Printable(in.Run.Label)
 	}
 	return Printable(filepath.Base(in.Path))
+}
+
+// distinctNames returns inputs with every Name told apart: two runs that share a label
+// (two quickstarts, say) would otherwise be one name twice in the headline, the
+// tables and the charts' legends. Names that collide get their place in the list,
+// "quickstart [1]" and "quickstart [2]", as the runs' table numbers them.
+func distinctNames(inputs []Input) []Input {
+	count := map[string]int{}
+	for _, in := range inputs {
+		count[in.Name()]++
+	}
+	out := slices.Clone(inputs)
+	for r := range out {
+		if n := out[r].Name(); count[n] > 1 {
+			out[r].shown = fmt.Sprintf("%s [%d]", n, r+1)
+		}
+	}
+	return out
 }
 
 // Comparison is two or more runs with their steps matched by user count. The first
@@ -70,6 +94,7 @@ func Compare(inputs []Input) (*Comparison, error) {
 	if len(inputs) < 2 {
 		return nil, errors.New("compare needs at least two result files")
 	}
+	inputs = distinctNames(inputs)
 	c := &Comparison{Inputs: inputs, est: map[estKey]Estimate{}, boot: map[bootKey]bootResult{}, secs: map[secKey][][]valueCount{}}
 	// byUsers[r] is side r's steps by user count, one per repeat (nil where a
 	// repeat lacks the step).

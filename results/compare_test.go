@@ -82,3 +82,30 @@ func TestCompareArithmetic(t *testing.T) {
 		t.Errorf("p95 row printed without histograms:\n%s", out)
 	}
 }
+
+// TestCompareTellsSameLabelsApart: two runs labelled alike (two quickstarts) are
+// named by their place in the headline, the tables and the legends; a label seen
+// once keeps its name.
+func TestCompareTellsSameLabelsApart(t *testing.T) {
+	a := sampleRun("quickstart", []int{50, 100}, 1, 1, 1)
+	b := sampleRun("quickstart", []int{50, 100}, 1.2, 1, 2)
+	d := sampleRun("other", []int{50, 100}, 1, 1, 3)
+	c, err := Compare([]Input{{Path: "a.json", Run: a}, {Path: "b.json", Run: b}, {Path: "d.json", Run: d}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, in := range c.Inputs {
+		names = append(names, in.Name())
+	}
+	if got := strings.Join(names, ", "); got != "quickstart [1], quickstart [2], other" {
+		t.Fatalf("names %s", got)
+	}
+	var out strings.Builder
+	if err := c.WriteText(&out); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(out.String(), "quickstart [2] vs quickstart [1]") {
+		t.Errorf("the headline does not tell the runs apart:\n%s", out.String())
+	}
+}

@@ -32,6 +32,7 @@ func CompareDisk(inputs []Input) (*DiskComparison, error) {
 			return nil, fmt.Errorf("%s is not a storage-profile file", in.Path)
 		}
 	}
+	inputs = distinctNames(inputs)
 	c := &DiskComparison{Inputs: inputs}
 	base := inputs[0].Run.Disk
 	for _, p := range profileOrder(base) {
