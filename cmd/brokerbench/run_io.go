@@ -9,12 +9,11 @@ import (
 
 // ioAdapter gives the driver its view of the I/O sampler: the window figures of each
 // step, the live line's. It keeps the last closed window's cache hit ratio and host
-// figures, from the same marks, for the cache and host probes (cacheProbe here,
-// hostProbe in run_host.go), which the driver runs right after it.
+// figures, from the same marks, for windowProbe, which the driver runs right after it.
 type ioAdapter struct {
 	s        *iostat.Sampler
 	hitRatio *float64
-	// host and driverHost: the last window's host figures, for hostProbe (run_host.go).
+	// host and driverHost: the last window's host figures, for windowProbe.
 	host, driverHost *results.StepHost
 }
 
@@ -36,12 +35,13 @@ func (a *ioAdapter) Live() (results.IOFigures, bool) {
 	return f, a.s.Source() != iostat.SourceNone
 }
 
-// cacheProbe is a driver.WindowProbe: it hands the hit ratio that the adapter's
-// window (closed just before, from the same marks) measured to the step.
-func (a *ioAdapter) cacheProbe() func(*results.Step) {
+// windowProbe is a driver.WindowProbe: it hands the cache hit ratio and the host
+// figures that the adapter's window (closed just before, from the same marks)
+// measured to the step.
+func (a *ioAdapter) windowProbe() func(*results.Step) {
 	return func(st *results.Step) {
-		st.CacheHitRatio = a.hitRatio
-		a.hitRatio = nil
+		st.CacheHitRatio, st.Host, st.DriverHost = a.hitRatio, a.host, a.driverHost
+		a.hitRatio, a.host, a.driverHost = nil, nil, nil
 	}
 }
 

@@ -225,7 +225,7 @@ func (s *runSession) instrument(ctx context.Context) error {
 		sampler.Start(ctx)
 		s.ioAd = &ioAdapter{s: sampler}
 		s.judge.liveHit = sampler.LiveHitRatio
-		s.probes = append(s.probes, s.ioAd.cacheProbe, s.ioAd.hostProbe)
+		s.probes = append(s.probes, s.ioAd.windowProbe)
 	}
 	if s.opts.CaptureIO != "" {
 		if err := s.openCapture(); err != nil {
