@@ -24,7 +24,7 @@ type Input struct {
 
 // All is the side's runs: the input itself, then its repeats.
 func (in Input) All() []Input {
-	return append([]Input{{Path: in.Path, Run: in.Run}}, in.Repeats...)
+	return append([]Input{{Path: in.Path, Run: in.Run, shown: in.shown}}, in.Repeats...)
 }
 
 // Name is how tables and legends call the run: its label, else its file name,

@@ -108,4 +108,7 @@ func TestCompareTellsSameLabelsApart(t *testing.T) {
 	if !strings.Contains(out.String(), "quickstart [2] vs quickstart [1]") {
 		t.Errorf("the headline does not tell the runs apart:\n%s", out.String())
 	}
+	if rows := runsTable(flatten(c.Inputs)).Rows; rows[0][0].Text != "quickstart [1]" || rows[1][0].Text != "quickstart [2]" {
+		t.Errorf("the HTML runs table names them %q and %q", rows[0][0].Text, rows[1][0].Text)
+	}
 }
