@@ -55,14 +55,7 @@ var hostMetrics = []metric{
 
 const mib = 1 << 20
 
-func hasHost(r *Run) bool {
-	for i := range r.Steps {
-		if hostKnown(r.Steps[i].Host) {
-			return true
-		}
-	}
-	return false
-}
+func hasHost(r *Run) bool { return anyStep(r, func(st *Step) bool { return hostKnown(st.Host) }) }
 
 // hostHead and hostCells are the report step table's host columns.
 func hostHead(with bool) []string {
@@ -96,10 +89,7 @@ func hostCells(st *Step, with bool) []cell {
 // text report's host columns, with the busy CPU, the driver's host when it was
 // another machine, and what bound the step.
 func hostTable(r *Run) table {
-	withDriver := false
-	for i := range r.Steps {
-		withDriver = withDriver || hostKnown(r.Steps[i].DriverHost)
-	}
+	withDriver := anyStep(r, func(st *Step) bool { return hostKnown(st.DriverHost) })
 	t := table{Caption: "Database host (measured window)", Head: []string{"users", "tps", "CPU busy %"}}
 	t.Head = append(t.Head, hostHead(true)...)
 	if withDriver {
