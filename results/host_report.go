@@ -98,17 +98,9 @@ func hostTable(r *Run) table {
 	t.Head = append(t.Head, "bound by")
 	for _, i := range stepOrder(r.Steps) {
 		st := &r.Steps[i]
-		busy := dash
-		if hostKnown(st.Host) {
-			busy = numCell("%.1f", st.Host.BusyPct())
-		}
-		row := append([]cell{{Text: fmt.Sprint(st.Users), Class: "num"}, numCell("%.1f", st.TPS), busy}, hostCells(st, true)...)
+		row := append([]cell{{Text: fmt.Sprint(st.Users), Class: "num"}, numCell("%.1f", st.TPS), busyCell(st.Host)}, hostCells(st, true)...)
 		if withDriver {
-			if hostKnown(st.DriverHost) {
-				row = append(row, numCell("%.1f", st.DriverHost.BusyPct()))
-			} else {
-				row = append(row, dash)
-			}
+			row = append(row, busyCell(st.DriverHost))
 		}
 		bound := dash
 		if b := boundBy(st, r.System); b != "" {
@@ -117,6 +109,14 @@ func hostTable(r *Run) table {
 		t.Rows = append(t.Rows, append(row, bound))
 	}
 	return t
+}
+
+// busyCell is a host's busy CPU percentage, "-" when its figures are unknown.
+func busyCell(h *StepHost) cell {
+	if !hostKnown(h) {
+		return dash
+	}
+	return numCell("%.1f", h.BusyPct())
 }
 
 // CPUSplit is "62/30/1/0/7": user, system, iowait, steal and idle, percent of all cores.
