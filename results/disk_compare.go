@@ -97,14 +97,29 @@ func (c *DiskComparison) Headlines(r int) []string {
 
 // profileHeadline is run r's IOPS and latency changes against the base at k.
 func (c *DiskComparison) profileHeadline(k diskKey, r int) []string {
+	return c.changeParts(k, r, []headlineFigure{{"iops", ""}, {"latency", ""}})
+}
+
+// headlineFigure is a figure of a headline, by its key, and the words that name
+// it there ("": the figure's title).
+type headlineFigure struct{ key, title string }
+
+// changeParts are "IOPS +55 %": each figure's change from the base to run r at
+// k, for the figures both runs have.
+func (c *DiskComparison) changeParts(k diskKey, r int, figs []headlineFigure) []string {
 	var parts []string
-	for _, key := range []string{"iops", "latency"} {
-		m, _ := lookupDiskMetric(key)
+	for _, f := range figs {
+		m, _ := lookupDiskMetric(f.key)
 		b, okB := c.value(k, 0, m)
 		v, okV := c.value(k, r, m)
-		if okB && okV {
-			parts = append(parts, m.title+" "+formatChange(Change(b, v), 0))
+		if !okB || !okV {
+			continue
 		}
+		title := f.title
+		if title == "" {
+			title = m.title
+		}
+		parts = append(parts, title+" "+formatChange(Change(b, v), 0))
 	}
 	return parts
 }

@@ -42,15 +42,7 @@ func (c *DiskComparison) replayHeadline(k diskKey, r int) []string {
 	if rb == nil || rv == nil {
 		return nil
 	}
-	var parts []string
-	for _, f := range []struct{ key, title string }{{"read_p99", "read latency p99"}, {"write_p99", "write latency p99"}} {
-		m, _ := lookupDiskMetric(f.key)
-		b, okB := c.value(k, 0, m)
-		v, okV := c.value(k, r, m)
-		if okB && okV {
-			parts = append(parts, f.title+" "+formatChange(Change(b, v), 0))
-		}
-	}
+	parts := c.changeParts(k, r, []headlineFigure{{"read_p99", "read latency p99"}, {"write_p99", "write latency p99"}})
 	if b, v := rb.AchievedPercent(), rv.AchievedPercent(); b > 0 && v > 0 {
 		parts = append(parts, fmt.Sprintf("IOPS achieved %.0f %% vs %.0f %% of captured", v, b))
 	}

@@ -55,14 +55,7 @@ var hostMetrics = []metric{
 
 const mib = 1 << 20
 
-func hasHost(r *Run) bool {
-	for i := range r.Steps {
-		if hostKnown(r.Steps[i].Host) {
-			return true
-		}
-	}
-	return false
-}
+func hasHost(r *Run) bool { return anyStep(r, func(st *Step) bool { return hostKnown(st.Host) }) }
 
 // hostHead and hostCells are the report step table's host columns.
 func hostHead(with bool) []string {
@@ -96,10 +89,7 @@ func hostCells(st *Step, with bool) []cell {
 // text report's host columns, with the busy CPU, the driver's host when it was
 // another machine, and what bound the step.
 func hostTable(r *Run) table {
-	withDriver := false
-	for i := range r.Steps {
-		withDriver = withDriver || hostKnown(r.Steps[i].DriverHost)
-	}
+	withDriver := anyStep(r, func(st *Step) bool { return hostKnown(st.DriverHost) })
 	t := table{Caption: "Database host (measured window)", Head: []string{"users", "tps", "CPU busy %"}}
 	t.Head = append(t.Head, hostHead(true)...)
 	if withDriver {
@@ -108,17 +98,9 @@ func hostTable(r *Run) table {
 	t.Head = append(t.Head, "bound by")
 	for _, i := range stepOrder(r.Steps) {
 		st := &r.Steps[i]
-		busy := dash
-		if hostKnown(st.Host) {
-			busy = numCell("%.1f", st.Host.BusyPct())
-		}
-		row := append([]cell{{Text: fmt.Sprint(st.Users), Class: "num"}, numCell("%.1f", st.TPS), busy}, hostCells(st, true)...)
+		row := append([]cell{{Text: fmt.Sprint(st.Users), Class: "num"}, numCell("%.1f", st.TPS), busyCell(st.Host)}, hostCells(st, true)...)
 		if withDriver {
-			if hostKnown(st.DriverHost) {
-				row = append(row, numCell("%.1f", st.DriverHost.BusyPct()))
-			} else {
-				row = append(row, dash)
-			}
+			row = append(row, busyCell(st.DriverHost))
 		}
 		bound := dash
 		if b := boundBy(st, r.System); b != "" {
@@ -127,6 +109,14 @@ func hostTable(r *Run) table {
 		t.Rows = append(t.Rows, append(row, bound))
 	}
 	return t
+}
+
+// busyCell is a host's busy CPU percentage, "-" when its figures are unknown.
+func busyCell(h *StepHost) cell {
+	if !hostKnown(h) {
+		return dash
+	}
+	return numCell("%.1f", h.BusyPct())
 }
 
 // CPUSplit is "62/30/1/0/7": user, system, iowait, steal and idle, percent of all cores.

@@ -52,9 +52,13 @@ func stepFlags(st *Step, sys *System, knee bool) string {
 	return strings.Join(f, "")
 }
 
-func hasIO(r *Run) bool {
+func hasIO(r *Run) bool { return anyStep(r, func(st *Step) bool { return ioKnown(st.IO) }) }
+
+// anyStep tells whether f holds for any step of r: whether a column or chart has
+// anything to show.
+func anyStep(r *Run, f func(*Step) bool) bool {
 	for i := range r.Steps {
-		if ioKnown(r.Steps[i].IO) {
+		if f(&r.Steps[i]) {
 			return true
 		}
 	}

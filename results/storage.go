@@ -157,21 +157,11 @@ func readWriteRatio(reads, writes float64) string {
 
 // hasPerTxn reports whether any step of r has reads and writes per transaction.
 func hasPerTxn(r *Run) bool {
-	for i := range r.Steps {
-		if io := r.Steps[i].IO; ioKnown(io) && io.ReadsPerTxn != nil {
-			return true
-		}
-	}
-	return false
+	return anyStep(r, func(st *Step) bool { return ioKnown(st.IO) && st.IO.ReadsPerTxn != nil })
 }
 
 func hasHitRatio(r *Run) bool {
-	for i := range r.Steps {
-		if r.Steps[i].CacheHitRatio != nil {
-			return true
-		}
-	}
-	return false
+	return anyStep(r, func(st *Step) bool { return st.CacheHitRatio != nil })
 }
 
 // storageHead and storageCells are the step table's storage-regime columns; the
