@@ -10,6 +10,8 @@ import (
 	"time"
 
 	driver "github.com/go-sql-driver/mysql"
+
+	"github.com/brokerbench/brokerbench/database"
 )
 
 // A DSN comes in one of two forms, both behind the mysql:// (or mariadb://) scheme
@@ -92,7 +94,7 @@ func parseDriverForm(rest string) (*driver.Config, time.Duration, error) {
 	}
 	cfg, err := driver.ParseDSN(base + queryPart(q))
 	if err != nil {
-		return nil, 0, errors.New(scrubSecret(err.Error(), passwordOf(base)))
+		return nil, 0, errors.New(database.ScrubSecret(err.Error(), passwordOf(base)))
 	}
 	return cfg, timeout, nil
 }
@@ -154,28 +156,4 @@ func shown(dsn string) string {
 		return ""
 	}
 	return describe(cfg)
-}
-
-// scrubSecret removes the password (and its URL-escaped forms) from a message.
-func scrubSecret(msg, password string) string {
-	for _, p := range []string{password, url.QueryEscape(password), url.PathEscape(password)} {
-		if p != "" {
-			msg = strings.ReplaceAll(msg, p, "xxxxx")
-		}
-	}
-	return msg
-}
-
-// secretFreeError carries a driver error with the password scrubbed from its text,
-// keeping the error itself for errors.As, so its class survives.
-type secretFreeError struct {
-	msg string
-	err error
-}
-
-func (e *secretFreeError) Error() string { return e.msg }
-func (e *secretFreeError) Unwrap() error { return e.err }
-
-func scrubbed(err error, password string) error {
-	return &secretFreeError{msg: scrubSecret(err.Error(), password), err: err}
 }

@@ -54,7 +54,7 @@ func (m *DB) OpenIOStats(ctx context.Context) (database.IOStatsReader, error) {
 	cfg.ConnectionAttributes = "program_name:brokerbench-iostat"
 	conn, err := driver.NewConnector(cfg)
 	if err != nil {
-		return nil, fmt.Errorf("I/O statistics connection to %s: %s", m.target, scrubSecret(err.Error(), cfg.Passwd))
+		return nil, fmt.Errorf("I/O statistics connection to %s: %s", m.target, database.ScrubSecret(err.Error(), cfg.Passwd))
 	}
 	db := sql.OpenDB(conn)
 	db.SetMaxOpenConns(1)

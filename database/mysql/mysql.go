@@ -57,7 +57,7 @@ func Open(ctx context.Context, dsn string, o database.Options) (*DB, error) {
 	target := describe(cfg)
 	conn, err := driver.NewConnector(cfg)
 	if err != nil {
-		return nil, database.InvalidDSN("invalid MySQL DSN %s: %s", database.Redact(dsn), scrubSecret(err.Error(), cfg.Passwd))
+		return nil, database.InvalidDSN("invalid MySQL DSN %s: %s", database.Redact(dsn), database.ScrubSecret(err.Error(), cfg.Passwd))
 	}
 	db := sql.OpenDB(conn)
 	if o.MaxConns > 0 {
@@ -70,7 +70,7 @@ func Open(ctx context.Context, dsn string, o database.Options) (*DB, error) {
 	defer cancel()
 	if err := db.PingContext(pctx); err != nil {
 		db.Close()
-		return nil, database.ConnectError(ctx, pctx, "MySQL", target, timeout, scrubbed(err, cfg.Passwd))
+		return nil, database.ConnectError(ctx, pctx, "MySQL", target, timeout, database.Scrubbed(err, cfg.Passwd))
 	}
 	m := &DB{DB: db, target: target, cfg: cfg}
 	if err := m.identify(pctx); err != nil {

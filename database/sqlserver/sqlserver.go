@@ -200,13 +200,10 @@ func mssqlTarget(c msdsn.Config) string {
 	return fmt.Sprintf("%s, database %s, user %s", host, db, c.User)
 }
 
-// scrubSecret removes the password (and its URL-escaped form) from a driver message.
+// scrubSecret removes the password (and its URL-escaped forms), and the one the DSN's
+// URL holds, from a driver message.
 func scrubSecret(msg, password, dsn string) string {
-	for _, p := range []string{password, url.QueryEscape(password), url.PathEscape(password)} {
-		if p != "" {
-			msg = strings.ReplaceAll(msg, p, "xxxxx")
-		}
-	}
+	msg = database.ScrubSecret(msg, password)
 	if u, err := url.Parse(strings.TrimSpace(dsn)); err == nil && u.User != nil {
 		if p, ok := u.User.Password(); ok && p != "" {
 			msg = strings.ReplaceAll(msg, p, "xxxxx")
@@ -215,19 +212,8 @@ func scrubSecret(msg, password, dsn string) string {
 	return msg
 }
 
-// secretFreeError carries a driver error with the password scrubbed from its text,
-// keeping the error itself for errors.As, so a refused or broken connection is still
-// classified Connection.
-type secretFreeError struct {
-	msg string
-	err error
-}
-
-func (e *secretFreeError) Error() string { return e.msg }
-func (e *secretFreeError) Unwrap() error { return e.err }
-
 func scrubbed(err error, password, dsn string) error {
-	return &secretFreeError{msg: scrubSecret(err.Error(), password, dsn), err: err}
+	return &database.SecretFreeError{Msg: scrubSecret(err.Error(), password, dsn), Err: err}
 }
 
 // checkReadCommitted reads the database's row-versioning settings and refuses a mode

@@ -30,6 +30,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/brokerbench/brokerbench/internal/managed"
 	"github.com/brokerbench/brokerbench/internal/memcap"
 )
 
@@ -175,7 +176,7 @@ func (s *Server) start(ctx context.Context, serverBin, installBin string, settin
 	install := s.command(context.WithoutCancel(ctx), installBin, "--no-defaults", "--datadir="+s.DataDir, "--skip-test-db",
 		"--auth-root-authentication-method=socket")
 	if out, err := install.CombinedOutput(); err != nil {
-		return fmt.Errorf("mariadb-install-db failed: %w: %s", err, lastLines(string(out), 5))
+		return fmt.Errorf("mariadb-install-db failed: %w: %s", err, managed.LastLines(string(out), 5))
 	}
 	initFile := filepath.Join(s.Dir, "init.sql")
 	if err := os.WriteFile(initFile, []byte(initSQL(pw)), 0o600); err != nil {
@@ -188,7 +189,7 @@ func (s *Server) start(ctx context.Context, serverBin, installBin string, settin
 	var lastErr error
 	// A free port can be taken between asking and binding; try a few.
 	for attempt := 0; attempt < 3; attempt++ {
-		if s.Port, err = freePort(); err != nil {
+		if s.Port, err = managed.FreePort(); err != nil {
 			return err
 		}
 		if lastErr = s.launch(ctx, serverBin, initFile, settings); lastErr == nil {
@@ -285,13 +286,13 @@ func (s *Server) waitReady(ctx context.Context, logFrom int) error {
 			if st, ok := s.cmd.ProcessState.Sys().(syscall.WaitStatus); ok && st.Signaled() && st.Signal() == syscall.SIGKILL && s.MemoryCap > 0 {
 				return fmt.Errorf("mariadbd was killed at start, by the OOM killer of its %s memory cap most likely: give --server-memory more", memcap.FormatSize(s.MemoryCap))
 			}
-			return fmt.Errorf("mariadbd exited at start: %s", lastLines(s.errorLog(), 5))
+			return fmt.Errorf("mariadbd exited at start: %s", managed.LastLines(s.errorLog(), 5))
 		case <-ctx.Done():
 			return ctx.Err()
 		case <-time.After(50 * time.Millisecond):
 		}
 		if time.Now().After(deadline) {
-			return fmt.Errorf("mariadbd did not accept connections within two minutes: %s", lastLines(s.errorLog(), 5))
+			return fmt.Errorf("mariadbd did not accept connections within two minutes: %s", managed.LastLines(s.errorLog(), 5))
 		}
 	}
 }
@@ -405,7 +406,7 @@ func (s *Server) RestartWithMemoryCap(ctx context.Context, capBytes int64) error
 		return fmt.Errorf("evict %s from the page cache: %w", s.DataDir, err)
 	}
 	s.MemoryCap = capBytes
-	if s.Port, err = freePort(); err != nil {
+	if s.Port, err = managed.FreePort(); err != nil {
 		return err
 	}
 	return s.launch(ctx, serverBin, "", s.settings)
@@ -457,24 +458,6 @@ func newPassword() (string, error) {
 		return "", fmt.Errorf("make a password: %w", err)
 	}
 	return base64.RawURLEncoding.EncodeToString(b), nil
-}
-
-// freePort asks the kernel for a free TCP port on loopback.
-func freePort() (int, error) {
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		return 0, err
-	}
-	defer l.Close()
-	return l.Addr().(*net.TCPAddr).Port, nil
-}
-
-func lastLines(s string, n int) string {
-	lines := strings.Split(strings.TrimSpace(s), "\n")
-	if len(lines) > n {
-		lines = lines[len(lines)-n:]
-	}
-	return strings.Join(lines, " | ")
 }
 
 func sortedKeys(m map[string]string) []string {

@@ -30,6 +30,8 @@ import (
 	"strconv"
 	"strings"
 	"syscall"
+
+	"github.com/brokerbench/brokerbench/internal/managed"
 )
 
 const (
@@ -156,7 +158,7 @@ func (c *Cluster) resetPassword(ctx context.Context) error {
 		"-D", c.DataDir, "-c", "shared_buffers=16MB", "-c", "password_encryption=scram-sha-256",
 		"-c", "log_statement=none", "-c", "log_min_error_statement=panic", "template1")
 	if err == nil && (strings.Contains(out, "ERROR:") || strings.Contains(out, "FATAL:")) {
-		err = fmt.Errorf("postgres --single: %s", lastLines(out, 5))
+		err = fmt.Errorf("postgres --single: %s", managed.LastLines(out, 5))
 	}
 	if err != nil {
 		return fmt.Errorf("set a password on the managed PostgreSQL in %s: %w", c.DataDir, err)

@@ -11,6 +11,8 @@ import (
 	"sync"
 	"syscall"
 	"testing"
+
+	"github.com/brokerbench/brokerbench/internal/managed"
 )
 
 // psqlClient returns the psql beside the server binaries (or on PATH).
@@ -187,7 +189,7 @@ func startLikeEarlierVersions(t *testing.T, dataDir string) {
 	if err := c.run(ctx, "initdb", "-D", dataDir, "-U", "postgres", "-A", "trust", "-E", "UTF8", "--locale=C", "--no-sync"); err != nil {
 		t.Fatal(err)
 	}
-	port, err := FreePort()
+	port, err := managed.FreePort()
 	if err != nil {
 		t.Fatal(err)
 	}

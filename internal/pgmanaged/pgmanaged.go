@@ -25,6 +25,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/brokerbench/brokerbench/internal/managed"
 	"github.com/brokerbench/brokerbench/internal/memcap"
 )
 
@@ -349,17 +350,9 @@ func (c *Cluster) runSecret(ctx context.Context, stdin, secret, name string, arg
 	err := cmd.Run()
 	text := scrub(out.String(), secret)
 	if err != nil {
-		return text, fmt.Errorf("%s failed: %w: %s", name, err, lastLines(text, 5))
+		return text, fmt.Errorf("%s failed: %w: %s", name, err, managed.LastLines(text, 5))
 	}
 	return text, nil
-}
-
-func lastLines(s string, n int) string {
-	lines := strings.Split(strings.TrimSpace(s), "\n")
-	if len(lines) > n {
-		lines = lines[len(lines)-n:]
-	}
-	return strings.Join(lines, " | ")
 }
 
 func (c *Cluster) initdb(ctx context.Context) error {
@@ -383,21 +376,11 @@ func (c *Cluster) initdb(ctx context.Context) error {
 	return nil
 }
 
-// FreePort asks the kernel for a free TCP port on loopback.
-func FreePort() (int, error) {
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		return 0, err
-	}
-	defer l.Close()
-	return l.Addr().(*net.TCPAddr).Port, nil
-}
-
 func (c *Cluster) start(ctx context.Context, settings map[string]string) error {
 	var lastErr error
 	// A free port can be taken between asking and binding; try a few.
 	for attempt := 0; attempt < 3; attempt++ {
-		port, err := FreePort()
+		port, err := managed.FreePort()
 		if err != nil {
 			return err
 		}
@@ -438,7 +421,7 @@ func tail(path string, n int) string {
 	if err != nil {
 		return "unreadable"
 	}
-	return lastLines(string(b), n)
+	return managed.LastLines(string(b), n)
 }
 
 // writeConf rewrites our include file and makes postgresql.conf include it once, so a

@@ -1,0 +1,28 @@
+// Package managed holds what the local servers brokerbench starts (internal/pgmanaged,
+// internal/mdbmanaged) share: a free port to start on, and the end of a server's
+// output for an error message.
+package managed
+
+import (
+	"net"
+	"strings"
+)
+
+// FreePort asks the kernel for a free TCP port on loopback.
+func FreePort() (int, error) {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return 0, err
+	}
+	defer l.Close()
+	return l.Addr().(*net.TCPAddr).Port, nil
+}
+
+// LastLines is the last n lines of s on one line, for an error message.
+func LastLines(s string, n int) string {
+	lines := strings.Split(strings.TrimSpace(s), "\n")
+	if len(lines) > n {
+		lines = lines[len(lines)-n:]
+	}
+	return strings.Join(lines, " | ")
+}
