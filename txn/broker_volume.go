@@ -116,7 +116,7 @@ func (e *executor) bvServer(ctx context.Context, out *Outcome, in BrokerVolumeIn
 	if len(in.BrokerNames) == 0 || len(in.BrokerNames) > MaxBrokerList {
 		return checkf(BrokerVolume, 1, "%d broker names, want 1-%d", len(in.BrokerNames), MaxBrokerList)
 	}
-	if err := e.callRoutine(ctx, out, database.ReadOnlyCommitted, brokerVolumeRoutine, res, in.SectorName, in.BrokerNames); err != nil {
+	if err := e.callRoutine(ctx, out, database.ReadOnlyCommitted, res, in.SectorName, in.BrokerNames); err != nil {
 		return err
 	}
 	return bvCheck(in, *res)

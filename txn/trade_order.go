@@ -423,7 +423,7 @@ type toServerResult struct {
 // committed order goes to the emulator as in client mode.
 func (e *executor) toServer(ctx context.Context, out *Outcome, in TradeOrderInput) error {
 	var r toServerResult
-	err := e.callRoutine(ctx, out, database.RepeatableRead, tradeOrderRoutine, &r,
+	err := e.callRoutine(ctx, out, database.RepeatableRead, &r,
 		in.AcctID, in.ExecFirst, in.ExecLast, in.ExecTaxID, in.ByCompany, in.Symbol, in.CoName, in.Issue, in.TradeType,
 		in.IsMargin, in.LIFO, in.Qty, in.RequestedPrice, in.Rollback, e.now(), in.ExecFirst+" "+in.ExecLast,
 		schema.StatusSubmitted, schema.StatusPending)

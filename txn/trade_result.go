@@ -81,7 +81,7 @@ func (e *executor) tradeResult(ctx context.Context, tradeID int64, price Money) 
 	out := Outcome{Kind: TradeResult}
 	if e.server {
 		var res TradeResultOutput
-		err := e.callRoutine(ctx, &out, database.ReadCommitted, tradeResultRoutine, &res,
+		err := e.callRoutine(ctx, &out, database.ReadCommitted, &res,
 			tradeID, price, e.now(), schema.StatusSubmitted, schema.StatusCompleted)
 		if err == nil && res.Tax < 0 {
 			err = checkf(TradeResult, 3, "tax %s is negative", res.Tax)
