@@ -74,8 +74,8 @@ func (e *executor) brokerVolumeRun(ctx context.Context, in BrokerVolumeInput) (O
 // parameters so the statement text is fixed (and cached); unused slots repeat the first
 // name, which changes nothing in an IN list.
 func (e *executor) bvBrokerVolumes(ctx context.Context, tx database.Tx, in BrokerVolumeInput, res *[]BrokerVolumeRow) error {
-	if len(in.BrokerNames) == 0 || len(in.BrokerNames) > MaxBrokerList {
-		return checkf(BrokerVolume, 1, "%d broker names, want 1-%d", len(in.BrokerNames), MaxBrokerList)
+	if err := bvInputCheck(in); err != nil {
+		return err
 	}
 	args := make([]any, 0, MaxBrokerList+1)
 	args = append(args, in.SectorName)
@@ -97,6 +97,14 @@ func (e *executor) bvBrokerVolumes(ctx context.Context, tx database.Tx, in Broke
 	return bvCheck(in, *res)
 }
 
+// bvInputCheck is frame 1's check of the broker list, in either frame mode.
+func bvInputCheck(in BrokerVolumeInput) error {
+	if len(in.BrokerNames) == 0 || len(in.BrokerNames) > MaxBrokerList {
+		return checkf(BrokerVolume, 1, "%d broker names, want 1-%d", len(in.BrokerNames), MaxBrokerList)
+	}
+	return nil
+}
+
 // bvCheck is frame 1's output check, in either frame mode.
 func bvCheck(in BrokerVolumeInput, res []BrokerVolumeRow) error {
 	if len(res) > len(in.BrokerNames) {
@@ -113,10 +121,10 @@ func bvCheck(in BrokerVolumeInput, res []BrokerVolumeRow) error {
 // bvServer runs frame 1 as one call of its server routine; the broker list goes as
 // one array.
 func (e *executor) bvServer(ctx context.Context, out *Outcome, in BrokerVolumeInput, res *[]BrokerVolumeRow) error {
-	if len(in.BrokerNames) == 0 || len(in.BrokerNames) > MaxBrokerList {
-		return checkf(BrokerVolume, 1, "%d broker names, want 1-%d", len(in.BrokerNames), MaxBrokerList)
+	if err := bvInputCheck(in); err != nil {
+		return err
 	}
-	if err := e.callRoutine(ctx, out, database.ReadOnlyCommitted, brokerVolumeRoutine, res, in.SectorName, in.BrokerNames); err != nil {
+	if err := e.callRoutine(ctx, out, database.ReadOnlyCommitted, res, in.SectorName, in.BrokerNames); err != nil {
 		return err
 	}
 	return bvCheck(in, *res)

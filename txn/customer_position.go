@@ -74,7 +74,7 @@ func (e *executor) customerPosition(ctx context.Context, in CustomerPositionInpu
 	out := Outcome{Kind: CustomerPosition}
 	var res CustomerPositionOutput
 	if e.server {
-		err := e.callRoutine(ctx, &out, database.ReadOnlyCommitted, customerPositionRoutine, &res,
+		err := e.callRoutine(ctx, &out, database.ReadOnlyCommitted, &res,
 			in.CustID, in.TaxID, in.GetHistory, in.AcctIdx)
 		if err == nil {
 			err = cpCheckAccounts(res)

@@ -72,7 +72,7 @@ func (e *executor) dataMaintenanceRun(ctx context.Context, in DataMaintenanceInp
 		f, _, l := schema.CustomerName(in.CustID)
 		box := strings.ToLower(f[:1] + l)
 		stamp := exchangeMarker + e.now().Format(time.DateTime)
-		err := e.callRoutine(ctx, &out, database.ReadCommitted, dataMaintenanceRoutine, &res,
+		err := e.callRoutine(ctx, &out, database.ReadCommitted, &res,
 			in.Table, in.AcctID, in.CustID, in.CoID, in.AddrOfCust, in.Symbol, in.DayOfMonth, in.VolIncr, in.TaxID,
 			box, stamp, exchangeMarker)
 		if err == nil && res.Changed == 0 {

@@ -109,7 +109,7 @@ func (e *executor) mfRelease(ctx context.Context, tx database.Tx, st *marketFeed
 // repeatable-read transaction as in client mode.
 func (e *executor) mfServer(ctx context.Context, out *Outcome, st *marketFeedEntryState) error {
 	var reqs []MarketRequest
-	err := e.callRoutine(ctx, out, database.RepeatableRead, marketFeedRoutine, &reqs,
+	err := e.callRoutine(ctx, out, database.RepeatableRead, &reqs,
 		Money(st.entry.Price), st.entry.Qty, st.now, st.entry.Symbol,
 		schema.StopLoss, schema.LimitSell, schema.LimitBuy, schema.StatusSubmitted)
 	if err != nil {

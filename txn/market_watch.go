@@ -95,7 +95,7 @@ func (e *executor) marketWatch(ctx context.Context, in MarketWatchInput) (Outcom
 	out := Outcome{Kind: MarketWatch}
 	var res MarketWatchOutput
 	if e.server {
-		err := e.callRoutine(ctx, &out, database.ReadOnlyCommitted, marketWatchRoutine, &res,
+		err := e.callRoutine(ctx, &out, database.ReadOnlyCommitted, &res,
 			in.By, in.CustID, in.AcctID, in.IndustryName, in.StartCoID, in.EndCoID, in.StartDay)
 		if err == nil {
 			err = mwCheck(in, res)

@@ -172,7 +172,7 @@ type sdServerResult struct {
 // sdServer runs frame 1 as one call of its server routine.
 func (e *executor) sdServer(ctx context.Context, out *Outcome, in SecurityDetailInput, res *SecurityDetailOutput) error {
 	var r sdServerResult
-	if err := e.callRoutine(ctx, out, database.ReadOnlyCommitted, securityDetailRoutine, &r, in.Symbol, in.AccessLOB, in.MaxRows, in.StartDay); err != nil {
+	if err := e.callRoutine(ctx, out, database.ReadOnlyCommitted, &r, in.Symbol, in.AccessLOB, in.MaxRows, in.StartDay); err != nil {
 		return err
 	}
 	*res = SecurityDetailOutput{SecName: r.Security.SecName, CoName: r.Security.CoName, Competitors: len(r.Competitors),

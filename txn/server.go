@@ -35,7 +35,8 @@ func ParseFrames(s string) (Frames, error) {
 func WithFrames(f Frames) Option { return func(e *executor) { e.server = f == ServerFrames } }
 
 // routine names one server routine and how many parameters it takes; its call is
-// rendered once per executor's database (renderCalls). A routine returns either one
+// rendered once per executor's database (renderCalls) and looked up by the
+// transaction's Kind. A routine returns either one
 // JSON document (the frames' outputs, decoded into the client mode's output value) or,
 // with rows set, a result set the driver scans as client mode scans its statements'
 // rows: that is for an output of many rows, whose JSON decoding would cost the
@@ -46,29 +47,21 @@ type routine struct {
 	rows bool
 }
 
-// The routines of txn/routines/<database>.sql, one per transaction.
-var (
-	brokerVolumeRoutine     = routine{name: "bb_broker_volume", args: 2}
-	customerPositionRoutine = routine{name: "bb_customer_position", args: 4}
-	marketFeedRoutine       = routine{name: "bb_market_feed", args: 8}
-	marketWatchRoutine      = routine{name: "bb_market_watch", args: 7}
-	securityDetailRoutine   = routine{name: "bb_security_detail", args: 4}
-	tradeLookupRoutine      = routine{name: "bb_trade_lookup", args: 7}
-	tradeOrderRoutine       = routine{name: "bb_trade_order", args: 18}
-	tradeResultRoutine      = routine{name: "bb_trade_result", args: 5}
-	tradeStatusRoutine      = routine{name: "bb_trade_status", args: 1, rows: true}
-	tradeUpdateRoutine      = routine{name: "bb_trade_update", args: 7}
-	dataMaintenanceRoutine  = routine{name: "bb_data_maintenance", args: 12}
-	tradeCleanupRoutine     = routine{name: "bb_trade_cleanup", args: 4}
-)
-
-// Routines lists every routine the transactions call, in catalogue order (the goldens
-// and the install test walk it).
+// Routines lists the routine of txn/routines/<database>.sql each transaction calls,
+// by Kind, in catalogue order (the goldens and the install test walk it).
 var Routines = [NumKinds]routine{
-	BrokerVolume: brokerVolumeRoutine, CustomerPosition: customerPositionRoutine, MarketFeed: marketFeedRoutine,
-	MarketWatch: marketWatchRoutine, SecurityDetail: securityDetailRoutine, TradeLookup: tradeLookupRoutine,
-	TradeOrder: tradeOrderRoutine, TradeResult: tradeResultRoutine, TradeStatus: tradeStatusRoutine,
-	TradeUpdate: tradeUpdateRoutine, DataMaintenance: dataMaintenanceRoutine, TradeCleanup: tradeCleanupRoutine,
+	BrokerVolume:     {name: "bb_broker_volume", args: 2},
+	CustomerPosition: {name: "bb_customer_position", args: 4},
+	MarketFeed:       {name: "bb_market_feed", args: 8},
+	MarketWatch:      {name: "bb_market_watch", args: 7},
+	SecurityDetail:   {name: "bb_security_detail", args: 4},
+	TradeLookup:      {name: "bb_trade_lookup", args: 7},
+	TradeOrder:       {name: "bb_trade_order", args: 18},
+	TradeResult:      {name: "bb_trade_result", args: 5},
+	TradeStatus:      {name: "bb_trade_status", args: 1, rows: true},
+	TradeUpdate:      {name: "bb_trade_update", args: 7},
+	DataMaintenance:  {name: "bb_data_maintenance", args: 12},
+	TradeCleanup:     {name: "bb_trade_cleanup", args: 4},
 }
 
 // renderCalls renders every routine's call for the executor's database, once, so
@@ -85,9 +78,8 @@ func (e *executor) renderCalls() {
 		e.callErr = err
 		return
 	}
-	e.calls = make(map[string]string, len(Routines))
-	for _, r := range Routines {
-		e.calls[r.name] = eng.SQL(s.call(r))
+	for k, r := range Routines {
+		e.calls[k] = eng.SQL(s.call(r))
 	}
 }
 
@@ -100,18 +92,18 @@ func (s routineSet) call(r routine) string {
 	return s.Call(r.name, r.args)
 }
 
-// callRoutine runs one call of r as the whole of one database transaction at iso,
+// callRoutine runs one call of the transaction's routine (Routines[out.Kind]) as the whole of one database transaction at iso,
 // retried from the start as inTx retries, and decodes the routine's JSON result into
 // dst. A check the routine failed comes back as the client mode's CheckError, its
 // intended rollback as RolledBack.
-func (e *executor) callRoutine(ctx context.Context, out *Outcome, iso database.Isolation, r routine, dst any, args ...any) error {
-	return e.callRoutineRows(ctx, out, iso, r, rowSink{scan: func(rows database.Rows) error {
+func (e *executor) callRoutine(ctx context.Context, out *Outcome, iso database.Isolation, dst any, args ...any) error {
+	return e.callRoutineRows(ctx, out, iso, rowSink{scan: func(rows database.Rows) error {
 		var doc []byte
 		if err := rows.Scan(&doc); err != nil {
 			return err
 		}
 		if err := json.Unmarshal(doc, dst); err != nil {
-			return fmt.Errorf("decoding %s's result: %w", r.name, err)
+			return fmt.Errorf("decoding %s's result: %w", Routines[out.Kind].name, err)
 		}
 		return nil
 	}}, args...)
@@ -124,15 +116,15 @@ type rowSink struct {
 	scan  func(database.Rows) error
 }
 
-// callRoutineRows runs one call of r as callRoutine does and hands each row of its
+// callRoutineRows runs one call of the transaction's routine as callRoutine does and hands each row of its
 // result to sink. Where the database can, BEGIN, the call and COMMIT go in one round
 // trip (database.Committer); read-only work runs without BEGIN as in client mode.
 // Every routine returns at least one row: none is an error.
-func (e *executor) callRoutineRows(ctx context.Context, out *Outcome, iso database.Isolation, r routine, sink rowSink, args ...any) error {
+func (e *executor) callRoutineRows(ctx context.Context, out *Outcome, iso database.Isolation, sink rowSink, args ...any) error {
 	if e.callErr != nil {
 		return fmt.Errorf("%s: %w", out.Kind, e.callErr)
 	}
-	sql := e.calls[r.name]
+	sql := e.calls[out.Kind]
 	return e.attempts(out, func() error {
 		if sink.reset != nil {
 			sink.reset()
@@ -154,7 +146,7 @@ func (e *executor) callRoutineRows(ctx context.Context, out *Outcome, iso databa
 			return checkf(out.Kind, frame, "%s", what)
 		}
 		if err == nil && n == 0 {
-			return fmt.Errorf("%s returned no row", r.name)
+			return fmt.Errorf("%s returned no row", Routines[out.Kind].name)
 		}
 		return err
 	})

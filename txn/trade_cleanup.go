@@ -28,7 +28,7 @@ func (e *executor) tradeCleanupRun(ctx context.Context) (Outcome, TradeCleanupOu
 	out := Outcome{Kind: TradeCleanup}
 	var res TradeCleanupOutput
 	if e.server {
-		err := e.callRoutine(ctx, &out, database.ReadCommitted, tradeCleanupRoutine, &res,
+		err := e.callRoutine(ctx, &out, database.ReadCommitted, &res,
 			e.now(), e.sc.FirstRunTradeID(), schema.StatusSubmitted, schema.StatusCanceled)
 		return out, res, err
 	}

@@ -102,7 +102,7 @@ func (e *executor) tradeLookup(ctx context.Context, in TradeLookupInput) (Outcom
 	out := Outcome{Kind: TradeLookup}
 	var res TradeLookupOutput
 	if e.server {
-		err := e.lookupServer(ctx, &out, database.ReadOnlyCommitted, tradeLookupRoutine, in, &res)
+		err := e.lookupServer(ctx, &out, database.ReadOnlyCommitted, in, &res)
 		return out, res, err
 	}
 	err := e.inTx(ctx, &out, database.ReadOnlyCommitted, func(tx database.Tx) error {
@@ -354,8 +354,8 @@ func (e *executor) tradeChildrenAll(ctx context.Context, tx database.Tx, k Kind,
 // lookupServer runs Trade-Lookup's or Trade-Update's frame as one call of the
 // transaction's server routine, then applies the client mode's output checks to its
 // result.
-func (e *executor) lookupServer(ctx context.Context, out *Outcome, iso database.Isolation, r routine, in TradeLookupInput, res *TradeLookupOutput) error {
-	err := e.callRoutine(ctx, out, iso, r, res, in.Frame, in.TradeIDs, in.AcctID, in.Symbol, in.Start, in.End, in.MaxTrades)
+func (e *executor) lookupServer(ctx context.Context, out *Outcome, iso database.Isolation, in TradeLookupInput, res *TradeLookupOutput) error {
+	err := e.callRoutine(ctx, out, iso, res, in.Frame, in.TradeIDs, in.AcctID, in.Symbol, in.Start, in.End, in.MaxTrades)
 	if err != nil {
 		return err
 	}

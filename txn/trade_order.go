@@ -360,8 +360,8 @@ func (a *toPricingAnswers) checkPricing(st *tradeOrderState) error {
 	if err := rowErr(a.chargeFound); err != nil {
 		return frameErr(TradeOrder, 3, "charge", err)
 	}
-	if st.commRate <= 0 || st.charge <= 0 {
-		return checkf(TradeOrder, 3, "commission rate %v and charge %s must be positive", st.commRate, st.charge)
+	if err := toChargeCheck(st.commRate, st.charge); err != nil {
+		return err
 	}
 	if st.in.IsMargin {
 		if err := rowErr(a.balFound); err != nil {
@@ -378,6 +378,15 @@ func (a *toPricingAnswers) checkPricing(st *tradeOrderState) error {
 	st.status = schema.StatusSubmitted
 	if !st.isMarket {
 		st.status = schema.StatusPending
+	}
+	return nil
+}
+
+// toChargeCheck is frame 3's check of the commission rate and charge, in either frame
+// mode.
+func toChargeCheck(rate Rate, charge Money) error {
+	if rate <= 0 || charge <= 0 {
+		return checkf(TradeOrder, 3, "commission rate %v and charge %s must be positive", rate, charge)
 	}
 	return nil
 }
@@ -423,15 +432,15 @@ type toServerResult struct {
 // committed order goes to the emulator as in client mode.
 func (e *executor) toServer(ctx context.Context, out *Outcome, in TradeOrderInput) error {
 	var r toServerResult
-	err := e.callRoutine(ctx, out, database.RepeatableRead, tradeOrderRoutine, &r,
+	err := e.callRoutine(ctx, out, database.RepeatableRead, &r,
 		in.AcctID, in.ExecFirst, in.ExecLast, in.ExecTaxID, in.ByCompany, in.Symbol, in.CoName, in.Issue, in.TradeType,
 		in.IsMargin, in.LIFO, in.Qty, in.RequestedPrice, in.Rollback, e.now(), in.ExecFirst+" "+in.ExecLast,
 		schema.StatusSubmitted, schema.StatusPending)
 	if err != nil || out.RolledBack {
 		return err
 	}
-	if r.CommRate <= 0 || r.Charge <= 0 {
-		return checkf(TradeOrder, 3, "commission rate %v and charge %s must be positive", r.CommRate, r.Charge)
+	if err := toChargeCheck(r.CommRate, r.Charge); err != nil {
+		return err
 	}
 	idx := in.SecIndex
 	if i, ok := schema.SymbolIndex(r.Symbol); ok {

@@ -81,10 +81,10 @@ func (e *executor) tradeResult(ctx context.Context, tradeID int64, price Money) 
 	out := Outcome{Kind: TradeResult}
 	if e.server {
 		var res TradeResultOutput
-		err := e.callRoutine(ctx, &out, database.ReadCommitted, tradeResultRoutine, &res,
+		err := e.callRoutine(ctx, &out, database.ReadCommitted, &res,
 			tradeID, price, e.now(), schema.StatusSubmitted, schema.StatusCompleted)
-		if err == nil && res.Tax < 0 {
-			err = checkf(TradeResult, 3, "tax %s is negative", res.Tax)
+		if err == nil {
+			err = trTaxCheck(res.Tax)
 		}
 		return out, res, err
 	}
@@ -270,8 +270,8 @@ func (e *executor) trTax(ctx context.Context, tx database.Tx, st *tradeResultSta
 		return frameErr(TradeResult, 3, "tax rates", err)
 	}
 	st.tax = centsOf(float64(st.sellValue-st.buyValue) / 100 * float64(rate))
-	if st.tax < 0 {
-		return checkf(TradeResult, 3, "tax %s is negative", st.tax)
+	if err := trTaxCheck(st.tax); err != nil {
+		return err
 	}
 	return execOne(ctx, tx, frameStmt{TradeResult, 3, "update trade tax"}, e.sql.of(tradeResultUpdateTax), st.tax, st.tradeID)
 }
@@ -407,3 +407,11 @@ VALUES ($1, $2, $3, $4)`)
 	tradeResultInsertCash    = TradeResult.statement("TradeResultInsertCash", `INSERT INTO cash_transaction (ct_t_id, ct_dts, ct_amt, ct_name) VALUES ($1, $2, $3, $4)`)
 	tradeResultBalance       = TradeResult.statement("TradeResultBalance", `SELECT ca_bal FROM customer_account WHERE ca_id = $1`)
 )
+
+// trTaxCheck is frame 3's check of the tax, in either frame mode.
+func trTaxCheck(tax Money) error {
+	if tax < 0 {
+		return checkf(TradeResult, 3, "tax %s is negative", tax)
+	}
+	return nil
+}

@@ -103,7 +103,7 @@ func (e *executor) tsRecentTrades(ctx context.Context, tx database.Tx, in TradeS
 // last, the names row, is then dropped from the list.
 func (e *executor) tsServer(ctx context.Context, out *Outcome, in TradeStatusInput, res *TradeStatusOutput) error {
 	reset := func() { *res = TradeStatusOutput{Trades: make([]TradeStatusRow, 0, tradeStatusMax+1)} }
-	err := e.callRoutineRows(ctx, out, database.ReadOnlyCommitted, tradeStatusRoutine, rowSink{reset: reset, scan: func(r database.Rows) error {
+	err := e.callRoutineRows(ctx, out, database.ReadOnlyCommitted, rowSink{reset: reset, scan: func(r database.Rows) error {
 		res.Trades = append(res.Trades, TradeStatusRow{})
 		t := &res.Trades[len(res.Trades)-1]
 		return r.Scan(&t.TradeID, &t.When, &t.Status, &t.TypeName, &t.Symbol, &t.Qty, &t.ExecName,

@@ -43,7 +43,7 @@ func (e *executor) tradeUpdate(ctx context.Context, in TradeLookupInput) (Outcom
 	out := Outcome{Kind: TradeUpdate}
 	var res TradeLookupOutput
 	if e.server {
-		err := e.lookupServer(ctx, &out, database.RepeatableRead, tradeUpdateRoutine, in, &res)
+		err := e.lookupServer(ctx, &out, database.RepeatableRead, in, &res)
 		return out, res, err
 	}
 	err := e.inTx(ctx, &out, database.RepeatableRead, func(tx database.Tx) error {

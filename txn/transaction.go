@@ -29,9 +29,9 @@ type executor struct {
 	gen *Gen
 	now func() time.Time
 	// server runs each transaction as calls of its server routine (WithFrames);
-	// calls holds each routine's call by name, or callErr why there is none.
+	// calls holds each transaction's routine call by Kind, or callErr why there is none.
 	server  bool
-	calls   map[string]string
+	calls   [NumKinds]string
 	callErr error
 }
 
