@@ -2,6 +2,7 @@ package results
 
 import (
 	"fmt"
+	"math"
 	"slices"
 	"time"
 )
@@ -20,7 +21,7 @@ type xAxis struct {
 func runXAxis(r *Run) xAxis {
 	for i := range r.Steps {
 		if r.Steps[i].Rate > 0 {
-			return xAxis{label: "offered tps (paced transaction starts per second)", of: func(st *Step) float64 { return st.Rate }}
+			return xAxis{label: "offered tps (paced transaction starts per second)", of: offeredRate}
 		}
 	}
 	users := make([]float64, 0, len(r.Steps))
@@ -28,6 +29,16 @@ func runXAxis(r *Run) xAxis {
 		users = append(users, float64(r.Steps[i].Users))
 	}
 	return xAxis{label: "users", of: func(st *Step) float64 { return float64(st.Users) }, opts: usersAxis(users)}
+}
+
+// offeredRate is a step's place on the offered-rate axis; find-max's calibration
+// probe ran unpaced (no rate), so it has none and is left off the charts rather
+// than drawn at 0 offered tps.
+func offeredRate(st *Step) float64 {
+	if st.Rate <= 0 {
+		return math.NaN()
+	}
+	return st.Rate
 }
 
 // usersAxis ticks at the user counts and uses a log scale when they double.
@@ -78,7 +89,11 @@ func limitLines(r *Run, lims Limits, order []int, ax xAxis) []line {
 			if !ok || t.Count == 0 {
 				continue
 			}
-			l.xs = append(l.xs, ax.of(&r.Steps[i]))
+			x := ax.of(&r.Steps[i])
+			if math.IsNaN(x) {
+				continue
+			}
+			l.xs = append(l.xs, x)
 			l.ys = append(l.ys, t.P90MS/(float64(lim)/float64(time.Millisecond))*100)
 		}
 		if len(l.xs) > 0 {

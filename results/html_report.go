@@ -2,6 +2,7 @@ package results
 
 import (
 	"io"
+	"math"
 	"slices"
 	"time"
 )
@@ -63,8 +64,9 @@ func newReportPage(in Input) *reportPage {
 func (rp *reportPage) byX(name string, color int, dashed bool, m metric) line {
 	l := line{name: name, color: color, dashed: dashed}
 	for _, i := range rp.order {
-		if v, ok := m.value(rp.views[i]); ok {
-			l.xs = append(l.xs, rp.ax.of(&rp.r.Steps[i]))
+		x := rp.ax.of(&rp.r.Steps[i])
+		if v, ok := m.value(rp.views[i]); ok && !math.IsNaN(x) {
+			l.xs = append(l.xs, x)
 			l.ys = append(l.ys, v)
 		}
 	}

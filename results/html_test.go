@@ -127,3 +127,16 @@ func TestSelfContainedCheckCatchesURLs(t *testing.T) {
 		t.Fatalf("URL scan found %v", u)
 	}
 }
+
+// TestFindMaxChartsLeaveOutTheCalibration: the unpaced calibration probe has no
+// offered rate, so the charts against the offered rate leave it out instead of
+// drawing it at 0 tps offered.
+func TestFindMaxChartsLeaveOutTheCalibration(t *testing.T) {
+	r := &Run{Steps: []Step{{Users: 8, TPS: 571}, {Users: 8, Rate: 514, TPS: 515}, {Users: 8, Rate: 772, TPS: 771}}}
+	ax := runXAxis(r)
+	rp := &reportPage{r: r, ax: ax, order: []int{0, 1, 2}, views: []stepView{{st: &r.Steps[0]}, {st: &r.Steps[1]}, {st: &r.Steps[2]}}}
+	l := rp.byX("tps", 0, false, metric{key: "tps", value: func(v stepView) (float64, bool) { return v.st.TPS, true }})
+	if len(l.xs) != 2 || l.xs[0] != 514 || l.xs[1] != 772 {
+		t.Fatalf("tps drawn at offered %v", l.xs)
+	}
+}
