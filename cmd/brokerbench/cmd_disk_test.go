@@ -108,8 +108,9 @@ func TestDiskRunAndReport(t *testing.T) {
 	if b, _ := os.ReadFile(html); !bytes.Contains(b, []byte("database: IOPS against outstanding I/Os")) {
 		t.Error("the HTML report has no IOPS chart for the database profile")
 	}
+	// The file against itself: one label twice, so compare names the runs by place.
 	code, stdout, _ = runMain("compare", out, out, "--fail-if", "disk.iops<-10%", "--fail-if", "disk.latency>1us")
-	if code != exitGate || !strings.Contains(stdout, "database, 4 outstanding: IOPS +0 %") || !strings.Contains(stdout, "TRIPPED run loop at database, 1 outstanding: disk.latency") {
+	if code != exitGate || !strings.Contains(stdout, "database, 4 outstanding: IOPS +0 %") || !strings.Contains(stdout, "TRIPPED run loop [2] at database, 1 outstanding: disk.latency") {
 		t.Errorf("compare: exit %d:\n%s", code, stdout)
 	}
 }
