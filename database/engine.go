@@ -78,6 +78,13 @@ type Engine struct {
 	// portable nextval('name'). The workload draws trade ids from a sequence, not an
 	// identity column, so an id is known before its insert.
 	NextValue func(sequence string) string
+	// TablesScope is a condition on information_schema.tables that keeps the tables
+	// of the session's own database, for the loader's look at what exists (an earlier
+	// load, its marker); "" where the view lists those alone (PostgreSQL's and SQL
+	// Server's show the connection's database only). MySQL's lists every database of
+	// the server, so two brokerbench databases on one server would see each other's
+	// tables.
+	TablesScope string
 	// Sizes are the database's measured size on disk after a load, for load --size and
 	// the plan a load prints; nil when not measured, and the loader then takes another
 	// engine's and says so.
@@ -102,6 +109,22 @@ func (e *Engine) NextValueSQL(sequence string) string {
 		return e.NextValue(sequence)
 	}
 	return "nextval('" + sequence + "')"
+}
+
+// TablesSQL selects what from information_schema.tables, for the tables of the
+// session's own database (TablesScope) that meet cond ("" for all of them).
+func (e *Engine) TablesSQL(what, cond string) string {
+	var where []string
+	for _, c := range []string{e.TablesScope, cond} {
+		if c != "" {
+			where = append(where, c)
+		}
+	}
+	q := "SELECT " + what + " FROM information_schema.tables"
+	if len(where) > 0 {
+		q += " WHERE " + strings.Join(where, " AND ")
+	}
+	return q
 }
 
 // CheckVersion refuses, in one line, a server older than the versions the engine

@@ -185,7 +185,11 @@ func ExistingTables(ctx context.Context, db database.DB) ([]string, error) {
 		want[t.Name] = true
 	}
 	want[SegmentTable] = true
-	rows, err := db.Query(ctx, "SELECT table_name FROM information_schema.tables")
+	eng, err := database.Of(db)
+	if err != nil {
+		return nil, err
+	}
+	rows, err := db.Query(ctx, eng.TablesSQL("table_name", ""))
 	if err != nil {
 		return nil, fmt.Errorf("list tables in %s: %w", db.Target(), err)
 	}

@@ -57,7 +57,11 @@ func (r *oneRow) Err() error             { return nil }
 func ReadMarker(ctx context.Context, db database.DB) (Marker, error) {
 	var m Marker
 	var n int64
-	if err := db.QueryRow(ctx, "SELECT COUNT(*) FROM information_schema.tables WHERE table_name = '"+schema.LoadMarkerTable+"'").Scan(&n); err != nil {
+	eng, err := database.Of(db)
+	if err != nil {
+		return m, err
+	}
+	if err := db.QueryRow(ctx, eng.TablesSQL("COUNT(*)", "table_name = '"+schema.LoadMarkerTable+"'")).Scan(&n); err != nil {
 		return m, fmt.Errorf("look for a brokerbench load in %s: %w", db.Target(), err)
 	}
 	if n == 0 {
@@ -65,7 +69,7 @@ func ReadMarker(ctx context.Context, db database.DB) (Marker, error) {
 	}
 	var customers, seed int64
 	var days, ver, workers int32
-	err := db.QueryRow(ctx, "SELECT customers, trade_days, seed, generator_version, started_at, completed_at, tool_version, workers FROM "+
+	err = db.QueryRow(ctx, "SELECT customers, trade_days, seed, generator_version, started_at, completed_at, tool_version, workers FROM "+
 		schema.LoadMarkerTable+" WHERE load_id = 1").Scan(&customers, &days, &seed, &ver, &m.StartedAt, &m.CompletedAt, &m.ToolVersion, &workers)
 	if errors.Is(err, database.ErrNoRows) {
 		return m, fmt.Errorf("%w in %s; run `brokerbench load` first", ErrNoLoad, db.Target())

@@ -21,7 +21,9 @@ var Engine = &database.Engine{
 	// A MariaDB sequence (MySQL 8 has none and is refused at connect).
 	NextValue: func(sequence string) string { return "NEXT VALUE FOR " + sequence },
 	Shown:     shown,
-	RowFormat: rowFormat,
+	// information_schema.tables lists every database of the server.
+	TablesScope: "table_schema = DATABASE()",
+	RowFormat:   rowFormat,
 }
 
 func init() { database.Register(Engine) }

@@ -64,6 +64,25 @@ func TestLoadRunCheckOnMariaDB(t *testing.T) {
 		}
 	})
 
+	// information_schema.tables lists every database of the server: the loader looks
+	// at its own database only (Engine.TablesScope), so a second brokerbench database
+	// on the server neither sees this load nor is refused because of it.
+	t.Run("a second database on the server does not see this load", func(t *testing.T) {
+		if tables, err := loader.ExistingTables(ctx, db); err != nil || len(tables) < len(schema.Tables()) {
+			t.Fatalf("the loaded database lists %v, %v", tables, err)
+		}
+		other := testmdb.Open(t, testmdb.DSN(t), database.Options{MaxConns: 2})
+		if tables, err := loader.ExistingTables(ctx, other); err != nil || len(tables) != 0 {
+			t.Errorf("an empty database on the same server lists %v, %v", tables, err)
+		}
+		if _, err := loader.ReadMarker(ctx, other); !errors.Is(err, loader.ErrNoLoad) {
+			t.Errorf("the empty database's marker: %v, want ErrNoLoad", err)
+		}
+		if _, err := loader.Preflight(ctx, other, loader.Options{Scale: testdb.Scale, Seed: testdb.Seed}); err != nil {
+			t.Errorf("a load into the empty database is refused: %v", err)
+		}
+	})
+
 	t.Run("every transaction", func(t *testing.T) {
 		st, err := txn.StatementsFor(database.MySQL)
 		if err != nil {
