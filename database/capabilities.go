@@ -48,3 +48,48 @@ type FKValidator interface {
 	ForeignKeysNotValid(t schema.Table) []string
 	ValidateForeignKeys(t schema.Table) []string
 }
+
+// ServerDDLer is a DB whose server needs DDL other than its engine's Engine.DDL, as
+// the engine found when it asked the server at connect (MySQL, which has no
+// sequences, against MariaDB). DDLOf gives the DDL a pool's load runs.
+type ServerDDLer interface {
+	ServerDDL() DDL
+}
+
+// DDLOf returns the DDL for db's server: the pool's own (ServerDDLer) where it has
+// one, else its engine's.
+func DDLOf(db DB) (DDL, error) {
+	if s, ok := db.(ServerDDLer); ok {
+		if d := s.ServerDDL(); d != nil {
+			return d, nil
+		}
+	}
+	e, err := Of(db)
+	if err != nil {
+		return nil, err
+	}
+	return e.DDL, nil
+}
+
+// IDAllocator hands out a sequence's values on a server without sequences (MySQL).
+// Its values are taken outside the transaction that uses them, as a sequence's are:
+// a counter row updated inside the transaction would hold its lock to the commit and
+// make every Trade-Order wait for the one before.
+type IDAllocator interface {
+	NextID(ctx context.Context, sequence string) (int64, error)
+}
+
+// IDAllocating is a DB that may hand out sequence values itself: IDAllocator returns
+// nil when its server has sequences, which Engine.NextValue's SQL then reads.
+type IDAllocating interface {
+	IDAllocator() IDAllocator
+}
+
+// IDsOf returns db's IDAllocator, or nil when the sequence's values are to be read
+// with Engine.NextValue's SQL in the transaction.
+func IDsOf(db DB) IDAllocator {
+	if a, ok := db.(IDAllocating); ok {
+		return a.IDAllocator()
+	}
+	return nil
+}

@@ -210,11 +210,10 @@ func ExistingTables(ctx context.Context, db database.DB) ([]string, error) {
 // Drop removes the workload's tables, brokerbench's own tables and the trade-id
 // sequence.
 func Drop(ctx context.Context, db database.DB) error {
-	eng, err := database.Of(db)
+	ddl, err := database.DDLOf(db)
 	if err != nil {
 		return err
 	}
-	ddl := eng.DDL
 	all := append(append(schema.Tables(), schema.MetaTables()...), segmentTable())
 	for i := len(all) - 1; i >= 0; i-- { // referencing tables first
 		if _, err := db.Exec(ctx, ddl.DropTable(all[i])); err != nil {

@@ -29,6 +29,7 @@ type loadSession struct {
 	ctx   context.Context
 	db    database.DB
 	eng   *database.Engine
+	ddl   database.DDL // the server's (database.DDLOf)
 	lk    database.Locker
 	o     Options
 	start time.Time
@@ -67,11 +68,15 @@ func newLoadSession(ctx context.Context, db database.DB, o Options, tr *Tracker)
 	if err != nil {
 		return nil, err
 	}
+	ddl, err := database.DDLOf(db)
+	if err != nil {
+		return nil, err
+	}
 	lk, okLock := db.(database.Locker)
 	if _, okSeg := db.(database.SegmentLoader); !okLock || !okSeg {
 		return nil, fmt.Errorf("%s cannot load in segments", eng.Product)
 	}
-	s := &loadSession{ctx: ctx, db: db, eng: eng, lk: lk, o: o, start: time.Now(), tr: tr, phases: tr}
+	s := &loadSession{ctx: ctx, db: db, eng: eng, ddl: ddl, lk: lk, o: o, start: time.Now(), tr: tr, phases: tr}
 	if s.phases == nil {
 		s.phases = &Tracker{}
 	}
@@ -123,7 +128,7 @@ func (s *loadSession) phase(name string, fn func() error) error {
 
 // create decides what the load does and creates the schema when it is to (prepare).
 func (s *loadSession) create() (err error) {
-	s.prep, err = prepare(s.ctx, s.db, s.eng.DDL, s.lk, s.o)
+	s.prep, err = prepare(s.ctx, s.db, s.ddl, s.lk, s.o)
 	return err
 }
 
@@ -160,7 +165,7 @@ func (s *loadSession) plan() error {
 // startPostLoad makes the post-loader; withCatalog reads first what keys and indexes
 // the database already has (a resumed load, the shard that claims the post-load).
 func (s *loadSession) startPostLoad(withCatalog bool) (err error) {
-	s.post = newPostLoader(s.ctx, s.db, s.eng.DDL, s.o)
+	s.post = newPostLoader(s.ctx, s.db, s.ddl, s.o)
 	if withCatalog {
 		s.post.cat, err = readCatalog(s.ctx, s.db)
 	}

@@ -163,8 +163,10 @@ func (p *postLoader) finish() error {
 	var fks [][]string
 	if p.fv != nil {
 		for _, t := range tables {
+			// Through the Maintainer where there is one: MySQL adds a key unchecked
+			// only with the session's foreign_key_checks off.
 			for _, stmt := range p.foreignKeys(t, p.fv.ForeignKeysNotValid(t), false) {
-				if err := exec(ctx, stmt); err != nil {
+				if err := p.build(ctx, stmt); err != nil {
 					return err
 				}
 			}

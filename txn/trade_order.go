@@ -268,9 +268,20 @@ func (e *executor) toPricingReads(ctx context.Context, tx database.Tx, st *trade
 			rowQ(&a.balFound, []any{&a.bal}, e.sql.of(tradeOrderBalance), in.AcctID),
 			rowQ(&a.heldFound, []any{&a.held}, e.sql.of(tradeOrderHoldingAssets), in.AcctID))
 	}
-	qs = append(qs, rowQ(&a.idFound, []any{&st.tradeID}, e.sql.of(tradeOrderNextTradeID)))
+	if e.ids == nil {
+		qs = append(qs, rowQ(&a.idFound, []any{&st.tradeID}, e.sql.of(tradeOrderNextTradeID)))
+	}
 	if err := database.Pipeline(ctx, tx, qs); err != nil {
 		return nil, frameErr(TradeOrder, 3, "security's price, trade type, holding summary, commission, charge, margin and next trade id", err)
+	}
+	if e.ids != nil {
+		// A server without sequences: the pool hands the id out itself, outside
+		// this transaction (database.IDAllocator).
+		id, err := e.ids.NextID(ctx, schema.TradeIDSequence)
+		if err != nil {
+			return nil, frameErr(TradeOrder, 3, "next trade id", err)
+		}
+		st.tradeID, a.idFound = id, true
 	}
 	return a, nil
 }

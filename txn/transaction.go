@@ -28,6 +28,9 @@ type executor struct {
 	sc  schema.Scale
 	gen *Gen
 	now func() time.Time
+	// ids hands out trade ids where the server has no sequences (database.IDsOf);
+	// nil where the Trade-Order reads them with the engine's NextValue SQL.
+	ids database.IDAllocator
 	// server runs each transaction as calls of its server routine (WithFrames);
 	// calls holds each transaction's routine call by Kind, or callErr why there is none.
 	server  bool
@@ -41,7 +44,8 @@ var _ Executor = (*executor)(nil)
 // worker), SQL from sql, time from the wall clock (UTC) unless WithClock says
 // otherwise.
 func NewExecutor(db database.DB, sql *Statements, sc schema.Scale, seed uint64, worker int, opts ...Option) Executor {
-	e := &executor{db: db, sql: sql, sc: sc, gen: NewGen(sc, seed, worker), now: func() time.Time { return time.Now().UTC() }}
+	e := &executor{db: db, sql: sql, sc: sc, gen: NewGen(sc, seed, worker), now: func() time.Time { return time.Now().UTC() },
+		ids: database.IDsOf(db)}
 	for _, o := range opts {
 		o(e)
 	}

@@ -8,11 +8,16 @@ import (
 	"github.com/brokerbench/brokerbench/schema"
 )
 
-// mysqlDDL renders the schema for InnoDB. It is not a KeyDeferrer: InnoDB stores a
+// innoDDL renders the schema for InnoDB. It is not a KeyDeferrer: InnoDB stores a
 // table in its primary key, so a table loaded without one would be rebuilt when the
 // key is added; the load streams into the keyed table and builds the secondary
-// indexes afterwards.
-type mysqlDDL struct{}
+// indexes afterwards. mysqlDDL (MariaDB's, the engine's) and counterDDL (MySQL's,
+// counter.go) add the trade-id generator and how the foreign keys are added.
+type innoDDL struct{}
+
+// mysqlDDL is the engine's DDL, for MariaDB: a sequence, and foreign keys added
+// unchecked (SET STATEMENT) and checked by the loader.
+type mysqlDDL struct{ innoDDL }
 
 var _ database.DDL = mysqlDDL{}
 
@@ -50,7 +55,7 @@ func mysqlType(t schema.Type) string {
 
 // CreateTable creates the table with its primary key, which InnoDB clusters the rows
 // on. A fill factor has no per-table form in InnoDB (innodb_fill_factor is global).
-func (mysqlDDL) CreateTable(t schema.Table) string {
+func (innoDDL) CreateTable(t schema.Table) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "CREATE TABLE %s (\n", t.Name)
 	for _, c := range t.Columns {
@@ -66,7 +71,7 @@ func (mysqlDDL) CreateTable(t schema.Table) string {
 
 // Indexes returns the secondary indexes, built after the data is in (a sorted
 // build, not row-by-row inserts).
-func (mysqlDDL) Indexes(t schema.Table) []string {
+func (innoDDL) Indexes(t schema.Table) []string {
 	var out []string
 	for _, ix := range t.Indexes {
 		u := ""
@@ -83,7 +88,7 @@ func (mysqlDDL) Indexes(t schema.Table) []string {
 // and rebuilds the table for each key (ALGORITHM=COPY); the load adds them unchecked
 // and checks them itself (FKValidator). InnoDB also adds an index on the referencing
 // columns where none leads with them, which PostgreSQL does not (docs/mysql.md §2).
-func (mysqlDDL) ForeignKeys(t schema.Table) []string {
+func (innoDDL) ForeignKeys(t schema.Table) []string {
 	var out []string
 	for i, f := range t.ForeignKeys {
 		out = append(out, fmt.Sprintf("ALTER TABLE %s ADD CONSTRAINT %s FOREIGN KEY (%s) REFERENCES %s (%s)",
@@ -130,11 +135,11 @@ func (mysqlDDL) ValidateForeignKeys(t schema.Table) []string {
 const orphanCheck = "/* orphans of "
 
 // DropTable drops the table; the loader drops referencing tables first.
-func (mysqlDDL) DropTable(t schema.Table) string { return "DROP TABLE IF EXISTS " + t.Name }
+func (innoDDL) DropTable(t schema.Table) string { return "DROP TABLE IF EXISTS " + t.Name }
 
 // CreateSequence creates the trade-id sequence. MariaDB has sequences (10.3+);
 // CACHE keeps NEXT VALUE FOR from writing the sequence's row on every call. MySQL
-// has none: there the statement fails and the load says so (docs/mysql.md §2).
+// has none: counterDDL makes a counter table there instead (counter.go).
 func (mysqlDDL) CreateSequence(name string, start int64) string {
 	return fmt.Sprintf("CREATE SEQUENCE %s START WITH %d INCREMENT BY 1 CACHE 1000", name, start)
 }

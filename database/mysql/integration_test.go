@@ -167,6 +167,81 @@ func TestLoadRunCheckOnMariaDB(t *testing.T) {
 			t.Errorf("database size %d, %v", size, err)
 		}
 	})
+	// Last: it replaces the load's sequence with the counter table.
+	t.Run("trade ids from MySQL's counter", func(t *testing.T) { counterTradeOrders(t, db, dsn) })
+}
+
+// counterTradeOrders runs Trade-Orders on a pool that takes trade ids from MySQL's
+// counter table instead of the sequence (forced on MariaDB; docs/mysql.md §2): the
+// counter replaces the sequence, the orders' trades take ids from the pool's block,
+// a second pool (another driver) takes the next block, and `check` stays clean.
+func counterTradeOrders(t *testing.T, db database.DB, dsn string) {
+	ctx := context.Background()
+	cdb, err := mysql.Open(ctx, dsn, database.Options{MaxConns: 8})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cdb.Close()
+	cdb.UseCounter()
+	var start int64
+	if err := db.QueryRow(ctx, "SELECT MAX(t_id) + 1 FROM trade").Scan(&start); err != nil {
+		t.Fatal(err)
+	}
+	ddl, err := database.DDLOf(cdb)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, stmt := range []string{mysql.Engine.DDL.DropSequence(schema.TradeIDSequence), ddl.CreateSequence(schema.TradeIDSequence, start)} {
+		if _, err := cdb.Exec(ctx, stmt); err != nil {
+			t.Fatalf("%s: %v", stmt, err)
+		}
+	}
+	st, err := txn.StatementsFor(database.MySQL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var wg sync.WaitGroup
+	errs := make(chan error, 4)
+	for w := range 4 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			e := txn.NewExecutor(cdb, st, testdb.Scale, 43, w)
+			for range 10 {
+				if _, err := e.Run(ctx, txn.TradeOrder); err != nil {
+					errs <- fmt.Errorf("worker %d: %w", w, err)
+					return
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		t.Error(err)
+	}
+	var n, lo, hi int64
+	if err := db.QueryRow(ctx, "SELECT COUNT(*), COALESCE(MIN(t_id), 0), COALESCE(MAX(t_id), 0) FROM trade WHERE t_id >= ?", start).Scan(&n, &lo, &hi); err != nil {
+		t.Fatal(err)
+	}
+	// 40 orders, some rolled back on purpose (their ids are skipped): one block.
+	if n == 0 || lo < start || hi >= start+1000 {
+		t.Errorf("%d trades with ids %d..%d, want some within the first block %d..%d", n, lo, hi, start, start+999)
+	}
+	other, err := mysql.Open(ctx, dsn, database.Options{MaxConns: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer other.Close()
+	other.UseCounter()
+	if id, err := other.IDAllocator().NextID(ctx, schema.TradeIDSequence); err != nil || id != start+1000 {
+		t.Errorf("a second pool's first id: %d, %v; want the next block's %d", id, err, start+1000)
+	}
+	var next int64
+	if err := db.QueryRow(ctx, "SELECT next_id FROM "+schema.TradeIDSequence).Scan(&next); err != nil || next != start+2000 {
+		t.Errorf("the counter after two blocks: %d, %v; want %d", next, err, start+2000)
+	}
+	mustCheck(t, db)
 }
 
 func mustCheck(t *testing.T, db database.DB) {
@@ -445,10 +520,27 @@ FROM mysql.global_priv`)
 }
 
 // TestForeignKeyCheckFindsOrphans: the load adds foreign keys unchecked and checks
-// them itself; the check fails, naming the key, on a row without a parent.
+// them itself; the check fails, naming the key, on a row without a parent. Both ways
+// of adding them unchecked run: MariaDB's (SET STATEMENT, through Exec) and MySQL's
+// (through Maintenance, on a session with foreign_key_checks off), the latter forced
+// on MariaDB; after it the pool's sessions still check keys.
 func TestForeignKeyCheckFindsOrphans(t *testing.T) {
+	for _, counter := range []bool{false, true} {
+		t.Run(fmt.Sprintf("counter=%v", counter), func(t *testing.T) { foreignKeyCheckFindsOrphans(t, counter) })
+	}
+}
+
+func foreignKeyCheckFindsOrphans(t *testing.T, counter bool) {
 	ctx := context.Background()
-	db := testmdb.Open(t, testmdb.DSN(t), database.Options{MaxConns: 2})
+	my, err := mysql.Open(ctx, testmdb.DSN(t), database.Options{MaxConns: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(my.Close)
+	if counter {
+		my.UseCounter()
+	}
+	var db database.DB = my
 	var sector, industry schema.Table
 	for _, tb := range schema.Tables() {
 		switch tb.Name {
@@ -458,7 +550,10 @@ func TestForeignKeyCheckFindsOrphans(t *testing.T) {
 			industry = tb
 		}
 	}
-	ddl := mysql.Engine.DDL
+	ddl, err := database.DDLOf(db)
+	if err != nil {
+		t.Fatal(err)
+	}
 	fv := ddl.(database.FKValidator)
 	for _, stmt := range []string{ddl.CreateTable(sector), ddl.CreateTable(industry),
 		"INSERT INTO sector VALUES ('EN', 'Energy')", "INSERT INTO industry VALUES ('OG', 'Oil', 'EN'), ('XX', 'Orphan', 'ZZ')"} {
@@ -466,12 +561,13 @@ func TestForeignKeyCheckFindsOrphans(t *testing.T) {
 			t.Fatalf("%s: %v", stmt, err)
 		}
 	}
+	mt := db.(database.Maintainer)
 	for _, stmt := range fv.ForeignKeysNotValid(industry) {
-		if _, err := db.Exec(ctx, stmt); err != nil {
+		// As the loader runs them (loader/postload.go).
+		if err := mt.Maintenance(ctx, stmt, 0); err != nil {
 			t.Fatalf("unchecked key: %v", err)
 		}
 	}
-	mt := db.(database.Maintainer)
 	check := fv.ValidateForeignKeys(industry)[0]
 	if err := mt.Maintenance(ctx, check, 0); err == nil || !strings.Contains(err.Error(), "fk_industry_1") {
 		t.Fatalf("check with an orphan: %v", err)
@@ -481,5 +577,10 @@ func TestForeignKeyCheckFindsOrphans(t *testing.T) {
 	}
 	if err := mt.Maintenance(ctx, check, 0); err != nil {
 		t.Fatalf("check without orphans: %v", err)
+	}
+	for range 3 { // the pool's sessions, whichever the statement gets
+		if _, err := db.Exec(ctx, "INSERT INTO industry VALUES ('YY', 'Orphan', 'ZZ')"); mysql.ErrorNumber(err) != 1452 {
+			t.Fatalf("an orphan inserted after the keys were added: %v, want error 1452", err)
+		}
 	}
 }

@@ -16,23 +16,26 @@ import (
 const IOSource = "performance_schema"
 
 // fileIOQuery reads performance_schema's file I/O per kind of InnoDB file: the data
-// files (the system tablespace and every table's .ibd) and the redo log. The
+// files (the system tablespace and every table's .ibd, and MySQL's doublewrite files,
+// which MariaDB keeps in the system tablespace) and the redo log. The
 // by-event-name summary keeps the counts of files since closed or dropped, where the
 // by-instance one forgets them. Timers are in picoseconds.
 const fileIOQuery = `SELECT event_name, count_read, sum_number_of_bytes_read, sum_timer_read,
 	count_write, sum_number_of_bytes_write, sum_timer_write
 FROM performance_schema.file_summary_by_event_name
-WHERE event_name IN ('wait/io/file/innodb/innodb_data_file', 'wait/io/file/innodb/innodb_log_file')`
+WHERE event_name IN ('wait/io/file/innodb/innodb_data_file', 'wait/io/file/innodb/innodb_dblwr_file', 'wait/io/file/innodb/innodb_log_file')`
 
 const (
 	dataFileEvent = "wait/io/file/innodb/innodb_data_file"
+	dblwrEvent    = "wait/io/file/innodb/innodb_dblwr_file" // MySQL 8.0.20+
 	logFileEvent  = "wait/io/file/innodb/innodb_log_file"
 )
 
 // statusQuery reads the counters beside the files': the redo log's position (its
-// growth is the log volume written), commits and rollbacks, and the buffer pool's
-// page requests and the reads they needed.
-const statusQuery = `SHOW GLOBAL STATUS WHERE Variable_name IN ('Innodb_lsn_current', 'Com_commit', 'Com_rollback',
+// growth is the log volume written: MariaDB's Innodb_lsn_current, MySQL's
+// Innodb_redo_log_current_lsn since 8.0.30; a server has one of them), commits and
+// rollbacks, and the buffer pool's page requests and the reads they needed.
+const statusQuery = `SHOW GLOBAL STATUS WHERE Variable_name IN ('Innodb_lsn_current', 'Innodb_redo_log_current_lsn', 'Com_commit', 'Com_rollback',
 	'Innodb_buffer_pool_read_requests', 'Innodb_buffer_pool_reads', 'Innodb_log_writes', 'Innodb_os_log_written')`
 
 type myIOStats struct {
@@ -107,7 +110,7 @@ func (r *myIOStats) ReadIO(ctx context.Context) (database.IOCounters, error) {
 		}
 		g.ReadTimeMS, g.WriteTimeMS = float64(readPS)/1e9, float64(writePS)/1e9
 		switch event {
-		case dataFileEvent:
+		case dataFileEvent, dblwrEvent:
 			add(&data, g)
 		case logFileEvent:
 			add(&wal, g)
@@ -133,8 +136,10 @@ func (r *myIOStats) ReadIO(ctx context.Context) (database.IOCounters, error) {
 		wal = database.IOGroup{Name: "wal", WriteOps: st["Innodb_log_writes"], WriteBytes: st["Innodb_os_log_written"]}
 		c.Groups[1] = wal
 	}
-	if lsn, ok := st["Innodb_lsn_current"]; ok {
-		c.WALBytes, c.HasWAL = lsn, true
+	for _, name := range []string{"Innodb_lsn_current", "Innodb_redo_log_current_lsn"} {
+		if lsn, ok := st[name]; ok {
+			c.WALBytes, c.HasWAL = lsn, true
+		}
 	}
 	c.Commits, c.Rollbacks = st["Com_commit"], st["Com_rollback"]
 	return c, nil

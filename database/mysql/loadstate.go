@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/brokerbench/brokerbench/database"
+	"github.com/brokerbench/brokerbench/schema"
 )
 
 var (
@@ -97,14 +98,21 @@ func discard(conn *sql.Conn) {
 
 // catalogSQL lists the current database's secondary indexes, foreign keys and
 // sequences; InnoDB builds them valid or not at all.
-const catalogSQL = `SELECT DISTINCT index_name, 1, 1 FROM information_schema.statistics
-  WHERE table_schema = DATABASE() AND index_name <> 'PRIMARY'
-UNION ALL SELECT constraint_name, 2, 1 FROM information_schema.table_constraints
-  WHERE table_schema = DATABASE() AND constraint_type = 'FOREIGN KEY'
+const catalogSQL = catalogIndexesAndKeys + `
 UNION ALL SELECT table_name, 3, 1 FROM information_schema.tables
   WHERE table_schema = DATABASE() AND table_type = 'SEQUENCE'`
 
-func (m *DB) CatalogSQL() string { return catalogSQL }
+const catalogIndexesAndKeys = `SELECT DISTINCT index_name, 1, 1 FROM information_schema.statistics
+  WHERE table_schema = DATABASE() AND index_name <> 'PRIMARY'
+UNION ALL SELECT constraint_name, 2, 1 FROM information_schema.table_constraints
+  WHERE table_schema = DATABASE() AND constraint_type = 'FOREIGN KEY'`
+
+func (m *DB) CatalogSQL() string {
+	if m.ids != nil {
+		return counterCatalogSQL(schema.TradeIDSequence)
+	}
+	return catalogSQL
+}
 
 func (m *DB) DropIndex(table, name string) string {
 	return fmt.Sprintf("DROP INDEX %s ON %s", name, table)
@@ -126,7 +134,26 @@ func (m *DB) Maintenance(ctx context.Context, stmt string, memMB int) error {
 		}
 		return nil
 	}
+	if strings.HasPrefix(stmt, uncheckedKey) {
+		return m.withoutKeyChecks(ctx, stmt)
+	}
 	_, err := m.DB.ExecContext(ctx, stmt)
+	return err
+}
+
+// withoutKeyChecks runs stmt on a session of its own with foreign_key_checks off
+// (counterDDL.ForeignKeysNotValid); the session is closed afterwards, so no pooled
+// connection keeps the checks off.
+func (m *DB) withoutKeyChecks(ctx context.Context, stmt string) error {
+	conn, err := m.DB.Conn(ctx)
+	if err != nil {
+		return err
+	}
+	defer discard(conn)
+	if _, err := conn.ExecContext(ctx, "SET SESSION foreign_key_checks = 0"); err != nil {
+		return err
+	}
+	_, err = conn.ExecContext(ctx, stmt)
 	return err
 }
 

@@ -26,11 +26,16 @@ type DB struct {
 	cfg *driver.Config
 	// mariadb is set when the server says it is MariaDB (server.go).
 	mariadb bool
+	// ids hands out trade ids from a counter table on a server without sequences
+	// (MySQL, counter.go); nil where NEXT VALUE FOR reads a sequence.
+	ids *idBlocks
 }
 
 var (
-	_ database.DB          = (*DB)(nil)
-	_ database.PoolStatser = (*DB)(nil)
+	_ database.DB           = (*DB)(nil)
+	_ database.PoolStatser  = (*DB)(nil)
+	_ database.ServerDDLer  = (*DB)(nil)
+	_ database.IDAllocating = (*DB)(nil)
 )
 
 // defaultIdle keeps connections open between transactions when the caller does not
@@ -233,17 +238,46 @@ func ErrorNumber(err error) uint16 {
 	return 0
 }
 
-// identify asks the server what it is: MariaDB says so in its version string. MySQL
-// itself is refused for now: it has no sequences, and the trade-id generator without
-// one is not written yet (docs/mysql.md §2).
+// identify asks the server what it is: MariaDB says so in its version string. MariaDB
+// has sequences (10.3+; brokerbench takes 10.6+); MySQL has none, so its trade ids
+// come from a counter table (counter.go).
 func (m *DB) identify(ctx context.Context) error {
 	var v string
 	if err := m.DB.QueryRowContext(ctx, "SELECT VERSION()").Scan(&v); err != nil {
 		return fmt.Errorf("MySQL at %s: read the version: %w", m.target, err)
 	}
 	m.mariadb = strings.Contains(strings.ToLower(v), "mariadb")
-	if !m.mariadb {
-		return fmt.Errorf("%s runs MySQL %s: brokerbench drives MariaDB 10.6+ for now; MySQL lacks the sequences its trade ids come from (docs/mysql.md)", m.target, v)
+	_, num := shortVersion(v)
+	switch {
+	case m.mariadb && num != 0 && num < 100600:
+		return fmt.Errorf("%s runs MariaDB %s: brokerbench drives MariaDB 10.6 or newer and MySQL 8.0 or newer (docs/mysql.md)", m.target, v)
+	case !m.mariadb && num != 0 && num < 80000:
+		return fmt.Errorf("%s runs MySQL %s: brokerbench drives MySQL 8.0 or newer and MariaDB 10.6 or newer (docs/mysql.md)", m.target, v)
+	case !m.mariadb:
+		m.UseCounter()
+	}
+	return nil
+}
+
+// UseCounter makes the pool take trade ids from the counter table (counter.go), as
+// on MySQL, even where the server has sequences: the tests run MySQL's path on
+// MariaDB with it.
+func (m *DB) UseCounter() { m.ids = &idBlocks{db: m, next: map[string][2]int64{}} }
+
+// ServerDDL is the DDL for the pool's server: MySQL's, with the counter, where the
+// server has no sequences; nil (the engine's) on MariaDB.
+func (m *DB) ServerDDL() database.DDL {
+	if m.ids != nil {
+		return counterDDL{}
+	}
+	return nil
+}
+
+// IDAllocator hands out trade ids on a server without sequences; nil where NEXT
+// VALUE FOR reads them.
+func (m *DB) IDAllocator() database.IDAllocator {
+	if m.ids != nil {
+		return m.ids
 	}
 	return nil
 }

@@ -166,3 +166,25 @@ func TestShortVersion(t *testing.T) {
 		}
 	}
 }
+
+// TestCounterGolden pins what MySQL's sequence-free path sends: the counter table in
+// place of the sequence, the UPDATE that takes a block of ids, the catalog that lists
+// the counter as the sequence, and the foreign keys marked to be added unchecked.
+func TestCounterGolden(t *testing.T) {
+	d := counterDDL{}
+	var b strings.Builder
+	b.WriteString("-- brokerbench MySQL (no sequences) trade-id counter and keys (golden; regenerate with go test ./database/mysql -run CounterGolden -update)\n\n")
+	b.WriteString(d.CreateSequence(schema.TradeIDSequence, 200000000000001) + ";\n")
+	b.WriteString(takeBlockSQL(schema.TradeIDSequence) + ";\n")
+	b.WriteString(d.DropSequence(schema.TradeIDSequence) + ";\n\n")
+	b.WriteString(counterCatalogSQL(schema.TradeIDSequence) + ";\n\n")
+	for _, tb := range schema.Tables() {
+		for _, s := range d.ForeignKeysNotValid(tb) {
+			if !strings.HasPrefix(s, uncheckedKey) {
+				t.Errorf("%q is not marked to run with foreign_key_checks off", s)
+			}
+			b.WriteString(s + ";\n")
+		}
+	}
+	golden.Check(t, filepath.Join("testdata", "mysql-counter.golden"), "MySQL counter", b.String())
+}
