@@ -1,10 +1,12 @@
 package main
 
 import (
+	"fmt"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/brokerbench/brokerbench/internal/testdb"
 	"github.com/brokerbench/brokerbench/internal/testmdb"
 	"github.com/brokerbench/brokerbench/results"
 )
@@ -52,4 +54,18 @@ func TestQuickstartOnManagedMariaDB(t *testing.T) {
 	if strings.Contains(stderr, "stop managed MariaDB") {
 		t.Errorf("the managed server did not stop cleanly:\n%s", stderr)
 	}
+}
+
+// TestFindMaxAndShardsOnMariaDB runs the PostgreSQL tests of find-max
+// (TestFindMaxRealSearch) and of three sharded drivers against one database
+// (TestShardedRun) on a MariaDB loaded once by the load command.
+func TestFindMaxAndShardsOnMariaDB(t *testing.T) {
+	t.Parallel()
+	dsn := testmdb.DSN(t)
+	if code, out, errOut := runMain("load", "--db", dsn, "--customers", fmt.Sprint(testdb.Scale.Customers),
+		"--trade-days", fmt.Sprint(testdb.Scale.TradeDays)); code != 0 {
+		t.Fatalf("load: exit %d\n%s\n%s", code, out, errOut)
+	}
+	t.Run("find-max", func(t *testing.T) { findMaxReal(t, dsn) })
+	t.Run("three shards", func(t *testing.T) { shardedRun(t, dsn) })
 }

@@ -19,7 +19,12 @@ import (
 // report, in two probes of three seconds.
 func TestFindMaxRealSearch(t *testing.T) {
 	t.Parallel()
-	dsn := testdb.Loaded(t)
+	findMaxReal(t, testdb.Loaded(t))
+}
+
+// findMaxReal is TestFindMaxRealSearch on the loaded database dsn (MariaDB's in
+// TestFindMaxAndShardsOnMariaDB).
+func findMaxReal(t *testing.T, dsn string) {
 	dir := t.TempDir()
 	cfgPath := filepath.Join(dir, "max.yaml")
 	if err := os.WriteFile(cfgPath, []byte("limit:\n  - trade-status.p90=1us\n  - trade-lookup.p90=none\n"), 0o644); err != nil {

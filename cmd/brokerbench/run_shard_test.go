@@ -27,7 +27,12 @@ import (
 // idle, recorded); the database is consistent after.
 func TestShardedRun(t *testing.T) {
 	t.Parallel()
-	dsn := testdb.Loaded(t)
+	shardedRun(t, testdb.Loaded(t))
+}
+
+// shardedRun is TestShardedRun on the loaded database dsn (MariaDB's in
+// TestFindMaxAndShardsOnMariaDB).
+func shardedRun(t *testing.T, dsn string) {
 	dir := t.TempDir()
 	plan := []int{2, 7}
 	const n = 3

@@ -18,7 +18,8 @@ var Engine = &database.Engine{
 	SQL:      SQL,
 	Classify: classify,
 	ClockSQL: "SELECT UTC_TIMESTAMP(6)",
-	// A MariaDB sequence (MySQL 8 has none and is refused at connect).
+	// A MariaDB sequence; MySQL has none, and its pools hand trade ids out
+	// themselves (database.IDAllocator, counter.go).
 	NextValue: func(sequence string) string { return "NEXT VALUE FOR " + sequence },
 	Shown:     shown,
 	// information_schema.tables lists every database of the server.
