@@ -87,8 +87,11 @@ type Engine struct {
 	TablesScope string
 	// Sizes are the database's measured size on disk after a load, for load --size and
 	// the plan a load prints; nil when not measured, and the loader then takes another
-	// engine's and says so.
+	// engine's and says so: SizesLike's, else the first measured one's by name.
 	Sizes *LoadSizes
+	// SizesLike names the engine whose Sizes stand in for unmeasured ones: the
+	// database whose storage of the schema is nearest this one's.
+	SizesLike Name
 }
 
 // LoadSizes are a database's size on disk after a load, data and indexes together, as

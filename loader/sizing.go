@@ -28,16 +28,20 @@ type SizeModel struct {
 }
 
 // SizeModelFor returns the size model of a registered database: its engine's Sizes, or,
-// for a database whose sizes were not measured, the first (by name) engine's that were,
-// saying so.
+// for a database whose sizes were not measured, those of the engine it names as alike
+// (Engine.SizesLike) or else the first (by name) engine's that were, saying so.
 func SizeModelFor(dialect string) SizeModel {
+	var like database.Name
+	if e, err := database.Lookup(database.Name(dialect)); err == nil {
+		like = e.SizesLike
+	}
 	var other *database.Engine
 	for _, e := range database.Engines() {
 		switch {
 		case e.Sizes == nil:
 		case e.Name == database.Name(dialect):
 			return sizeModel(dialect, e.Sizes, true, e.Product)
-		case other == nil:
+		case e.Name == like, other == nil:
 			other = e
 		}
 	}

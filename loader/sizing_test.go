@@ -5,6 +5,7 @@ import (
 	"testing"
 	"time"
 
+	_ "github.com/brokerbench/brokerbench/database/mysql" // measured, and first by name
 	"github.com/brokerbench/brokerbench/schema"
 )
 
@@ -96,5 +97,13 @@ func TestPlanForSizeMeasured(t *testing.T) {
 	}
 	if s := PlanFor(p.Scale, SizeModelFor("sqlserver")).String(); !strings.Contains(s, "not measured") {
 		t.Errorf("SQL Server plan does not say its sizes are unmeasured: %s", s)
+	}
+	// SQL Server takes the sizes of the engine it names alike (PostgreSQL), not the
+	// first measured one by name (MySQL); MySQL has its own.
+	if m := SizeModelFor("sqlserver"); m.Measured || m.Source != "PostgreSQL" {
+		t.Errorf("SQL Server's stand-in sizes: measured %v, from %q; want PostgreSQL's", m.Measured, m.Source)
+	}
+	if m := SizeModelFor("mysql"); !m.Measured || m.PerLUDayBytes == SizeModelFor("postgres").PerLUDayBytes {
+		t.Errorf("MySQL's sizes: %+v", m)
 	}
 }

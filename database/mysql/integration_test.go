@@ -191,6 +191,11 @@ func loadRunCheck(t *testing.T, dsn, product string, minVersion int) {
 		if err != nil || size < 10<<20 {
 			t.Errorf("database size %d, %v", size, err)
 		}
+		// The engine's measured size model (Engine.Sizes) holds for this load.
+		model := loader.SizeModelFor(string(database.MySQL))
+		if off := float64(model.Bytes(testdb.Scale)-size) / float64(size); !model.Measured || off > 0.10 || off < -0.10 {
+			t.Errorf("size model %d bytes (measured %v), loaded %d: %+.1f %%", model.Bytes(testdb.Scale), model.Measured, size, off*100)
+		}
 	})
 	// Last: it replaces the load's sequence with the counter table.
 	t.Run("trade ids from MySQL's counter", func(t *testing.T) { counterTradeOrders(t, db, dsn) })

@@ -23,6 +23,8 @@ var Engine = &database.Engine{
 	Shown:        shown,
 	// A SEQUENCE, not IDENTITY, as on PostgreSQL.
 	NextValue: func(sequence string) string { return "NEXT VALUE FOR " + sequence },
+	// Row-store heaps and B-trees with 8 KB pages, as PostgreSQL's.
+	SizesLike: database.Postgres,
 }
 
 func init() { database.Register(Engine) }
