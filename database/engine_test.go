@@ -91,3 +91,24 @@ func TestCheckVersion(t *testing.T) {
 		t.Errorf("SQL Server has no MinVersion (it notes an old server), got %v", err)
 	}
 }
+
+// TestTablesSQL: the loader's look at information_schema.tables keeps to the session's
+// own database where the view lists the whole server (MySQL), and stays the plain
+// query where it lists the connection's database alone (PostgreSQL, SQL Server).
+func TestTablesSQL(t *testing.T) {
+	myScope := &database.Engine{Name: "scoped", TablesScope: "table_schema = DATABASE()"} // MySQL's (database/mysql's TestTablesScope)
+	for _, c := range []struct {
+		e          *database.Engine
+		what, cond string
+		want       string
+	}{
+		{postgres.Engine, "table_name", "", "SELECT table_name FROM information_schema.tables"},
+		{sqlserver.Engine, "COUNT(*)", "table_name = 'bb_load'", "SELECT COUNT(*) FROM information_schema.tables WHERE table_name = 'bb_load'"},
+		{myScope, "table_name", "", "SELECT table_name FROM information_schema.tables WHERE table_schema = DATABASE()"},
+		{myScope, "COUNT(*)", "table_name = 'bb_load'", "SELECT COUNT(*) FROM information_schema.tables WHERE table_schema = DATABASE() AND table_name = 'bb_load'"},
+	} {
+		if got := c.e.TablesSQL(c.what, c.cond); got != c.want {
+			t.Errorf("%s: %q, want %q", c.e.Name, got, c.want)
+		}
+	}
+}

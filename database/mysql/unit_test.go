@@ -188,3 +188,11 @@ func TestCounterGolden(t *testing.T) {
 	}
 	golden.Check(t, filepath.Join("testdata", "mysql-counter.golden"), "MySQL counter", b.String())
 }
+
+// TestTablesScope: information_schema.tables lists every database of the server, so
+// the loader's look at it keeps to the session's (Engine.TablesScope).
+func TestTablesScope(t *testing.T) {
+	if got := Engine.TablesSQL("table_name", ""); got != "SELECT table_name FROM information_schema.tables WHERE table_schema = DATABASE()" {
+		t.Errorf("TablesSQL: %q", got)
+	}
+}
