@@ -2,8 +2,11 @@ package mysql
 
 import (
 	"context"
+	"database/sql"
 	"fmt"
 	"sync"
+
+	driver "github.com/go-sql-driver/mysql"
 
 	"github.com/brokerbench/brokerbench/database"
 	"github.com/brokerbench/brokerbench/schema"
@@ -75,10 +78,14 @@ UNION ALL SELECT table_name, 3, 1 FROM information_schema.tables
   WHERE table_schema = DATABASE() AND table_name = '` + sequence + `'`
 }
 
-// idBlocks hands out a pool's ids from the blocks it took.
+// idBlocks hands out a pool's ids from the blocks it took. It takes them on a
+// connection of its own, not one of the pool's: the Trade-Order that asks holds a
+// pooled connection in its transaction, and with every connection so held (a pool
+// of one, or every user in a Trade-Order) a pooled UPDATE would wait for ever.
 type idBlocks struct {
 	db   *DB
 	mu   sync.Mutex
+	conn *sql.DB             // one connection, opened at the first block
 	next map[string][2]int64 // by sequence: the next id and the end of its block
 }
 
@@ -91,7 +98,15 @@ func (b *idBlocks) NextID(ctx context.Context, sequence string) (int64, error) {
 	defer b.mu.Unlock()
 	r := b.next[sequence]
 	if r[0] >= r[1] {
-		res, err := b.db.DB.ExecContext(ctx, takeBlockSQL(sequence))
+		if b.conn == nil {
+			conn, err := driver.NewConnector(b.db.cfg.Clone())
+			if err != nil {
+				return 0, fmt.Errorf("take trade ids from %s: %s", sequence, database.ScrubSecret(err.Error(), b.db.cfg.Passwd))
+			}
+			b.conn = sql.OpenDB(conn)
+			b.conn.SetMaxOpenConns(1)
+		}
+		res, err := b.conn.ExecContext(ctx, takeBlockSQL(sequence))
 		if err != nil {
 			return 0, fmt.Errorf("take trade ids from %s: %w", sequence, err)
 		}
@@ -103,4 +118,13 @@ func (b *idBlocks) NextID(ctx context.Context, sequence string) (int64, error) {
 	}
 	b.next[sequence] = [2]int64{r[0] + 1, r[1]}
 	return r[0], nil
+}
+
+// close closes the connection the blocks were taken on.
+func (b *idBlocks) close() {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.conn != nil {
+		b.conn.Close()
+	}
 }

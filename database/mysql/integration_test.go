@@ -268,8 +268,21 @@ func counterTradeOrders(t *testing.T, db database.DB, dsn string) {
 	}
 	defer other.Close()
 	other.UseCounter()
-	if id, err := other.IDAllocator().NextID(ctx, schema.TradeIDSequence); err != nil || id != start+1000 {
-		t.Errorf("a second pool's first id: %d, %v; want the next block's %d", id, err, start+1000)
+	// Its one connection is in a transaction, as a Trade-Order's is when it asks: the
+	// block is taken on a connection of its own, or this would wait for ever.
+	wait, cancel := context.WithTimeout(ctx, 2*time.Minute)
+	defer cancel()
+	var id int64
+	err = other.InTx(wait, database.ReadCommitted, func(tx database.Tx) error {
+		var one int
+		if err := tx.QueryRow(wait, "SELECT 1").Scan(&one); err != nil {
+			return err
+		}
+		id, err = other.IDAllocator().NextID(wait, schema.TradeIDSequence)
+		return err
+	})
+	if err != nil || id != start+1000 {
+		t.Errorf("a second pool's first id, its one connection in a transaction: %d, %v; want the next block's %d", id, err, start+1000)
 	}
 	var next int64
 	if err := db.QueryRow(ctx, "SELECT next_id FROM "+schema.TradeIDSequence).Scan(&next); err != nil || next != start+2000 {

@@ -109,7 +109,12 @@ func configure(cfg *driver.Config, timeout time.Duration, appName string) {
 
 func (m *DB) Name() database.Name { return database.MySQL }
 func (m *DB) Target() string      { return m.target }
-func (m *DB) Close()              { m.DB.Close() }
+func (m *DB) Close() {
+	m.DB.Close()
+	if m.ids != nil {
+		m.ids.close()
+	}
+}
 
 // txOptions maps the workload's level to InnoDB's. Under REPEATABLE READ a plain
 // SELECT reads the transaction's snapshot while UPDATE, DELETE and SELECT ... FOR
