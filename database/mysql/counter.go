@@ -65,7 +65,7 @@ func (counterDDL) DropSequence(name string) string { return "DROP TABLE IF EXIST
 
 // takeBlockSQL advances the counter by a block: LAST_INSERT_ID(expr) makes the new
 // value the statement's last insert id, which the server returns with the UPDATE's
-// result, so taking a block is one round trip that needs no session of its own.
+// result, so taking a block is one round trip (no SELECT LAST_INSERT_ID() after it).
 func takeBlockSQL(sequence string) string {
 	return fmt.Sprintf("UPDATE %s SET next_id = LAST_INSERT_ID(next_id + %d) WHERE id = 1", sequence, idBlock)
 }
