@@ -127,6 +127,9 @@ type RoutineDialect struct {
 	// LockInstall takes a lock held to the end of the install's transaction, so that
 	// concurrent installs (the shards of one run) run one after the other.
 	LockInstall string
+	// UnlockInstall, when set, releases LockInstall's lock at the end of the install:
+	// for a database whose DDL commits (MariaDB), whose lock is the session's.
+	UnlockInstall string
 	// DropRoutine (a format taking the routine's name) and DropMarker remove a routine
 	// and the version table if they exist.
 	DropRoutine, DropMarker string

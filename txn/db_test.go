@@ -10,11 +10,16 @@ import (
 
 	"github.com/brokerbench/brokerbench/database"
 	"github.com/brokerbench/brokerbench/internal/testdb"
+	"github.com/brokerbench/brokerbench/internal/testmdb"
 	"github.com/brokerbench/brokerbench/internal/testpg"
 	"github.com/brokerbench/brokerbench/schema"
 )
 
-func TestMain(m *testing.M) { os.Exit(testpg.Main(m)) }
+func TestMain(m *testing.M) {
+	code := testpg.Main(m)
+	testmdb.Stop() // the MariaDB tests' server, if one started (routines_mysql_test.go)
+	os.Exit(code)
+}
 
 // loadedDB opens a fresh clone of the loaded test database.
 func loadedDB(t testing.TB, conns int) database.DB {

@@ -22,6 +22,9 @@ var Engine = &database.Engine{
 	NextValue: func(sequence string) string { return "NEXT VALUE FOR " + sequence },
 	Shown:     shown,
 	RowFormat: rowFormat,
+	// The stored procedures of run --frames server (routines.go).
+	Routines:     routineDialect,
+	RoutineCheck: routineCheck,
 }
 
 func init() { database.Register(Engine) }

@@ -1,0 +1,131 @@
+package txn
+
+import (
+	"context"
+	"fmt"
+	"testing"
+
+	"golang.org/x/sync/errgroup"
+
+	"github.com/brokerbench/brokerbench/database"
+	"github.com/brokerbench/brokerbench/internal/testdb"
+	"github.com/brokerbench/brokerbench/internal/testmdb"
+	"github.com/brokerbench/brokerbench/loader"
+	"github.com/brokerbench/brokerbench/schema"
+)
+
+// mariadbLoaded returns a database on the test MariaDB (internal/testmdb) holding a
+// load at the test scale and seed, and a copy of it in another database of the server:
+// copying the tables is no faster than a second load but, unlike two loads at once,
+// never meets the other load's tables half made. The copy has the tables, their
+// indexes and rows and the trade-id sequence, not the foreign keys (CREATE TABLE ...
+// LIKE leaves them out) nor the routines, which the test installs.
+func mariadbLoaded(t *testing.T) (loaded, copied database.DB) {
+	t.Helper()
+	ctx := context.Background()
+	loaded = testmdb.Open(t, testmdb.DSN(t), database.Options{MaxConns: loader.MaxConnections})
+	if _, err := loader.Load(ctx, loaded, loader.Options{Scale: testdb.Scale, Seed: testdb.Seed, ToolVersion: "test"}, nil); err != nil {
+		t.Fatal(err)
+	}
+	copied = testmdb.Open(t, testmdb.DSN(t), database.Options{MaxConns: 4})
+	src := q1[string](t, loaded, "SELECT DATABASE()")
+	rows, err := loaded.Query(ctx, `SELECT table_name, table_type FROM information_schema.tables
+WHERE table_schema = DATABASE() AND table_name <> 'bb_routines' ORDER BY data_length DESC`)
+	type table struct{ name, kind string }
+	var tables []table
+	err = scanRows(rows, err, func(r database.Rows) error {
+		var tb table
+		err := r.Scan(&tb.name, &tb.kind)
+		tables = append(tables, tb)
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	g, gctx := errgroup.WithContext(ctx)
+	g.SetLimit(4)
+	for _, tb := range tables {
+		g.Go(func() error {
+			if tb.kind == "SEQUENCE" {
+				var name, ddl string
+				if err := loaded.QueryRow(gctx, "SHOW CREATE SEQUENCE "+tb.name).Scan(&name, &ddl); err != nil {
+					return err
+				}
+				_, err := copied.Exec(gctx, ddl)
+				return err
+			}
+			for _, q := range []string{"CREATE TABLE %[1]s LIKE %[2]s.%[1]s", "INSERT INTO %[1]s SELECT * FROM %[2]s.%[1]s"} {
+				if _, err := copied.Exec(gctx, fmt.Sprintf(q, tb.name, src)); err != nil {
+					return fmt.Errorf("copy %s: %w", tb.name, err)
+				}
+			}
+			return nil
+		})
+	}
+	if err := g.Wait(); err != nil {
+		t.Fatal(err)
+	}
+	return loaded, copied
+}
+
+// mariadbModes is the cross-mode test's MariaDB (docs/workload.md §13): the test load
+// and its copy (the server mode on the load, with its foreign keys), every table fingerprinted whole by its row count and
+// CHECKSUM TABLE (MariaDB has no row versions telling the rows a run wrote; both loads
+// are the same rows), but for the load marker, whose times are each load's own.
+func mariadbModes() modeEngine {
+	return modeEngine{
+		open: func(t *testing.T) (database.DB, database.DB) {
+			loaded, copied := mariadbLoaded(t)
+			return copied, loaded
+		},
+		sql:          mustRender(database.MySQL),
+		mark:         func(*testing.T, database.DB) int64 { return 0 },
+		fingerprints: mariadbFingerprints,
+		noViolations: mustNoViolations,
+	}
+}
+
+func mariadbFingerprints(db database.DB, _ int64) (map[string]string, error) {
+	ctx := context.Background()
+	out := map[string]string{}
+	for _, tb := range append(schema.Tables(), schema.MetaTables()...) {
+		if tb.Name == schema.LoadMarkerTable {
+			continue
+		}
+		var n int64
+		var name, sum string
+		if err := db.QueryRow(ctx, "SELECT COUNT(*) FROM "+tb.Name).Scan(&n); err != nil {
+			return nil, fmt.Errorf("%s: %w", tb.Name, err)
+		}
+		if err := db.QueryRow(ctx, "CHECKSUM TABLE "+tb.Name).Scan(&name, &sum); err != nil {
+			return nil, fmt.Errorf("%s: %w", tb.Name, err)
+		}
+		out[tb.Name] = fmt.Sprintf("%d rows, %s", n, sum)
+	}
+	return out, nil
+}
+
+// TestMariaDBFramesServerDoesTheClientsWork is the cross-mode test on MariaDB: every
+// transaction in client mode and through the stored procedures of
+// txn/routines/mysql.sql, with the same outcomes, outputs, checks (SQLSTATE BBC0n)
+// and intended rollbacks (BBR01), and the same rows in every table after.
+func TestMariaDBFramesServerDoesTheClientsWork(t *testing.T) {
+	framesServerDoesTheClientsWork(t, mariadbModes())
+}
+
+// TestMariaDBRoutinesInstallAndVersion is the install test (routinesInstallAndVersion)
+// on MariaDB, where every CREATE commits, so concurrent installs take turns under a
+// named lock rather than a transaction; the marker is looked up in the session's
+// database only, so another database of the server has none.
+func TestMariaDBRoutinesInstallAndVersion(t *testing.T) {
+	db := testmdb.Open(t, testmdb.DSN(t), database.Options{MaxConns: 6})
+	other := testmdb.Open(t, testmdb.DSN(t), database.Options{MaxConns: 1})
+	routinesInstallAndVersion(t, db, func() int {
+		return q1[int](t, db, `SELECT COUNT(*) FROM information_schema.routines
+WHERE routine_schema = DATABASE() AND routine_name LIKE 'bb\_%'`)
+	}, func() {
+		if v, _, err := InstalledRoutines(context.Background(), other); err != nil || v != 0 {
+			t.Fatalf("another database of the server: version %d, %v; want none", v, err)
+		}
+	})
+}
