@@ -8,11 +8,17 @@ import (
 
 	"github.com/brokerbench/brokerbench/database"
 	"github.com/brokerbench/brokerbench/internal/testdb"
+	"github.com/brokerbench/brokerbench/internal/testmdb"
 	"github.com/brokerbench/brokerbench/internal/testpg"
 )
 
-// TestMain stops the PostgreSQL server testpg may start for the package's tests.
-func TestMain(m *testing.M) { os.Exit(testpg.Main(m)) }
+// TestMain stops the PostgreSQL and MariaDB servers testpg and testmdb may start for
+// the package's tests.
+func TestMain(m *testing.M) {
+	code := testpg.Main(m)
+	testmdb.Stop()
+	os.Exit(code)
+}
 
 func TestCheckCommand(t *testing.T) {
 	t.Parallel()
