@@ -3,7 +3,9 @@ package txn
 import (
 	"context"
 	"fmt"
+	"strings"
 	"testing"
+	"time"
 
 	"golang.org/x/sync/errgroup"
 
@@ -20,10 +22,11 @@ import (
 // never meets the other load's tables half made. The copy has the tables, their
 // indexes and rows and the trade-id sequence, not the foreign keys (CREATE TABLE ...
 // LIKE leaves them out) nor the routines, which the test installs.
-func mariadbLoaded(t *testing.T) (loaded, copied database.DB) {
+func mariadbLoaded(t *testing.T) (dsn string, loaded, copied database.DB) {
 	t.Helper()
 	ctx := context.Background()
-	loaded = testmdb.Open(t, testmdb.DSN(t), database.Options{MaxConns: loader.MaxConnections})
+	dsn = testmdb.DSN(t)
+	loaded = testmdb.Open(t, dsn, database.Options{MaxConns: loader.MaxConnections})
 	if _, err := loader.Load(ctx, loaded, loader.Options{Scale: testdb.Scale, Seed: testdb.Seed, ToolVersion: "test"}, nil); err != nil {
 		t.Fatal(err)
 	}
@@ -65,17 +68,19 @@ WHERE table_schema = DATABASE() AND table_name <> 'bb_routines' ORDER BY data_le
 	if err := g.Wait(); err != nil {
 		t.Fatal(err)
 	}
-	return loaded, copied
+	return dsn, loaded, copied
 }
 
 // mariadbModes is the cross-mode test's MariaDB (docs/workload.md §13): the test load
-// and its copy (the server mode on the load, with its foreign keys), every table fingerprinted whole by its row count and
-// CHECKSUM TABLE (MariaDB has no row versions telling the rows a run wrote; both loads
-// are the same rows), but for the load marker, whose times are each load's own.
-func mariadbModes() modeEngine {
+// and its copy (the server mode on the load, with its foreign keys; its DSN goes to
+// *dsn), every table fingerprinted whole by its row count and CHECKSUM TABLE (MariaDB
+// has no row versions telling the rows a run wrote; both start from the same rows),
+// but for the load marker, whose times are each load's own.
+func mariadbModes(dsn *string) modeEngine {
 	return modeEngine{
 		open: func(t *testing.T) (database.DB, database.DB) {
-			loaded, copied := mariadbLoaded(t)
+			var loaded, copied database.DB
+			*dsn, loaded, copied = mariadbLoaded(t)
 			return copied, loaded
 		},
 		sql:          mustRender(database.MySQL),
@@ -108,9 +113,108 @@ func mariadbFingerprints(db database.DB, _ int64) (map[string]string, error) {
 // TestMariaDBFramesServerDoesTheClientsWork is the cross-mode test on MariaDB: every
 // transaction in client mode and through the stored procedures of
 // txn/routines/mysql.sql, with the same outcomes, outputs, checks (SQLSTATE BBC0n)
-// and intended rollbacks (BBR01), and the same rows in every table after.
+// and intended rollbacks (BBR01), and the same rows in every table after. On the same
+// load it then makes a procedure time out on a row lock and be retried.
 func TestMariaDBFramesServerDoesTheClientsWork(t *testing.T) {
-	framesServerDoesTheClientsWork(t, mariadbModes())
+	var dsn string
+	framesServerDoesTheClientsWork(t, mariadbModes(&dsn))
+	if !t.Failed() {
+		t.Run("a lock wait timeout inside a procedure is retried", func(t *testing.T) { mariadbRetriesALockWaitTimeout(t, dsn) })
+	}
+}
+
+// mariadbRetriesALockWaitTimeout: a server-mode Trade-Update frame 1 whose procedure
+// waits on a row lock another session holds gets the lock wait timeout (1205, the
+// session's innodb_lock_wait_timeout set to 1 s through the DSN), is classified as a
+// retry and runs again; the other session lets go once a second attempt waits, so the
+// transaction succeeds, every trade's executor name toggled once (the timed-out
+// attempt's updates were rolled back).
+func mariadbRetriesALockWaitTimeout(t *testing.T, dsn string) {
+	ctx := context.Background()
+	sep := "?"
+	if strings.Contains(dsn, "?") {
+		sep = "&"
+	}
+	db := testmdb.Open(t, dsn+sep+"innodb_lock_wait_timeout=1", database.Options{MaxConns: 2})
+	other := testmdb.Open(t, dsn, database.Options{MaxConns: 2})
+	e := NewExecutor(db, mustRender(database.MySQL), testdb.Scale, 42, 7, WithFrames(ServerFrames)).(*executor)
+	var in TradeLookupInput
+	for in.Frame != 1 {
+		in = e.gen.TradeUpdate()
+	}
+	names := func() []string {
+		var out []string
+		for _, id := range in.TradeIDs {
+			out = append(out, q1[string](t, other, "SELECT t_exec_name FROM trade WHERE t_id = ?", id))
+		}
+		return out
+	}
+	before := names()
+	last := in.TradeIDs[len(in.TradeIDs)-1]
+	locked, release, done := make(chan struct{}), make(chan struct{}), make(chan error, 1)
+	go func() {
+		done <- other.InTx(ctx, database.ReadCommitted, func(tx database.Tx) error {
+			if _, err := tx.Exec(ctx, "UPDATE trade SET t_exec_name = t_exec_name WHERE t_id = ?", last); err != nil {
+				return err
+			}
+			close(locked)
+			<-release
+			return nil
+		})
+	}()
+	<-locked
+	waited := make(chan error, 1)
+	go func() {
+		defer close(release)
+		waited <- waitForRetriedLockWait(ctx, other)
+	}()
+	o, res, err := e.tradeUpdate(ctx, in)
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+	if err := <-waited; err != nil {
+		t.Fatal(err)
+	}
+	if err != nil || res.Updated != len(in.TradeIDs) {
+		t.Fatalf("Trade-Update: %v, updated %d of %d", err, res.Updated, len(in.TradeIDs))
+	}
+	if o.Attempts < 2 || o.Statements != o.Attempts {
+		t.Fatalf("attempts %d, statements %d; want at least two attempts (a lock wait timeout, a retry), one call each", o.Attempts, o.Statements)
+	}
+	for i, name := range names() {
+		if want := toggleExecName(before[i]); name != want {
+			t.Errorf("trade %d: executor name %q, want %q (toggled once)", in.TradeIDs[i], name, want)
+		}
+	}
+}
+
+// waitForRetriedLockWait polls InnoDB's transactions until two different ones have
+// waited on a lock: the first attempt, which then timed out, and its retry (a new
+// transaction, a new id). It gives up after two minutes.
+func waitForRetriedLockWait(ctx context.Context, db database.DB) error {
+	deadline := time.Now().Add(2 * time.Minute)
+	seen := map[string]bool{}
+	for len(seen) < 2 {
+		rows, err := db.Query(ctx, "SELECT trx_id, trx_state FROM information_schema.innodb_trx")
+		err = scanRows(rows, err, func(r database.Rows) error {
+			var id, state string
+			err := r.Scan(&id, &state)
+			if state == "LOCK WAIT" {
+				seen[id] = true
+			}
+			return err
+		})
+		if err != nil {
+			return fmt.Errorf("poll innodb_trx: %w", err)
+		}
+		if time.Now().After(deadline) {
+			return fmt.Errorf("%d transactions waited on the held lock within two minutes, want two", len(seen))
+		}
+		// InnoDB refreshes the view only when it was last read 0.1 s ago or more: a
+		// faster poll would read the first snapshot forever.
+		time.Sleep(250 * time.Millisecond)
+	}
+	return nil
 }
 
 // TestMariaDBRoutinesInstallAndVersion is the install test (routinesInstallAndVersion)
