@@ -114,13 +114,22 @@ func mariadbFingerprints(db database.DB, _ int64) (map[string]string, error) {
 // transaction in client mode and through the stored procedures of
 // txn/routines/mysql.sql, with the same outcomes, outputs, checks (SQLSTATE BBC0n)
 // and intended rollbacks (BBR01), and the same rows in every table after. On the same
-// load it then makes a procedure time out on a row lock and be retried.
+// load it then makes a procedure lose a write conflict (1020, as the client mode's
+// retry test does) and time out on a row lock (1205), each retried.
 func TestMariaDBFramesServerDoesTheClientsWork(t *testing.T) {
+	if testing.Short() {
+		t.Skip("loads the test scale into MariaDB; skipped with -short")
+	}
 	var dsn string
 	framesServerDoesTheClientsWork(t, mariadbModes(&dsn))
-	if !t.Failed() {
-		t.Run("a lock wait timeout inside a procedure is retried", func(t *testing.T) { mariadbRetriesALockWaitTimeout(t, dsn) })
+	if t.Failed() {
+		return
 	}
+	t.Run("a write conflict inside a procedure is retried", func(t *testing.T) {
+		db := testmdb.Open(t, dsn, database.Options{MaxConns: 4})
+		retryOnSerializationFailure(t, db, newTestExecutor(db, 7, WithFrames(ServerFrames)))
+	})
+	t.Run("a lock wait timeout inside a procedure is retried", func(t *testing.T) { mariadbRetriesALockWaitTimeout(t, dsn) })
 }
 
 // mariadbRetriesALockWaitTimeout: a server-mode Trade-Update frame 1 whose procedure
@@ -137,7 +146,7 @@ func mariadbRetriesALockWaitTimeout(t *testing.T, dsn string) {
 	}
 	db := testmdb.Open(t, dsn+sep+"innodb_lock_wait_timeout=1", database.Options{MaxConns: 2})
 	other := testmdb.Open(t, dsn, database.Options{MaxConns: 2})
-	e := NewExecutor(db, mustRender(database.MySQL), testdb.Scale, 42, 7, WithFrames(ServerFrames)).(*executor)
+	e := newTestExecutor(db, 7, WithFrames(ServerFrames))
 	var in TradeLookupInput
 	for in.Frame != 1 {
 		in = e.gen.TradeUpdate()
@@ -210,9 +219,7 @@ func waitForRetriedLockWait(ctx context.Context, db database.DB) error {
 		if time.Now().After(deadline) {
 			return fmt.Errorf("%d transactions waited on the held lock within two minutes, want two", len(seen))
 		}
-		// InnoDB refreshes the view only when it was last read 0.1 s ago or more: a
-		// faster poll would read the first snapshot forever.
-		time.Sleep(250 * time.Millisecond)
+		time.Sleep(innodbLocksIdle) // a faster poll rereads a stale copy (mariadb_test.go)
 	}
 	return nil
 }
