@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strings"
 	"time"
+
+	"github.com/brokerbench/brokerbench/results/chart"
 )
 
 // The host figures in compare, gates, the report's step table, the CSV and the
@@ -166,8 +168,8 @@ func hostCSVColumns() []csvColumn {
 
 // hostChartLines are the CPU split against users (or the offered rate): the
 // report's chart beside IOPS.
-func hostChartLines(byX func(name string, color int, dashed bool, m metric) line) []line {
-	var out []line
+func hostChartLines(byX func(name string, color int, dashed bool, m metric) chart.Line) []chart.Line {
+	var out []chart.Line
 	for k, key := range []string{"cpu_user_pct", "cpu_system_pct", "cpu_iowait_pct", "cpu_steal_pct"} {
 		m := metricByKey(key)
 		out = append(out, byX(strings.TrimPrefix(m.title, "host CPU "), k, false, m))
@@ -178,7 +180,7 @@ func hostChartLines(byX func(name string, color int, dashed bool, m metric) line
 // hostSeriesChart draws the database host's busy and iowait CPU over the run,
 // "" when no step has a host series.
 func hostSeriesChart(r *Run) (string, error) {
-	return overRunChart(r, "Database host CPU over the run", "% of all cores", []line{{name: "CPU busy %", color: 0}, {name: "iowait %", color: 2}},
+	return overRunChart(r, "Database host CPU over the run", "% of all cores", []chart.Line{{Name: "CPU busy %", Color: 0}, {Name: "iowait %", Color: 2}},
 		func(st *Step, add func(time.Time, ...float64)) {
 			if !hostKnown(st.Host) {
 				return
