@@ -378,12 +378,23 @@ func TestFramesServerRetriesASerializationFailure(t *testing.T) {
 // says this build's version, a second run leaves them, and a newer set is refused.
 func TestRoutinesInstallAndVersion(t *testing.T) {
 	db := loadedDB(t, 2)
+	routinesInstallAndVersion(t, db, func() int {
+		return q1[int](t, db, "SELECT count(*) FROM pg_proc WHERE proname LIKE 'bb\\_%'")
+	}, nil)
+}
+
+// routinesInstallAndVersion is the install test on one database without routines:
+// four concurrent ensures (the shards of one run) install one after the other and all
+// succeed, leaving one marker of this build's version and every routine (routines
+// counts the database's bb_ routines); installed runs then, if set; an older set is
+// upgraded, a newer one refused; DropRoutines (schema drop) removes the routines and
+// the marker.
+func routinesInstallAndVersion(t *testing.T, db database.DB, routines func() int, installed func()) {
+	t.Helper()
 	ctx := context.Background()
 	if v, _, err := InstalledRoutines(ctx, db); err != nil || v != 0 {
-		t.Fatalf("fresh load: version %d, %v; want none", v, err)
+		t.Fatalf("fresh database: version %d, %v; want none", v, err)
 	}
-	// The shards of a run ensure the routines at once: their installs run one after
-	// the other, and every one succeeds.
 	dids := make(chan string, 4)
 	errs := make(chan error, 4)
 	for range 4 {
@@ -403,8 +414,17 @@ func TestRoutinesInstallAndVersion(t *testing.T) {
 	if got["installed"] < 1 || got["installed"]+got["current"] != 4 {
 		t.Fatalf("four concurrent ensures: %v, want at least one installed, the others installed or current", got)
 	}
+	if n := q1[int](t, db, "SELECT count(*) FROM bb_routines"); n != 1 {
+		t.Fatalf("%d marker rows, want 1", n)
+	}
 	if v, _, err := InstalledRoutines(ctx, db); err != nil || v != RoutinesVersion {
 		t.Fatalf("version %d, %v; want %d", v, err, RoutinesVersion)
+	}
+	if n := routines(); n < len(Routines) {
+		t.Fatalf("%d bb_ routines installed, want at least %d", n, len(Routines))
+	}
+	if installed != nil {
+		installed()
 	}
 	if _, err := db.Exec(ctx, "UPDATE bb_routines SET version = version - 1"); err != nil {
 		t.Fatal(err)
@@ -418,16 +438,11 @@ func TestRoutinesInstallAndVersion(t *testing.T) {
 	if _, err := EnsureRoutines(ctx, db, time.Now()); err == nil || !strings.Contains(err.Error(), "newer than this brokerbench's") {
 		t.Fatalf("newer set: %v, want a refusal", err)
 	}
-	var n int
-	if err := db.QueryRow(ctx, "SELECT count(*) FROM pg_proc WHERE proname LIKE 'bb\\_%'").Scan(&n); err != nil || n < len(Routines) {
-		t.Fatalf("%d bb_ functions installed (%v), want at least %d", n, err, len(Routines))
-	}
-	// schema drop takes them away with the marker.
 	if err := DropRoutines(ctx, db); err != nil {
 		t.Fatal(err)
 	}
-	if err := db.QueryRow(ctx, "SELECT count(*) FROM pg_proc WHERE proname LIKE 'bb\\_%'").Scan(&n); err != nil || n != 0 {
-		t.Fatalf("%d bb_ functions left after DropRoutines (%v)", n, err)
+	if n := routines(); n != 0 {
+		t.Fatalf("%d bb_ routines left after DropRoutines", n)
 	}
 	if v, digest, err := InstalledRoutines(ctx, db); err != nil || v != 0 || digest != "" {
 		t.Fatalf("after DropRoutines: version %d %q, %v", v, digest, err)

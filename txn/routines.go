@@ -71,9 +71,11 @@ func routineSetFor(n database.Name) (routineSet, bool) {
 	return routineSet{db: n, file: file, RoutineDialect: e.Routines}, true
 }
 
-// routineDefinition finds each routine a routine file creates (PostgreSQL's CREATE OR
-// REPLACE, T-SQL's CREATE after a DROP), with its parameters.
-var routineDefinition = regexp.MustCompile(`(?s)CREATE (?:OR REPLACE )?(?:FUNCTION|PROCEDURE) (bb_[a-z_]+)\s*\(?(.*?)\)? (?:RETURNS|AS)`)
+// routineDefinition finds each routine a routine file creates (PostgreSQL's and
+// MariaDB's CREATE OR REPLACE, T-SQL's CREATE after a DROP), with its parameters: the
+// list ends before RETURNS (a function), AS (T-SQL) or BEGIN (a MariaDB procedure's
+// body).
+var routineDefinition = regexp.MustCompile(`(?s)CREATE (?:OR REPLACE )?(?:FUNCTION|PROCEDURE) (bb_[a-z_]+)\s*\(?(.*?)\)?\s+(?:RETURNS|AS|BEGIN)\b`)
 
 // DropRoutines removes the server routines and their version marker, if any, from
 // a database that has a routine set (schema drop).
@@ -185,6 +187,10 @@ func InstallRoutines(ctx context.Context, db database.DB, now time.Time) error {
 	err = db.InTx(ctx, database.ReadCommitted, func(tx database.Tx) error {
 		if _, err := tx.Exec(ctx, s.LockInstall); err != nil {
 			return err
+		}
+		if s.UnlockInstall != "" {
+			// On the same connection, also after a failed batch: the pool keeps it.
+			defer tx.Exec(ctx, s.UnlockInstall) // a lost session frees it too
 		}
 		for _, b := range routineBatches(src) {
 			if _, err := tx.Exec(ctx, b); err != nil {

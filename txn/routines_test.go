@@ -92,7 +92,7 @@ func TestRoutinesDefineWhatTheTransactionsCall(t *testing.T) {
 // TestFramesUnavailableSaysSo: a database without a routine set is named, with the
 // way out.
 func TestFramesUnavailableSaysSo(t *testing.T) {
-	for _, db := range []database.Name{database.Postgres, database.SQLServer} {
+	for _, db := range []database.Name{database.Postgres, database.SQLServer, database.MySQL} {
 		if msg := FramesUnavailable(db); msg != "" {
 			t.Errorf("%s: %q, want server frames available", db, msg)
 		}

@@ -38,6 +38,8 @@ func classify(err error) (database.Class, bool) {
 	var e *driver.MySQLError
 	if errors.As(err, &e) {
 		switch {
+		case sqlState(err) == stateIntendedRollback: // a procedure's intended rollback (routines.go)
+			return database.Rollback, true
 		case slices.Contains(retryNumbers, e.Number):
 			return database.Retry, true
 		case slices.Contains(connectionNumbers, e.Number):

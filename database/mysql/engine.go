@@ -40,6 +40,9 @@ var Engine = &database.Engine{
 		PerLUDayBytes:   61_569_000,  // 58.7 MiB
 		LoadBytesPerSec: 2_508_000,   // 2.4 MiB/s
 	},
+	// The stored procedures of run --frames server (routines.go).
+	Routines:     routineDialect,
+	RoutineCheck: routineCheck,
 }
 
 func init() { database.Register(Engine) }

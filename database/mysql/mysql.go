@@ -223,15 +223,21 @@ func execResult(res sql.Result, err error) (int64, error) {
 // TIMESTAMP and SQL Server's DATETIME2 keep the wall clock. Money binds through its
 // decimal string (driver.Valuer); stored into a DECIMAL column the server converts it
 // exactly, and compared with or added to one it goes through a double, exact for
-// amounts below 2^53 cents once rounded back to the column's two places.
+// amounts below 2^53 cents once rounded back to the column's two places. A list goes
+// as a JSON array (listArg, routines.go).
 func myArgs(args []any) []any {
 	copied := false
+	set := func(i int, v any) {
+		if !copied { // the caller's slice stays as it was
+			args, copied = append([]any(nil), args...), true
+		}
+		args[i] = v
+	}
 	for i, a := range args {
 		if t, ok := a.(time.Time); ok && t.Location() != time.UTC {
-			if !copied { // the caller's slice stays as it was
-				args, copied = append([]any(nil), args...), true
-			}
-			args[i] = time.Date(t.Year(), t.Month(), t.Day(), t.Hour(), t.Minute(), t.Second(), t.Nanosecond(), time.UTC)
+			set(i, time.Date(t.Year(), t.Month(), t.Day(), t.Hour(), t.Minute(), t.Second(), t.Nanosecond(), time.UTC))
+		} else if l, ok := listArg(a); ok {
+			set(i, l)
 		}
 	}
 	return args

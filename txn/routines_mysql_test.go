@@ -1,0 +1,242 @@
+package txn
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"golang.org/x/sync/errgroup"
+
+	"github.com/brokerbench/brokerbench/database"
+	"github.com/brokerbench/brokerbench/internal/testdb"
+	"github.com/brokerbench/brokerbench/internal/testmdb"
+	"github.com/brokerbench/brokerbench/loader"
+	"github.com/brokerbench/brokerbench/schema"
+)
+
+// mariadbLoaded returns a database on the test MariaDB (internal/testmdb) holding a
+// load at the test scale and seed, and a copy of it in another database of the server:
+// copying the tables is no faster than a second load but, unlike two loads at once,
+// never meets the other load's tables half made. The copy has the tables, their
+// indexes and rows and the trade-id sequence, not the foreign keys (CREATE TABLE ...
+// LIKE leaves them out) nor the routines, which the test installs.
+func mariadbLoaded(t *testing.T) (dsn string, loaded, copied database.DB) {
+	t.Helper()
+	ctx := context.Background()
+	dsn = testmdb.DSN(t)
+	loaded = testmdb.Open(t, dsn, database.Options{MaxConns: loader.MaxConnections})
+	if _, err := loader.Load(ctx, loaded, loader.Options{Scale: testdb.Scale, Seed: testdb.Seed, ToolVersion: "test"}, nil); err != nil {
+		t.Fatal(err)
+	}
+	copied = testmdb.Open(t, testmdb.DSN(t), database.Options{MaxConns: 4})
+	src := q1[string](t, loaded, "SELECT DATABASE()")
+	rows, err := loaded.Query(ctx, `SELECT table_name, table_type FROM information_schema.tables
+WHERE table_schema = DATABASE() AND table_name <> 'bb_routines' ORDER BY data_length DESC`)
+	type table struct{ name, kind string }
+	var tables []table
+	err = scanRows(rows, err, func(r database.Rows) error {
+		var tb table
+		err := r.Scan(&tb.name, &tb.kind)
+		tables = append(tables, tb)
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	g, gctx := errgroup.WithContext(ctx)
+	g.SetLimit(4)
+	for _, tb := range tables {
+		g.Go(func() error {
+			if tb.kind == "SEQUENCE" {
+				var name, ddl string
+				if err := loaded.QueryRow(gctx, "SHOW CREATE SEQUENCE "+tb.name).Scan(&name, &ddl); err != nil {
+					return err
+				}
+				_, err := copied.Exec(gctx, ddl)
+				return err
+			}
+			for _, q := range []string{"CREATE TABLE %[1]s LIKE %[2]s.%[1]s", "INSERT INTO %[1]s SELECT * FROM %[2]s.%[1]s"} {
+				if _, err := copied.Exec(gctx, fmt.Sprintf(q, tb.name, src)); err != nil {
+					return fmt.Errorf("copy %s: %w", tb.name, err)
+				}
+			}
+			return nil
+		})
+	}
+	if err := g.Wait(); err != nil {
+		t.Fatal(err)
+	}
+	return dsn, loaded, copied
+}
+
+// mariadbModes is the cross-mode test's MariaDB (docs/workload.md §13): the test load
+// and its copy (the server mode on the load, with its foreign keys; its DSN goes to
+// *dsn), every table fingerprinted whole by its row count and CHECKSUM TABLE (MariaDB
+// has no row versions telling the rows a run wrote; both start from the same rows),
+// but for the load marker, whose times are each load's own.
+func mariadbModes(dsn *string) modeEngine {
+	return modeEngine{
+		open: func(t *testing.T) (database.DB, database.DB) {
+			var loaded, copied database.DB
+			*dsn, loaded, copied = mariadbLoaded(t)
+			return copied, loaded
+		},
+		sql:          mustRender(database.MySQL),
+		mark:         func(*testing.T, database.DB) int64 { return 0 },
+		fingerprints: mariadbFingerprints,
+		noViolations: mustNoViolations,
+	}
+}
+
+func mariadbFingerprints(db database.DB, _ int64) (map[string]string, error) {
+	ctx := context.Background()
+	out := map[string]string{}
+	for _, tb := range append(schema.Tables(), schema.MetaTables()...) {
+		if tb.Name == schema.LoadMarkerTable {
+			continue
+		}
+		var n int64
+		var name, sum string
+		if err := db.QueryRow(ctx, "SELECT COUNT(*) FROM "+tb.Name).Scan(&n); err != nil {
+			return nil, fmt.Errorf("%s: %w", tb.Name, err)
+		}
+		if err := db.QueryRow(ctx, "CHECKSUM TABLE "+tb.Name).Scan(&name, &sum); err != nil {
+			return nil, fmt.Errorf("%s: %w", tb.Name, err)
+		}
+		out[tb.Name] = fmt.Sprintf("%d rows, %s", n, sum)
+	}
+	return out, nil
+}
+
+// TestMariaDBFramesServerDoesTheClientsWork is the cross-mode test on MariaDB: every
+// transaction in client mode and through the stored procedures of
+// txn/routines/mysql.sql, with the same outcomes, outputs, checks (SQLSTATE BBC0n)
+// and intended rollbacks (BBR01), and the same rows in every table after. On the same
+// load it then makes a procedure lose a write conflict (1020, as the client mode's
+// retry test does) and time out on a row lock (1205), each retried.
+func TestMariaDBFramesServerDoesTheClientsWork(t *testing.T) {
+	if testing.Short() {
+		t.Skip("loads the test scale into MariaDB; skipped with -short")
+	}
+	var dsn string
+	framesServerDoesTheClientsWork(t, mariadbModes(&dsn))
+	if t.Failed() {
+		return
+	}
+	t.Run("a write conflict inside a procedure is retried", func(t *testing.T) {
+		db := testmdb.Open(t, dsn, database.Options{MaxConns: 4})
+		retryOnSerializationFailure(t, db, newTestExecutor(db, 7, WithFrames(ServerFrames)))
+	})
+	t.Run("a lock wait timeout inside a procedure is retried", func(t *testing.T) { mariadbRetriesALockWaitTimeout(t, dsn) })
+}
+
+// mariadbRetriesALockWaitTimeout: a server-mode Trade-Update frame 1 whose procedure
+// waits on a row lock another session holds gets the lock wait timeout (1205, the
+// session's innodb_lock_wait_timeout set to 1 s through the DSN), is classified as a
+// retry and runs again; the other session lets go once a second attempt waits, so the
+// transaction succeeds, every trade's executor name toggled once (the timed-out
+// attempt's updates were rolled back).
+func mariadbRetriesALockWaitTimeout(t *testing.T, dsn string) {
+	ctx := context.Background()
+	sep := "?"
+	if strings.Contains(dsn, "?") {
+		sep = "&"
+	}
+	db := testmdb.Open(t, dsn+sep+"innodb_lock_wait_timeout=1", database.Options{MaxConns: 2})
+	other := testmdb.Open(t, dsn, database.Options{MaxConns: 2})
+	e := newTestExecutor(db, 7, WithFrames(ServerFrames))
+	var in TradeLookupInput
+	for in.Frame != 1 {
+		in = e.gen.TradeUpdate()
+	}
+	names := func() []string {
+		var out []string
+		for _, id := range in.TradeIDs {
+			out = append(out, q1[string](t, other, "SELECT t_exec_name FROM trade WHERE t_id = ?", id))
+		}
+		return out
+	}
+	before := names()
+	last := in.TradeIDs[len(in.TradeIDs)-1]
+	locked, release, done := make(chan struct{}), make(chan struct{}), make(chan error, 1)
+	go func() {
+		done <- other.InTx(ctx, database.ReadCommitted, func(tx database.Tx) error {
+			if _, err := tx.Exec(ctx, "UPDATE trade SET t_exec_name = t_exec_name WHERE t_id = ?", last); err != nil {
+				return err
+			}
+			close(locked)
+			<-release
+			return nil
+		})
+	}()
+	<-locked
+	waited := make(chan error, 1)
+	go func() {
+		defer close(release)
+		waited <- waitForRetriedLockWait(ctx, other)
+	}()
+	o, res, err := e.tradeUpdate(ctx, in)
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+	if err := <-waited; err != nil {
+		t.Fatal(err)
+	}
+	if err != nil || res.Updated != len(in.TradeIDs) {
+		t.Fatalf("Trade-Update: %v, updated %d of %d", err, res.Updated, len(in.TradeIDs))
+	}
+	if o.Attempts < 2 || o.Statements != o.Attempts {
+		t.Fatalf("attempts %d, statements %d; want at least two attempts (a lock wait timeout, a retry), one call each", o.Attempts, o.Statements)
+	}
+	for i, name := range names() {
+		if want := toggleExecName(before[i]); name != want {
+			t.Errorf("trade %d: executor name %q, want %q (toggled once)", in.TradeIDs[i], name, want)
+		}
+	}
+}
+
+// waitForRetriedLockWait polls InnoDB's transactions until two different ones have
+// waited on a lock: the first attempt, which then timed out, and its retry (a new
+// transaction, a new id). It gives up after two minutes.
+func waitForRetriedLockWait(ctx context.Context, db database.DB) error {
+	deadline := time.Now().Add(2 * time.Minute)
+	seen := map[string]bool{}
+	for len(seen) < 2 {
+		rows, err := db.Query(ctx, "SELECT trx_id, trx_state FROM information_schema.innodb_trx")
+		err = scanRows(rows, err, func(r database.Rows) error {
+			var id, state string
+			err := r.Scan(&id, &state)
+			if state == "LOCK WAIT" {
+				seen[id] = true
+			}
+			return err
+		})
+		if err != nil {
+			return fmt.Errorf("poll innodb_trx: %w", err)
+		}
+		if time.Now().After(deadline) {
+			return fmt.Errorf("%d transactions waited on the held lock within two minutes, want two", len(seen))
+		}
+		time.Sleep(innodbLocksIdle) // a faster poll rereads a stale copy (mariadb_test.go)
+	}
+	return nil
+}
+
+// TestMariaDBRoutinesInstallAndVersion is the install test (routinesInstallAndVersion)
+// on MariaDB, where every CREATE commits, so concurrent installs take turns under a
+// named lock rather than a transaction; the marker is looked up in the session's
+// database only, so another database of the server has none.
+func TestMariaDBRoutinesInstallAndVersion(t *testing.T) {
+	db := testmdb.Open(t, testmdb.DSN(t), database.Options{MaxConns: 6})
+	other := testmdb.Open(t, testmdb.DSN(t), database.Options{MaxConns: 1})
+	routinesInstallAndVersion(t, db, func() int {
+		return q1[int](t, db, `SELECT COUNT(*) FROM information_schema.routines
+WHERE routine_schema = DATABASE() AND routine_name LIKE 'bb\_%'`)
+	}, func() {
+		if v, _, err := InstalledRoutines(context.Background(), other); err != nil || v != 0 {
+			t.Fatalf("another database of the server: version %d, %v; want none", v, err)
+		}
+	})
+}
