@@ -75,11 +75,16 @@ type Recorder struct {
 
 // segment is one trace being written.
 type segment struct {
-	iw     *iologWriter
-	sum    *summarizer
-	start  int64 // monotonic µs when recording began
-	lostAt int64 // the instance's lost events then
-	err    error // the first failure of the background reader
+	iw  *iologWriter
+	sum *summarizer
+	// start is the trace's origin in monotonic µs: events before it are left out;
+	// end, when set (StopAt), leaves out the events after it. While held (from Arm
+	// to From, from Hold to StopAt) nothing is read: the events wait in the
+	// kernel's buffer until the edge they are sorted by is known.
+	start, end int64
+	held       bool
+	lostAt     int64 // the instance's lost events when recording began
+	err        error // the first failure of the background reader
 }
 
 // Open creates the trace instance for devs, recording off; a stale instance left
@@ -153,7 +158,7 @@ func (r *Recorder) poll() {
 		case <-tick.C:
 		}
 		r.mu.Lock()
-		if s := r.seg; s != nil && s.err == nil {
+		if s := r.seg; s != nil && s.err == nil && !s.held {
 			s.err = r.drain(s)
 			if s.err == nil {
 				if err := s.iw.flush(); err != nil {
@@ -165,8 +170,23 @@ func (r *Recorder) poll() {
 	}
 }
 
-// Start opens a segment writing its trace to w and turns recording on.
+// Start opens a segment writing its trace to w and turns recording on; the trace
+// starts now.
 func (r *Recorder) Start(w io.Writer) error {
+	if err := r.Arm(w); err != nil {
+		return err
+	}
+	r.From(time.Now())
+	return nil
+}
+
+// Arm opens a segment writing its trace to w and turns recording on before its
+// origin is known; From sets it. A caller that measures a window with another
+// source arms the trace, reads that source, and starts the trace where the read
+// did (From); at the window's end it holds the trace (Hold), reads the source
+// again and stops the trace where that read did (StopAt), so the two count the
+// same requests (run --capture-io and the storage sampler).
+func (r *Recorder) Arm(w io.Writer) error {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if r.seg != nil {
@@ -176,7 +196,7 @@ func (r *Recorder) Start(w io.Writer) error {
 	if err != nil {
 		return fmt.Errorf("write the trace: %w", err)
 	}
-	s := &segment{iw: iw, sum: newSummarizer(r.paths), lostAt: r.in.lost()}
+	s := &segment{iw: iw, sum: newSummarizer(r.paths), lostAt: r.in.lost(), held: true}
 	s.start = monoNowUS()
 	if err := r.in.start(); err != nil {
 		return err
@@ -186,9 +206,38 @@ func (r *Recorder) Start(w io.Writer) error {
 	return nil
 }
 
+// From sets the open segment's origin to t, a time after Arm: the trace holds the
+// requests from t on, stamped from it.
+func (r *Recorder) From(t time.Time) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if s := r.seg; s != nil && s.held {
+		s.start, s.held = max(s.start, monoOf(t)), false
+		s.sum.out.StartedAt = t.UTC()
+	}
+}
+
+// Hold stops reading the kernel's buffer until StopAt, which then sorts the
+// events by the end it is given: a caller holds, reads its other source, and stops
+// the trace at that read's time.
+func (r *Recorder) Hold() {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.seg != nil {
+		r.seg.held = true
+	}
+}
+
 // Stop turns recording off, writes what the kernel still holds and the trace's
 // end, and returns the segment's summary. The trace is valid whatever the error.
 func (r *Recorder) Stop() (*results.IOCapture, error) {
+	return r.StopAt(time.Time{})
+}
+
+// StopAt stops as Stop does, with the trace ending at t, a time after the last
+// read of the buffer (Hold before t): the requests after t are left out. The zero
+// time ends it now.
+func (r *Recorder) StopAt(t time.Time) (*results.IOCapture, error) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	s := r.seg
@@ -197,11 +246,16 @@ func (r *Recorder) Stop() (*results.IOCapture, error) {
 	}
 	r.seg = nil
 	r.in.stop()
-	end := monoNowUS() - s.start
+	s.held = false
+	s.end = monoNowUS()
+	if !t.IsZero() {
+		s.end = max(s.start, min(s.end, monoOf(t)))
+	}
 	err := s.err
 	if err == nil {
 		err = r.drain(s)
 	}
+	end := s.end - s.start
 	if cerr := s.iw.close(end); cerr != nil && err == nil {
 		err = fmt.Errorf("write the trace: %w", cerr)
 	}
@@ -236,8 +290,8 @@ func (r *Recorder) drain(s *segment) error {
 		if err != nil || !ok {
 			return err
 		}
-		if ev.tsUS < s.start {
-			return nil // buffered before recording began: not possible, but never negative
+		if ev.tsUS < s.start || s.end > 0 && ev.tsUS > s.end {
+			return nil // outside the trace's window (From, StopAt)
 		}
 		return s.add(ev, ev.tsUS-s.start, r.files[ev.dev])
 	})
@@ -263,6 +317,12 @@ func monoNowUS() int64 {
 	var ts unix.Timespec
 	unix.ClockGettime(unix.CLOCK_MONOTONIC, &ts)
 	return ts.Sec*1_000_000 + ts.Nsec/1000
+}
+
+// monoOf is t on the trace's clock: t's distance from now (Go's monotonic reading
+// when t has one) taken from CLOCK_MONOTONIC now.
+func monoOf(t time.Time) int64 {
+	return monoNowUS() - time.Since(t).Microseconds()
 }
 
 // pipeReader splits a non-blocking trace_pipe into lines, keeping a partial line

@@ -4,12 +4,14 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	"math"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/brokerbench/brokerbench/internal/testloop"
 	"github.com/brokerbench/brokerbench/results"
@@ -264,5 +266,48 @@ func TestRecorderSegments(t *testing.T) {
 		if _, err := os.Stat(filepath.Join(root, "instances", instancePrefix+strconv.Itoa(os.Getpid()))); err == nil {
 			t.Error("the trace instance is still there after Close")
 		}
+	}
+}
+
+// TestRecorderWindow: a segment armed before a window and cut to it afterwards
+// (From, Hold and StopAt), as run --capture-io cuts each step's trace to the storage
+// sampler's reads, holds the requests of the window only: none of the I/O before
+// From or after the end given to StopAt, though recording was on for both.
+func TestRecorderWindow(t *testing.T) {
+	fio := needFio(t)
+	d := testloop.NewRaw(t, 64)
+	rec, err := Open([]Device{{Path: d.Dev, Major: d.Major, Minor: d.Minor}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rec.Close()
+	job := func(ioSize string) {
+		runFio(t, fio, "--name=win", "--filename="+d.Dev, "--direct=1", "--ioengine=libaio", "--iodepth=2",
+			"--rw=randrw", "--rwmixread=50", "--bs=4k", "--size=48m", "--io_size="+ioSize, "--randseed=5")
+	}
+	var trace bytes.Buffer
+	if err := rec.Arm(&trace); err != nil {
+		t.Fatal(err)
+	}
+	job("2m") // before the window
+	from, before := time.Now(), readStat(t, d.Name)
+	rec.From(from)
+	job("4m") // the window
+	rec.Hold()
+	until, after := time.Now(), readStat(t, d.Name)
+	job("8m") // after it
+	sum, err := rec.StopAt(until)
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := after.reads + after.writes - before.reads - before.writes
+	if diff := float64(sum.Requests - n); n < 900 || diff > 0.02*float64(n) || -diff > 0.02*float64(n) {
+		t.Errorf("the trace holds %d requests; the device counted %d in the window", sum.Requests, n)
+	}
+	if want := until.Sub(from).Seconds(); math.Abs(sum.DurationS-want) > 0.001 {
+		t.Errorf("the trace lasts %.4fs; its window %.4fs", sum.DurationS, want)
+	}
+	if !sum.StartedAt.Equal(from) {
+		t.Errorf("the trace starts at %v; its window at %v", sum.StartedAt, from)
 	}
 }

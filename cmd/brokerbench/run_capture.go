@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/brokerbench/brokerbench/iotrace"
 	"github.com/brokerbench/brokerbench/results"
@@ -17,7 +18,10 @@ import (
 // capture folder per step, DIR/step-N, holding the trace and its summary as
 // `brokerbench capture` writes them (so `replay DIR/step-N` reads it), and the
 // summary in the step. One trace instance serves the whole run; recording is on
-// only inside the windows.
+// only inside the windows. The window is the storage sampler's, to the read: the
+// I/O adapter arms the trace before its edge's read and gives the trace that read's
+// time as its start (and end), so the trace and the step's diskstats figures count
+// the same requests.
 type stepCapture struct {
 	dir  string
 	rec  *iotrace.Recorder
@@ -26,6 +30,8 @@ type stepCapture struct {
 	// f is the open window's trace in folder; nil between windows.
 	f      *os.File
 	folder string
+	// last is the summary of the window closed last, for the step (probe).
+	last *results.IOCapture
 }
 
 // openCapture starts --capture-io before the first step: the disks are those the
@@ -55,6 +61,7 @@ func (s *runSession) openCapture() error {
 	}
 	c := &stepCapture{dir: dir, rec: rec, logf: s.lw.logf}
 	s.undo = append(s.undo, c.close)
+	s.ioAd.capture = c
 	s.probes = append(s.probes, c.probe)
 	s.lw.logf("run: capturing the block requests of %s in each step's measured window into %s", strings.Join(rec.Devices(), ", "), dir)
 	return nil
@@ -71,20 +78,51 @@ func checkCaptureDir(dir string) error {
 	return nil
 }
 
-// probe is a driver.WindowProbe: recording starts as the window opens, and the
-// summary goes into the step as it closes. A step whose trace cannot be written
-// says so and goes on without one.
-func (c *stepCapture) probe() func(*results.Step) {
+// arm starts the next step's trace before the sampler reads the window's first
+// edge; from then sets its start to that read's time.
+func (c *stepCapture) arm() {
 	c.n++
-	n := c.n
-	if err := c.start(filepath.Join(c.dir, "step-"+strconv.Itoa(n))); err != nil {
-		c.logf("run: --capture-io: step %d not captured: %v", n, err)
-		return nil
+	folder := filepath.Join(c.dir, "step-"+strconv.Itoa(c.n))
+	if err := c.start(folder); err != nil {
+		c.logf("run: --capture-io: step %d not captured: %v", c.n, err)
 	}
+}
+
+func (c *stepCapture) from(at time.Time) {
+	if c.f != nil {
+		c.rec.From(at)
+	}
+}
+
+// hold keeps the trace's events in the kernel's buffer while the sampler reads the
+// window's last edge; until then ends the trace at that read's time and keeps its
+// summary for the step.
+func (c *stepCapture) hold() {
+	if c.f != nil {
+		c.rec.Hold()
+	}
+}
+
+func (c *stepCapture) until(at time.Time) {
+	if c.f == nil {
+		return
+	}
+	sum, err := c.stop(at)
+	if err != nil {
+		c.logf("run: --capture-io: step %d's trace: %v", c.n, err)
+		return
+	}
+	c.last = sum
+}
+
+// probe is a driver.WindowProbe: the summary of the window the I/O adapter closed
+// just before goes into the step.
+func (c *stepCapture) probe() func(*results.Step) {
+	n := c.n
 	return func(st *results.Step) {
-		sum, err := c.stop()
-		if err != nil {
-			c.logf("run: --capture-io: step %d's trace: %v", n, err)
+		sum := c.last
+		c.last = nil
+		if sum == nil {
 			return
 		}
 		st.IOCapture = sum
@@ -102,7 +140,7 @@ func (c *stepCapture) start(folder string) error {
 	if err != nil {
 		return err
 	}
-	if err := c.rec.Start(f); err != nil {
+	if err := c.rec.Arm(f); err != nil {
 		f.Close()
 		return err
 	}
@@ -110,9 +148,10 @@ func (c *stepCapture) start(folder string) error {
 	return nil
 }
 
-// stop ends the window's trace and writes its summary beside it, as capture does.
-func (c *stepCapture) stop() (*results.IOCapture, error) {
-	sum, err := c.rec.Stop()
+// stop ends the window's trace at the time given (now for the zero time) and writes its summary
+// beside it, as capture does.
+func (c *stepCapture) stop(at time.Time) (*results.IOCapture, error) {
+	sum, err := c.rec.StopAt(at)
 	if cerr := c.f.Close(); cerr != nil && err == nil {
 		err = fmt.Errorf("write the trace: %w", cerr)
 	}
@@ -132,7 +171,7 @@ func (c *stepCapture) stop() (*results.IOCapture, error) {
 // removes the trace instance.
 func (c *stepCapture) close() {
 	if c.f != nil {
-		c.stop()
+		c.stop(time.Time{})
 	}
 	if err := c.rec.Close(); err != nil {
 		c.logf("run: --capture-io: %v", err)

@@ -32,8 +32,9 @@ func loopCluster(t *testing.T) (pgdata string, d *testloop.Disk) {
 
 // TestRunCaptureIO: a short run of the managed PostgreSQL on ext4 on a loop device
 // with --capture-io. The step's trace agrees with /proc/diskstats, which the storage
-// sampler read at the same window's edges: requests per second, read share and
-// request size within 2 %, every request in the size histogram. Replayed as fast as
+// sampler read at the trace's edges (the trace starts and ends at those reads):
+// requests per second, read share and request size within 2 %, every request in
+// the size histogram. Replayed as fast as
 // possible on another device, every request of it is replayed, with the same reads,
 // writes and sizes. A second run into the same folder is refused.
 func TestRunCaptureIO(t *testing.T) {
@@ -82,6 +83,7 @@ func TestRunCaptureIO(t *testing.T) {
 	}
 	within := func(what string, got, want float64) {
 		t.Helper()
+		t.Logf("%s: trace %.2f, diskstats %.2f (%+.2f %%)", what, got, want, 100*(got-want)/want)
 		if math.Abs(got-want) > 0.02*want {
 			t.Errorf("%s: trace %.2f, diskstats %.2f (more than 2 %% apart)", what, got, want)
 		}

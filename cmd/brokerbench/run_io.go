@@ -15,12 +15,27 @@ type ioAdapter struct {
 	hitRatio *float64
 	// host and driverHost: the last window's host figures, for windowProbe.
 	host, driverHost *results.StepHost
+	// capture, with run --capture-io, traces each window from the read of its first
+	// edge to the read of its last.
+	capture *stepCapture
 }
 
 func (a *ioAdapter) Begin() func(txns, commits int64) *results.StepIO {
+	if a.capture != nil {
+		a.capture.arm()
+	}
 	m := a.s.Mark()
+	if a.capture != nil {
+		a.capture.from(m.At)
+	}
 	return func(txns, commits int64) *results.StepIO {
+		if a.capture != nil {
+			a.capture.hold()
+		}
 		end := a.s.Mark()
+		if a.capture != nil {
+			a.capture.until(end.At)
+		}
 		a.hitRatio = nil
 		if r, ok := a.s.HitRatio(m, end); ok {
 			a.hitRatio = &r

@@ -3,6 +3,7 @@ package mysql
 import (
 	"context"
 	"database/sql"
+	sqldriver "database/sql/driver"
 	"errors"
 	"fmt"
 	"strings"
@@ -29,6 +30,10 @@ type DB struct {
 	// readCommitted: every connection starts with READ COMMITTED as its session's
 	// default isolation (session.go).
 	readCommitted bool
+	// snapshotChecks: every connection runs with innodb_snapshot_isolation ON, so a
+	// repeatable-read write to a row changed since the snapshot fails (1020) and is
+	// rerun instead of overwriting the newer row (docs/mysql.md §3).
+	snapshotChecks bool
 }
 
 var (
@@ -58,17 +63,27 @@ func Open(ctx context.Context, dsn string, o database.Options) (*DB, error) {
 	timeout := o.ConnectTimeout(dsnTimeout)
 	configure(cfg, timeout, o.AppName)
 	target := describe(cfg)
-	db, err := newPool(cfg, o)
+	conn, err := driver.NewConnector(cfg)
 	if err != nil {
 		return nil, database.InvalidDSN("invalid MySQL DSN %s: %s", database.Redact(dsn), database.ScrubSecret(err.Error(), cfg.Passwd))
 	}
 	pctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
-	if err := db.PingContext(pctx); err != nil {
-		db.Close()
+	db, err := ping(pctx, conn, o)
+	snapshotChecks := true
+	if ErrorNumber(err) == erUnknownVariable {
+		// A server without innodb_snapshot_isolation (MariaDB before 10.6.18 and
+		// 10.11.8, MySQL): connect without it, and say so in the server's notes.
+		delete(cfg.Params, snapshotIsolation)
+		if conn, err = driver.NewConnector(cfg); err == nil {
+			db, err = ping(pctx, conn, o)
+		}
+		snapshotChecks = false
+	}
+	if err != nil {
 		return nil, database.ConnectError(ctx, pctx, "MySQL", target, timeout, database.Scrubbed(err, cfg.Passwd))
 	}
-	m := &DB{DB: db, target: target, cfg: cfg}
+	m := &DB{DB: db, target: target, cfg: cfg, snapshotChecks: snapshotChecks}
 	if err := m.identify(pctx); err != nil {
 		db.Close()
 		return nil, err
@@ -95,11 +110,41 @@ func configure(cfg *driver.Config, timeout time.Duration, appName string) {
 		cfg.Params = map[string]string{}
 	}
 	cfg.Params["time_zone"] = "'+00:00'"
+	// Repeatable read as PostgreSQL runs it: a write to a row another transaction
+	// changed after this one's snapshot is an error (1020), not a silent overwrite
+	// of the newer row computed from the older one (a lost update: Trade-Update's
+	// frames read a value and write it back changed).
+	cfg.Params[snapshotIsolation] = "ON"
 	if appName != "" && cfg.ConnectionAttributes == "" {
 		// Shown in performance_schema.session_connect_attrs; the attribute list is
 		// comma- and colon-separated.
 		cfg.ConnectionAttributes = "program_name:" + strings.NewReplacer(",", " ", ":", " ").Replace(appName)
 	}
+}
+
+// snapshotIsolation is MariaDB's session variable for first-updater-wins
+// repeatable read (a variable, not a constant, only so that a test can name one no
+// server has and take the path of a server without it).
+var snapshotIsolation = "innodb_snapshot_isolation"
+
+// erUnknownVariable is the server's error for a variable it lacks.
+const erUnknownVariable = 1193
+
+// ping opens a pool on conn sized by o and checks it connects (the connection's
+// session variables are set then).
+func ping(ctx context.Context, conn sqldriver.Connector, o database.Options) (*sql.DB, error) {
+	db := sql.OpenDB(conn)
+	if o.MaxConns > 0 {
+		db.SetMaxOpenConns(o.MaxConns)
+		db.SetMaxIdleConns(o.MaxConns)
+	} else {
+		db.SetMaxIdleConns(defaultIdle)
+	}
+	if err := db.PingContext(ctx); err != nil {
+		db.Close()
+		return nil, err
+	}
+	return db, nil
 }
 
 func (m *DB) Name() database.Name { return database.MySQL }

@@ -54,8 +54,14 @@ func (m *DB) Server(ctx context.Context) (database.ServerInfo, error) {
 	if d := vars["innodb_log_group_home_dir"]; d != "" && d != "./" {
 		info.WALDir = resolveDir(info.DataDir, d)
 	}
-	info.Notes = append(info.Notes, "InnoDB's repeatable read: plain reads see the transaction's snapshot, while updates and locking reads "+
-		"(FOR UPDATE) act on the newest committed rows; conflicts wait on row locks and end in deadlocks or lock wait timeouts, which are retried (docs/mysql.md §3)")
+	if m.snapshotChecks {
+		info.Settings[snapshotIsolation] = "ON (brokerbench's sessions)"
+		info.Notes = append(info.Notes, "InnoDB's repeatable read with innodb_snapshot_isolation: a write or locking read of a row changed since the "+
+			"transaction's snapshot fails and the transaction is rerun, as on PostgreSQL; conflicts wait on row locks and end in deadlocks or lock wait timeouts, which are retried (docs/mysql.md §3)")
+	} else {
+		info.Notes = append(info.Notes, "InnoDB's repeatable read without innodb_snapshot_isolation (this server lacks it): updates and locking reads act on the newest committed rows, "+
+			"so a transaction that reads a value and writes it back changed (Trade-Update) can overwrite a newer one unseen; conflicts wait on row locks (docs/mysql.md §3)")
+	}
 	return info, nil
 }
 

@@ -23,7 +23,7 @@ func isolationVariable(ctx context.Context, db *sql.DB) (string, error) {
 	if err == nil {
 		return "transaction_isolation", nil
 	}
-	if ErrorNumber(err) != 1193 { // unknown system variable
+	if ErrorNumber(err) != erUnknownVariable {
 		return "", err
 	}
 	return "tx_isolation", nil
@@ -44,31 +44,15 @@ func (m *DB) readCommittedSessions(ctx context.Context, o database.Options) erro
 	}
 	cfg := m.cfg.Clone()
 	cfg.Params[name] = readCommittedValue
-	db, err := newPool(cfg, o)
+	conn, err := driver.NewConnector(cfg)
 	if err != nil {
 		return err
 	}
-	if err := db.PingContext(ctx); err != nil {
-		db.Close()
+	db, err := ping(ctx, conn, o)
+	if err != nil {
 		return fmt.Errorf("MySQL at %s: %w", m.target, database.Scrubbed(err, m.cfg.Passwd))
 	}
 	m.DB.Close()
 	m.DB, m.cfg, m.readCommitted = db, cfg, true
 	return nil
-}
-
-// newPool opens a database/sql pool on cfg sized as o asks.
-func newPool(cfg *driver.Config, o database.Options) (*sql.DB, error) {
-	conn, err := driver.NewConnector(cfg)
-	if err != nil {
-		return nil, err
-	}
-	db := sql.OpenDB(conn)
-	if o.MaxConns > 0 {
-		db.SetMaxOpenConns(o.MaxConns)
-		db.SetMaxIdleConns(o.MaxConns)
-	} else {
-		db.SetMaxIdleConns(defaultIdle)
-	}
-	return db, nil
 }
