@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	"gonum.org/v1/plot/plotter"
+	"github.com/brokerbench/brokerbench/results/chart"
 )
 
 // TestBoundRules applies the cpu-bound and io-bound rules to one step at a time,
@@ -233,24 +233,21 @@ func TestOverRunLinesBreakStepsAndDropEdgeSlivers(t *testing.T) {
 		return Step{Users: users, Host: &StepHost{Source: HostSourceProcfs, HostFigures: HostFigures{Cores: 2}, Series: series}}
 	}
 	r := &Run{StartedAt: t0, Steps: []Step{step(4, 25*time.Second, 10, 20, 15, 70), step(16, 95*time.Second, 35, 25, 40, 75)}}
-	lines := []line{{name: "busy"}, {name: "iowait"}}
+	lines := []chart.Line{{Name: "busy"}, {Name: "iowait"}}
 	overRunLines(r, lines, func(st *Step, add func(time.Time, ...float64)) {
 		for _, s := range st.Host.Series {
 			add(s.At, s.BusyPct(), s.IOWaitPct)
 		}
 	})
-	if want := []float64{25, 30, 35, 95, 100, 105}; !slices.Equal(lines[0].xs, want) {
-		t.Errorf("xs %v, want %v", lines[0].xs, want)
+	if want := []float64{25, 30, 35, 95, 100, 105}; !slices.Equal(lines[0].Xs, want) {
+		t.Errorf("xs %v, want %v", lines[0].Xs, want)
 	}
-	if want := []float64{10, 20, 15, 35, 25, 40}; !slices.Equal(lines[0].ys, want) {
-		t.Errorf("busy %v, want %v (the edge readings at 70 and 75 left out)", lines[0].ys, want)
+	if want := []float64{10, 20, 15, 35, 25, 40}; !slices.Equal(lines[0].Ys, want) {
+		t.Errorf("busy %v, want %v (the edge readings at 70 and 75 left out)", lines[0].Ys, want)
 	}
 	for _, l := range lines {
-		if !slices.Equal(l.breaks, []int{3}) {
-			t.Errorf("%s: breaks %v, want [3] (the second step starts a segment)", l.name, l.breaks)
+		if !slices.Equal(l.Breaks, []int{3}) {
+			t.Errorf("%s: breaks %v, want [3] (the second step starts a segment)", l.Name, l.Breaks)
 		}
-	}
-	if segs := segments(make(plotter.XYs, 6), lines[0].breaks); len(segs) != 2 || len(segs[0]) != 3 || len(segs[1]) != 3 {
-		t.Errorf("segments %v", segs)
 	}
 }

@@ -3,8 +3,9 @@ package results
 import (
 	"fmt"
 	"math"
-	"slices"
 	"time"
+
+	"github.com/brokerbench/brokerbench/results/chart"
 )
 
 // xAxis is what a run's charts put on x: the user count of a ramp, or the offered
@@ -12,7 +13,7 @@ import (
 type xAxis struct {
 	label string
 	of    func(*Step) float64
-	opts  chartOptions
+	opts  chart.Options
 }
 
 // runXAxis picks the axis: the offered rate when steps were paced at rates of their
@@ -42,23 +43,19 @@ func offeredRate(st *Step) float64 {
 }
 
 // usersAxis ticks at the user counts and uses a log scale when they double.
-func usersAxis(users []float64) chartOptions {
-	return chartOptions{xTicks: users, logX: doubling(uniqueSorted(users))}
-}
-
-func uniqueSorted(vs []float64) []float64 {
-	return slices.Compact(slices.Sorted(slices.Values(vs)))
+func usersAxis(users []float64) chart.Options {
+	return chart.TicksAt(users)
 }
 
 // maxMark marks the maximum on the throughput chart: the step --find-max settled
 // on, or, for a ramp judged against limits, the highest tpsE of a passing step.
-func maxMark(r *Run, lims Limits, withLimits bool, ax xAxis) (markPoint, bool) {
+func maxMark(r *Run, lims Limits, withLimits bool, ax xAxis) (chart.Mark, bool) {
 	if m := r.Max; m != nil && m.Step >= 0 && m.Step < len(r.Steps) {
 		st := &r.Steps[m.Step]
-		return markPoint{x: ax.of(st), y: st.TPSE, label: fmt.Sprintf("max within limits: %.1f tpsE", st.TPSE)}, true
+		return chart.Mark{X: ax.of(st), Y: st.TPSE, Label: fmt.Sprintf("max within limits: %.1f tpsE", st.TPSE)}, true
 	}
 	if !withLimits {
-		return markPoint{}, false
+		return chart.Mark{}, false
 	}
 	best := -1
 	for i := range r.Steps {
@@ -67,23 +64,23 @@ func maxMark(r *Run, lims Limits, withLimits bool, ax xAxis) (markPoint, bool) {
 		}
 	}
 	if best < 0 {
-		return markPoint{}, false
+		return chart.Mark{}, false
 	}
 	st := &r.Steps[best]
-	return markPoint{x: ax.of(st), y: st.TPSE, label: fmt.Sprintf("best within limits: %.1f tpsE", st.TPSE)}, true
+	return chart.Mark{X: ax.of(st), Y: st.TPSE, Label: fmt.Sprintf("best within limits: %.1f tpsE", st.TPSE)}, true
 }
 
 // limitLines are each limited transaction's p90 as a percentage of its limit, so
 // transactions with 1 s and 3 s limits share one axis and one "limit" line at 100.
-func limitLines(r *Run, lims Limits, order []int, ax xAxis) []line {
-	var ls []line
+func limitLines(r *Run, lims Limits, order []int, ax xAxis) []chart.Line {
+	var ls []chart.Line
 	k := 0
 	for _, name := range TransactionNames() {
 		lim, ok := lims[name]
 		if !ok {
 			continue
 		}
-		l := line{name: Slug(name), color: k}
+		l := chart.Line{Name: Slug(name), Color: k}
 		for _, i := range order {
 			t, ok := r.Steps[i].Transactions[name]
 			if !ok || t.Count == 0 {
@@ -93,10 +90,10 @@ func limitLines(r *Run, lims Limits, order []int, ax xAxis) []line {
 			if math.IsNaN(x) {
 				continue
 			}
-			l.xs = append(l.xs, x)
-			l.ys = append(l.ys, t.P90MS/(float64(lim)/float64(time.Millisecond))*100)
+			l.Xs = append(l.Xs, x)
+			l.Ys = append(l.Ys, t.P90MS/(float64(lim)/float64(time.Millisecond))*100)
 		}
-		if len(l.xs) > 0 {
+		if len(l.Xs) > 0 {
 			ls = append(ls, l)
 			k++
 		}

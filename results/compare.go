@@ -96,10 +96,34 @@ func Compare(inputs []Input) (*Comparison, error) {
 	}
 	inputs = distinctNames(inputs)
 	c := &Comparison{Inputs: inputs, est: map[estKey]Estimate{}, boot: map[bootKey]bootResult{}, secs: map[secKey][][]valueCount{}}
-	// byUsers[r] is side r's steps by user count, one per repeat (nil where a
-	// repeat lacks the step).
-	byUsers := make([]map[int][]*Step, len(inputs))
-	for r, in := range inputs {
+	byUsers := c.stepsByUsers()
+	base := byUsers[0]
+	for u := range base {
+		for r := 1; r < len(inputs); r++ {
+			if byUsers[r][u] != nil {
+				c.Users = append(c.Users, u)
+				break
+			}
+		}
+	}
+	slices.Sort(c.Users)
+	c.addRows(byUsers)
+	c.addUnmatched(byUsers)
+	slices.SortStableFunc(c.Unmatched, func(a, b Unmatched) int {
+		if a.Run != b.Run {
+			return a.Run - b.Run
+		}
+		return a.Users - b.Users
+	})
+	return c, nil
+}
+
+// stepsByUsers returns each side's steps by user count, one per repeat (nil where a
+// repeat lacks the step), and lists a step that repeats a user count of its run as
+// unmatched.
+func (c *Comparison) stepsByUsers() []map[int][]*Step {
+	byUsers := make([]map[int][]*Step, len(c.Inputs))
+	for r, in := range c.Inputs {
 		byUsers[r] = map[int][]*Step{}
 		all := in.All()
 		for k, rep := range all {
@@ -118,21 +142,17 @@ func Compare(inputs []Input) (*Comparison, error) {
 			}
 		}
 	}
-	base := byUsers[0]
-	for u := range base {
-		for r := 1; r < len(inputs); r++ {
-			if byUsers[r][u] != nil {
-				c.Users = append(c.Users, u)
-				break
-			}
-		}
-	}
-	slices.Sort(c.Users)
+	return byUsers
+}
+
+// addRows builds the matched rows, one per user count in c.Users: each side's first
+// repeat and all its repeats, and the transactions any of them ran.
+func (c *Comparison) addRows(byUsers []map[int][]*Step) {
 	slugs := map[string]bool{}
 	for _, u := range c.Users {
-		row := make([]*stepView, len(inputs))
-		reps := make([][]stepView, len(inputs))
-		for r := range inputs {
+		row := make([]*stepView, len(c.Inputs))
+		reps := make([][]stepView, len(c.Inputs))
+		for r := range c.Inputs {
 			for _, st := range byUsers[r][u] {
 				if st == nil {
 					continue
@@ -154,7 +174,13 @@ func Compare(inputs []Input) (*Comparison, error) {
 		c.txnSlugs = append(c.txnSlugs, s)
 	}
 	slices.Sort(c.txnSlugs)
-	for r := range inputs {
+}
+
+// addUnmatched lists the user counts that match nothing: the base run's that no other
+// run has, and another run's that the base lacks.
+func (c *Comparison) addUnmatched(byUsers []map[int][]*Step) {
+	base := byUsers[0]
+	for r := range c.Inputs {
 		users := make([]int, 0, len(byUsers[r]))
 		for u := range byUsers[r] {
 			users = append(users, u)
@@ -169,13 +195,6 @@ func Compare(inputs []Input) (*Comparison, error) {
 			}
 		}
 	}
-	slices.SortStableFunc(c.Unmatched, func(a, b Unmatched) int {
-		if a.Run != b.Run {
-			return a.Run - b.Run
-		}
-		return a.Users - b.Users
-	})
-	return c, nil
 }
 
 // value returns metric m of run r at matched row i: with repeats, their mean.

@@ -1,6 +1,10 @@
 package results
 
-import "time"
+import (
+	"fmt"
+	"slices"
+	"time"
+)
 
 // A result file's kind: what its figures are of. Files written before kinds
 // existed have none and are OLTP runs.
@@ -156,4 +160,51 @@ func (s *DiskStep) LatencyMS() float64 {
 		return 0
 	}
 	return sum / n
+}
+
+// diskKey identifies a profile step: the same profile at the same depth on two
+// systems is the same test.
+type diskKey struct {
+	Profile string
+	Depth   int
+}
+
+func (k diskKey) String() string { return fmt.Sprintf("%s, %d outstanding", k.Profile, k.Depth) }
+
+// profileOrder is the profiles in the order the run ran them.
+func profileOrder(d *DiskRun) []string {
+	var out []string
+	for _, p := range d.Profiles {
+		if !slices.Contains(out, p.Name) {
+			out = append(out, p.Name)
+		}
+	}
+	for _, st := range d.Steps {
+		if !slices.Contains(out, st.Profile) {
+			out = append(out, st.Profile)
+		}
+	}
+	return out
+}
+
+// depthsOf is every depth the steps ran at, ascending.
+func depthsOf(steps []DiskStep) []int {
+	var out []int
+	for _, st := range steps {
+		if !slices.Contains(out, st.Depth) {
+			out = append(out, st.Depth)
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
+// stepAt returns the first step of profile at depth, nil when none.
+func stepAt(d *DiskRun, k diskKey) *DiskStep {
+	for i := range d.Steps {
+		if d.Steps[i].Profile == k.Profile && d.Steps[i].Depth == k.Depth {
+			return &d.Steps[i]
+		}
+	}
+	return nil
 }

@@ -5,6 +5,8 @@ import (
 	"io"
 	"slices"
 	"strings"
+
+	"github.com/brokerbench/brokerbench/results/chart"
 )
 
 const footnoteDisk = "Each step ran its profile on fio for its ramp-up, then measured; latency is fio's completion " +
@@ -28,7 +30,7 @@ func diskRunsTable(inputs []Input) table {
 }
 
 // depthAxis ticks the chart at the depths run, on a log scale when they double.
-func depthAxis(inputs []Input) chartOptions {
+func depthAxis(inputs []Input) chart.Options {
 	var xs []float64
 	for _, in := range inputs {
 		for _, d := range depthsOf(in.Run.Disk.Steps) {
@@ -39,13 +41,13 @@ func depthAxis(inputs []Input) chartOptions {
 }
 
 // profileLine is one run's metric m for one profile against outstanding I/Os.
-func profileLine(name string, d *DiskRun, profile string, m diskMetric, color int, dashed bool) line {
-	l := line{name: name, color: color, dashed: dashed}
+func profileLine(name string, d *DiskRun, profile string, m diskMetric, color int, dashed bool) chart.Line {
+	l := chart.Line{Name: name, Color: color, Dashed: dashed}
 	for _, dp := range depthsOf(d.Steps) {
 		if st := stepAt(d, diskKey{profile, dp}); st != nil {
 			if v, ok := m.value(st); ok {
-				l.xs = append(l.xs, float64(dp))
-				l.ys = append(l.ys, v)
+				l.Xs = append(l.Xs, float64(dp))
+				l.Ys = append(l.Ys, v)
 			}
 		}
 	}
@@ -69,7 +71,7 @@ func diskCharts(inputs []Input, profiles []string) ([]htmlChart, error) {
 			m             diskMetric
 			title, ylabel string
 		}{{iops, "IOPS", "IOPS"}, {lat, "average latency", "ms"}} {
-			var lines []line
+			var lines []chart.Line
 			for r, in := range inputs {
 				name := in.Name()
 				if len(inputs) == 1 {
@@ -78,7 +80,7 @@ func diskCharts(inputs []Input, profiles []string) ([]htmlChart, error) {
 				lines = append(lines, profileLine(name, in.Run.Disk, p, spec.m, r, false))
 			}
 			title := fmt.Sprintf("%s: %s against outstanding I/Os", p, spec.title)
-			svg, err := lineChartSVGWith(title, "outstanding I/Os", spec.ylabel, lines, opts)
+			svg, err := chart.SVG(title, "outstanding I/Os", spec.ylabel, lines, opts)
 			if err != nil {
 				return nil, err
 			}

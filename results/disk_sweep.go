@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+
+	"github.com/brokerbench/brokerbench/results/chart"
 )
 
 // Block-size sweeps (disk --block-sizes): a profile run at several request sizes at
@@ -87,9 +89,9 @@ func sweepCharts(d *DiskRun) ([]htmlChart, error) {
 	keys, by := sweeps(d)
 	var out []htmlChart
 	for _, k := range keys {
-		mb := line{name: "MB/s", color: 0}
-		busy := line{name: "host CPU busy %", color: 1}
-		sys := line{name: "host CPU system %", color: 2, dashed: true}
+		mb := chart.Line{Name: "MB/s", Color: 0}
+		busy := chart.Line{Name: "host CPU busy %", Color: 1}
+		sys := chart.Line{Name: "host CPU system %", Color: 2, Dashed: true}
 		names := map[float64]string{}
 		for _, st := range by[k] {
 			x := blockBytes(st.BlockSize)
@@ -97,23 +99,23 @@ func sweepCharts(d *DiskRun) ([]htmlChart, error) {
 				continue
 			}
 			names[x] = st.BlockSize
-			mb.xs, mb.ys = append(mb.xs, x), append(mb.ys, st.MBps)
+			mb.Xs, mb.Ys = append(mb.Xs, x), append(mb.Ys, st.MBps)
 			if hostKnown(st.Host) {
-				busy.xs, busy.ys = append(busy.xs, x), append(busy.ys, st.Host.BusyPct())
-				sys.xs, sys.ys = append(sys.xs, x), append(sys.ys, st.Host.SystemPct)
+				busy.Xs, busy.Ys = append(busy.Xs, x), append(busy.Ys, st.Host.BusyPct())
+				sys.Xs, sys.Ys = append(sys.Xs, x), append(sys.Ys, st.Host.SystemPct)
 			}
 		}
 		// Ticks named as the sweep names its sizes: "1m" and "2m", not 1048576 and
 		// 2097152 printed over each other.
-		opts := chartOptions{xTicks: mb.xs, logX: true, xLabel: func(x float64) string { return names[x] }}
+		opts := chart.Options{XTicks: mb.Xs, LogX: true, XLabel: func(x float64) string { return names[x] }}
 		for _, c := range []struct {
 			title, ylabel string
-			lines         []line
+			lines         []chart.Line
 		}{
-			{fmt.Sprintf("%s at %d outstanding: MB/s against block size", k.profile, k.depth), "MB/s", []line{mb}},
-			{fmt.Sprintf("%s at %d outstanding: host CPU against block size", k.profile, k.depth), "% of all cores", []line{busy, sys}},
+			{fmt.Sprintf("%s at %d outstanding: MB/s against block size", k.profile, k.depth), "MB/s", []chart.Line{mb}},
+			{fmt.Sprintf("%s at %d outstanding: host CPU against block size", k.profile, k.depth), "% of all cores", []chart.Line{busy, sys}},
 		} {
-			svg, err := lineChartSVGWith(c.title, "block size", c.ylabel, c.lines, opts)
+			svg, err := chart.SVG(c.title, "block size", c.ylabel, c.lines, opts)
 			if err != nil {
 				return nil, err
 			}

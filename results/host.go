@@ -91,3 +91,49 @@ func LinkPct(bytesPerS float64, speedMbit int64) *float64 {
 	p := round(bytesPerS*8/(float64(speedMbit)*1e6)*100, 2)
 	return &p
 }
+
+// hostMetrics are appended to stepMetrics. They are neutral: more CPU or network
+// used is the price of more tps, not in itself better or worse.
+var hostMetrics = []metric{
+	{key: "cpu_pct", title: "host CPU busy", unit: unitPercent, neutral: true, value: hostValue(func(h *StepHost) float64 { return h.BusyPct() })},
+	{key: "cpu_user_pct", title: "host CPU user", unit: unitPercent, neutral: true, value: hostValue(func(h *StepHost) float64 { return h.UserPct })},
+	{key: "cpu_system_pct", title: "host CPU system", unit: unitPercent, neutral: true, value: hostValue(func(h *StepHost) float64 { return h.SystemPct })},
+	{key: "cpu_iowait_pct", title: "host CPU iowait", unit: unitPercent, neutral: true, value: hostValue(func(h *StepHost) float64 { return h.IOWaitPct })},
+	{key: "cpu_steal_pct", title: "host CPU steal", unit: unitPercent, neutral: true, value: hostValue(func(h *StepHost) float64 { return h.StealPct })},
+	{key: "cpu_idle_pct", title: "host CPU idle", unit: unitPercent, neutral: true, value: hostValue(func(h *StepHost) float64 { return h.IdlePct })},
+	{key: "run_queue", title: "host run queue", neutral: true, value: hostValue(func(h *StepHost) float64 { return h.RunQueue })},
+	{key: "mem_used_mb", title: "host memory used (MiB)", integer: true, neutral: true, value: func(v stepView) (float64, bool) {
+		h := v.st.Host
+		if !hostKnown(h) || h.MemTotalBytes == 0 {
+			return 0, false
+		}
+		return float64(h.MemUsedBytes) / mib, true
+	}},
+	{key: "net_rx_mbps", title: "host network in", unit: unitMBps, neutral: true, value: hostValue(func(h *StepHost) float64 { return h.NetRxBytes / mib })},
+	{key: "net_tx_mbps", title: "host network out", unit: unitMBps, neutral: true, value: hostValue(func(h *StepHost) float64 { return h.NetTxBytes / mib })},
+	{key: "net_link_pct", title: "host busiest link", unit: unitPercent, neutral: true, value: func(v stepView) (float64, bool) {
+		h := v.st.Host
+		if !hostKnown(h) || h.NetLinkPct == nil {
+			return 0, false
+		}
+		return *h.NetLinkPct, true
+	}},
+	{key: "driver_cpu_pct", title: "driver host CPU busy", unit: unitPercent, neutral: true, value: func(v stepView) (float64, bool) {
+		h := v.st.DriverHost
+		if !hostKnown(h) {
+			return 0, false
+		}
+		return h.BusyPct(), true
+	}},
+}
+
+func hostValue(f func(h *StepHost) float64) func(stepView) (float64, bool) {
+	return func(v stepView) (float64, bool) {
+		if !hostKnown(v.st.Host) {
+			return 0, false
+		}
+		return f(v.st.Host), true
+	}
+}
+
+const mib = 1 << 20

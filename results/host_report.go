@@ -4,56 +4,12 @@ import (
 	"fmt"
 	"strings"
 	"time"
+
+	"github.com/brokerbench/brokerbench/results/chart"
 )
 
 // The host figures in compare, gates, the report's step table, the CSV and the
 // HTML charts (docs/host.md).
-
-func hostValue(f func(h *StepHost) float64) func(stepView) (float64, bool) {
-	return func(v stepView) (float64, bool) {
-		if !hostKnown(v.st.Host) {
-			return 0, false
-		}
-		return f(v.st.Host), true
-	}
-}
-
-// hostMetrics are appended to stepMetrics. They are neutral: more CPU or network
-// used is the price of more tps, not in itself better or worse.
-var hostMetrics = []metric{
-	{key: "cpu_pct", title: "host CPU busy", unit: unitPercent, neutral: true, value: hostValue(func(h *StepHost) float64 { return h.BusyPct() })},
-	{key: "cpu_user_pct", title: "host CPU user", unit: unitPercent, neutral: true, value: hostValue(func(h *StepHost) float64 { return h.UserPct })},
-	{key: "cpu_system_pct", title: "host CPU system", unit: unitPercent, neutral: true, value: hostValue(func(h *StepHost) float64 { return h.SystemPct })},
-	{key: "cpu_iowait_pct", title: "host CPU iowait", unit: unitPercent, neutral: true, value: hostValue(func(h *StepHost) float64 { return h.IOWaitPct })},
-	{key: "cpu_steal_pct", title: "host CPU steal", unit: unitPercent, neutral: true, value: hostValue(func(h *StepHost) float64 { return h.StealPct })},
-	{key: "cpu_idle_pct", title: "host CPU idle", unit: unitPercent, neutral: true, value: hostValue(func(h *StepHost) float64 { return h.IdlePct })},
-	{key: "run_queue", title: "host run queue", neutral: true, value: hostValue(func(h *StepHost) float64 { return h.RunQueue })},
-	{key: "mem_used_mb", title: "host memory used (MiB)", integer: true, neutral: true, value: func(v stepView) (float64, bool) {
-		h := v.st.Host
-		if !hostKnown(h) || h.MemTotalBytes == 0 {
-			return 0, false
-		}
-		return float64(h.MemUsedBytes) / mib, true
-	}},
-	{key: "net_rx_mbps", title: "host network in", unit: unitMBps, neutral: true, value: hostValue(func(h *StepHost) float64 { return h.NetRxBytes / mib })},
-	{key: "net_tx_mbps", title: "host network out", unit: unitMBps, neutral: true, value: hostValue(func(h *StepHost) float64 { return h.NetTxBytes / mib })},
-	{key: "net_link_pct", title: "host busiest link", unit: unitPercent, neutral: true, value: func(v stepView) (float64, bool) {
-		h := v.st.Host
-		if !hostKnown(h) || h.NetLinkPct == nil {
-			return 0, false
-		}
-		return *h.NetLinkPct, true
-	}},
-	{key: "driver_cpu_pct", title: "driver host CPU busy", unit: unitPercent, neutral: true, value: func(v stepView) (float64, bool) {
-		h := v.st.DriverHost
-		if !hostKnown(h) {
-			return 0, false
-		}
-		return h.BusyPct(), true
-	}},
-}
-
-const mib = 1 << 20
 
 func hasHost(r *Run) bool { return anyStep(r, func(st *Step) bool { return hostKnown(st.Host) }) }
 
@@ -166,8 +122,8 @@ func hostCSVColumns() []csvColumn {
 
 // hostChartLines are the CPU split against users (or the offered rate): the
 // report's chart beside IOPS.
-func hostChartLines(byX func(name string, color int, dashed bool, m metric) line) []line {
-	var out []line
+func hostChartLines(byX func(name string, color int, dashed bool, m metric) chart.Line) []chart.Line {
+	var out []chart.Line
 	for k, key := range []string{"cpu_user_pct", "cpu_system_pct", "cpu_iowait_pct", "cpu_steal_pct"} {
 		m := metricByKey(key)
 		out = append(out, byX(strings.TrimPrefix(m.title, "host CPU "), k, false, m))
@@ -178,7 +134,7 @@ func hostChartLines(byX func(name string, color int, dashed bool, m metric) line
 // hostSeriesChart draws the database host's busy and iowait CPU over the run,
 // "" when no step has a host series.
 func hostSeriesChart(r *Run) (string, error) {
-	return overRunChart(r, "Database host CPU over the run", "% of all cores", []line{{name: "CPU busy %", color: 0}, {name: "iowait %", color: 2}},
+	return overRunChart(r, "Database host CPU over the run", "% of all cores", []chart.Line{{Name: "CPU busy %", Color: 0}, {Name: "iowait %", Color: 2}},
 		func(st *Step, add func(time.Time, ...float64)) {
 			if !hostKnown(st.Host) {
 				return

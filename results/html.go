@@ -8,6 +8,8 @@ import (
 	"slices"
 	"strings"
 	"time"
+
+	"github.com/brokerbench/brokerbench/results/chart"
 )
 
 // The HTML reports are one self-contained file each: inline CSS, inline SVG charts,
@@ -178,11 +180,11 @@ func flatten(sides []Input) []Input {
 // metricLines returns one line per side of metric m against users (or the offered
 // rate, see compareAxis), each point with its spread: a single run's own 95 %
 // interval, or the box plot of a side's repeats (the line runs through their mean).
-func (c *Comparison) metricLines(m metric, dashed bool, suffix string) []line {
+func (c *Comparison) metricLines(m metric, dashed bool, suffix string) []chart.Line {
 	x := c.compareAxis().of
-	var ls []line
+	var ls []chart.Line
 	for r, in := range c.Inputs {
-		l := line{name: in.Name() + suffix, dashed: dashed, color: r}
+		l := chart.Line{Name: in.Name() + suffix, Dashed: dashed, Color: r}
 		// Every step of the side, matched or not: a curve against users is what the
 		// reader compares, and a run measured at other user counts still belongs on it.
 		byX := map[float64][]float64{}
@@ -207,14 +209,14 @@ func (c *Comparison) metricLines(m metric, dashed bool, suffix string) []line {
 		for _, xv := range order {
 			vs := byX[xv]
 			mean, _ := meanSD(vs)
-			l.xs, l.ys = append(l.xs, xv), append(l.ys, mean)
+			l.Xs, l.Ys = append(l.Xs, xv), append(l.Ys, mean)
 			lo, hi := math.NaN(), math.NaN()
 			if len(in.Repeats) > 0 {
-				l.boxes = append(l.boxes, vs)
+				l.Boxes = append(l.Boxes, vs)
 			} else if a, b, ok := ownInterval(steps[xv], m, mean); ok {
 				lo, hi = a, b
 			}
-			l.lo, l.hi = append(l.lo, lo), append(l.hi, hi)
+			l.Lo, l.Hi = append(l.Lo, lo), append(l.Hi, hi)
 		}
 		ls = append(ls, l)
 	}
@@ -245,9 +247,9 @@ func (c *Comparison) compareCharts() ([]htmlChart, error) {
 	for _, s := range specs {
 		opts := ax.opts
 		if s.key == "tps" {
-			opts.marks = c.maxMarks()
+			opts.Marks = c.maxMarks()
 		}
-		svg, err := lineChartSVGWith(s.title, ax.label, s.ylabel, c.metricLines(metricByKey(s.key), false, ""), opts)
+		svg, err := chart.SVG(s.title, ax.label, s.ylabel, c.metricLines(metricByKey(s.key), false, ""), opts)
 		if err != nil {
 			return nil, err
 		}
@@ -354,16 +356,16 @@ func (c *Comparison) compareAxis() xAxis {
 }
 
 // maxMarks mark each run's --find-max step on the throughput chart.
-func (c *Comparison) maxMarks() []markPoint {
+func (c *Comparison) maxMarks() []chart.Mark {
 	ax := c.compareAxis()
-	var ms []markPoint
+	var ms []chart.Mark
 	for _, in := range c.Inputs {
 		m := in.Run.Max
 		if m == nil || m.Step < 0 || m.Step >= len(in.Run.Steps) {
 			continue
 		}
 		st := &in.Run.Steps[m.Step]
-		ms = append(ms, markPoint{x: ax.of(st), y: st.TPS, label: fmt.Sprintf("%s max: %.0f tps", in.Name(), st.TPS)})
+		ms = append(ms, chart.Mark{X: ax.of(st), Y: st.TPS, Label: fmt.Sprintf("%s max: %.0f tps", in.Name(), st.TPS)})
 	}
 	return ms
 }

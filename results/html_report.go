@@ -5,6 +5,8 @@ import (
 	"math"
 	"slices"
 	"time"
+
+	"github.com/brokerbench/brokerbench/results/chart"
 )
 
 // WriteReportHTML writes one run as a self-contained HTML page: the step table,
@@ -61,13 +63,13 @@ func newReportPage(in Input) *reportPage {
 
 // byX is a line of a metric against users (or the offered rate of --find-max
 // probes), one point per step that has the figure.
-func (rp *reportPage) byX(name string, color int, dashed bool, m metric) line {
-	l := line{name: name, color: color, dashed: dashed}
+func (rp *reportPage) byX(name string, color int, dashed bool, m metric) chart.Line {
+	l := chart.Line{Name: name, Color: color, Dashed: dashed}
 	for _, i := range rp.order {
 		x := rp.ax.of(&rp.r.Steps[i])
 		if v, ok := m.value(rp.views[i]); ok && !math.IsNaN(x) {
-			l.xs = append(l.xs, x)
-			l.ys = append(l.ys, v)
+			l.Xs = append(l.Xs, x)
+			l.Ys = append(l.Ys, v)
 		}
 	}
 	return l
@@ -76,8 +78,8 @@ func (rp *reportPage) byX(name string, color int, dashed bool, m metric) line {
 // reportChart is one chart against users: its title, y axis, lines and options.
 type reportChart struct {
 	title, ylabel string
-	lines         []line
-	opts          chartOptions
+	lines         []chart.Line
+	opts          chart.Options
 }
 
 // chartsByX are the charts against users, in the page's order.
@@ -85,15 +87,15 @@ func (rp *reportPage) chartsByX() []reportChart {
 	r, ax, byX := rp.r, rp.ax, rp.byX
 	tput := ax.opts
 	if mk, ok := maxMark(r, rp.lims, rp.withLimits, ax); ok {
-		tput.marks = []markPoint{mk}
+		tput.Marks = []chart.Mark{mk}
 	}
 	charts := []reportChart{
-		{"Throughput", "tps", []line{byX("tps", 0, false, metricByKey("tps")), byX("tpsE", 1, false, metricByKey("tps_e"))}, tput},
-		{"Response time", "ms", []line{byX("average", 0, false, metricByKey("avg")), byX("p95", 0, true, metricByKey("p95"))}, ax.opts},
-		{"IOPS", "IOPS", []line{byX("read", 0, false, metricByKey("read_iops")), byX("write", 1, false, metricByKey("write_iops"))}, ax.opts},
+		{"Throughput", "tps", []chart.Line{byX("tps", 0, false, metricByKey("tps")), byX("tpsE", 1, false, metricByKey("tps_e"))}, tput},
+		{"Response time", "ms", []chart.Line{byX("average", 0, false, metricByKey("avg")), byX("p95", 0, true, metricByKey("p95"))}, ax.opts},
+		{"IOPS", "IOPS", []chart.Line{byX("read", 0, false, metricByKey("read_iops")), byX("write", 1, false, metricByKey("write_iops"))}, ax.opts},
 		{"Database host CPU", "% of all cores", hostChartLines(byX), ax.opts},
 	}
-	var txnLines []line
+	var txnLines []chart.Line
 	slugs := map[string]bool{}
 	for i := range r.Steps {
 		for name := range r.Steps[i].Transactions {
@@ -106,7 +108,7 @@ func (rp *reportPage) chartsByX() []reportChart {
 	charts = append(charts, reportChart{"p95 response time per transaction", "ms", txnLines, ax.opts})
 	if rp.withLimits {
 		limOpts := ax.opts
-		limOpts.hlines = []refLine{{y: 100, name: "limit"}}
+		limOpts.HLines = []chart.RefLine{{Y: 100, Name: "limit"}}
 		charts = append(charts, reportChart{"p90 response time per transaction, % of its limit", "% of limit", limitLines(r, rp.lims, rp.order, ax), limOpts})
 	}
 	return charts
@@ -115,7 +117,7 @@ func (rp *reportPage) chartsByX() []reportChart {
 // addCharts draws the charts against users, then the time series over the run.
 func (rp *reportPage) addCharts() error {
 	for _, ch := range rp.chartsByX() {
-		svg, err := lineChartSVGWith(ch.title, rp.ax.label, ch.ylabel, ch.lines, ch.opts)
+		svg, err := chart.SVG(ch.title, rp.ax.label, ch.ylabel, ch.lines, ch.opts)
 		if err != nil {
 			return err
 		}
@@ -163,7 +165,7 @@ func (rp *reportPage) addTables() {
 // ioSeriesChart draws read and write IOPS of every step's time series against
 // seconds since the run started; "" when the run has no series.
 func ioSeriesChart(r *Run) (string, error) {
-	return overRunChart(r, "I/O over the run", "IOPS", []line{{name: "read IOPS", color: 0}, {name: "write IOPS", color: 1}},
+	return overRunChart(r, "I/O over the run", "IOPS", []chart.Line{{Name: "read IOPS", Color: 0}, {Name: "write IOPS", Color: 1}},
 		func(st *Step, add func(time.Time, ...float64)) {
 			if st.IO == nil {
 				return
@@ -178,9 +180,9 @@ func ioSeriesChart(r *Run) (string, error) {
 // run started (or its first sample), the steps in the order run: a --find-max
 // run's probes are not in rate order in time. samples gives a step's samples to
 // add, each its time and one value per line. "" when no step has a sample.
-func overRunChart(r *Run, title, yLabel string, lines []line, samples func(st *Step, add func(at time.Time, ys ...float64))) (string, error) {
+func overRunChart(r *Run, title, yLabel string, lines []chart.Line, samples func(st *Step, add func(at time.Time, ys ...float64))) (string, error) {
 	overRunLines(r, lines, samples)
-	return lineChartSVG(title, "seconds since start", yLabel, lines)
+	return chart.SVG(title, "seconds since start", yLabel, lines, chart.Options{})
 }
 
 // overRunLines fills the lines with the steps' samples. Each step is a segment of
@@ -190,7 +192,7 @@ func overRunChart(r *Run, title, yLabel string, lines []line, samples func(st *S
 // milliseconds after the last periodic one, and a rate or CPU split over so short
 // an interval is a handful of counts (a 300 IOPS disk read at 350, CPUs 70 %
 // busy between two samples at 15 %), not a figure of the step.
-func overRunLines(r *Run, lines []line, samples func(st *Step, add func(at time.Time, ys ...float64))) {
+func overRunLines(r *Run, lines []chart.Line, samples func(st *Step, add func(at time.Time, ys ...float64))) {
 	t0 := r.StartedAt
 	type sample struct {
 		at time.Time
@@ -214,10 +216,10 @@ func overRunLines(r *Run, lines []line, samples func(st *Step, add func(at time.
 			}
 			x := s.at.Sub(t0).Seconds()
 			for j, y := range s.ys {
-				if first && len(lines[j].xs) > 0 {
-					lines[j].breaks = append(lines[j].breaks, len(lines[j].xs))
+				if first && len(lines[j].Xs) > 0 {
+					lines[j].Breaks = append(lines[j].Breaks, len(lines[j].Xs))
 				}
-				lines[j].xs, lines[j].ys = append(lines[j].xs, x), append(lines[j].ys, y)
+				lines[j].Xs, lines[j].Ys = append(lines[j].Xs, x), append(lines[j].Ys, y)
 			}
 			first = false
 		}

@@ -136,7 +136,7 @@ func TestFindMaxChartsLeaveOutTheCalibration(t *testing.T) {
 	ax := runXAxis(r)
 	rp := &reportPage{r: r, ax: ax, order: []int{0, 1, 2}, views: []stepView{{st: &r.Steps[0]}, {st: &r.Steps[1]}, {st: &r.Steps[2]}}}
 	l := rp.byX("tps", 0, false, metric{key: "tps", value: func(v stepView) (float64, bool) { return v.st.TPS, true }})
-	if len(l.xs) != 2 || l.xs[0] != 514 || l.xs[1] != 772 {
-		t.Fatalf("tps drawn at offered %v", l.xs)
+	if len(l.Xs) != 2 || l.Xs[0] != 514 || l.Xs[1] != 772 {
+		t.Fatalf("tps drawn at offered %v", l.Xs)
 	}
 }

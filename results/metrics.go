@@ -145,17 +145,17 @@ func txnMetric(slug, figure string) metric {
 // ("Trade-Result" → "trade-result", "Market Feed" → "market-feed").
 func Slug(name string) string {
 	var b strings.Builder
-	dash := false
+	sep := false
 	for _, r := range strings.ToLower(name) {
 		if (r >= 'a' && r <= 'z') || (r >= '0' && r <= '9') {
-			if dash && b.Len() > 0 {
+			if sep && b.Len() > 0 {
 				b.WriteByte('-')
 			}
-			dash = false
+			sep = false
 			b.WriteRune(r)
 			continue
 		}
-		dash = true
+		sep = true
 	}
 	return b.String()
 }

@@ -52,19 +52,6 @@ func stepFlags(st *Step, sys *System, knee bool) string {
 	return strings.Join(f, "")
 }
 
-func hasIO(r *Run) bool { return anyStep(r, func(st *Step) bool { return ioKnown(st.IO) }) }
-
-// anyStep tells whether f holds for any step of r: whether a column or chart has
-// anything to show.
-func anyStep(r *Run, f func(*Step) bool) bool {
-	for i := range r.Steps {
-		if f(&r.Steps[i]) {
-			return true
-		}
-	}
-	return false
-}
-
 // WriteReport prints one run: its identity, the per-step table with the knee, and
 // each step's per-transaction table.
 func WriteReport(w io.Writer, in Input) error {

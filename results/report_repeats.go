@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"io"
 	"slices"
+
+	"github.com/brokerbench/brokerbench/results/chart"
 )
 
 // A report of repeated runs (run --repeat N, or report given several files): per
@@ -84,17 +86,17 @@ func WriteRepeatsReportHTML(w io.Writer, side Input) error {
 		{"Throughput", "tps", "tps"}, {"Average response time", "ms", "avg"}, {"p95 response time", "ms", "p95"}, {"IOPS (read + write)", "IOPS", "iops"},
 	} {
 		m := metricByKey(c.key)
-		l := line{name: side.Name()}
+		l := chart.Line{Name: side.Name()}
 		for _, u := range users {
 			vs := sideValues(steps[u], m)
 			if len(vs) == 0 {
 				continue
 			}
 			mean, _ := meanSD(vs)
-			l.xs, l.ys = append(l.xs, float64(u)), append(l.ys, mean)
-			l.boxes = append(l.boxes, vs)
+			l.Xs, l.Ys = append(l.Xs, float64(u)), append(l.Ys, mean)
+			l.Boxes = append(l.Boxes, vs)
 		}
-		svg, err := lineChartSVGWith(c.title, "users", c.ylabel, []line{l}, opts)
+		svg, err := chart.SVG(c.title, "users", c.ylabel, []chart.Line{l}, opts)
 		if err != nil {
 			return err
 		}

@@ -37,7 +37,8 @@
 # checkout) and measures it in the same invocation, right before the working tree's
 # build, so a change is judged before/after on the same server in the same minutes.
 #
-# The cluster is kept in --pgdata (default: a temporary folder, removed at the end);
+# The cluster is kept in --pgdata (default: a temporary folder, removed at the end),
+# stopped at the end unless it was running before;
 # a kept folder that already holds a brokerbench load is reused, else it is loaded with
 # --customers (1,000) x 5 trade days. A benchmark, not a test: it prints figures.
 #
@@ -85,13 +86,15 @@ PATH=$PATH:/usr/lib/postgresql/15/bin
 TMP=$(mktemp -d)
 chmod 755 "$TMP" # the managed cluster runs as the postgres user when we are root; it must reach its folder
 BB="$TMP/brokerbench"
-KEEP=1
-if [ -z "$PGDATA_DIR" ]; then PGDATA_DIR="$TMP/pgdata"; KEEP=0; fi
+if [ -z "$PGDATA_DIR" ]; then PGDATA_DIR="$TMP/pgdata"; fi
 CG=""
 DB=""
+STARTED=0
 cleanup() {
 	if [ -n "$DB" ]; then pgbench -i -I d "$DB" >/dev/null 2>&1 || true; fi
-	if [ "$KEEP" = 0 ]; then "$BB" pg stop --pgdata "$PGDATA_DIR" >/dev/null 2>&1 || true; fi
+	# The script stops the server it started (a kept --pgdata keeps its folder, not a
+	# running server), and leaves one it found running as it was.
+	if [ "$STARTED" = 1 ]; then "$BB" pg stop --pgdata "$PGDATA_DIR" >/dev/null 2>&1 || true; fi
 	if [ -n "$CG" ] && [ -d "$CG" ]; then
 		# Hand the server's processes back to the root group so the group can go.
 		while read -r p; do echo "$p" >/sys/fs/cgroup/cpuacct/cgroup.procs 2>/dev/null || true; done <"$CG/cgroup.procs"
@@ -112,6 +115,7 @@ if [ -n "$BASELINE" ]; then
 	BUILDS="baseline=$TMP/brokerbench-base $BUILDS"
 fi
 
+if ! "$BB" pg status --pgdata "$PGDATA_DIR" >/dev/null 2>&1; then STARTED=1; fi
 if ! DB=$("$BB" pg start --pgdata "$PGDATA_DIR" 2>"$TMP/pg-start.log" | grep -o 'postgres://.*' | tail -1) || [ -z "$DB" ]; then
 	echo "bench-cpu: the managed PostgreSQL did not start:" >&2
 	cat "$TMP/pg-start.log" >&2

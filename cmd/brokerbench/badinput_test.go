@@ -63,7 +63,8 @@ func TestBadInputEveryFlag(t *testing.T) {
 		{[]string{"run", "--io-interval", "-1s"}, 2, "interval"},
 		{[]string{"run", "--capture-io", dir, "--io-device", "none"}, 2, "--capture-io"},
 		{[]string{"run", "--capture-io", dir, "--io-node-exporter", "http://127.0.0.1:1/metrics"}, 2, "--capture-io"},
-		{[]string{"run", "--mee-workers", "-1"}, 2, "mee-workers"},
+		{[]string{"run", "--emulator-workers", "-1"}, 2, "emulator-workers"},
+		{[]string{"run", "--mee-workers", "-1"}, 2, "emulator-workers"}, // the old name, an alias
 		{[]string{"run", "--seed", "-1"}, 2, "seed"},
 		{[]string{"run", "--connections", "x"}, 2, "connections"},
 		{[]string{"run", "--rate", "abc"}, 2, "rate"},
@@ -103,7 +104,7 @@ func TestBadInputEveryFlag(t *testing.T) {
 		{[]string{"compare", corrupt, corrupt}, 1, "corrupt.json"},
 		{[]string{"compare", "--fail-if", "tps<<3", corrupt, corrupt}, 2, "tps<<3"},
 		{[]string{"compare", "--fail-if", "nosuchmetric>1", corrupt, corrupt}, 2, "nosuchmetric"},
-		{[]string{"schema", "--dialect", "oracle"}, 2, "oracle"},
+		{[]string{"schema", "--database", "oracle"}, 2, "oracle"},
 		{[]string{"pg", "start"}, 2, "pgdata"},
 		{[]string{"pg"}, 2, "subcommand"},
 		{[]string{"pg", "bogus"}, 2, "bogus"},

@@ -144,13 +144,12 @@ alone with --resume.`,
 }
 
 func runLoad(ctx context.Context, g *globalOptions, o *loadOptions) (retErr error) {
-	logf := g.logf
-	t, err := openTarget(ctx, g, logf)
+	t, err := openTarget(ctx, g, g.logf)
 	if err != nil {
 		return err
 	}
 	defer func() { retErr = t.closeAfter(retErr, g.Stderr) }()
-	db, err := database.Open(ctx, t.DSN, database.Options{MaxConns: loader.MaxConnections + o.Workers, AppName: "brokerbench load"})
+	db, err := openLoadDB(ctx, t, o)
 	if err != nil {
 		return err
 	}
@@ -158,13 +157,51 @@ func runLoad(ctx context.Context, g *globalOptions, o *loadOptions) (retErr erro
 	if _, err := supportedServer(ctx, db); err != nil {
 		return err
 	}
+	lo, err := planLoad(ctx, g, db, o)
+	if err != nil {
+		return err
+	}
+	what := "loading"
+	switch {
+	case o.shard.Count > 1:
+		what = fmt.Sprintf("loading shard %s of", o.shard)
+	case o.Resume:
+		what = "continuing the load of"
+	}
+	g.logf("%s %d customers, %d trade days, seed %d, %d workers into %s", what, lo.Scale.Customers, lo.Scale.TradeDays, lo.Seed, o.Workers, t.Shown())
+	if t.Managed != nil && o.shard.Count <= 1 {
+		// The server restarts with the load settings: the pool reconnects after it.
+		// Shards do not: one shard restarting the server would cut the others' COPYs.
+		db.Close()
+		end, err := beginManagedLoad(ctx, g, t)
+		if err != nil {
+			return err
+		}
+		defer func() { retErr = end(retErr) }()
+		if db, err = openLoadDB(ctx, t, o); err != nil {
+			return err
+		}
+		defer db.Close()
+	}
+	return loadAndReport(ctx, g, db, lo, o)
+}
 
+// openLoadDB opens the pool a load uses: a connection per table stream besides the
+// generator workers'.
+func openLoadDB(ctx context.Context, t *target, o *loadOptions) (database.DB, error) {
+	return database.Open(ctx, t.DSN, database.Options{MaxConns: loader.MaxConnections + o.Workers, AppName: "brokerbench load"})
+}
+
+// planLoad settles the load's scale and seed (from the flags, --size, or the marker
+// of the load a --resume or a shard continues) and prints the plan.
+func planLoad(ctx context.Context, g *globalOptions, db database.DB, o *loadOptions) (loader.Options, error) {
 	model := loader.SizeModelFor(string(db.Name()))
 	plan := loader.PlanFor(schema.Scale{Customers: o.Customers, TradeDays: o.TradeDays}, model)
 	if o.Size != "" {
 		target, _ := parseSize(o.Size) // validated
+		var err error
 		if plan, err = loader.PlanForSize(target, model); err != nil {
-			return usagef("--size %s: %v", o.Size, err)
+			return loader.Options{}, usagef("--size %s: %v", o.Size, err)
 		}
 	}
 	// Shards must all load the same data, so theirs is compared with the marker in full;
@@ -175,37 +212,20 @@ func runLoad(ctx context.Context, g *globalOptions, o *loadOptions) (retErr erro
 	// before announcing anything: the user gets one line.
 	resolved, err := loader.Preflight(ctx, db, lo)
 	if err != nil {
-		return err
+		return loader.Options{}, err
 	}
 	if resolved.Scale != plan.Scale {
 		plan = loader.PlanFor(resolved.Scale, model)
 	}
 	lo.Scale, lo.Seed = resolved.Scale, resolved.Seed
-	sc := plan.Scale
-	logf("%s", plan)
-	what := "loading"
-	switch {
-	case o.shard.Count > 1:
-		what = fmt.Sprintf("loading shard %s of", o.shard)
-	case o.Resume:
-		what = "continuing the load of"
-	}
-	logf("%s %d customers, %d trade days, seed %d, %d workers into %s", what, sc.Customers, sc.TradeDays, lo.Seed, o.Workers, t.Shown())
-	if t.Managed != nil && o.shard.Count <= 1 {
-		// The server restarts with the load settings: the pool reconnects after it.
-		// Shards do not: one shard restarting the server would cut the others' COPYs.
-		db.Close()
-		end, err := beginManagedLoad(ctx, g, t)
-		if err != nil {
-			return err
-		}
-		defer func() { retErr = end(retErr) }()
-		if db, err = database.Open(ctx, t.DSN, database.Options{MaxConns: loader.MaxConnections + o.Workers, AppName: "brokerbench load"}); err != nil {
-			return err
-		}
-		defer db.Close()
-	}
-	tr := loader.NewTracker(sc)
+	g.logf("%s", plan)
+	return lo, nil
+}
+
+// loadAndReport runs the load with its progress display, and prints its summary or
+// what the user does next when it stopped.
+func loadAndReport(ctx context.Context, g *globalOptions, db database.DB, lo loader.Options, o *loadOptions) error {
+	tr := loader.NewTracker(lo.Scale)
 	stop := startProgress(g, tr)
 	st, err := loader.Load(ctx, db, lo, tr)
 	stop()
@@ -221,14 +241,14 @@ func runLoad(ctx context.Context, g *globalOptions, o *loadOptions) (retErr erro
 		return err
 	}
 	if st.Resumed > 0 {
-		logf("kept %d segments an earlier run had committed", st.Resumed)
+		g.logf("kept %d segments an earlier run had committed", st.Resumed)
 	}
 	if st.Note != "" {
 		fmt.Fprintln(g.Stdout, st.Note)
 		return nil
 	}
 	printLoadSummary(g.Stdout, st, lo.Seed)
-	installRoutines(ctx, db, logf)
+	installRoutines(ctx, db, g.logf)
 	return nil
 }
 

@@ -124,7 +124,7 @@ func TestLoadConnectionErrors(t *testing.T) {
 }
 
 func TestSchemaCommandPrintsDDL(t *testing.T) {
-	code, out, errb := runCLI(t, "schema", "--dialect", "postgres")
+	code, out, errb := runCLI(t, "schema", "--database", "postgres")
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errb)
 	}
@@ -138,8 +138,14 @@ func TestSchemaCommandPrintsDDL(t *testing.T) {
 		strings.Index(out, "FOREIGN KEY") < strings.LastIndex(out, "CREATE INDEX") {
 		t.Error("DDL is not tables, then indexes, then foreign keys")
 	}
-	if code, _, _ := runCLI(t, "schema", "--dialect", "sqlserver"); code != 0 {
-		t.Errorf("sqlserver DDL: exit %d", code)
+	code, sqlserver, _ := runCLI(t, "schema", "--database", "sqlserver")
+	if code != 0 || sqlserver == out {
+		t.Errorf("sqlserver DDL: exit %d, the same as PostgreSQL's: %v", code, sqlserver == out)
+	}
+	// --dialect, the old name, still works: the same script on stdout, a line on stderr.
+	code, old, errb := runCLI(t, "schema", "--dialect", "sqlserver")
+	if code != 0 || old != sqlserver || !strings.Contains(errb, "--dialect is an old name of --database") {
+		t.Errorf("--dialect: exit %d, same script %v, stderr %q", code, old == sqlserver, errb)
 	}
 }
 

@@ -137,60 +137,19 @@ func runReplay(ctx context.Context, g *globalOptions, o replayOptions, arg strin
 	if err != nil {
 		return err
 	}
-	// Where the replay reaches on the target.
-	reach := info.HighestEnd
-	switch {
-	case p.span != nil:
-		reach = p.span.Start + p.span.Len
-	case o.Scale > 1:
-		reach = info.HighestEnd/o.Scale + info.MaxLength
+	tgt, err := o.openTarget(info, p.span)
+	if err != nil {
+		return err
 	}
-	writes := !o.SkipWrites && info.Writes+info.Discards > 0
-	var tgt *diskTarget
-	if fi, err := os.Stat(o.Target); err == nil && fi.Mode()&os.ModeDevice != 0 {
-		if writes && !sameDevice(o.Target, o.AllowWrites) {
-			return usagef("--target %s: the trace writes, which destroys the device's data; pass --allow-device-writes %s to confirm, or --skip-writes", o.Target, o.Target)
-		}
-		if tgt, err = openDeviceTarget(o.Target, 0, false, ""); err != nil {
-			return err
-		}
-		defer tgt.close()
-	} else {
-		if o.AllowWrites != "" {
-			return usagef("--allow-device-writes goes with a device --target")
-		}
-		if tgt, err = openReplayFile(o.Target, reach); err != nil {
-			return err
-		}
-	}
-	if reach > tgt.size {
-		return usagef("the trace reaches offset %s but %s holds %s: map it with --span START:LEN, --scale or --align",
-			memcap.FormatSize(reach), o.Target, memcap.FormatSize(tgt.size))
-	}
+	defer tgt.close()
 	work, err := os.MkdirTemp("", "brokerbench-replay-*")
 	if err != nil {
 		return err
 	}
 	defer os.RemoveAll(work)
-	setup := iotrace.ReplaySetup{Trace: p.trace, Target: o.Target, Depth: o.Depth, Speed: o.Speed, ASAP: o.ASAP,
-		Scale: o.Scale, Align: o.Align, SkipWrites: o.SkipWrites, LatLog: iotrace.LatLogPrefix(work)}
-	if setup.Depth == 0 {
-		setup.Depth = 32
-		if p.summary != nil && p.summary.OutstandingMax > 0 {
-			setup.Depth = p.summary.OutstandingMax
-		}
-	}
-	mapping := ""
-	if p.span != nil || o.SkipWrites {
-		setup.Trace = filepath.Join(work, "mapped.iolog")
-		if err := iotrace.WriteMapped(p.trace, setup.Trace, info, p.span, o.SkipWrites); err != nil {
-			return usageError{err}
-		}
-	}
-	if p.span != nil {
-		mapping = "span " + o.Span
-	} else if o.Scale > 1 || o.Align > 0 {
-		mapping = strings.TrimSpace(fmt.Sprintf("scale %d align %d", o.Scale, o.Align))
+	setup, mapping, err := o.setup(p, info, work)
+	if err != nil {
+		return err
 	}
 	g.logf("replaying %d requests (%.1fs captured) on %s, %d outstanding", info.Requests(), float64(info.LastUS-info.FirstUS)/1e6, o.Target, setup.Depth)
 	started := time.Now().UTC()
@@ -209,6 +168,82 @@ func runReplay(ctx context.Context, g *globalOptions, o replayOptions, arg strin
 	step := results.DiskStep{Profile: "replay", Depth: setup.Depth, StartedAt: started, Partial: runErr != nil}
 	diskprofile.Figures(&step, out)
 	step.MeasuredS = fid.ReplayedS
+	if err := results.Write(o.Out, o.result(p, bin, tgt, setup, step, fid)); err != nil {
+		return err
+	}
+	printReplay(g, &step, fid)
+	if runErr != nil {
+		return errInterrupted
+	}
+	return nil
+}
+
+// openTarget opens --target for a replay that reaches past the trace's highest
+// offset as mapped: a device only when the trace does not write or --allow-device-writes
+// names it, a file created and written in full when missing.
+func (o replayOptions) openTarget(info *iotrace.TraceInfo, span *iotrace.Span) (*diskTarget, error) {
+	// Where the replay reaches on the target.
+	reach := info.HighestEnd
+	switch {
+	case span != nil:
+		reach = span.Start + span.Len
+	case o.Scale > 1:
+		reach = info.HighestEnd/o.Scale + info.MaxLength
+	}
+	writes := !o.SkipWrites && info.Writes+info.Discards > 0
+	var tgt *diskTarget
+	if fi, err := os.Stat(o.Target); err == nil && fi.Mode()&os.ModeDevice != 0 {
+		if writes && !sameDevice(o.Target, o.AllowWrites) {
+			return nil, usagef("--target %s: the trace writes, which destroys the device's data; pass --allow-device-writes %s to confirm, or --skip-writes", o.Target, o.Target)
+		}
+		if tgt, err = openDeviceTarget(o.Target, 0, false, ""); err != nil {
+			return nil, err
+		}
+	} else {
+		if o.AllowWrites != "" {
+			return nil, usagef("--allow-device-writes goes with a device --target")
+		}
+		if tgt, err = openReplayFile(o.Target, reach); err != nil {
+			return nil, err
+		}
+	}
+	if reach > tgt.size {
+		tgt.close()
+		return nil, usagef("the trace reaches offset %s but %s holds %s: map it with --span START:LEN, --scale or --align",
+			memcap.FormatSize(reach), o.Target, memcap.FormatSize(tgt.size))
+	}
+	return tgt, nil
+}
+
+// setup is fio's replay of the trace: its depth (the capture's maximum outstanding
+// I/Os unless --depth), and the trace mapped into work when --span or --skip-writes
+// rewrites it; mapping describes the offset mapping for the result file.
+func (o replayOptions) setup(p replayPlan, info *iotrace.TraceInfo, work string) (setup iotrace.ReplaySetup, mapping string, err error) {
+	setup = iotrace.ReplaySetup{Trace: p.trace, Target: o.Target, Depth: o.Depth, Speed: o.Speed, ASAP: o.ASAP,
+		Scale: o.Scale, Align: o.Align, SkipWrites: o.SkipWrites, LatLog: iotrace.LatLogPrefix(work)}
+	if setup.Depth == 0 {
+		setup.Depth = 32
+		if p.summary != nil && p.summary.OutstandingMax > 0 {
+			setup.Depth = p.summary.OutstandingMax
+		}
+	}
+	if p.span != nil || o.SkipWrites {
+		setup.Trace = filepath.Join(work, "mapped.iolog")
+		if err := iotrace.WriteMapped(p.trace, setup.Trace, info, p.span, o.SkipWrites); err != nil {
+			return setup, "", usageError{err}
+		}
+	}
+	if p.span != nil {
+		mapping = "span " + o.Span
+	} else if o.Scale > 1 || o.Align > 0 {
+		mapping = strings.TrimSpace(fmt.Sprintf("scale %d align %d", o.Scale, o.Align))
+	}
+	return setup, mapping, nil
+}
+
+// result is the replay's result file: a disk run of one step, profile "replay", with
+// fio's options and the fidelity.
+func (o replayOptions) result(p replayPlan, bin *fio.Binary, tgt *diskTarget, setup iotrace.ReplaySetup, step results.DiskStep, fid *results.Replay) *results.Run {
 	var lines []string
 	for _, op := range setup.Job().Jobs[0].Options {
 		if op.Key != "write_lat_log" && op.Key != "read_iolog" {
@@ -223,17 +258,9 @@ func runReplay(ctx context.Context, g *globalOptions, o replayOptions, arg strin
 		Steps:  []results.DiskStep{step},
 		Replay: fid,
 	}
-	res := &results.Run{Format: results.FormatVersion, Kind: results.KindDisk, Label: o.Label, Tool: toolVersion(),
-		StartedAt: started, Steps: []results.Step{}, Disk: dr,
-		Options: map[string]any{"trace": p.trace, "mode": fid.Mode, "depth": setup.Depth, "mapping": mapping, "skip-writes": o.SkipWrites}}
-	if err := results.Write(o.Out, res); err != nil {
-		return err
-	}
-	printReplay(g, &step, fid)
-	if runErr != nil {
-		return errInterrupted
-	}
-	return nil
+	return &results.Run{Format: results.FormatVersion, Kind: results.KindDisk, Label: o.Label, Tool: toolVersion(),
+		StartedAt: step.StartedAt, Steps: []results.Step{}, Disk: dr,
+		Options: map[string]any{"trace": p.trace, "mode": fid.Mode, "depth": setup.Depth, "mapping": fid.Mapping, "skip-writes": o.SkipWrites}}
 }
 
 // openReplayFile uses an existing file at least reach bytes long, or creates one

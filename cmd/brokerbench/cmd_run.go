@@ -101,7 +101,11 @@ func applyConfigFile(c *cobra.Command, path string) error {
 		if f == nil || k == "config" {
 			return usagef("--config %s: unknown option %q (the file takes the flags' names, e.g. users, step, warmup, label, tag)", path, k)
 		}
-		if f.Changed {
+		if t := aliasTarget(c.Flags(), f); t != f {
+			fmt.Fprintf(c.ErrOrStderr(), "brokerbench: --config %s: %s is an old name of %s: use %s\n", path, k, t.Name, t.Name)
+			f = t
+		}
+		if given(c.Flags(), f) {
 			continue
 		}
 		if err := setFlagFromYAML(f, m[k]); err != nil {

@@ -304,9 +304,10 @@ func checkRunFile(t *testing.T, run *results.Run) {
 	if run.Options["users"] != "2,4" || run.Options["step"] != "4s" || !strings.Contains(run.Options["db"].(string), "xxxxx") {
 		t.Errorf("options: %v", run.Options)
 	}
-	// The emulator's size as used: derived for 4 users, recorded under its flag.
-	if run.Options["mee-workers"] != "8" || run.Options["connections_used"] != float64(4+8+2) {
-		t.Errorf("options: mee-workers %v, connections_used %v", run.Options["mee-workers"], run.Options["connections_used"])
+	// The emulator's size as used: derived for 4 users, recorded under its flag and
+	// under the flag's old name, which format 1 keeps.
+	if run.Options["emulator-workers"] != "8" || run.Options["mee-workers"] != "8" || run.Options["connections_used"] != float64(4+8+2) {
+		t.Errorf("options: emulator-workers %v, mee-workers %v, connections_used %v", run.Options["emulator-workers"], run.Options["mee-workers"], run.Options["connections_used"])
 	}
 	if run.Interrupted || run.FinishedAt.IsZero() || len(run.Steps) != 2 {
 		t.Fatalf("interrupted %v, finished %v, %d steps", run.Interrupted, run.FinishedAt, len(run.Steps))

@@ -18,20 +18,21 @@ func newSchemaCommand(g *globalOptions) *cobra.Command {
 	var name string
 	c := &cobra.Command{
 		Use:   "schema",
-		Short: "Print the DDL of a dialect, or drop the schema (schema drop)",
-		Long: `schema prints the statements load runs: every table with its primary key, then the
+		Short: "Print the DDL for a database, or drop the schema (schema drop)",
+		Long: `schema prints the statements load runs on --database: every table with its primary key, then the
 secondary indexes, then the foreign keys (created after the data is in), then the trade-id
 sequence. schema drop removes brokerbench's tables and sequence from --db.`,
 		Args: cobra.NoArgs,
 		RunE: func(c *cobra.Command, _ []string) error {
 			eng, err := database.Lookup(database.Name(name))
 			if err != nil {
-				return usagef("--dialect: %v", err)
+				return usagef("--database: %v", err)
 			}
 			return printDDL(g.Stdout, eng.DDL)
 		},
 	}
-	c.Flags().StringVar(&name, "dialect", string(database.Postgres), database.Names())
+	c.Flags().StringVar(&name, "database", string(database.Postgres), "the database whose DDL to print: "+database.Names())
+	aliasFlag(c.Flags(), "dialect", "database")
 	c.AddCommand(&cobra.Command{
 		Use:   "drop",
 		Short: "Drop brokerbench's tables and sequence from the database",
@@ -41,7 +42,7 @@ sequence. schema drop removes brokerbench's tables and sequence from --db.`,
 	return c
 }
 
-// printDDL writes the schema script of a dialect. The sequence starts at the first
+// printDDL writes the schema script of a database. The sequence starts at the first
 // run-time id of the smallest scale; load creates it for its own scale.
 func printDDL(w io.Writer, ddl database.DDL) error {
 	tables := append(schema.Tables(), schema.MetaTables()...)

@@ -87,11 +87,13 @@ func TestDependencyDirection(t *testing.T) {
 		"database":   {"schema", "database", "internal/netfault"}, // netfault: a leaf, for its tests
 		"schema/rnd": {"schema"},
 		"schema":     {},
-		"results":    {},
-		"loader":     {"schema", "internal", "database"},
-		"txn":        {"schema", "database"},
-		"driver":     {"txn", "results", "schema", "driver", "internal", "database"},
-		"internal":   {"schema", "internal", "loader", "database"},
+		"results":    {"results/chart"},
+		// The charts of the HTML reports: series in, SVG out, no result files.
+		"results/chart": {},
+		"loader":        {"schema", "internal", "database"},
+		"txn":           {"schema", "database"},
+		"driver":        {"txn", "results", "schema", "driver", "internal", "database"},
+		"internal":      {"schema", "internal", "loader", "database"},
 		// The storage profiles read result files (from-run) and run fio.
 		"diskprofile":  {"results", "internal/fio"},
 		"internal/fio": {},
@@ -213,7 +215,7 @@ func engineNames(t *testing.T) (idents, literals map[string]string) {
 // TestNoNameSwitchOnDatabases: outside database/..., code gets what differs between
 // databases from the registered Engine, never by naming an engine: no database.X
 // constant of a registered engine, no string literal of an engine's name or product.
-// cmd may name the default (--dialect postgres); the managed PostgreSQL and MariaDB
+// cmd may name the default (schema --database postgres); the managed PostgreSQL and MariaDB
 // (internal/pgmanaged, internal/mdbmanaged) and the test harnesses run one product by
 // design; txn's
 // per-database statement texts are data keyed by the name (override{database.X, sql}).

@@ -30,9 +30,10 @@ var flagMax = map[string]float64{
 	"resolution":  100,       // percent
 	"workers":     1024,      // generator goroutines; more only costs memory
 	"connections": 100_000,   // the users' pool
-	"mee-workers": 10_000,    // one connection each
 	"max-steps":   10_000,    // --find-max's probes
 	"customers":   1_000_000, // TPC-E-like scale: far beyond any disk
+
+	"emulator-workers": 10_000, // one connection each; its old name --mee-workers shares the value
 }
 
 // checkNumericFlags refuses a numeric flag of fs that is not finite or is out of

@@ -65,7 +65,10 @@ With no --db, commands use a managed local PostgreSQL that brokerbench starts it
 	pf.StringVar(&g.PGData, "pgdata", envOr("BROKERBENCH_PGDATA", ""), "with no --db: keep the managed PostgreSQL cluster in this folder (e.g. on the disk under test)")
 	pf.BoolVarP(&g.Quiet, "quiet", "q", false, "print only results and errors")
 	// Ranges first, before a command's own checks (and again after run's --config).
-	root.PersistentPreRunE = func(c *cobra.Command, _ []string) error { return checkNumericFlags(c.Flags()) }
+	root.PersistentPreRunE = func(c *cobra.Command, _ []string) error {
+		warnOldFlagNames(c.Flags(), c.ErrOrStderr())
+		return checkNumericFlags(c.Flags())
+	}
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
 		return usageError{fmt.Errorf("%w (see '%s --help')", err, c.CommandPath())}
 	})

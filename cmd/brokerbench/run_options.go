@@ -26,7 +26,9 @@ type runOptions struct {
 	Rate        float64
 	Pace        string // "nominal" or ""
 	Connections int
-	MEEWorkers  int
+
+	EmulatorWorkers int // 0: the session derives the emulator's size from the plan
+
 	Seed        uint64
 	Label       string
 	Tags        []string
@@ -56,8 +58,9 @@ func (o *runOptions) bindFlags(f *pflag.FlagSet) {
 	f.DurationVar(&o.Think, "think", 0, "each user's mean think time between transactions (exponential, truncated at 10x); 0: none")
 	f.Float64Var(&o.Rate, "rate", 0, "target transaction starts per second in total: the users', the market emulator's and the timer's (open loop; late starts count in the response times); 0: as fast as the users go")
 	f.StringVar(&o.Pace, "pace", "", "\"nominal\": each user starts on a schedule drawn in advance, its mean interval set from the step's user count so the users offer the nominal tpsE of the loaded customers (customers/500) whatever the response times; instead of --think and --rate")
-	f.IntVar(&o.Connections, "connections", 0, "the users' connection pool size; 0: one per user at the highest level (the market emulator and the timer have their own --mee-workers + 1 connections)")
-	f.IntVar(&o.MEEWorkers, "mee-workers", 0, "market-exchange emulator workers (each with its own connection) for Trade-Result and Market-Feed; 0: one per three users at the highest level, 8 to 64")
+	f.IntVar(&o.Connections, "connections", 0, "the users' connection pool size; 0: one per user at the highest level (the market emulator and the timer have their own --emulator-workers + 1 connections)")
+	f.IntVar(&o.EmulatorWorkers, "emulator-workers", 0, "market-exchange emulator workers (each with its own connection) for Trade-Result and Market-Feed; 0: one per three users at the highest level, 8 to 64")
+	aliasFlag(f, "mee-workers", "emulator-workers") // MEE: TPC-E's name for the emulator
 	f.Uint64Var(&o.Seed, "seed", 0, "seed of the transaction inputs; 0: the load's seed (same inputs for the same database)")
 	f.StringVar(&o.Label, "label", "", "the run's name in reports and comparisons, e.g. \"H810 RAID10\"")
 	f.StringArrayVar(&o.Tags, "tag", nil, "a `key=value` stored with the run (controller, raid, cache, disks); repeatable")
@@ -123,8 +126,8 @@ func (o runOptions) plan() (driver.Plan, error) {
 		return p, usagef("--think must not be negative, got %s", o.Think)
 	case o.Connections < 0:
 		return p, usagef("--connections must not be negative, got %d", o.Connections)
-	case o.MEEWorkers < 0:
-		return p, usagef("--mee-workers must not be negative, got %d", o.MEEWorkers)
+	case o.EmulatorWorkers < 0:
+		return p, usagef("--emulator-workers must not be negative, got %d", o.EmulatorWorkers)
 	case len(o.Label) > results.MaxTextBytes:
 		return p, usagef("--label is %d bytes long; at most %d", len(o.Label), results.MaxTextBytes)
 	case o.LostGrace <= 0:

@@ -101,7 +101,7 @@ func newRunSession(g *globalOptions, o runOptions, lw *liveWriter) (*runSession,
 	if err != nil {
 		return nil, err
 	}
-	s := &runSession{g: g, opts: o, lw: lw, plan: plan, tags: tags, conns: o.Connections, meeWorkers: o.MEEWorkers,
+	s := &runSession{g: g, opts: o, lw: lw, plan: plan, tags: tags, conns: o.Connections, meeWorkers: o.EmulatorWorkers,
 		lims: lims, judge: newStepJudge(lims), shard: sp, clock: driver.RealClock{}}
 	// A shard sizes its pool and its emulator for its own share of the users.
 	if s.conns == 0 {
@@ -185,14 +185,14 @@ func (s *runSession) open(ctx context.Context, tgt *target) error {
 }
 
 // record starts the result file. Its options are the session's options as used:
-// --mee-workers records the emulator's size even when the session derived it.
+// --emulator-workers records the emulator's size even when the session derived it.
 func (s *runSession) record() error {
 	s.out = s.opts.Out
 	if s.out == "" {
 		s.out = "brokerbench-" + time.Now().Format("20060102-150405") + ".json"
 	}
 	used := s.opts
-	used.MEEWorkers = s.meeWorkers
+	used.EmulatorWorkers = s.meeWorkers
 	srv := s.srv
 	s.result = &results.Run{
 		Format: results.FormatVersion, Label: s.opts.Label, Tags: s.tags,

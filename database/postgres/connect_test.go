@@ -50,3 +50,19 @@ func TestConnectDeadline(t *testing.T) {
 		t.Fatalf("interrupted connect: got %v, want context.Canceled", err)
 	}
 }
+
+// TestInvalidDSNSaysWhy: a DSN pgx cannot parse is refused with pgx's reason, and
+// never with its password, whichever form carries it.
+func TestInvalidDSNSaysWhy(t *testing.T) {
+	for _, c := range []struct{ dsn, reason string }{
+		{"postgres://bench:Zq9pw!x@localhost:99999/bench", "invalid port"},
+		{"postgres://bench:Zq9pw!x@localhost:http/bench", "invalid port"},
+		{"host=localhost port=0 user=bench password=Zq9pw!x", "invalid port"},
+		{"postgres://bench:Zq9pw!x@localhost/bench?sslmode=bogus", "sslmode is invalid"},
+	} {
+		_, err := Open(context.Background(), c.dsn, database.Options{})
+		if err == nil || !strings.Contains(err.Error(), c.reason) || strings.Contains(err.Error(), "Zq9pw!x") {
+			t.Errorf("%s: %v; want the reason %q and no password", c.dsn, err, c.reason)
+		}
+	}
+}

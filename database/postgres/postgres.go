@@ -84,10 +84,20 @@ func pgTarget(c *pgx.ConnConfig) string {
 	return fmt.Sprintf("%s, database %s, user %s", net.JoinHostPort(host, strconv.Itoa(int(c.Port))), c.Database, c.User)
 }
 
-// parseErrorReason keeps pgx's reason but drops the quoted connection string.
+// parseErrorReason keeps pgx's reason ("invalid port") but drops the quoted
+// connection string, whose password pgx only redacts as best it can: the reason is
+// the error of a copy whose connection string is empty.
 func parseErrorReason(err error) string {
 	var pe *pgconn.ParseConfigError
-	if errors.As(err, &pe) && pe.Unwrap() != nil {
+	if !errors.As(err, &pe) {
+		return "cannot parse"
+	}
+	bare := *pe
+	bare.ConnString = ""
+	if reason, ok := strings.CutPrefix(bare.Error(), "cannot parse ``: "); ok {
+		return reason
+	}
+	if pe.Unwrap() != nil {
 		return pe.Unwrap().Error()
 	}
 	return "cannot parse"

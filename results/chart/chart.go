@@ -1,4 +1,8 @@
-package results
+// Package chart draws the line charts of brokerbench's HTML reports: series of
+// points with their intervals or repeats' boxes, reference lines and marked points,
+// as inline SVG through gonum/plot. It knows nothing of result files: package results
+// turns runs into Lines.
+package chart
 
 import (
 	"bytes"
@@ -27,47 +31,47 @@ const (
 	chartHeight = 10 * vg.Centimeter
 )
 
-// chartOptions are what a chart shows beyond its lines.
-type chartOptions struct {
-	// xTicks, when set, are the only x ticks (the steps' user counts), labelled
+// Options are what a chart shows beyond its lines.
+type Options struct {
+	// XTicks, when set, are the only x ticks (the steps' user counts), labelled
 	// as integers.
-	xTicks []float64
-	// xLabel names an x tick (a block size's "64k"); nil prints the number.
-	xLabel func(float64) string
-	// logX draws x on a log scale (user counts that double at every step).
-	logX bool
-	// hlines are horizontal reference lines, e.g. a limit.
-	hlines []refLine
-	// marks are highlighted points with a label, e.g. the maximum found.
-	marks []markPoint
+	XTicks []float64
+	// XLabel names an x tick (a block size's "64k"); nil prints the number.
+	XLabel func(float64) string
+	// LogX draws x on a log scale (user counts that double at every step).
+	LogX bool
+	// HLines are horizontal reference lines, e.g. a limit.
+	HLines []RefLine
+	// Marks are highlighted points with a label, e.g. the maximum found.
+	Marks []Mark
 }
 
-// refLine is a horizontal line at y, named in the legend.
-type refLine struct {
-	y    float64
-	name string
+// RefLine is a horizontal line at Y, named in the legend.
+type RefLine struct {
+	Y    float64
+	Name string
 }
 
-// markPoint is a point drawn large, with its label next to it.
-type markPoint struct {
-	x, y  float64
-	label string
+// Mark is a point drawn large, with its label next to it.
+type Mark struct {
+	X, Y  float64
+	Label string
 }
 
-// line is one series of a chart.
-type line struct {
-	name   string
-	xs, ys []float64
-	dashed bool
-	color  int // palette index; lines of one run share a colour
-	// lo and hi, when set (one per point, NaN for none), are each point's 95 %
+// Line is one series of a chart.
+type Line struct {
+	Name   string
+	Xs, Ys []float64
+	Dashed bool
+	Color  int // palette index; lines of one run share a colour
+	// Lo and Hi, when set (one per point, NaN for none), are each point's 95 %
 	// interval, drawn as a bar.
-	lo, hi []float64
-	// boxes, when set, are each point's repeats' values, drawn as a box plot.
-	boxes [][]float64
-	// breaks are the indices of the points that start a new segment: the line is
+	Lo, Hi []float64
+	// Boxes, when set, are each point's repeats' values, drawn as a box plot.
+	Boxes [][]float64
+	// Breaks are the indices of the points that start a new segment: the line is
 	// not drawn from the point before (a time series across a gap in its samples).
-	breaks []int
+	Breaks []int
 }
 
 // palette is colour-blind friendly (Okabe-Ito), so runs stay apart in print too.
@@ -77,42 +81,38 @@ var palette = [...]color.RGBA{
 	{0x00, 0x00, 0x00, 0xff}, {0xF0, 0xE4, 0x42, 0xff},
 }
 
-// lineChartSVG draws the lines with gonum/plot and returns an <svg> element ready
-// to be inlined into HTML (no XML prolog). Lines with fewer than one point are
-// skipped; a chart with no line at all says so instead of drawing empty axes.
-func lineChartSVG(title, xLabel, yLabel string, lines []line) (string, error) {
-	return lineChartSVGWith(title, xLabel, yLabel, lines, chartOptions{})
-}
-
 // glyphs tell series apart beside their colour: with five shapes and eight
 // colours, forty series differ in one or the other, and the lines of a run past
 // the palette's eighth are dashed as well.
 var glyphs = []draw.GlyphDrawer{draw.CircleGlyph{}, draw.SquareGlyph{}, draw.TriangleGlyph{}, draw.CrossGlyph{}, draw.PlusGlyph{}}
 
-// chartFont is the charts' one font family, the page's too (pageCSS): Liberation
+// chartFont is the charts' one font family, the report pages' too (results' pageCSS): Liberation
 // Sans, which gonum/plot embeds, so the SVG's metrics and the text agree.
 var chartFont = font.Font{Typeface: "Liberation", Variant: "Sans"}
 
-// lineChartSVGWith is lineChartSVG with ticks, scale, reference lines, marks and
-// intervals. The legend sits to the right of the plotted area, never on the lines.
-func lineChartSVGWith(title, xLabel, yLabel string, lines []line, o chartOptions) (string, error) {
+// SVG draws the lines with gonum/plot and returns an <svg> element ready
+// to be inlined into HTML (no XML prolog), with the options' ticks, scale, reference
+// lines and marks and the lines' intervals and boxes. Lines with fewer than one point
+// are skipped; a chart with no line at all gives "" instead of empty axes. The
+// legend sits to the right of the plotted area, never on the lines.
+func SVG(title, xLabel, yLabel string, lines []Line, o Options) (string, error) {
 	p, leg := newChartPlot(title, xLabel, yLabel)
 	drawn := 0
 	spread := 0 // lines with intervals or boxes, which stand side by side
 	for _, l := range lines {
-		if len(l.xs) > 0 && (len(l.lo) > 0 || len(l.boxes) > 0) {
+		if len(l.Xs) > 0 && (len(l.Lo) > 0 || len(l.Boxes) > 0) {
 			spread++
 		}
 	}
 	k := 0
 	for _, l := range lines {
-		if len(l.xs) == 0 {
+		if len(l.Xs) == 0 {
 			continue
 		}
 		// Each spread line's bars and boxes move sideways by its rank among them,
 		// centred on the point.
 		var off vg.Length
-		if len(l.lo) > 0 || len(l.boxes) > 0 {
+		if len(l.Lo) > 0 || len(l.Boxes) > 0 {
 			off = vg.Points(14 * (float64(k) - float64(spread-1)/2))
 			k++
 		}
@@ -156,28 +156,28 @@ func newChartPlot(title, xLabel, yLabel string) (*plot.Plot, plot.Legend) {
 
 // addLine draws one series (at least one point): its segments, its points, its
 // intervals and boxes moved sideways by off, and its legend entry.
-func addLine(p *plot.Plot, leg *plot.Legend, l line, off vg.Length) error {
-	pts := make(plotter.XYs, len(l.xs))
-	for i := range l.xs {
-		pts[i].X, pts[i].Y = l.xs[i], l.ys[i]
+func addLine(p *plot.Plot, leg *plot.Legend, l Line, off vg.Length) error {
+	pts := make(plotter.XYs, len(l.Xs))
+	for i := range l.Xs {
+		pts[i].X, pts[i].Y = l.Xs[i], l.Ys[i]
 	}
 	sc, err := plotter.NewScatter(pts)
 	if err != nil {
 		return err
 	}
-	c := palette[l.color%len(palette)]
+	c := palette[l.Color%len(palette)]
 	sc.Color = c
-	sc.Shape = glyphs[l.color%len(glyphs)]
+	sc.Shape = glyphs[l.Color%len(glyphs)]
 	sc.Radius = vg.Points(3)
 	var ln *plotter.Line
-	for _, seg := range segments(pts, l.breaks) {
+	for _, seg := range segments(pts, l.Breaks) {
 		s, err := plotter.NewLine(seg)
 		if err != nil {
 			return err
 		}
 		s.Color = c
 		s.Width = vg.Points(1.5)
-		if l.dashed || l.color >= len(palette) {
+		if l.Dashed || l.Color >= len(palette) {
 			s.Dashes = []vg.Length{vg.Points(5), vg.Points(3)}
 		}
 		p.Add(s)
@@ -186,19 +186,19 @@ func addLine(p *plot.Plot, leg *plot.Legend, l line, off vg.Length) error {
 		}
 	}
 	p.Add(sc)
-	if len(l.lo) > 0 || len(l.boxes) > 0 {
+	if len(l.Lo) > 0 || len(l.Boxes) > 0 {
 		if err := addSpread(p, l, c, off); err != nil {
 			return err
 		}
 	}
-	leg.Add(l.name, ln, sc)
+	leg.Add(l.Name, ln, sc)
 	return nil
 }
 
 // setAxes leaves room around the data, so the end points and the top of the curve
 // are not cut by the frame, and sets the scale and the ticks.
-func setAxes(p *plot.Plot, o chartOptions) {
-	if o.logX && p.X.Min > 0 {
+func setAxes(p *plot.Plot, o Options) {
+	if o.LogX && p.X.Min > 0 {
 		f := math.Pow(p.X.Max/p.X.Min, 0.06)
 		if f <= 1 {
 			f = 1.5
@@ -218,8 +218,8 @@ func setAxes(p *plot.Plot, o chartOptions) {
 	if p.Y.Max == 0 {
 		p.Y.Max = 1
 	}
-	if len(o.xTicks) > 0 {
-		p.X.Tick.Marker = valueTicks(o.xTicks, o.xLabel)
+	if len(o.XTicks) > 0 {
+		p.X.Tick.Marker = valueTicks(o.XTicks, o.XLabel)
 	} else {
 		p.X.Tick.Marker = roundTicks{}
 	}
@@ -267,23 +267,23 @@ func useFont(p *plot.Plot) {
 // addSpread draws a line's intervals (a vertical bar with caps from lo to hi at
 // each point) and its repeats' box plots, moved sideways by off so the bars and
 // boxes of several runs at one x stand beside each other.
-func addSpread(p *plot.Plot, l line, c color.RGBA, off vg.Length) error {
-	if len(l.lo) == len(l.xs) {
+func addSpread(p *plot.Plot, l Line, c color.RGBA, off vg.Length) error {
+	if len(l.Lo) == len(l.Xs) {
 		bars := &intervalBars{color: c, off: off}
-		for i := range l.xs {
-			if !math.IsNaN(l.lo[i]) && !math.IsNaN(l.hi[i]) {
-				bars.xs, bars.lo, bars.hi = append(bars.xs, l.xs[i]), append(bars.lo, l.lo[i]), append(bars.hi, l.hi[i])
+		for i := range l.Xs {
+			if !math.IsNaN(l.Lo[i]) && !math.IsNaN(l.Hi[i]) {
+				bars.xs, bars.lo, bars.hi = append(bars.xs, l.Xs[i]), append(bars.lo, l.Lo[i]), append(bars.hi, l.Hi[i])
 			}
 		}
 		if len(bars.xs) > 0 {
 			p.Add(bars)
 		}
 	}
-	for i, vs := range l.boxes {
-		if len(vs) < 2 || i >= len(l.xs) {
+	for i, vs := range l.Boxes {
+		if len(vs) < 2 || i >= len(l.Xs) {
 			continue
 		}
-		bp, err := plotter.NewBoxPlot(vg.Points(10), l.xs[i], plotter.Values(vs))
+		bp, err := plotter.NewBoxPlot(vg.Points(10), l.Xs[i], plotter.Values(vs))
 		if err != nil {
 			return err
 		}
@@ -335,9 +335,9 @@ func inlineSVG(s string) string {
 
 // addReferences draws the horizontal reference lines across the data's x range and
 // the marked points. They are added after the data so the x range is known.
-func addReferences(p *plot.Plot, leg *plot.Legend, o chartOptions) error {
-	for i, r := range o.hlines {
-		ln, err := plotter.NewLine(plotter.XYs{{X: p.X.Min, Y: r.y}, {X: p.X.Max, Y: r.y}})
+func addReferences(p *plot.Plot, leg *plot.Legend, o Options) error {
+	for i, r := range o.HLines {
+		ln, err := plotter.NewLine(plotter.XYs{{X: p.X.Min, Y: r.Y}, {X: p.X.Max, Y: r.Y}})
 		if err != nil {
 			return err
 		}
@@ -345,24 +345,24 @@ func addReferences(p *plot.Plot, leg *plot.Legend, o chartOptions) error {
 		ln.Width = vg.Points(1.2)
 		ln.Dashes = []vg.Length{vg.Points(2 + 2*float64(i)), vg.Points(2)}
 		p.Add(ln)
-		leg.Add(r.name, ln)
+		leg.Add(r.Name, ln)
 	}
-	for _, m := range o.marks {
-		sc, err := plotter.NewScatter(plotter.XYs{{X: m.x, Y: m.y}})
+	for _, m := range o.Marks {
+		sc, err := plotter.NewScatter(plotter.XYs{{X: m.X, Y: m.Y}})
 		if err != nil {
 			return err
 		}
 		sc.Shape = draw.RingGlyph{}
 		sc.Radius = vg.Points(7)
 		sc.Color = color.RGBA{0xa1, 0x14, 0x0a, 0xff}
-		lb, err := plotter.NewLabels(plotter.XYLabels{XYs: plotter.XYs{{X: m.x, Y: m.y}}, Labels: []string{m.label}})
+		lb, err := plotter.NewLabels(plotter.XYLabels{XYs: plotter.XYs{{X: m.X, Y: m.Y}}, Labels: []string{m.Label}})
 		if err != nil {
 			return err
 		}
 		lb.TextStyle[0].Font = font.From(chartFont, lb.TextStyle[0].Font.Size)
 		// Beside the point on the side with room: a label running past the data's
 		// end would stretch the axis to make room for it.
-		if m.x > (p.X.Min+p.X.Max)/2 {
+		if m.X > (p.X.Min+p.X.Max)/2 {
 			lb.TextStyle[0].XAlign = text.XRight
 			lb.Offset = vg.Point{X: -vg.Points(10), Y: vg.Points(6)}
 		} else {
@@ -443,4 +443,14 @@ func doubling(users []float64) bool {
 		}
 	}
 	return true
+}
+
+// TicksAt ticks x at xs only (a ramp's user counts), on a log scale when they double
+// from one to the next.
+func TicksAt(xs []float64) Options {
+	return Options{XTicks: xs, LogX: doubling(uniqueSorted(xs))}
+}
+
+func uniqueSorted(vs []float64) []float64 {
+	return slices.Compact(slices.Sorted(slices.Values(vs)))
 }

@@ -1,0 +1,117 @@
+package results
+
+import (
+	"fmt"
+	"strings"
+)
+
+// readWriteRatio shows reads : writes as "9.2 : 1" (or "1 : 4.0" when writes
+// dominate); "-" when nothing was written and nothing read.
+func readWriteRatio(reads, writes float64) string {
+	switch {
+	case reads == 0 && writes == 0:
+		return "-"
+	case writes == 0:
+		return "∞ : 1"
+	case reads >= writes:
+		return fmt.Sprintf("%.1f : 1", reads/writes)
+	case reads == 0:
+		return "0 : 1"
+	}
+	return fmt.Sprintf("1 : %.1f", writes/reads)
+}
+
+// hasPerTxn reports whether any step of r has reads and writes per transaction.
+func hasPerTxn(r *Run) bool {
+	return anyStep(r, func(st *Step) bool { return ioKnown(st.IO) && st.IO.ReadsPerTxn != nil })
+}
+
+func hasHitRatio(r *Run) bool {
+	return anyStep(r, func(st *Step) bool { return st.CacheHitRatio != nil })
+}
+
+// storageHead and storageCells are the step table's storage-regime columns; the
+// regime is shown whenever any storage figure is.
+func storageHead(perTxn, hit bool) []string {
+	var h []string
+	if perTxn {
+		h = append(h, "reads/txn", "writes/txn", "r:w")
+	}
+	if hit {
+		h = append(h, "hit ratio")
+	}
+	if perTxn || hit {
+		h = append(h, "regime")
+	}
+	return h
+}
+
+func storageCells(st *Step, perTxn, hit bool) []cell {
+	var row []cell
+	if perTxn {
+		if io := st.IO; ioKnown(io) && io.ReadsPerTxn != nil && io.WritesPerTxn != nil {
+			row = append(row, numCell("%.2f", *io.ReadsPerTxn), numCell("%.2f", *io.WritesPerTxn),
+				cell{Text: readWriteRatio(io.ReadIOPS, io.WriteIOPS), Class: "num"})
+		} else {
+			row = append(row, dash, dash, dash)
+		}
+	}
+	if hit {
+		if st.CacheHitRatio != nil {
+			row = append(row, cell{Text: formatHitRatio(*st.CacheHitRatio), Class: "num"})
+		} else {
+			row = append(row, dash)
+		}
+	}
+	if perTxn || hit {
+		row = append(row, cell{Text: RegimeOf(st)})
+	}
+	return row
+}
+
+// memoryResidentNote explains the M flag under the step table when a step has it.
+func memoryResidentNote(r *Run) string {
+	var users []string
+	for _, i := range stepOrder(r.Steps) {
+		if MemoryResident(&r.Steps[i]) {
+			users = append(users, fmt.Sprint(r.Steps[i].Users))
+		}
+	}
+	if len(users) == 0 {
+		return ""
+	}
+	return fmt.Sprintf("M: memory-resident (at %s users): the disks served fewer than %.0f reads per transaction or fewer reads than writes, or the cache hit ratio was above %.1f %%, "+
+		"so these steps measured memory, not storage; %s.", strings.Join(users, ", "), MemoryResidentReadsPerTxn, MemoryResidentHitRatio*100, MemoryResidentAdvice)
+}
+
+// describeStorage adds the run's memory cap and database size to its identity line.
+func describeStorage(d Database) []string {
+	var parts []string
+	if d.SizeBytes > 0 {
+		parts = append(parts, "database "+formatBytes(d.SizeBytes))
+	}
+	if d.MemoryCapBytes > 0 {
+		parts = append(parts, "server memory capped at "+formatBytes(d.MemoryCapBytes))
+	}
+	return parts
+}
+
+// storageCSVColumns are appended to the step CSV: the regime figures, the step's
+// flags (";"-separated), and the run's memory cap and database size.
+func storageCSVColumns() []csvColumn {
+	return []csvColumn{
+		csvMetric("reads_per_txn", "reads_per_txn"),
+		csvMetric("writes_per_txn", "writes_per_txn"),
+		csvMetric("cache_hit_ratio", "cache_hit_ratio"),
+		{"flags", func(_ Input, v stepView) string { return strings.Join(v.st.Flags, ";") }},
+		{"memory_cap_bytes", func(in Input, _ stepView) string { return csvPositive(in.Run.Database.MemoryCapBytes) }},
+		{"db_size_bytes", func(in Input, _ stepView) string { return csvPositive(in.Run.Database.SizeBytes) }},
+	}
+}
+
+func csvPositive(v int64) string {
+	if v <= 0 {
+		return ""
+	}
+	return csvInt(v)
+}
