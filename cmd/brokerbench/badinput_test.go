@@ -115,6 +115,7 @@ func TestBadInputEveryFlag(t *testing.T) {
 		{[]string{"--db", "postgres://bench:" + secret + "@[::1", "check"}, 2, "invalid PostgreSQL DSN"},
 		{[]string{"run", "--server-memory", "lots"}, 2, "server-memory"},
 		{[]string{"run", "--server-memory", "10MB"}, 2, "below"},
+		{[]string{"--engine", "mariadb", "quickstart", "--server-memory", "150MB"}, 2, "the managed MariaDB needs"},
 		{[]string{"quickstart", "--server-memory", "-1GB"}, 2, "server-memory"},
 		{[]string{"pg", "start", "--pgdata", filepath.Join(dir, "pgx"), "--server-memory", "1XB"}, 2, "server-memory"},
 		{[]string{"--db", unreachable, "run", "--server-memory", "256MB", "--users", "1", "--step", "2s", "--warmup", "1s"}, 2, "managed PostgreSQL only"},
