@@ -118,9 +118,9 @@ func TestBadInputEveryFlag(t *testing.T) {
 		{[]string{"--engine", "mariadb", "quickstart", "--server-memory", "150MB"}, 2, "the managed MariaDB needs"},
 		{[]string{"quickstart", "--server-memory", "-1GB"}, 2, "server-memory"},
 		{[]string{"pg", "start", "--pgdata", filepath.Join(dir, "pgx"), "--server-memory", "1XB"}, 2, "server-memory"},
-		{[]string{"--db", unreachable, "run", "--server-memory", "256MB", "--users", "1", "--step", "2s", "--warmup", "1s"}, 2, "managed PostgreSQL only"},
-		{[]string{"--db", unreachable, "load", "--server-memory", "1GB"}, 2, "managed PostgreSQL only"},
-		{[]string{"--db", unreachable, "quickstart", "--server-memory", "1GB"}, 2, "managed PostgreSQL only"},
+		{[]string{"--db", unreachable, "run", "--server-memory", "256MB", "--users", "1", "--step", "2s", "--warmup", "1s"}, 2, "caps a managed server only"},
+		{[]string{"--db", unreachable, "load", "--server-memory", "1GB"}, 2, "caps a managed server only"},
+		{[]string{"--db", unreachable, "quickstart", "--server-memory", "1GB"}, 2, "caps a managed server only"},
 		{[]string{"--db", "sqlserver://sa:" + secret + "@127.0.0.1:1?database=x&dial+timeout=2&connection+timeout=2", "check"}, 1, "127.0.0.1"},
 		{[]string{"--db", "mysql://bench:" + secret + "@127.0.0.1:1/bench?connect_timeout=2", "check"}, 1, "127.0.0.1:1"},
 	} {

@@ -52,8 +52,8 @@ func parseServerMemory(s, engine string) (capBytes int64, given bool, err error)
 // errCapNeedsManaged is the usage error for --server-memory with a server brokerbench
 // does not start.
 func errCapNeedsManaged() error {
-	return usagef("--server-memory caps the managed PostgreSQL only; for a server given with --db, cap its memory yourself " +
-		"(docs/storage-bound.md: shared_buffers plus systemd MemoryMax= or a cgroup, SQL Server's max server memory)")
+	return usagef("--server-memory caps a managed server only (PostgreSQL, or MariaDB with --engine mariadb); for a server given with --db, cap its memory yourself " +
+		"(docs/storage-bound.md: shared_buffers or innodb_buffer_pool_size plus systemd MemoryMax= or a cgroup, SQL Server's max server memory)")
 }
 
 // checkAttachedCap refuses to use a running managed cluster with another cap than
