@@ -54,7 +54,7 @@ func runPGStart(ctx context.Context, g *globalOptions) error {
 	if err := needPGData(g); err != nil {
 		return err
 	}
-	capBytes, capGiven, err := parseServerMemory(g.ServerMemory)
+	capBytes, capGiven, err := parseServerMemory(g.ServerMemory, managedPostgres)
 	if err != nil {
 		return err
 	}

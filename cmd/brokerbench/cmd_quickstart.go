@@ -93,7 +93,7 @@ func runQuickstart(ctx context.Context, g *globalOptions, o *quickstartOptions) 
 	if err != nil {
 		return err
 	}
-	capBytes, capGiven, err := parseServerMemory(o.ServerMemory)
+	capBytes, capGiven, err := parseServerMemory(o.ServerMemory, g.Engine)
 	if err != nil {
 		return err
 	}

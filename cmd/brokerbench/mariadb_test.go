@@ -3,9 +3,12 @@ package main
 import (
 	"fmt"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
+	"github.com/brokerbench/brokerbench/internal/mdbmanaged"
+	"github.com/brokerbench/brokerbench/internal/memcap"
 	"github.com/brokerbench/brokerbench/internal/testdb"
 	"github.com/brokerbench/brokerbench/internal/testmdb"
 	"github.com/brokerbench/brokerbench/results"
@@ -68,4 +71,48 @@ func TestFindMaxAndShardsOnMariaDB(t *testing.T) {
 	}
 	t.Run("find-max", func(t *testing.T) { findMaxReal(t, dsn) })
 	t.Run("three shards", func(t *testing.T) { shardedRun(t, dsn) })
+}
+
+// TestCappedQuickstartOnManagedMariaDB runs quickstart's load, a ramp up to 16 users
+// and the check after it on a managed MariaDB capped at what those connections need
+// (mdbmanaged.CapFor): with MariaDB's own memory defaults the cap's OOM killer ended
+// the server during check. The server must finish every step and pass the check
+// inside the cap, with the buffer pool the cap implies.
+func TestCappedQuickstartOnManagedMariaDB(t *testing.T) {
+	testmdb.Require(t)
+	if testing.Short() {
+		t.Skip("a load and a 16-user ramp under a memory cap; skipped with -short")
+	}
+	if _, err := memcap.Find(); err != nil {
+		t.Skipf("no memory cgroup can be made here, so no capped run: %v", err)
+	}
+	capBytes := mdbmanaged.CapFor(runConnections(16))
+	out := filepath.Join(t.TempDir(), "mdb.json")
+	code, stdout, stderr := runMain("quickstart", "--engine", "mariadb", "--users", "4,16", "--step", "4s", "--warmup", "1s",
+		"--server-memory", strconv.FormatInt(capBytes, 10), "--out", out)
+	if code != 0 {
+		t.Fatalf("capped quickstart --engine mariadb: exit %d (the OOM killer ends mariadbd when its memory outgrows the cap)\n%s\n%s", code, stdout, stderr)
+	}
+	if !strings.Contains(stdout, "check: OK") {
+		t.Errorf("no passing check after the run:\n%s", stdout)
+	}
+	if !strings.Contains(stderr, "/"+memcap.Prefix+"mariadb-") || strings.Contains(stderr, "warning: the server's memory cap") {
+		t.Errorf("want the server in a brokerbench-mariadb- cgroup, with no warning that the cap is tight:\n%s", stderr)
+	}
+	r, err := results.Read(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pool := strconv.FormatInt(mdbmanaged.BufferPoolFor(capBytes), 10)
+	if r.Database.MemoryCapBytes != capBytes || r.Database.Settings["innodb_buffer_pool_size"] != pool || len(r.Steps) != 2 {
+		t.Errorf("result: cap %d (want %d), innodb_buffer_pool_size %s (want %s), %d steps",
+			r.Database.MemoryCapBytes, capBytes, r.Database.Settings["innodb_buffer_pool_size"], pool, len(r.Steps))
+	}
+	for _, st := range r.Steps {
+		for name, x := range st.Transactions {
+			if x.Errors != 0 {
+				t.Errorf("%d users: %s had %d errors", st.Users, name, x.Errors)
+			}
+		}
+	}
 }

@@ -235,7 +235,7 @@ func (s *runSession) instrument(ctx context.Context) error {
 	recordStorageRegime(ctx, s.result, s.tgt, s.db, s.lw.logf)
 	s.result.System = systemOf(s.sampler)
 	// The users' pool, the emulator's, the run lock's and the I/O sampler's connection.
-	warnTightCap(s.result.Database.MemoryCapBytes, s.conns+s.meeWorkers+3, s.lw.logf)
+	warnCapFits(s.tgt, s.conns+s.meeWorkers+3, s.lw.logf)
 	if s.opts.MetricsAddr != "" {
 		s.metrics = driver.NewMetrics()
 		stop, err := serveMetrics(s.opts.MetricsAddr, s.metrics, s.lw)

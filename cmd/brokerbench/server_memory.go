@@ -9,6 +9,7 @@ import (
 
 	"github.com/brokerbench/brokerbench/database"
 	"github.com/brokerbench/brokerbench/driver"
+	"github.com/brokerbench/brokerbench/internal/mdbmanaged"
 	"github.com/brokerbench/brokerbench/internal/memcap"
 	"github.com/brokerbench/brokerbench/internal/pgmanaged"
 	"github.com/brokerbench/brokerbench/results"
@@ -17,7 +18,8 @@ import (
 // --server-memory: run the managed PostgreSQL in a memory cgroup so that a database
 // larger than the cap is read from the disks (internal/memcap, docs/storage-bound.md).
 
-const serverMemoryUsage = "cap the managed PostgreSQL's memory, page cache included (e.g. 256MB, 1GB; shared_buffers becomes a quarter of it); " +
+const serverMemoryUsage = "cap the managed server's memory, page cache included (e.g. 256MB, 1GB; PostgreSQL's shared_buffers becomes a quarter of it, " +
+	"MariaDB's innodb_buffer_pool_size half of it up to 512MB, docs/mysql.md §5); " +
 	"needs root or a delegated cgroup; 0: no cap"
 
 // addServerMemoryFlag registers --server-memory on c, into dst.
@@ -25,9 +27,11 @@ func addServerMemoryFlag(c *cobra.Command, dst *string, usage string) {
 	c.Flags().StringVar(dst, "server-memory", "", usage)
 }
 
-// parseServerMemory reads a --server-memory value: its bytes and whether it was
-// given at all ("" is not given; "0" is given and means no cap).
-func parseServerMemory(s string) (capBytes int64, given bool, err error) {
+// parseServerMemory reads a --server-memory value for the managed server of engine
+// (--engine): its bytes and whether it was given at all ("" is not given; "0" is
+// given and means no cap). A cap below what that server needs to start is a usage
+// error, before anything starts.
+func parseServerMemory(s, engine string) (capBytes int64, given bool, err error) {
 	if s == "" {
 		return 0, false, nil
 	}
@@ -35,7 +39,11 @@ func parseServerMemory(s string) (capBytes int64, given bool, err error) {
 	if err != nil {
 		return 0, true, usagef("--server-memory: %v", err)
 	}
-	if err := pgmanaged.CheckMemoryCap(v); err != nil {
+	check := pgmanaged.CheckMemoryCap
+	if engine == managedMariaDB {
+		check = mdbmanaged.CheckMemoryCap
+	}
+	if err := check(v); err != nil {
 		return 0, true, usagef("--server-memory: %v", err)
 	}
 	return v, true, nil
@@ -44,8 +52,8 @@ func parseServerMemory(s string) (capBytes int64, given bool, err error) {
 // errCapNeedsManaged is the usage error for --server-memory with a server brokerbench
 // does not start.
 func errCapNeedsManaged() error {
-	return usagef("--server-memory caps the managed PostgreSQL only; for a server given with --db, cap its memory yourself " +
-		"(docs/storage-bound.md: shared_buffers plus systemd MemoryMax= or a cgroup, SQL Server's max server memory)")
+	return usagef("--server-memory caps a managed server only (PostgreSQL, or MariaDB with --engine mariadb); for a server given with --db, cap its memory yourself " +
+		"(docs/storage-bound.md: shared_buffers or innodb_buffer_pool_size plus systemd MemoryMax= or a cgroup, SQL Server's max server memory)")
 }
 
 // checkAttachedCap refuses to use a running managed cluster with another cap than
@@ -117,6 +125,21 @@ func warnTightCap(capBytes int64, conns int, logf func(string, ...any)) {
 	}
 }
 
+// warnCapFits warns when the managed server's cap leaves too little beside its cache
+// for the run's conns connections: the managed MariaDB's by its own measure
+// (internal/mdbmanaged), the managed PostgreSQL's by warnTightCap.
+func warnCapFits(t *target, conns int, logf func(string, ...any)) {
+	if t.MariaDB == nil {
+		warnTightCap(t.memoryCap(), conns, logf)
+		return
+	}
+	if c := t.MariaDB.MemoryCap; c > 0 && conns > mdbmanaged.ConnectionsFit(c) {
+		logf("warning: the server's memory cap of %s holds about %d connections beside innodb_buffer_pool_size and MariaDB's own memory, and this run opens %d; "+
+			"the cap's OOM killer may end the server mid-run: give --server-memory %s or more, or fewer users",
+			memcap.FormatSize(c), mdbmanaged.ConnectionsFit(c), conns, memcap.FormatSize(mdbmanaged.CapFor(conns)))
+	}
+}
+
 // quickstartCap is the cap quickstart puts on its managed server once the database
 // is loaded: half the database, so it is about twice the memory and most reads go to
 // the disks; at least the managed server's minimum, and at least what the run's conns
@@ -153,6 +176,9 @@ func capQuickstartServer(ctx context.Context, tgt *target, asked int64, given bo
 			return err
 		}
 		capBytes = quickstartCap(size, conns)
+		if tgt.MariaDB != nil {
+			capBytes = max(size/2, mdbmanaged.CapFor(conns))
+		}
 		say("capping the server's memory at %s for a %s database, so most reads go to the disks (--server-memory 0 turns this off)",
 			memcap.FormatSize(capBytes), memcap.FormatSize(size))
 	}

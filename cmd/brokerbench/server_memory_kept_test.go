@@ -90,7 +90,7 @@ func TestKeptCappedClusterAcrossProcesses(t *testing.T) {
 		t.Errorf("pg status does not say the cap:\n%s", s)
 	}
 	capped("pg status")
-	group := memcap.OpenExisting(filepath.Join(filepath.Dir(groupParent(t)), memcap.NameFor(pgdata)))
+	group := memcap.OpenExisting(filepath.Join(filepath.Dir(groupParent(t)), memcap.NameFor("pg", pgdata)))
 	cli(0, "pg", "stop", "--pgdata", pgdata)
 	if group != nil {
 		if _, err := os.Stat(group.Dir); !os.IsNotExist(err) {

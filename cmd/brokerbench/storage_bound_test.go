@@ -63,7 +63,7 @@ func storageBoundRun(t *testing.T, pgdata string) (outputs []string) {
 	if code, _, errOut := runMain("pg", "status", "--pgdata", pgdata); code == 0 {
 		t.Errorf("the run left the server running: %s", errOut)
 	}
-	if g := memcap.OpenExisting(filepath.Join(filepath.Dir(groupParent(t)), memcap.NameFor(pgdata))); g != nil {
+	if g := memcap.OpenExisting(filepath.Join(filepath.Dir(groupParent(t)), memcap.NameFor("pg", pgdata))); g != nil {
 		t.Errorf("the run left its memory cgroup %s", g.Dir)
 	}
 	return outputs

@@ -87,7 +87,7 @@ func hasPGEnv() bool {
 // openTarget resolves --db, BROKERBENCH_DB, the PG* variables and finally the managed
 // default. logf reports the managed server's progress (nil when quiet).
 func openTarget(ctx context.Context, g *globalOptions, logf func(string, ...any)) (*target, error) {
-	capBytes, capGiven, err := parseServerMemory(g.ServerMemory)
+	capBytes, capGiven, err := parseServerMemory(g.ServerMemory, g.Engine)
 	if err != nil {
 		return nil, err
 	}

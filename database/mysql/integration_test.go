@@ -631,3 +631,56 @@ func foreignKeyCheckFindsOrphans(t *testing.T, counter bool) {
 		}
 	}
 }
+
+// TestReadCommittedWithoutSetTransaction: a read-committed transaction begins with
+// START TRANSACTION alone, no SET statement before it (Com_set_option of the session
+// stays), and still reads at READ COMMITTED: it sees a row another session committed
+// after its first read, where a repeatable-read transaction, which is named, keeps
+// its snapshot.
+func TestReadCommittedWithoutSetTransaction(t *testing.T) {
+	dsn := testmdb.DSN(t)
+	ctx := context.Background()
+	db := testmdb.Open(t, dsn, database.Options{MaxConns: 1})
+	other := testmdb.Open(t, dsn, database.Options{MaxConns: 1})
+	if _, err := db.Exec(ctx, "CREATE TABLE rc_probe (id INT PRIMARY KEY, v INT) ENGINE=InnoDB"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db.Exec(ctx, "INSERT INTO rc_probe VALUES (1, 0)"); err != nil {
+		t.Fatal(err)
+	}
+	setOptions := func() int64 {
+		var name string
+		var n int64
+		if err := db.QueryRow(ctx, "SHOW SESSION STATUS LIKE 'Com_set_option'").Scan(&name, &n); err != nil {
+			t.Fatal(err)
+		}
+		return n
+	}
+	// read reads v twice in a transaction of level iso, with another session's
+	// committed update between the two reads.
+	read := func(iso database.Isolation, bump int) (first, second int) {
+		err := db.InTx(ctx, iso, func(tx database.Tx) error {
+			if err := tx.QueryRow(ctx, "SELECT v FROM rc_probe WHERE id = 1").Scan(&first); err != nil {
+				return err
+			}
+			if _, err := other.Exec(ctx, "UPDATE rc_probe SET v = ? WHERE id = 1", bump); err != nil {
+				return err
+			}
+			return tx.QueryRow(ctx, "SELECT v FROM rc_probe WHERE id = 1").Scan(&second)
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return first, second
+	}
+	before := setOptions()
+	if first, second := read(database.ReadCommitted, 1); first != 0 || second != 1 {
+		t.Errorf("read committed read %d then %d, want 0 then the other session's 1", first, second)
+	}
+	if after := setOptions(); after != before {
+		t.Errorf("a read-committed transaction sent %d SET statements, want none", after-before)
+	}
+	if first, second := read(database.RepeatableRead, 2); first != 1 || second != 1 {
+		t.Errorf("repeatable read read %d then %d, want its snapshot's 1 twice", first, second)
+	}
+}

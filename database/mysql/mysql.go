@@ -30,6 +30,9 @@ type DB struct {
 	// ids hands out trade ids from a counter table on a server without sequences
 	// (MySQL, counter.go); nil where NEXT VALUE FOR reads a sequence.
 	ids *idBlocks
+	// readCommitted: every connection starts with READ COMMITTED as its session's
+	// default isolation (session.go).
+	readCommitted bool
 	// snapshotChecks: every connection runs with innodb_snapshot_isolation ON, so a
 	// repeatable-read write to a row changed since the snapshot fails (1020) and is
 	// rerun instead of overwriting the newer row (docs/mysql.md §3).
@@ -88,6 +91,10 @@ func Open(ctx context.Context, dsn string, o database.Options) (*DB, error) {
 	m := &DB{DB: db, target: target, cfg: cfg, snapshotChecks: snapshotChecks}
 	if err := m.identify(pctx); err != nil {
 		db.Close()
+		return nil, err
+	}
+	if err := m.readCommittedSessions(pctx, o); err != nil {
+		m.DB.Close()
 		return nil, err
 	}
 	return m, nil
@@ -159,8 +166,18 @@ func (m *DB) Close() {
 // UPDATE read and lock the newest committed rows (docs/mysql.md §3); lock waits end
 // in deadlocks (1213) or lock wait timeouts (1205), which the caller retries.
 // ReadOnlyCommitted starts a READ ONLY transaction, which InnoDB runs without a
-// transaction id.
-func txOptions(iso database.Isolation) *sql.TxOptions {
+// transaction id. On a pool whose sessions default to READ COMMITTED
+// (readCommittedSessions) the read-committed levels name no level, so the driver
+// sends no SET TRANSACTION before them.
+func txOptions(iso database.Isolation, sessionReadCommitted bool) *sql.TxOptions {
+	if sessionReadCommitted {
+		switch iso {
+		case database.ReadCommitted:
+			return &sql.TxOptions{}
+		case database.ReadOnlyCommitted:
+			return &sql.TxOptions{ReadOnly: true}
+		}
+	}
 	switch iso {
 	case database.RepeatableRead:
 		return &sql.TxOptions{Isolation: sql.LevelRepeatableRead}
@@ -172,10 +189,11 @@ func txOptions(iso database.Isolation) *sql.TxOptions {
 	return &sql.TxOptions{Isolation: sql.LevelReadCommitted}
 }
 
-// InTx names the level on every transaction (the driver sends SET TRANSACTION
-// ISOLATION LEVEL before START TRANSACTION, which applies to that transaction only).
+// InTx runs fn in a transaction of level iso: READ COMMITTED is the sessions'
+// default, any other level is named (the driver sends SET TRANSACTION ISOLATION
+// LEVEL before START TRANSACTION, which applies to that transaction only).
 func (m *DB) InTx(ctx context.Context, iso database.Isolation, fn func(database.Tx) error) error {
-	tx, err := m.DB.BeginTx(ctx, txOptions(iso))
+	tx, err := m.DB.BeginTx(ctx, txOptions(iso, m.readCommitted))
 	if err != nil {
 		return err
 	}

@@ -46,17 +46,13 @@ const (
 	User     = "brokerbench"
 )
 
-// MinMemoryCap is the smallest --server-memory a managed MariaDB accepts: the
-// buffer pool, performance_schema's tables and the connections' threads must fit.
-const MinMemoryCap = 192 << 20
-
 // Options configure a server.
 type Options struct {
 	// Log receives one line per step; nil for none.
 	Log func(format string, args ...any)
 	// MemoryCap runs the server in a memory cgroup of this many bytes, page cache
-	// included (internal/memcap), with innodb_buffer_pool_size a quarter of it; 0 for
-	// no cap.
+	// included (internal/memcap), with its memory settings sized from it (memory.go);
+	// 0 for no cap.
 	MemoryCap int64
 	// Settings are extra mariadbd options (name -> value, as --name=value).
 	Settings map[string]string
@@ -107,23 +103,6 @@ func Available() error {
 	return err
 }
 
-// CheckMemoryCap refuses a cap below MinMemoryCap (0 means no cap).
-func CheckMemoryCap(capBytes int64) error {
-	if capBytes != 0 && capBytes < MinMemoryCap {
-		return fmt.Errorf("a memory cap of %s is below the %s the managed MariaDB needs for its buffer pool, performance_schema and connections",
-			memcap.FormatSize(capBytes), memcap.FormatSize(MinMemoryCap))
-	}
-	return nil
-}
-
-// BufferPoolFor is the innodb_buffer_pool_size a cap implies: a quarter of it, as
-// the managed PostgreSQL's shared_buffers, in whole megabytes and at least 32 MB.
-// InnoDB reads its data files with O_DIRECT, so beside the pool the cap holds the
-// server's other memory and the connections' threads rather than a page cache.
-func BufferPoolFor(capBytes int64) int64 {
-	return max(capBytes/4, 32<<20) >> 20 << 20
-}
-
 // Start makes a throwaway server and starts it.
 func Start(ctx context.Context, o Options) (*Server, error) {
 	if err := CheckMemoryCap(o.MemoryCap); err != nil {
@@ -165,11 +144,15 @@ func (s *Server) start(ctx context.Context, serverBin, installBin string, settin
 		return fmt.Errorf("write the managed MariaDB's password file: %w", err)
 	}
 	// The server's user owns its folder (0700): the socket folder inside is closed to
-	// everyone else. The password file stays the invoking user's.
-	if err := os.Mkdir(filepath.Dir(s.Socket), 0o700); err != nil {
-		return err
+	// everyone else, and so is its folder for temporary tables and sort files, which
+	// would otherwise go to /tmp, shared with every program on the machine. The
+	// password file stays the invoking user's.
+	for _, d := range []string{filepath.Dir(s.Socket), s.tmpDir()} {
+		if err := os.Mkdir(d, 0o700); err != nil {
+			return err
+		}
 	}
-	if err := s.giveToServer(s.Dir, filepath.Dir(s.Socket)); err != nil {
+	if err := s.giveToServer(s.Dir, filepath.Dir(s.Socket), s.tmpDir()); err != nil {
 		return err
 	}
 	s.log("mariadb-install-db %s", s.DataDir)
@@ -235,25 +218,23 @@ func (s *Server) launch(ctx context.Context, serverBin, initFile string, setting
 		args = append(args, "--user=mysql")
 	}
 	opts := DefaultSettings()
-	if s.MemoryCap > 0 {
-		opts["innodb-buffer-pool-size"] = strconv.FormatInt(BufferPoolFor(s.MemoryCap), 10)
-	}
-	for k, v := range settings {
-		opts[k] = v
-	}
+	opts["tmpdir"] = s.tmpDir()
+	maps.Copy(opts, memorySettings(s.MemoryCap))
+	maps.Copy(opts, settings)
 	for _, k := range sortedKeys(opts) {
 		args = append(args, "--"+k+"="+opts[k])
 	}
 	// mariadbd drops to --user itself; it is started as we are.
 	s.cmd = exec.Command(serverBin, args...)
 	s.cmd.Dir = s.Dir
+	s.cmd.Env = serverEnv(s.MemoryCap)
 	// The server must outlive a Ctrl-C aimed at us: Stop ends it, in order.
 	s.cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	// A restart appends to the log of the previous start: only what follows counts.
 	logFrom := len(s.errorLog())
 	start := func() error { return s.cmd.Start() }
 	if s.MemoryCap > 0 {
-		g, err := s.openMemoryGroup()
+		g, err := s.openMemoryGroup(opts["innodb-buffer-pool-size"])
 		if err != nil {
 			return err
 		}
@@ -302,48 +283,66 @@ func (s *Server) errorLog() string {
 	return string(b)
 }
 
-// openMemoryGroup makes the server's memory cgroup, named after its data directory.
-func (s *Server) openMemoryGroup() (*memcap.Group, error) {
-	ctl, err := memcap.Find()
-	if err != nil {
-		return nil, err
-	}
-	g, err := ctl.Open(memcap.NameFor(s.DataDir), s.MemoryCap)
-	if err != nil {
-		return nil, err
-	}
-	s.log("server memory capped at %s in cgroup %s (innodb_buffer_pool_size %s)",
-		memcap.FormatSize(s.MemoryCap), g.Dir, memcap.FormatSize(BufferPoolFor(s.MemoryCap)))
-	return g, nil
-}
-
 // DefaultSettings suit a benchmark on a small machine, as the managed PostgreSQL's:
 // enough connections for 300 users and the emulator, durable commits, a redo log
 // that does not force checkpoints every few seconds, performance_schema on for the
 // file I/O figures, and LOAD DATA LOCAL for the bulk path.
 func DefaultSettings() map[string]string {
-	return map[string]string{
+	m := map[string]string{
 		"max-connections":                "500",
 		"innodb-buffer-pool-size":        strconv.Itoa(512 << 20),
 		"innodb-log-file-size":           strconv.Itoa(1 << 30),
 		"innodb-flush-log-at-trx-commit": "1",
-		"performance-schema":             "ON",
-		// Only the file I/O summaries are read: the event histories and the digest
-		// table, sized from max_connections, took most of a 256 MB cap's memory, and
-		// the cap's OOM killer ended the server at start.
-		"performance-schema-events-waits-history-size":             "0",
-		"performance-schema-events-waits-history-long-size":        "0",
-		"performance-schema-events-stages-history-size":            "0",
-		"performance-schema-events-stages-history-long-size":       "0",
-		"performance-schema-events-statements-history-size":        "0",
-		"performance-schema-events-statements-history-long-size":   "0",
-		"performance-schema-events-transactions-history-size":      "0",
-		"performance-schema-events-transactions-history-long-size": "0",
-		"performance-schema-digests-size":                          "0",
-		"performance-schema-max-digest-length":                     "0",
-		"local-infile":                                             "1",
-		"character-set-server":                                     "utf8mb4",
+		// The managed PostgreSQL's default_transaction_isolation; the workload names
+		// its levels, and brokerbench's connections start at READ COMMITTED anyway
+		// (database/mysql), so this is for the result file's settings to read alike.
+		"transaction-isolation": "READ-COMMITTED",
+		"performance-schema":    "ON",
+		"local-infile":          "1",
+		"character-set-server":  "utf8mb4",
 	}
+	for k, v := range performanceSchemaSettings {
+		m[k] = v
+	}
+	return m
+}
+
+// performanceSchemaSettings keep performance_schema to what brokerbench reads: the
+// file I/O summaries, which need the file instruments and the threads that do the
+// I/O. Everything else it sizes from max_connections (statement, stage, memory,
+// mutex, lock and table summaries per thread, account, user and host) came to 70 MiB
+// of a 244 MiB cap at start, before a single query, and the cap's OOM killer ended
+// the server; with these it takes about 11 MiB (docs/mysql.md §5).
+var performanceSchemaSettings = map[string]string{
+	"performance-schema-events-waits-history-size":             "0",
+	"performance-schema-events-waits-history-long-size":        "0",
+	"performance-schema-events-stages-history-size":            "0",
+	"performance-schema-events-stages-history-long-size":       "0",
+	"performance-schema-events-statements-history-size":        "0",
+	"performance-schema-events-statements-history-long-size":   "0",
+	"performance-schema-events-transactions-history-size":      "0",
+	"performance-schema-events-transactions-history-long-size": "0",
+	"performance-schema-digests-size":                          "0",
+	"performance-schema-max-digest-length":                     "0",
+	"performance-schema-max-sql-text-length":                   "0",
+	"performance-schema-max-statement-stack":                   "1",
+	"performance-schema-max-statement-classes":                 "0",
+	"performance-schema-max-stage-classes":                     "0",
+	"performance-schema-max-memory-classes":                    "0",
+	"performance-schema-max-mutex-classes":                     "0",
+	"performance-schema-max-rwlock-classes":                    "0",
+	"performance-schema-max-cond-classes":                      "0",
+	"performance-schema-max-socket-classes":                    "0",
+	"performance-schema-max-table-instances":                   "0",
+	"performance-schema-max-table-handles":                     "0",
+	"performance-schema-max-index-stat":                        "0",
+	"performance-schema-max-table-lock-stat":                   "0",
+	"performance-schema-max-metadata-locks":                    "0",
+	"performance-schema-max-prepared-statements-instances":     "0",
+	"performance-schema-max-program-instances":                 "0",
+	"performance-schema-accounts-size":                         "0",
+	"performance-schema-hosts-size":                            "0",
+	"performance-schema-users-size":                            "0",
 }
 
 // URL is the DSN for database db over loopback TCP, password included: show it to
@@ -352,6 +351,9 @@ func (s *Server) URL(db string) string {
 	u := url.URL{Scheme: "mysql", User: url.UserPassword(User, s.password), Host: net.JoinHostPort("127.0.0.1", strconv.Itoa(s.Port)), Path: "/" + db}
 	return u.String()
 }
+
+// tmpDir is the server's tmpdir: its internal temporary tables and sort files.
+func (s *Server) tmpDir() string { return filepath.Join(s.Dir, "tmp") }
 
 // PassFile holds the password, readable by the invoking user only.
 func (s *Server) PassFile() string { return filepath.Join(s.Dir, "brokerbench.password") }

@@ -12,7 +12,7 @@
 // Life cycle, for one server:
 //
 //	ctl, err := memcap.Find()                 // ErrUnavailable: no controller, no permission
-//	g, err := ctl.Open(memcap.NameFor(dataDir), capBytes) // made, or a stale one reused
+//	g, err := ctl.Open(memcap.NameFor("pg", dataDir), capBytes) // made, or a stale one reused
 //	err = g.Run(func() error { return startServer() })    // children inherit the group
 //	...
 //	err = g.Remove()                          // after the server stopped

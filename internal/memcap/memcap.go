@@ -21,8 +21,9 @@ import (
 var ErrUnavailable = errors.New("cannot cap the server's memory")
 
 // Prefix starts the name of every group this package makes, so leftovers can be
-// recognised and never mistaken for someone else's.
-const Prefix = "brokerbench-pg-"
+// recognised and never mistaken for someone else's. The server's kind follows it
+// (NameFor), so an administrator listing the groups sees which database each holds.
+const Prefix = "brokerbench-"
 
 // Controller is the memory controller of this machine and where this process sits
 // in it.
@@ -153,15 +154,15 @@ func checkWritable(dir string) error {
 	return nil
 }
 
-// NameFor is the group name of the cluster in dataDir: stable, so the next start
-// after a crash finds the group its predecessor left.
-func NameFor(dataDir string) string {
+// NameFor is the group name of the server of kind ("pg", "mariadb") in dataDir:
+// stable, so the next start after a crash finds the group its predecessor left.
+func NameFor(kind, dataDir string) string {
 	abs, err := filepath.Abs(dataDir)
 	if err != nil {
 		abs = dataDir
 	}
 	sum := sha256.Sum256([]byte(abs))
-	return Prefix + hex.EncodeToString(sum[:6])
+	return Prefix + kind + "-" + hex.EncodeToString(sum[:6])
 }
 
 // Group is one memory cgroup.

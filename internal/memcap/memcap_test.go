@@ -85,9 +85,13 @@ func TestParseSize(t *testing.T) {
 }
 
 func TestNameForIsStable(t *testing.T) {
-	a, b := NameFor("/srv/bb"), NameFor("/srv/bb/")
-	if a != b || !strings.HasPrefix(a, Prefix) || NameFor("/srv/other") == a {
+	a, b := NameFor("pg", "/srv/bb"), NameFor("pg", "/srv/bb/")
+	if a != b || !strings.HasPrefix(a, Prefix+"pg-") || NameFor("pg", "/srv/other") == a {
 		t.Errorf("%s %s", a, b)
+	}
+	// The server's kind is in the name: a MariaDB's group does not read as a PostgreSQL's.
+	if m := NameFor("mariadb", "/srv/bb"); !strings.HasPrefix(m, Prefix+"mariadb-") || m == a {
+		t.Errorf("MariaDB's group %s, PostgreSQL's %s", m, a)
 	}
 }
 

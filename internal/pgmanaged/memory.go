@@ -51,7 +51,7 @@ func (c *Cluster) openMemoryGroup(capBytes int64) (*memcap.Group, error) {
 	if err != nil {
 		return nil, err
 	}
-	name := memcap.NameFor(c.DataDir)
+	name := memcap.NameFor("pg", c.DataDir)
 	if removed, err := ctl.RemoveStale(name, staleGroupAge); err == nil && len(removed) > 0 {
 		c.log("removed %d memory cgroup(s) left by managed servers that did not stop cleanly", len(removed))
 	}
