@@ -12,6 +12,9 @@ import (
 	"strings"
 	"testing"
 	"time"
+	"unsafe"
+
+	"golang.org/x/sys/unix"
 
 	"github.com/brokerbench/brokerbench/internal/testloop"
 	"github.com/brokerbench/brokerbench/results"
@@ -309,5 +312,42 @@ func TestRecorderWindow(t *testing.T) {
 	}
 	if !sum.StartedAt.Equal(from) {
 		t.Errorf("the trace starts at %v; its window at %v", sum.StartedAt, from)
+	}
+}
+
+// TestCaptureCountsWriteZeroes: a write of zeroes the device makes itself
+// (BLKZEROOUT, the kernel's write-zeroes, as ext4 issues when a file grows) is a
+// write of its length in the trace, as in the device's own counters: one request of
+// 8 MiB, not a flush without data.
+func TestCaptureCountsWriteZeroes(t *testing.T) {
+	d := testloop.NewRaw(t, 64)
+	var before, after diskStat
+	sum, trace := captureWhile(t, d, func() {
+		before = readStat(t, d.Name)
+		f, err := os.OpenFile(d.Dev, os.O_WRONLY, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer f.Close()
+		span := [2]uint64{0, 8 << 20} // offset, length
+		if _, _, errno := unix.Syscall(unix.SYS_IOCTL, f.Fd(), unix.BLKZEROOUT, uintptr(unsafe.Pointer(&span))); errno != 0 {
+			t.Fatalf("BLKZEROOUT: %v", errno)
+		}
+		after = readStat(t, d.Name)
+	})
+	writes, bytes := after.writes-before.writes, (after.writeSectors-before.writeSectors)*512
+	if writes == 0 || bytes != 8<<20 {
+		t.Fatalf("the device counted %d writes of %d bytes; want 8 MiB written", writes, bytes)
+	}
+	if sum.Writes != writes || sum.WriteBytes != bytes || sum.WriteZeroes != writes || sum.Flushes != 0 {
+		t.Errorf("trace: %d writes of %d bytes, %d of zeroes, %d flushes; the device counted %d writes of %d bytes",
+			sum.Writes, sum.WriteBytes, sum.WriteZeroes, sum.Flushes, writes, bytes)
+	}
+	data, err := os.ReadFile(trace)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(data), " write 0 ") {
+		t.Errorf("the trace holds no write at offset 0:\n%s", data)
 	}
 }

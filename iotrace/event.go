@@ -32,9 +32,11 @@ type event struct {
 	sectors  uint32
 }
 
-// Flags are the request's modifiers from the kernel's rwbs string.
+// Flags are the request's modifiers from the kernel's rwbs string. Zeroes marks a
+// write of zeroes the device makes itself (the kernel's write-zeroes, rwbs "N" with a
+// length: ext4 zeroing an extent, BLKZEROOUT), which the event reads as a write.
 type Flags struct {
-	PreFlush, FUA, Sync, Meta, ReadAhead bool
+	PreFlush, FUA, Sync, Meta, ReadAhead, Zeroes bool
 }
 
 // kernelDev is the kernel's internal dev_t (MKDEV: 20 bits of minor), which the
@@ -92,8 +94,13 @@ func parseLine(line string) (event, bool, error) {
 	ev.dev = kernelDev(uint32(ma), uint32(mi))
 	ev.sector, ev.sectors = sec, uint32(nr)
 	ev.dir, ev.flags = parseRWBS(before[1])
-	if ev.sectors == 0 && ev.dir != Discard {
+	switch {
+	case ev.sectors == 0 && ev.dir != Discard:
 		ev.dir = Flush
+	case ev.dir == Flush && !ev.flags.PreFlush:
+		// "N" with a length is a write of zeroes: /proc/diskstats counts it as a write
+		// of its sectors, and so does the trace.
+		ev.dir, ev.flags.Zeroes = Write, true
 	}
 	return ev, true, nil
 }

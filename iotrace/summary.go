@@ -97,6 +97,7 @@ func (s *summarizer) add(ev event, ts int64) {
 	o.PreFlush += b2i(f.PreFlush)
 	o.SyncRequests += b2i(f.Sync)
 	o.MetaRequests += b2i(f.Meta)
+	o.WriteZeroes += b2i(f.Zeroes)
 	size := int64(ev.sectors) * 512
 	switch ev.dir {
 	case Flush:

@@ -27,6 +27,9 @@ type IOCapture struct {
 	PreFlush     int64   `json:"preflush,omitempty"` // requests preceded by a flush
 	SyncRequests int64   `json:"sync,omitempty"`     // marked synchronous
 	MetaRequests int64   `json:"metadata,omitempty"` // file system metadata
+	// WriteZeroes counts the writes of zeroes the device makes itself (the kernel's
+	// write-zeroes); they are in Writes and WriteBytes, as /proc/diskstats counts them.
+	WriteZeroes int64 `json:"write_zeroes,omitempty"`
 	// Sizes counts data requests by size, in power-of-two buckets named by their upper
 	// bound ("4k" holds sizes above 2k up to 4k).
 	Sizes map[string]int64 `json:"sizes"`
