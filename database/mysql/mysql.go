@@ -75,25 +75,15 @@ func Open(ctx context.Context, dsn string, o database.Options) (*DB, error) {
 	pctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 	db, err := ping(pctx, conn, o)
-	snapshotChecks := true
-	if ErrorNumber(err) == erUnknownVariable {
-		// A server without innodb_snapshot_isolation (MariaDB before 10.6.18 and
-		// 10.11.8, MySQL): connect without it, and say so in the server's notes.
-		delete(cfg.Params, snapshotIsolation)
-		if conn, err = driver.NewConnector(cfg); err == nil {
-			db, err = ping(pctx, conn, o)
-		}
-		snapshotChecks = false
-	}
 	if err != nil {
 		return nil, database.ConnectError(ctx, pctx, "MySQL", target, timeout, database.Scrubbed(err, cfg.Passwd))
 	}
-	m := &DB{DB: db, target: target, cfg: cfg, snapshotChecks: snapshotChecks}
+	m := &DB{DB: db, target: target, cfg: cfg}
 	if err := m.identify(pctx); err != nil {
 		db.Close()
 		return nil, err
 	}
-	if err := m.readCommittedSessions(pctx, o); err != nil {
+	if err := m.sessionDefaults(pctx, o); err != nil {
 		m.DB.Close()
 		return nil, err
 	}
@@ -115,11 +105,6 @@ func configure(cfg *driver.Config, timeout time.Duration, appName string) {
 		cfg.Params = map[string]string{}
 	}
 	cfg.Params["time_zone"] = "'+00:00'"
-	// Repeatable read as PostgreSQL runs it: a write to a row another transaction
-	// changed after this one's snapshot is an error (1020), not a silent overwrite
-	// of the newer row computed from the older one (a lost update: Trade-Update's
-	// frames read a value and write it back changed).
-	cfg.Params[snapshotIsolation] = "ON"
 	if appName != "" && cfg.ConnectionAttributes == "" {
 		// Shown in performance_schema.session_connect_attrs; the attribute list is
 		// comma- and colon-separated.
@@ -167,7 +152,7 @@ func (m *DB) Close() {
 // in deadlocks (1213) or lock wait timeouts (1205), which the caller retries.
 // ReadOnlyCommitted starts a READ ONLY transaction, which InnoDB runs without a
 // transaction id. On a pool whose sessions default to READ COMMITTED
-// (readCommittedSessions) the read-committed levels name no level, so the driver
+// (sessionDefaults) the read-committed levels name no level, so the driver
 // sends no SET TRANSACTION before them.
 func txOptions(iso database.Isolation, sessionReadCommitted bool) *sql.TxOptions {
 	if sessionReadCommitted {
