@@ -28,30 +28,44 @@ func TestOnLoadedMariaDB(t *testing.T) {
 	onLoaded(t, db)
 }
 
-// innodbLocksIdle is how often waitForInnoDBLockWait polls: InnoDB refreshes its
+// innodbLocksIdle is how often waitForInnoDBWaiters polls: InnoDB refreshes its
 // lock tables in information_schema only after they went unread for 100 ms
 // (trx0i_s.cc, so that one query's joins read one copy), and a faster poll keeps
 // reading the same stale copy; at 10 ms the wait showed after 20 s or not at all.
 const innodbLocksIdle = 150 * time.Millisecond
 
-// waitForInnoDBLockWait polls InnoDB's transactions until one waits for a lock that
-// the connection holder's transaction holds: the event the test synchronises on,
-// not a sleep. It gives up after two minutes.
+// waitForInnoDBLockWait polls InnoDB's lock waits until one transaction waits for
+// a lock that the connection holder's transaction holds: the event the test
+// synchronises on, not a sleep.
 func waitForInnoDBLockWait(ctx context.Context, db database.DB, holder int64) error {
+	return waitForInnoDBWaiters(ctx, db, holder, 1)
+}
+
+// waitForInnoDBWaiters polls InnoDB's lock waits until n different transactions
+// have waited on a lock the connection holder holds (a retried transaction waits
+// again under a new id). Only waits on holder's locks count: InnoDB's
+// information_schema copy can still show an earlier test's wait. It gives up after
+// two minutes.
+func waitForInnoDBWaiters(ctx context.Context, db database.DB, holder int64, n int) error {
 	deadline := time.Now().Add(2 * time.Minute)
-	for {
-		var n int
-		if err := db.QueryRow(ctx, `SELECT COUNT(*) FROM information_schema.innodb_lock_waits w
+	seen := map[string]bool{}
+	for len(seen) < n {
+		rows, err := db.Query(ctx, `SELECT w.requesting_trx_id FROM information_schema.innodb_lock_waits w
 			JOIN information_schema.innodb_trx b ON b.trx_id = w.blocking_trx_id
-			WHERE b.trx_mysql_thread_id = ?`, holder).Scan(&n); err != nil {
+			WHERE b.trx_mysql_thread_id = ?`, holder)
+		err = scanRows(rows, err, func(r database.Rows) error {
+			var id string
+			err := r.Scan(&id)
+			seen[id] = true
+			return err
+		})
+		if err != nil {
 			return fmt.Errorf("poll information_schema.innodb_lock_waits: %w", err)
 		}
-		if n > 0 {
-			return nil
-		}
 		if time.Now().After(deadline) {
-			return fmt.Errorf("no transaction waited on connection %d's lock within two minutes", holder)
+			return fmt.Errorf("%d transactions waited on connection %d's lock within two minutes, want %d", len(seen), holder, n)
 		}
 		time.Sleep(innodbLocksIdle)
 	}
+	return nil
 }

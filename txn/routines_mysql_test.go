@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"strings"
 	"testing"
-	"time"
 
 	"golang.org/x/sync/errgroup"
 
@@ -179,7 +178,7 @@ func mariadbRetriesALockWaitTimeout(t *testing.T, dsn string) {
 	waited := make(chan error, 1)
 	go func() {
 		defer close(release)
-		waited <- waitForRetriedLockWait(ctx, other, holder)
+		waited <- waitForInnoDBWaiters(ctx, other, holder, 2) // the timed-out attempt and its retry
 	}()
 	o, res, err := e.tradeUpdate(ctx, in)
 	if err := <-done; err != nil {
@@ -199,35 +198,6 @@ func mariadbRetriesALockWaitTimeout(t *testing.T, dsn string) {
 			t.Errorf("trade %d: executor name %q, want %q (toggled once)", in.TradeIDs[i], name, want)
 		}
 	}
-}
-
-// waitForRetriedLockWait polls InnoDB's lock waits until two different transactions
-// have waited on a lock the connection holder holds: the first attempt, which then
-// timed out, and its retry (a new transaction, a new id). Only waits on holder's
-// locks count: InnoDB's information_schema copy can still show an earlier test's
-// wait. It gives up after two minutes.
-func waitForRetriedLockWait(ctx context.Context, db database.DB, holder int64) error {
-	deadline := time.Now().Add(2 * time.Minute)
-	seen := map[string]bool{}
-	for len(seen) < 2 {
-		rows, err := db.Query(ctx, `SELECT w.requesting_trx_id FROM information_schema.innodb_lock_waits w
-			JOIN information_schema.innodb_trx b ON b.trx_id = w.blocking_trx_id
-			WHERE b.trx_mysql_thread_id = ?`, holder)
-		err = scanRows(rows, err, func(r database.Rows) error {
-			var id string
-			err := r.Scan(&id)
-			seen[id] = true
-			return err
-		})
-		if err != nil {
-			return fmt.Errorf("poll innodb_lock_waits: %w", err)
-		}
-		if time.Now().After(deadline) {
-			return fmt.Errorf("%d transactions waited on connection %d's lock within two minutes, want two", len(seen), holder)
-		}
-		time.Sleep(innodbLocksIdle) // a faster poll rereads a stale copy (mariadb_test.go)
-	}
-	return nil
 }
 
 // TestMariaDBRoutinesInstallAndVersion is the install test (routinesInstallAndVersion)
