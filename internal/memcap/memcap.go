@@ -204,7 +204,14 @@ func (c *Controller) Open(name string, limit int64) (*Group, error) {
 		}
 	}
 	g := &Group{Dir: filepath.Join(c.Parent, name), Version: c.Version, ctl: c}
-	if err := os.Mkdir(g.Dir, 0o755); err != nil && !errors.Is(err, os.ErrExist) {
+	if err := os.Mkdir(g.Dir, 0o755); errors.Is(err, os.ErrExist) {
+		// A leftover is as old as its crash: made young again, another brokerbench's
+		// RemoveStale spares it until this one has joined it (Run).
+		now := time.Now()
+		if err := os.Chtimes(g.Dir, now, now); err != nil {
+			return nil, fmt.Errorf("reuse memory cgroup %s: %w", g.Dir, err)
+		}
+	} else if err != nil {
 		return nil, fmt.Errorf("%w: make memory cgroup %s: %v", ErrUnavailable, g.Dir, err)
 	}
 	pids, err := g.Procs()
