@@ -118,6 +118,9 @@ func (b *blkFile) advance() error {
 		case bytes == 0 && cat&blkTcFlush != 0:
 			b.next.dir = Flush
 		case cat&blkTcWrite != 0:
+			// A write-zeroes lands here too (its operation is odd, which the kernel's
+			// blktrace files as a write, with its length): counted as diskstats counts
+			// it, though not told apart (Flags.Zeroes).
 			b.next.dir = Write
 		case cat&blkTcRead != 0 || bytes > 0:
 			b.next.dir = Read // blktrace marks a read by the absence of the write bit
