@@ -8,6 +8,7 @@ import (
 
 	"github.com/brokerbench/brokerbench/database"
 	"github.com/brokerbench/brokerbench/internal/mdbmanaged"
+	"github.com/brokerbench/brokerbench/internal/memcap"
 	"github.com/brokerbench/brokerbench/internal/pgmanaged"
 )
 
@@ -28,6 +29,9 @@ type target struct {
 	MariaDB *mdbmanaged.Server
 	// keep: the managed cluster was already running (pg start) and must stay up.
 	keep bool
+	// oomBase is the memory group's OOM kill count when the command took the server
+	// (or capped it): a kill after it happened during the command.
+	oomBase int64
 }
 
 // Shown names the target for messages and result files, password removed: the
@@ -65,12 +69,30 @@ func (t *target) restartWithMemoryCap(ctx context.Context, capBytes int64, given
 			capBytes = max(capBytes, mdbmanaged.MinMemoryCap)
 		}
 		err := t.MariaDB.RestartWithMemoryCap(ctx, capBytes)
-		t.DSN = t.MariaDB.URL(mdbmanaged.Database)
+		t.DSN, t.oomBase = t.MariaDB.URL(mdbmanaged.Database), t.oomKills()
 		return err
 	}
 	err := t.Managed.RestartWithMemoryCap(ctx, capBytes)
-	t.DSN = t.Managed.URL("brokerbench")
+	t.DSN, t.oomBase = t.Managed.URL("brokerbench"), t.oomKills()
 	return err
+}
+
+// oomKills is how many processes the managed server's memory cap has had the
+// kernel's OOM killer end, 0 without a cap or where the kernel does not count them.
+func (t *target) oomKills() int64 {
+	var dir string
+	switch {
+	case t.Managed != nil:
+		dir = t.Managed.MemoryGroup()
+	case t.MariaDB != nil:
+		dir = t.MariaDB.MemoryGroup()
+	}
+	g := memcap.OpenExisting(dir)
+	if g == nil {
+		return 0
+	}
+	n, _ := g.OOMKills()
+	return n
 }
 
 // hasPGEnv reports whether the user configured PostgreSQL through PG* variables, which
@@ -112,7 +134,9 @@ func openTarget(ctx context.Context, g *globalOptions, logf func(string, ...any)
 			if c.Unprotected() && logf != nil {
 				logf("%s", unprotectedWarning(c))
 			}
-			return &target{DSN: c.URL("brokerbench"), Managed: c, keep: true}, nil
+			t := &target{DSN: c.URL("brokerbench"), Managed: c, keep: true}
+			t.oomBase = t.oomKills()
+			return t, nil
 		}
 	}
 	c, err := pgmanaged.Start(ctx, pgmanaged.Options{DataDir: g.PGData, Log: logf, MemoryCap: capBytes, KeepMemoryCap: !capGiven})
@@ -120,6 +144,7 @@ func openTarget(ctx context.Context, g *globalOptions, logf func(string, ...any)
 		return nil, fmt.Errorf("managed PostgreSQL: %w", err)
 	}
 	t := &target{Managed: c, DSN: c.URL("brokerbench")}
+	t.oomBase = t.oomKills()
 	if err := ensureDatabase(ctx, c, "brokerbench"); err != nil {
 		t.Close()
 		return nil, err
@@ -136,7 +161,9 @@ func startMariaDB(ctx context.Context, g *globalOptions, capBytes int64, logf fu
 	if err != nil {
 		return nil, fmt.Errorf("managed MariaDB: %w", err)
 	}
-	return &target{MariaDB: s, DSN: s.URL(mdbmanaged.Database)}, nil
+	t := &target{MariaDB: s, DSN: s.URL(mdbmanaged.Database)}
+	t.oomBase = t.oomKills()
+	return t, nil
 }
 
 // ensureDatabase creates the managed cluster's benchmark database once.
@@ -176,7 +203,21 @@ func (t *target) Close() error {
 // first, not a "pg_ctl failed" line printed before it. A stop that fails after a
 // command that succeeded is a line of its own and leaves the exit code as it was.
 // Commands that open a target call it deferred, with their named error.
+//
+// A server process the cap's OOM killer ended during the command is the likeliest
+// cause of a lost connection, and the client cannot tell it from a crash: the count
+// is read before the stop removes the group and named after the command's error, or
+// in a line of its own when the command survived it (its figures hold the recovery).
 func (t *target) closeAfter(cmdErr error, stderr io.Writer) error {
+	if n := t.oomKills() - t.oomBase; n > 0 {
+		oom := fmt.Errorf("the memory cap's OOM killer ended %d process(es) of the %s during the command: "+
+			"give --server-memory more than %s, or fewer users", n, t.Shown(), memcap.FormatSize(t.memoryCap()))
+		if cmdErr == nil {
+			fmt.Fprintf(stderr, "brokerbench: %s\n", oom)
+		} else {
+			cmdErr = fmt.Errorf("%w (%v)", cmdErr, oom)
+		}
+	}
 	stopErr := t.Close()
 	what := "stop managed PostgreSQL"
 	if t.MariaDB != nil {

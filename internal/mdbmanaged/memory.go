@@ -126,3 +126,11 @@ func (s *Server) openMemoryGroup(bufferPool string) (*memcap.Group, error) {
 	s.log("server memory capped at %s in cgroup %s (innodb_buffer_pool_size %s)", memcap.FormatSize(s.MemoryCap), g.Dir, bufferPool)
 	return g, nil
 }
+
+// MemoryGroup is the directory of the server's memory cgroup, "" without a cap.
+func (s *Server) MemoryGroup() string {
+	if s.cgroup == nil {
+		return ""
+	}
+	return s.cgroup.Dir
+}

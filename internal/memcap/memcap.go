@@ -351,6 +351,27 @@ func readInt(p string) (int64, error) {
 	return strconv.ParseInt(s, 10, 64)
 }
 
+// OOMKills is how many of the group's processes the kernel's OOM killer has ended
+// since the group was made: v1 memory.oom_control's and v2 memory.events' oom_kill
+// (kernels from 4.13; older ones have none, and this returns an error).
+func (g *Group) OOMKills() (int64, error) {
+	name := "memory.oom_control"
+	if g.Version == 2 {
+		name = "memory.events"
+	}
+	p := filepath.Join(g.Dir, name)
+	b, err := os.ReadFile(p)
+	if err != nil {
+		return 0, err
+	}
+	for _, line := range strings.Split(string(b), "\n") {
+		if v, ok := strings.CutPrefix(line, "oom_kill "); ok {
+			return strconv.ParseInt(strings.TrimSpace(v), 10, 64)
+		}
+	}
+	return 0, fmt.Errorf("%s: no oom_kill count", p)
+}
+
 // Procs lists the processes in the group.
 func (g *Group) Procs() ([]int, error) {
 	return readPids(filepath.Join(g.Dir, "cgroup.procs"))

@@ -8,6 +8,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -435,4 +436,49 @@ func TestExistingGroupJoinedByALaterProcess(t *testing.T) {
 	if later.Existing(filepath.Join(g.Dir, "gone")) != nil {
 		t.Error("a group that is not there was returned")
 	}
+}
+
+// TestOOMKillsCounted runs a process that touches more memory than its group's cap:
+// the kernel's OOM killer ends it, and the group counts the kill.
+func TestOOMKillsCounted(t *testing.T) {
+	c := controller(t)
+	const capBytes = 32 << 20
+	g, err := c.Open(testName(t), capBytes)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = g.Remove() })
+	if n, err := g.OOMKills(); err != nil || n != 0 {
+		t.Fatalf("a new group counts %d OOM kills (%v), want 0", n, err)
+	}
+	var hog *exec.Cmd
+	if err := g.Run(func() error {
+		hog = exec.Command(os.Args[0], "-test.run=^TestHogHelper$")
+		hog.Env = append(os.Environ(), fmt.Sprintf("BROKERBENCH_MEMCAP_HOG=%d", 8*capBytes))
+		return hog.Start()
+	}); err != nil {
+		t.Fatal(err)
+	}
+	err = hog.Wait()
+	var exit *exec.ExitError
+	if !errors.As(err, &exit) || exit.Sys().(syscall.WaitStatus).Signal() != syscall.SIGKILL {
+		t.Fatalf("a process touching 8 times its group's cap ended with %v, want killed", err)
+	}
+	if n, err := g.OOMKills(); err != nil || n != 1 {
+		t.Errorf("the group counts %d OOM kills (%v), want 1", n, err)
+	}
+}
+
+// TestHogHelper is the process TestOOMKillsCounted caps: it touches every page of
+// the bytes it is told to take.
+func TestHogHelper(t *testing.T) {
+	n, err := strconv.Atoi(os.Getenv("BROKERBENCH_MEMCAP_HOG"))
+	if err != nil {
+		t.Skip("helper process of TestOOMKillsCounted")
+	}
+	b := make([]byte, n)
+	for i := 0; i < len(b); i += 4096 {
+		b[i] = 1
+	}
+	fmt.Println(len(b))
 }
