@@ -59,3 +59,62 @@ func TestCompareListsEachDatabasesOwnSettings(t *testing.T) {
 		t.Errorf("one database's differences:\n%s", got)
 	}
 }
+
+// The same load takes other bytes on MariaDB than on PostgreSQL: compare says the
+// sizes differ by engine (a note) rather than warning that the data differ, and warns
+// when the loads themselves differ. Between runs of one database a size that differs
+// is still a warning.
+func TestCompareSizesAcrossDatabases(t *testing.T) {
+	pg, mdb := pgAndMariaDB()
+	pg.Database.SizeBytes, mdb.Database.SizeBytes = 480<<20, 960<<20
+	mdb.Seed = pg.Seed
+	c, err := Compare([]Input{{Path: "pg.json", Run: pg}, {Path: "mdb.json", Run: mdb}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var text, html bytes.Buffer
+	if err := c.WriteText(&text); err != nil {
+		t.Fatal(err)
+	}
+	if err := c.WriteCompareHTML(&html, CompareHTMLOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	note := "mdb vs pg: the same load (1000 customers, 5 trade days, seed 1) takes 960 MiB on MariaDB and 480 MiB on PostgreSQL: the sizes differ by engine, not by data."
+	for what, out := range map[string]string{"text": text.String(), "HTML": html.String()} {
+		if strings.Contains(out, "differ in size") || !strings.Contains(out, note) {
+			t.Errorf("%s: want the note %q and no size warning:\n%s", what, note, out)
+		}
+	}
+	if w := pairWarnings(c); len(w) != 0 {
+		t.Errorf("the same load on two databases: warnings %q", w)
+	}
+
+	mdb.Scale.TradeDays = 10
+	c, _ = Compare([]Input{{Path: "pg.json", Run: pg}, {Path: "mdb.json", Run: mdb}})
+	w := pairWarnings(c)
+	if len(w) != 1 || w[0] != "mdb vs pg: the loads differ (1000 customers, 10 trade days, seed 1 vs 1000 customers, 5 trade days, seed 1); their tps are not comparable." {
+		t.Errorf("two loads on two databases: warnings %q", w)
+	}
+	if n := c.RegimeNotes(); len(n) != 0 {
+		t.Errorf("two loads on two databases: notes %q", n)
+	}
+
+	pg2 := sampleRun("pg2", []int{50, 100}, 1, 1, 1)
+	pg2.Database.SizeBytes = 960 << 20
+	c, _ = Compare([]Input{{Path: "pg.json", Run: pg}, {Path: "pg2.json", Run: pg2}})
+	if w := pairWarnings(c); len(w) != 1 || !strings.Contains(w[0], "differ in size (960 MiB vs 480 MiB") {
+		t.Errorf("one database, two sizes: warnings %q", w)
+	}
+}
+
+// pairWarnings are the warnings about a run against the base ("B vs A: ..."), not
+// those about one run's steps (the sample runs' regime is unknown).
+func pairWarnings(c *Comparison) []string {
+	var out []string
+	for _, w := range c.RegimeWarnings() {
+		if head, _, _ := strings.Cut(w, ":"); strings.Contains(head, " vs ") {
+			out = append(out, w)
+		}
+	}
+	return out
+}
