@@ -2,6 +2,7 @@ package results
 
 import (
 	"bytes"
+	"html"
 	"strings"
 	"testing"
 )
@@ -93,4 +94,45 @@ func hasRow(text string, row []string) bool {
 		}
 	}
 	return false
+}
+
+// A replay has no ramp-up: its report and a comparison of replays say its window is
+// the whole replay, not that it ramped up, and name no device figures it lacks; a
+// comparison of a profile run with a replay says what holds for each.
+func TestReplayFootnoteSaysNoRampUp(t *testing.T) {
+	fast, slow := replayInput("fast", 3000, 10, 4, ""), replayInput("slow", 3000, 11.5, 2.36, "")
+	c, err := CompareDisk([]Input{fast, slow})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var report, cmp, mixed bytes.Buffer
+	if err := WriteDiskReportHTML(&report, fast); err != nil {
+		t.Fatal(err)
+	}
+	if err := c.WriteHTML(&cmp, nil, nil); err != nil {
+		t.Fatal(err)
+	}
+	for what, page := range map[string]string{"report": report.String(), "comparison": cmp.String()} {
+		if strings.Contains(page, "ramp-up, then measured") || strings.Contains(page, "Device figures") ||
+			!strings.Contains(page, "A replay ran the captured trace on fio with no ramp-up: its window is the whole replay.") {
+			t.Errorf("the replay %s's footnote:\n%s", what, page)
+		}
+	}
+	profile := diskInput("A", 1000, 3)
+	for i := range profile.Run.Disk.Steps {
+		profile.Run.Disk.Steps[i].IO = &StepIO{Source: "diskstats"}
+	}
+	c, err = CompareDisk([]Input{profile, fast})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := c.WriteHTML(&mixed, nil, nil); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"Each profile's step ran on fio for its ramp-up, then measured.", "A replay ran the captured trace on fio with no ramp-up",
+		"Device figures come from the block device's own counters over the same window."} {
+		if !strings.Contains(mixed.String(), html.EscapeString(want)) {
+			t.Errorf("a profile run beside a replay: the footnote lacks %q", want)
+		}
+	}
 }
