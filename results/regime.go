@@ -3,7 +3,6 @@ package results
 import (
 	"fmt"
 	"math"
-	"strings"
 )
 
 // RegimeTolerance is how far two runs' database sizes or memory caps may differ
@@ -24,11 +23,11 @@ func (c *Comparison) RegimeWarnings() []string {
 	for _, in := range c.Inputs {
 		mem, unknown := regimeUsers(in.Run)
 		if len(mem) > 0 {
-			out = append(out, fmt.Sprintf("%s: at %s users the step was memory-resident: it measured memory, not storage, so its tps say nothing about the storage (%s).",
-				in.Name(), strings.Join(mem, ", "), MemoryResidentAdvice))
+			out = append(out, fmt.Sprintf("%s: %s the step was memory-resident: it measured memory, not storage, so its tps say nothing about the storage (%s).",
+				in.Name(), atUsers(mem), MemoryResidentAdvice))
 		}
 		if len(unknown) > 0 {
-			out = append(out, fmt.Sprintf("%s: at %s users the regime is unknown: %s.", in.Name(), strings.Join(unknown, ", "), UnknownRegimeAdvice))
+			out = append(out, fmt.Sprintf("%s: %s the regime is unknown: %s.", in.Name(), atUsers(unknown), UnknownRegimeAdvice))
 		}
 	}
 	base := c.Inputs[0]
@@ -109,13 +108,13 @@ const UnknownRegimeAdvice = "no device counters were read (only the database's o
 	"so the step may have measured memory; run brokerbench on the database's host, or give --io-device or --io-node-exporter"
 
 // regimeUsers lists the user counts of r's memory-resident and unknown steps.
-func regimeUsers(r *Run) (mem, unknown []string) {
+func regimeUsers(r *Run) (mem, unknown []int) {
 	for _, i := range stepOrder(r.Steps) {
 		switch RegimeOf(&r.Steps[i]) {
 		case RegimeMemoryResident:
-			mem = append(mem, fmt.Sprint(r.Steps[i].Users))
+			mem = append(mem, r.Steps[i].Users)
 		case RegimeUnknown:
-			unknown = append(unknown, fmt.Sprint(r.Steps[i].Users))
+			unknown = append(unknown, r.Steps[i].Users)
 		}
 	}
 	return mem, unknown
