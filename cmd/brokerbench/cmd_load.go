@@ -404,4 +404,6 @@ func printLoadSummary(w io.Writer, st loader.Stats, seed uint64) {
 		sec, float64(rows)/sec, mb(heap)/sec, mb(total)/sec, seed)
 }
 
-func mb(b int64) float64 { return float64(b) / (1 << 20) }
+// mb is bytes in MB, powers of 1,000, as the plan, the progress lines and --size
+// count them.
+func mb(b int64) float64 { return float64(b) / 1e6 }
