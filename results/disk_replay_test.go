@@ -2,6 +2,7 @@ package results
 
 import (
 	"bytes"
+	"encoding/csv"
 	"html"
 	"strings"
 	"testing"
@@ -134,5 +135,33 @@ func TestReplayFootnoteSaysNoRampUp(t *testing.T) {
 		if !strings.Contains(mixed.String(), html.EscapeString(want)) {
 			t.Errorf("a profile run beside a replay: the footnote lacks %q", want)
 		}
+	}
+}
+
+// The storage-profile CSV carries a replay's fidelity, as compare shows it, in
+// columns appended after the existing ones and named with their units; a profile's
+// step leaves them empty.
+func TestReplayFidelityInCSV(t *testing.T) {
+	slow := replayInput("slow", 3000, 11.5, 2.36, "")
+	var b bytes.Buffer
+	if err := WriteDiskCSV(&b, []Input{slow, diskInput("A", 1000, 3)}); err != nil {
+		t.Fatal(err)
+	}
+	rows, err := csv.NewReader(&b).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	head := strings.Join(rows[0], ",")
+	const before = ",sync_p99_ms,device_iops,device_mbps,device_read_await_ms,device_write_await_ms,device_agrees"
+	const fidelity = ",replayed_percent,iops_of_captured_percent,duration_ratio,lag_p99_ms,lag_max_ms"
+	if !strings.HasSuffix(head, before+fidelity) {
+		t.Fatalf("header %s, want it to end %s", head, before+fidelity)
+	}
+	n := len(rows[0])
+	if got := strings.Join(rows[1][n-5:], ","); got != "100,86.9565,1.15,75,150" {
+		t.Errorf("the replay's fidelity columns: %s", got)
+	}
+	if got := strings.Join(rows[2][n-5:], ","); got != ",,,," {
+		t.Errorf("a profile step's fidelity columns: %s", got)
 	}
 }
