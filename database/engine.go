@@ -17,9 +17,9 @@ import (
 // gives. Adding a database touches its own sub-package, that file's import line, a
 // Name constant in database.go only when txn's statements need an override for it
 // (txn.override, keyed by the name), those overrides and the statement goldens'
-// import line (txn/statements_test.go), the architecture test's list of database
-// clients when it brings a client of its own, and ARCHITECTURE.md's import graph, which
-// the architecture test checks (ARCHITECTURE.md, "Adding a database").
+// import line (txn/statements_test.go), and ARCHITECTURE.md's import graph, which the
+// architecture test checks; that test finds the engine's client from its package's
+// imports (ARCHITECTURE.md, "Adding a database").
 //
 // What an open pool can do beyond DB is found by type assertion on the DB that Open
 // returns. A load needs SegmentLoader (the bulk path, Binary paired with RowFormat) and

@@ -188,24 +188,24 @@ func boundText(b string) string {
 
 // boundNote explains the C and I flags under the step table when a step has one.
 func boundNote(r *Run) []string {
-	var cpu, io []string
+	var cpu, io []int
 	for _, i := range stepOrder(r.Steps) {
 		st := &r.Steps[i]
 		if CPUBound(st) {
-			cpu = append(cpu, fmt.Sprint(st.Users))
+			cpu = append(cpu, st.Users)
 		}
 		if IOBound(st, r.System) {
-			io = append(io, fmt.Sprint(st.Users))
+			io = append(io, st.Users)
 		}
 	}
 	var notes []string
 	if len(cpu) > 0 {
-		notes = append(notes, fmt.Sprintf("C: cpu-bound (at %s users): the database host's CPUs were idle under %.0f %% with iowait under %.0f %%; faster storage cannot raise these steps' tps.",
-			strings.Join(cpu, ", "), CPUBoundIdlePct, CPUBoundIOWaitPct))
+		notes = append(notes, fmt.Sprintf("C: cpu-bound (%s): the database host's CPUs were idle under %.0f %% with iowait under %.0f %%; faster storage cannot raise these steps' tps.",
+			atUsers(cpu), CPUBoundIdlePct, CPUBoundIOWaitPct))
 	}
 	if len(io) > 0 {
-		notes = append(notes, fmt.Sprintf("I: io-bound (at %s users): iowait of %.0f %% or more with the busiest disk busy %.0f %% of the window or more, or a disk at %.0f %% or more of an I/O limit the server's cgroup puts on it.",
-			strings.Join(io, ", "), IOBoundIOWaitPct, IOBoundUtilPct, IOBoundThrottlePct))
+		notes = append(notes, fmt.Sprintf("I: io-bound (%s): iowait of %.0f %% or more with the busiest disk busy %.0f %% of the window or more, or a disk at %.0f %% or more of an I/O limit the server's cgroup puts on it.",
+			atUsers(io), IOBoundIOWaitPct, IOBoundUtilPct, IOBoundThrottlePct))
 	}
 	return notes
 }

@@ -166,9 +166,16 @@ func intText(n int) string {
 // value first as in every comparison: "data: write cache: write through vs write
 // back". A property one side does not record is not a difference (an older file,
 // a remote server) unless the other side records it for the same directory, which
-// is shown as "-".
+// is shown as "-". Two databases (PostgreSQL and MariaDB) have settings of their
+// own, not one setting with two values: each side's are listed together under its
+// database's name (databaseSettings).
 func (c *Comparison) Differences(r int) []string {
 	a, b := systemAspects(c.Inputs[r].Run), systemAspects(c.Inputs[0].Run)
+	ownSettings := differentDatabases(c.Inputs[r].Run, c.Inputs[0].Run)
+	if ownSettings {
+		isSetting := func(x aspect) bool { return strings.HasPrefix(x.name, "setting ") }
+		a, b = slices.DeleteFunc(a, isSetting), slices.DeleteFunc(b, isSetting)
+	}
 	va, vb := aspectMap(a), aspectMap(b)
 	var names []string
 	for _, x := range append(slices.Clone(a), b...) {
@@ -199,7 +206,31 @@ func (c *Comparison) Differences(r int) []string {
 		}
 		out = append(out, fmt.Sprintf("%s: %s vs %s", n, orDash(x), orDash(y)))
 	}
+	if ownSettings {
+		out = append(out, databaseSettings(c.Inputs[r].Run)...)
+		out = append(out, databaseSettings(c.Inputs[0].Run)...)
+	}
 	return out
+}
+
+// differentDatabases says whether two runs ran on different databases (products),
+// whose settings are not the same settings.
+func differentDatabases(a, b *Run) bool {
+	return a.Database.Product != "" && b.Database.Product != "" && a.Database.Product != b.Database.Product
+}
+
+// databaseSettings lists a run's database settings under its database's name, in
+// one line: "MariaDB settings: innodb_doublewrite=ON, sync_binlog=0"; none for a run
+// that recorded none.
+func databaseSettings(r *Run) []string {
+	var kv []string
+	for _, k := range sortedKeys(r.Database.Settings) {
+		kv = append(kv, k+"="+r.Database.Settings[k])
+	}
+	if len(kv) == 0 {
+		return nil
+	}
+	return []string{r.Database.Product + " settings: " + strings.Join(kv, ", ")}
 }
 
 func aspectMap(as []aspect) map[string]string {

@@ -38,7 +38,7 @@ func diskCSVColumns() []diskCSVColumn {
 			return csvFloat(f(st.IO))
 		}}
 	}
-	return []diskCSVColumn{
+	return append([]diskCSVColumn{
 		{"file", func(in Input, _ *DiskStep) string { return in.Path }},
 		{"label", func(in Input, _ *DiskStep) string { return in.Run.Label }},
 		{"profile", func(_ Input, st *DiskStep) string { return st.Profile }},
@@ -82,7 +82,24 @@ func diskCSVColumns() []diskCSVColumn {
 			}
 			return csvBool(*st.DeviceAgrees)
 		}},
+	}, replayCSVColumns()...)
+}
+
+// replayCSVColumns are a replay's fidelity figures, as compare shows them beside its
+// step (replayFigures); empty for a profile's step.
+func replayCSVColumns() []diskCSVColumn {
+	var cols []diskCSVColumn
+	for _, f := range replayFigures {
+		cols = append(cols, diskCSVColumn{f.csv, func(in Input, _ *DiskStep) string {
+			if r := in.Run.Disk.Replay; r != nil {
+				if v, ok := f.value(r); ok {
+					return csvFloat(v)
+				}
+			}
+			return ""
+		}})
 	}
+	return cols
 }
 
 // DiskCSVHeader is the storage-profile CSV's column names in order.

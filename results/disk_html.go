@@ -9,8 +9,30 @@ import (
 	"github.com/brokerbench/brokerbench/results/chart"
 )
 
-const footnoteDisk = "Each step ran its profile on fio for its ramp-up, then measured; latency is fio's completion " +
-	"latency (submission to completion). Device figures come from the block device's own counters over the same window."
+// diskFootnote says how the runs' steps were measured, for the kinds of step they
+// hold: a profile's step ramps up before its window; a replay has no ramp-up, its
+// window is the whole replay; device figures are only where a step read the device.
+func diskFootnote(inputs []Input) string {
+	var profiles, replays, device bool
+	for _, in := range inputs {
+		d := in.Run.Disk
+		replays = replays || d.Replay != nil
+		profiles = profiles || d.Replay == nil
+		device = device || slices.ContainsFunc(d.Steps, func(st DiskStep) bool { return st.IO != nil })
+	}
+	var s []string
+	if profiles {
+		s = append(s, "Each profile's step ran on fio for its ramp-up, then measured.")
+	}
+	if replays {
+		s = append(s, "A replay ran the captured trace on fio with no ramp-up: its window is the whole replay.")
+	}
+	s = append(s, "Latency is fio's completion latency (submission to completion).")
+	if device {
+		s = append(s, "Device figures come from the block device's own counters over the same window.")
+	}
+	return strings.Join(s, " ")
+}
 
 // diskRunsTable lists storage-profile runs: target, size, fio, seed, tags.
 func diskRunsTable(inputs []Input) table {
@@ -96,7 +118,7 @@ func diskCharts(inputs []Input, profiles []string) ([]htmlChart, error) {
 func WriteDiskReportHTML(w io.Writer, in Input) error {
 	d := in.Run.Disk
 	p := htmlPage{Title: "brokerbench storage profiles: " + in.Name(), Subtitle: describeDisk(in),
-		Runs: diskRunsTable([]Input{in}), Footnotes: append([]string{footnoteDisk}, diskNotes(d)...)}
+		Runs: diskRunsTable([]Input{in}), Footnotes: append([]string{diskFootnote([]Input{in})}, diskNotes(d)...)}
 	var err error
 	if p.Charts, err = diskCharts([]Input{in}, profileOrder(d)); err != nil {
 		return err
@@ -120,7 +142,7 @@ func (c *DiskComparison) WriteHTML(w io.Writer, gates []DiskGate, trips []string
 	p := htmlPage{Title: "brokerbench storage-profile comparison: " + strings.Join(names, " vs "),
 		Subtitle:  "Changes are relative to the first run, " + names[0] + ", at the same profile and outstanding I/Os.",
 		Runs:      diskRunsTable(c.Inputs),
-		Footnotes: []string{footnoteDisk}}
+		Footnotes: []string{diskFootnote(c.Inputs)}}
 	for r := 1; r < len(c.Inputs); r++ {
 		for _, h := range c.Headlines(r) {
 			p.Notes = append(p.Notes, names[r]+" vs "+names[0]+", "+h)

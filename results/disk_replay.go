@@ -6,23 +6,26 @@ import "fmt"
 // its trace beside what the target did, so two layouts' replays of one trace read
 // "read p99 -41 %, IOPS achieved 87 % vs 100 % of captured".
 
-// replayFigure is one fidelity figure of a replay.
+// replayFigure is one fidelity figure of a replay; csv is its storage-profile CSV
+// column, named with its unit.
 type replayFigure struct {
 	m     metric
+	csv   string
 	value func(r *Replay) (float64, bool)
 }
 
-// replayFigures are compare's fidelity rows, in display order.
+// replayFigures are compare's fidelity rows, in display order, and the CSV's last
+// columns in that order.
 var replayFigures = []replayFigure{
-	{metric{key: "replayed", title: "requests replayed", unit: unitPercent, higherIsBetter: true},
+	{metric{key: "replayed", title: "requests replayed", unit: unitPercent, higherIsBetter: true}, "replayed_percent",
 		func(r *Replay) (float64, bool) { return r.Fidelity(), r.Captured > 0 }},
-	{metric{key: "achieved", title: "IOPS of captured", unit: unitPercent, higherIsBetter: true},
+	{metric{key: "achieved", title: "IOPS of captured", unit: unitPercent, higherIsBetter: true}, "iops_of_captured_percent",
 		func(r *Replay) (float64, bool) { return r.AchievedPercent(), r.AchievedPercent() > 0 }},
-	{metric{key: "duration_ratio", title: "duration / captured", unit: unitRatio},
+	{metric{key: "duration_ratio", title: "duration / captured", unit: unitRatio}, "duration_ratio",
 		func(r *Replay) (float64, bool) { return r.DurationRatio(), r.DurationRatio() > 0 }},
-	{metric{key: "lag_p99", title: "behind trace p99", unit: unitMS},
+	{metric{key: "lag_p99", title: "behind trace p99", unit: unitMS}, "lag_p99_ms",
 		func(r *Replay) (float64, bool) { return r.LagP99MS, r.Mode != "asap" }},
-	{metric{key: "lag_max", title: "behind trace max", unit: unitMS},
+	{metric{key: "lag_max", title: "behind trace max", unit: unitMS}, "lag_max_ms",
 		func(r *Replay) (float64, bool) { return r.LagMaxMS, r.Mode != "asap" }},
 }
 

@@ -2,6 +2,8 @@ package results
 
 import (
 	"bytes"
+	"encoding/csv"
+	"html"
 	"strings"
 	"testing"
 )
@@ -93,4 +95,73 @@ func hasRow(text string, row []string) bool {
 		}
 	}
 	return false
+}
+
+// A replay has no ramp-up: its report and a comparison of replays say its window is
+// the whole replay, not that it ramped up, and name no device figures it lacks; a
+// comparison of a profile run with a replay says what holds for each.
+func TestReplayFootnoteSaysNoRampUp(t *testing.T) {
+	fast, slow := replayInput("fast", 3000, 10, 4, ""), replayInput("slow", 3000, 11.5, 2.36, "")
+	c, err := CompareDisk([]Input{fast, slow})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var report, cmp, mixed bytes.Buffer
+	if err := WriteDiskReportHTML(&report, fast); err != nil {
+		t.Fatal(err)
+	}
+	if err := c.WriteHTML(&cmp, nil, nil); err != nil {
+		t.Fatal(err)
+	}
+	for what, page := range map[string]string{"report": report.String(), "comparison": cmp.String()} {
+		if strings.Contains(page, "ramp-up, then measured") || strings.Contains(page, "Device figures") ||
+			!strings.Contains(page, "A replay ran the captured trace on fio with no ramp-up: its window is the whole replay.") {
+			t.Errorf("the replay %s's footnote:\n%s", what, page)
+		}
+	}
+	profile := diskInput("A", 1000, 3)
+	for i := range profile.Run.Disk.Steps {
+		profile.Run.Disk.Steps[i].IO = &StepIO{Source: "diskstats"}
+	}
+	c, err = CompareDisk([]Input{profile, fast})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := c.WriteHTML(&mixed, nil, nil); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"Each profile's step ran on fio for its ramp-up, then measured.", "A replay ran the captured trace on fio with no ramp-up",
+		"Device figures come from the block device's own counters over the same window."} {
+		if !strings.Contains(mixed.String(), html.EscapeString(want)) {
+			t.Errorf("a profile run beside a replay: the footnote lacks %q", want)
+		}
+	}
+}
+
+// The storage-profile CSV carries a replay's fidelity, as compare shows it, in
+// columns appended after the existing ones and named with their units; a profile's
+// step leaves them empty.
+func TestReplayFidelityInCSV(t *testing.T) {
+	slow := replayInput("slow", 3000, 11.5, 2.36, "")
+	var b bytes.Buffer
+	if err := WriteDiskCSV(&b, []Input{slow, diskInput("A", 1000, 3)}); err != nil {
+		t.Fatal(err)
+	}
+	rows, err := csv.NewReader(&b).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	head := strings.Join(rows[0], ",")
+	const before = ",sync_p99_ms,device_iops,device_mbps,device_read_await_ms,device_write_await_ms,device_agrees"
+	const fidelity = ",replayed_percent,iops_of_captured_percent,duration_ratio,lag_p99_ms,lag_max_ms"
+	if !strings.HasSuffix(head, before+fidelity) {
+		t.Fatalf("header %s, want it to end %s", head, before+fidelity)
+	}
+	n := len(rows[0])
+	if got := strings.Join(rows[1][n-5:], ","); got != "100,86.9565,1.15,75,150" {
+		t.Errorf("the replay's fidelity columns: %s", got)
+	}
+	if got := strings.Join(rows[2][n-5:], ","); got != ",,,," {
+		t.Errorf("a profile step's fidelity columns: %s", got)
+	}
 }

@@ -295,6 +295,7 @@ func (c *Comparison) WriteCompareHTML(w io.Writer, o CompareHTMLOptions) error {
 	for _, warn := range append(c.RegimeWarnings(), c.BoundWarnings()...) {
 		p.Alerts = append(p.Alerts, "Not comparable: "+warn)
 	}
+	p.Notes = append(p.Notes, c.RegimeNotes()...)
 	if len(o.Gates) > 0 {
 		gs := make([]string, len(o.Gates))
 		for i, g := range o.Gates {

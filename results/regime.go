@@ -3,7 +3,6 @@ package results
 import (
 	"fmt"
 	"math"
-	"strings"
 )
 
 // RegimeTolerance is how far two runs' database sizes or memory caps may differ
@@ -16,17 +15,19 @@ const RegimeTolerance = 0.10
 // in that, since two cached runs compare their memory, not their storage; and, for each
 // run against the base, databases or memory caps that differ by more than
 // RegimeTolerance. A run whose size or cap is unknown (older files, a server given with
-// --db) is not judged on that figure.
+// --db) is not judged on that figure. Two databases (PostgreSQL and MariaDB) store the
+// same rows in different bytes, so between them the loads are compared instead (seed
+// and scale), and a size that differs by engine is a note (RegimeNotes).
 func (c *Comparison) RegimeWarnings() []string {
 	out := c.framesWarnings() // frames.go: where the frames ran
 	for _, in := range c.Inputs {
 		mem, unknown := regimeUsers(in.Run)
 		if len(mem) > 0 {
-			out = append(out, fmt.Sprintf("%s: at %s users the step was memory-resident: it measured memory, not storage, so its tps say nothing about the storage (%s).",
-				in.Name(), strings.Join(mem, ", "), MemoryResidentAdvice))
+			out = append(out, fmt.Sprintf("%s: %s the step was memory-resident: it measured memory, not storage, so its tps say nothing about the storage (%s).",
+				in.Name(), atUsers(mem), MemoryResidentAdvice))
 		}
 		if len(unknown) > 0 {
-			out = append(out, fmt.Sprintf("%s: at %s users the regime is unknown: %s.", in.Name(), strings.Join(unknown, ", "), UnknownRegimeAdvice))
+			out = append(out, fmt.Sprintf("%s: %s the regime is unknown: %s.", in.Name(), atUsers(unknown), UnknownRegimeAdvice))
 		}
 	}
 	base := c.Inputs[0]
@@ -34,7 +35,12 @@ func (c *Comparison) RegimeWarnings() []string {
 		in := c.Inputs[r]
 		pair := in.Name() + " vs " + base.Name()
 		db, dr := base.Run.Database, in.Run.Database
-		if db.SizeBytes > 0 && dr.SizeBytes > 0 && differs(float64(db.SizeBytes), float64(dr.SizeBytes)) {
+		if differentDatabases(in.Run, base.Run) {
+			if known, same := sameLoad(in.Run, base.Run); known && !same {
+				out = append(out, fmt.Sprintf("%s: the loads differ (%s vs %s); their tps are not comparable.",
+					pair, loadText(in.Run), loadText(base.Run)))
+			}
+		} else if sizesDiffer(db, dr) {
 			out = append(out, fmt.Sprintf("%s: the databases differ in size (%s vs %s, more than %.0f %%); their tps are not comparable.",
 				pair, formatBytes(dr.SizeBytes), formatBytes(db.SizeBytes), RegimeTolerance*100))
 		}
@@ -46,6 +52,42 @@ func (c *Comparison) RegimeWarnings() []string {
 		}
 	}
 	return out
+}
+
+// RegimeNotes says, for each run on another database than the base's with the same
+// load, that their sizes differ by engine: the same rows take other bytes on
+// PostgreSQL than on MariaDB, which is no difference in the data.
+func (c *Comparison) RegimeNotes() []string {
+	var out []string
+	base := c.Inputs[0]
+	for _, in := range c.Inputs[1:] {
+		db, dr := base.Run.Database, in.Run.Database
+		if known, same := sameLoad(in.Run, base.Run); known && same && differentDatabases(in.Run, base.Run) && sizesDiffer(db, dr) {
+			out = append(out, fmt.Sprintf("%s vs %s: the same load (%s) takes %s on %s and %s on %s: the sizes differ by engine, not by data.",
+				in.Name(), base.Name(), loadText(base.Run), formatBytes(dr.SizeBytes), dr.Product, formatBytes(db.SizeBytes), db.Product))
+		}
+	}
+	return out
+}
+
+// sizesDiffer says whether two databases' sizes, both known, differ by more than
+// RegimeTolerance.
+func sizesDiffer(a, b Database) bool {
+	return a.SizeBytes > 0 && b.SizeBytes > 0 && differs(float64(a.SizeBytes), float64(b.SizeBytes))
+}
+
+// sameLoad says whether two runs ran on the same data, the same seed and scale;
+// known is false when a run does not record its scale.
+func sameLoad(a, b *Run) (known, same bool) {
+	if a.Scale.Customers == 0 || b.Scale.Customers == 0 {
+		return false, false
+	}
+	return true, a.Seed == b.Seed && a.Scale == b.Scale
+}
+
+// loadText names a run's load: "1000 customers, 5 trade days, seed 1".
+func loadText(r *Run) string {
+	return fmt.Sprintf("%d customers, %d trade days, seed %d", r.Scale.Customers, r.Scale.TradeDays, r.Seed)
 }
 
 func capText(b int64) string {
@@ -66,13 +108,13 @@ const UnknownRegimeAdvice = "no device counters were read (only the database's o
 	"so the step may have measured memory; run brokerbench on the database's host, or give --io-device or --io-node-exporter"
 
 // regimeUsers lists the user counts of r's memory-resident and unknown steps.
-func regimeUsers(r *Run) (mem, unknown []string) {
+func regimeUsers(r *Run) (mem, unknown []int) {
 	for _, i := range stepOrder(r.Steps) {
 		switch RegimeOf(&r.Steps[i]) {
 		case RegimeMemoryResident:
-			mem = append(mem, fmt.Sprint(r.Steps[i].Users))
+			mem = append(mem, r.Steps[i].Users)
 		case RegimeUnknown:
-			unknown = append(unknown, fmt.Sprint(r.Steps[i].Users))
+			unknown = append(unknown, r.Steps[i].Users)
 		}
 	}
 	return mem, unknown

@@ -71,17 +71,17 @@ func storageCells(st *Step, perTxn, hit bool) []cell {
 
 // memoryResidentNote explains the M flag under the step table when a step has it.
 func memoryResidentNote(r *Run) string {
-	var users []string
+	var users []int
 	for _, i := range stepOrder(r.Steps) {
 		if MemoryResident(&r.Steps[i]) {
-			users = append(users, fmt.Sprint(r.Steps[i].Users))
+			users = append(users, r.Steps[i].Users)
 		}
 	}
 	if len(users) == 0 {
 		return ""
 	}
-	return fmt.Sprintf("M: memory-resident (at %s users): the disks served fewer than %.0f reads per transaction or fewer reads than writes, or the cache hit ratio was above %.1f %%, "+
-		"so these steps measured memory, not storage; %s.", strings.Join(users, ", "), MemoryResidentReadsPerTxn, MemoryResidentHitRatio*100, MemoryResidentAdvice)
+	return fmt.Sprintf("M: memory-resident (%s): the disks served fewer than %.0f reads per transaction or fewer reads than writes, or the cache hit ratio was above %.1f %%, "+
+		"so these steps measured memory, not storage; %s.", atUsers(users), MemoryResidentReadsPerTxn, MemoryResidentHitRatio*100, MemoryResidentAdvice)
 }
 
 // describeStorage adds the run's memory cap and database size to its identity line.

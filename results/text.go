@@ -78,6 +78,9 @@ func (c *Comparison) WriteText(w io.Writer) error {
 	for _, warn := range append(c.RegimeWarnings(), c.BoundWarnings()...) {
 		fmt.Fprintln(w, "warning: "+warn)
 	}
+	for _, note := range c.RegimeNotes() {
+		fmt.Fprintln(w, "note: "+note)
+	}
 	if t, ok := c.maxTable(); ok {
 		if err := writeTextTable(w, t); err != nil {
 			return err

@@ -17,6 +17,7 @@ import (
 	"golang.org/x/term"
 
 	"github.com/brokerbench/brokerbench/database"
+	"github.com/brokerbench/brokerbench/internal/memcap"
 	"github.com/brokerbench/brokerbench/loader"
 	"github.com/brokerbench/brokerbench/schema"
 	"github.com/brokerbench/brokerbench/txn"
@@ -44,7 +45,7 @@ func (o *loadOptions) AddFlags(c *cobra.Command) {
 	f.Int64Var(&o.Customers, "customers", 1000, "customers to load, a multiple of 1000 (one load unit)")
 	f.IntVar(&o.TradeDays, "trade-days", schema.DefaultTradeDays, fmt.Sprintf("initial trade days of history, %d to %d (TPC-E: %d)",
 		schema.MinTradeDays, schema.MaxTradeDays, schema.MaxTradeDays))
-	f.StringVar(&o.Size, "size", "", "target size on disk with indexes, e.g. 50GB (MB, GB, TB; MiB, GiB, TiB): picks customers and trade days")
+	f.StringVar(&o.Size, "size", "", "target size on disk with indexes, e.g. 50GB ("+memcap.SizeUnits+"): picks customers and trade days")
 	f.Uint64Var(&o.Seed, "seed", loader.DefaultSeed, "seed of the data generator; the same seed and scale give the same data")
 	f.IntVar(&o.Workers, "workers", runtime.NumCPU(), "generator goroutines")
 	f.BoolVar(&o.Drop, "drop", false, "drop an existing brokerbench schema first")
@@ -80,8 +81,12 @@ func (o *loadOptions) validate() error {
 		if o.scaleSet {
 			return usagef("--size picks customers and trade days: give either --size or --customers/--trade-days")
 		}
-		if _, err := parseSize(o.Size); err != nil {
+		n, err := memcap.ParseSize(o.Size)
+		if err != nil {
 			return usagef("--size: %v", err)
+		}
+		if n == 0 {
+			return usagef("--size: want a size above 0, e.g. 50GB")
 		}
 	}
 	if o.Workers < 1 {
@@ -198,7 +203,7 @@ func planLoad(ctx context.Context, g *globalOptions, db database.DB, o *loadOpti
 	model := loader.SizeModelFor(string(db.Name()))
 	plan := loader.PlanFor(schema.Scale{Customers: o.Customers, TradeDays: o.TradeDays}, model)
 	if o.Size != "" {
-		target, _ := parseSize(o.Size) // validated
+		target, _ := memcap.ParseSize(o.Size) // validated
 		var err error
 		if plan, err = loader.PlanForSize(target, model); err != nil {
 			return loader.Options{}, usagef("--size %s: %v", o.Size, err)
@@ -399,20 +404,6 @@ func printLoadSummary(w io.Writer, st loader.Stats, seed uint64) {
 		sec, float64(rows)/sec, mb(heap)/sec, mb(total)/sec, seed)
 }
 
-func mb(b int64) float64 { return float64(b) / (1 << 20) }
-
-// parseSize reads a size such as "50GB", "1.5 TB" or "800MiB": decimal units (MB, GB,
-// TB, powers of 1,000, as disks are sold) or binary ones (MiB, GiB, TiB).
-func parseSize(s string) (int64, error) {
-	t := strings.TrimSpace(s)
-	i := strings.IndexFunc(t, func(r rune) bool { return (r < '0' || r > '9') && r != '.' })
-	if i <= 0 {
-		return 0, fmt.Errorf("want a number and a unit such as 50GB, got %q", s)
-	}
-	v, err := strconv.ParseFloat(t[:i], 64)
-	mult, ok := map[string]float64{"MB": 1e6, "GB": 1e9, "TB": 1e12, "MIB": 1 << 20, "GIB": 1 << 30, "TIB": 1 << 40}[strings.ToUpper(strings.TrimSpace(t[i:]))]
-	if err != nil || !ok || v <= 0 || v*mult > 1e18 {
-		return 0, fmt.Errorf("want a positive number and a unit (MB, GB, TB, MiB, GiB, TiB) such as 50GB, got %q", s)
-	}
-	return int64(v * mult), nil
-}
+// mb is bytes in MB, powers of 1,000, as the plan, the progress lines and --size
+// count them.
+func mb(b int64) float64 { return float64(b) / 1e6 }

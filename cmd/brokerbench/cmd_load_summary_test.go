@@ -26,3 +26,17 @@ func TestLoadSummaryWithoutSizes(t *testing.T) {
 		t.Errorf("unknown sizes shown as figures:\n%s", out)
 	}
 }
+
+// The summary's MB are 10^6 bytes, as the plan above it and the progress lines count
+// them: a table of 1.5 GB is 1500.0 MB, not 1430.5 (MiB labelled MB).
+func TestLoadSummaryMBAreDecimal(t *testing.T) {
+	st := loader.Stats{Tables: []loader.TableStat{{Name: "trade", Rows: 1000, HeapBytes: 1.5e9, TotalBytes: 2e9}}, Elapsed: 10 * time.Second}
+	var b bytes.Buffer
+	printLoadSummary(&b, st, 7)
+	out := b.String()
+	for _, want := range []string{"heap MB   total MB", "trade                        1000     1500.0     2000.0", "150.0 MB/s of table heap (200.0 MB/s with indexes)"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("summary lacks %q:\n%s", want, out)
+		}
+	}
+}

@@ -8,9 +8,11 @@ import (
 	"testing"
 
 	"github.com/brokerbench/brokerbench/database"
+	"github.com/brokerbench/brokerbench/internal/memcap"
 	"github.com/brokerbench/brokerbench/internal/testdb"
 	"github.com/brokerbench/brokerbench/internal/testpg"
 	"github.com/brokerbench/brokerbench/loader"
+	"github.com/brokerbench/brokerbench/schema"
 	"github.com/brokerbench/brokerbench/txn"
 )
 
@@ -158,7 +160,6 @@ func TestLoadSizeBadInput(t *testing.T) {
 		say  []string
 	}{
 		{[]string{"load", "--size", "lots"}, []string{"--size", "50GB"}},
-		{[]string{"load", "--size", "50"}, []string{"--size", "unit"}},
 		{[]string{"load", "--size", "50PB"}, []string{"--size", "unit"}},
 		{[]string{"load", "--size", "-5GB"}, []string{"--size"}},
 		{[]string{"load", "--size", "0GB"}, []string{"--size"}},
@@ -173,10 +174,21 @@ func TestLoadSizeBadInput(t *testing.T) {
 		}
 		oneErrorLine(t, errb, tc.say...)
 	}
-	for in, want := range map[string]int64{"50GB": 50e9, "1.5 TB": 1.5e12, "800MiB": 800 << 20, "2gib": 2 << 30, "120 MB": 120e6} {
-		if got, err := parseSize(in); err != nil || got != want {
-			t.Errorf("parseSize(%q) = %d, %v, want %d", in, got, err, want)
+}
+
+// load --size reads sizes as --server-memory, disk --size and replay --span do
+// (memcap.ParseSize), so a database planned at four times a memory cap given in the
+// same words is four times it; the help lists the units that parser reads.
+func TestLoadSizeReadsEverySizeForm(t *testing.T) {
+	for _, in := range []string{"50GB", "1.5 TB", "800MiB", "2gib", "120 MB", "512M", "2G", "900000kb", "5000000000"} {
+		o := loadOptions{Customers: schema.LoadUnit, TradeDays: schema.MinTradeDays, Workers: 1, Size: in}
+		if err := o.validate(); err != nil {
+			t.Errorf("load --size %s: %v", in, err)
 		}
+	}
+	code, out, _ := runCLI(t, "load", "--help")
+	if code != 0 || !strings.Contains(strings.Join(strings.Fields(out), " "), memcap.SizeUnits) {
+		t.Errorf("load --help (exit %d) does not list the units sizes are read in, %q:\n%s", code, memcap.SizeUnits, out)
 	}
 }
 

@@ -103,9 +103,6 @@ func (o replayOptions) plan(arg string) (replayPlan, error) {
 		a, b, ok := strings.Cut(o.Span, ":")
 		start, err1 := memcap.ParseSize(a)
 		n, err2 := memcap.ParseSize(b)
-		if a == "0" {
-			start, err1 = 0, nil
-		}
 		if !ok || err1 != nil || err2 != nil || start < 0 || n <= 0 || start%4096 != 0 {
 			return p, usagef("--span %q: want START:LEN, e.g. 0:36GB (START a multiple of 4 KiB)", o.Span)
 		}

@@ -8,6 +8,9 @@ import (
 	"maps"
 	"os"
 	"path/filepath"
+	"reflect"
+	"runtime"
+	"runtime/debug"
 	"slices"
 	"strconv"
 	"strings"
@@ -75,6 +78,7 @@ func packageImports(t *testing.T) map[string]map[string]string {
 // cmd knows cobra.
 func TestDependencyDirection(t *testing.T) {
 	imports := packageImports(t)
+	clients := clientModules(t, imports)
 	ours := func(p string) (string, bool) {
 		if strings.HasPrefix(p, module) {
 			return strings.TrimPrefix(p, module), true
@@ -106,8 +110,7 @@ func TestDependencyDirection(t *testing.T) {
 		bench := under(pkg, "scripts")
 		for im, file := range ims {
 			where := pkg + "/" + file
-			if strings.HasPrefix(im, "github.com/jackc/pgx") || strings.HasPrefix(im, "github.com/microsoft/go-mssqldb") ||
-				strings.HasPrefix(im, "github.com/go-sql-driver/mysql") {
+			if client := moduleOf(im, clients); client != "" {
 				if (!under(pkg, "database") || pkg == "database") && !bench {
 					t.Errorf("%s imports the database client %s: only database's sub-packages may", where, im)
 				}
@@ -143,6 +146,54 @@ func TestDependencyDirection(t *testing.T) {
 			}
 		}
 	}
+}
+
+// clientModules are the database clients that only database's sub-packages may
+// import: the modules (of the test binary's build, so a client's sub-packages map to
+// it) that the registered engines' packages import, each package found from its
+// engine's Open function. A new engine's client is covered as cmd links the engine in.
+func clientModules(t *testing.T, imports map[string]map[string]string) []string {
+	t.Helper()
+	bi, ok := debug.ReadBuildInfo()
+	if !ok {
+		t.Fatal("no build information in the test binary")
+	}
+	var linked []string
+	for _, m := range bi.Deps {
+		linked = append(linked, m.Path)
+	}
+	var clients []string
+	for _, e := range database.Engines() {
+		fn := runtime.FuncForPC(reflect.ValueOf(e.Open).Pointer()).Name()
+		slash := strings.LastIndex(fn, "/")
+		pkg, _, _ := strings.Cut(fn[slash+1:], ".")
+		pkg = strings.TrimPrefix(fn[:slash+1]+pkg, module)
+		found := false
+		for im := range imports[pkg] {
+			if m := moduleOf(im, linked); m != "" {
+				found = true
+				if !slices.Contains(clients, m) {
+					clients = append(clients, m)
+				}
+			}
+		}
+		if !found {
+			t.Errorf("engine %s: its package %s imports no module: its database client is not found", e.Name, pkg)
+		}
+	}
+	return clients
+}
+
+// moduleOf returns the module of mods that import path im is in (the longest that
+// holds it), "" for none.
+func moduleOf(im string, mods []string) string {
+	best := ""
+	for _, m := range mods {
+		if (im == m || strings.HasPrefix(im, m+"/")) && len(m) > len(best) {
+			best = m
+		}
+	}
+	return best
 }
 
 // wiresDatabases says whether a non-test file may import a concrete database package:

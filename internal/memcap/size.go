@@ -6,19 +6,25 @@ import (
 	"strings"
 )
 
-// ParseSize reads a memory size as users write it: a number of bytes or a number
-// with a unit. Units mean what they say, as --size reads them: KB, MB, GB, TB are
-// powers of 1,000 (as disks are sold), KiB, MiB, GiB, TiB powers of 1,024; the bare
-// letters K, M, G, T are powers of 1,024, as PostgreSQL's memory settings and the
-// cgroup files read them. "0" means no cap.
+// SizeUnits says which units ParseSize reads and what each means, for flags' help and
+// its own errors.
+const SizeUnits = "KB, MB, GB, TB are powers of 1,000; KiB, MiB, GiB, TiB and the bare K, M, G, T powers of 1,024; no unit is bytes"
+
+// ParseSize reads a size as users write it, for every flag that takes one (load --size,
+// --server-memory, disk --size, replay --span): a number of bytes or a number with a
+// unit, in any case. Units mean what they say: KB, MB, GB, TB are powers of 1,000 (as
+// disks are sold), KiB, MiB, GiB, TiB powers of 1,024; the bare letters K, M, G, T are
+// powers of 1,024, as PostgreSQL's memory settings and the cgroup files read them. A
+// database planned at four times the memory thus stays four times it whichever flag
+// takes which size. "0" is zero, which each flag gives its own meaning or refuses.
 func ParseSize(s string) (int64, error) {
 	t := strings.TrimSpace(strings.ToUpper(s))
-	if t == "" {
-		return 0, fmt.Errorf("size %q: empty", s)
-	}
 	num := strings.TrimRightFunc(t, func(r rune) bool { return r >= 'A' && r <= 'Z' })
 	unit := strings.TrimSpace(t[len(num):])
-	num = strings.TrimSpace(num)
+	v, err := strconv.ParseFloat(strings.TrimSpace(num), 64)
+	if err != nil || v < 0 {
+		return 0, fmt.Errorf("size %q: want a non-negative number with an optional unit, e.g. 256MiB or 50GB", s)
+	}
 	mult := map[string]float64{"": 1, "B": 1,
 		"KB": 1e3, "MB": 1e6, "GB": 1e9, "TB": 1e12,
 		"K": 1 << 10, "KIB": 1 << 10,
@@ -26,11 +32,10 @@ func ParseSize(s string) (int64, error) {
 		"G": 1 << 30, "GIB": 1 << 30,
 		"T": 1 << 40, "TIB": 1 << 40}[unit]
 	if mult == 0 {
-		return 0, fmt.Errorf("size %q: unknown unit %q (use B, KB, MB, GB, TB or KiB, MiB, GiB, TiB)", s, unit)
+		return 0, fmt.Errorf("size %q: unknown unit %q (%s)", s, unit, SizeUnits)
 	}
-	v, err := strconv.ParseFloat(num, 64)
-	if err != nil || v < 0 || v*mult > 1<<62 {
-		return 0, fmt.Errorf("size %q: want a non-negative number with an optional unit, e.g. 256MiB or 1GB", s)
+	if v*mult > 1<<62 {
+		return 0, fmt.Errorf("size %q: too large", s)
 	}
 	return int64(v * mult), nil
 }
