@@ -60,7 +60,7 @@ With no --db, commands use a managed local PostgreSQL that brokerbench starts it
 	root.SetOut(g.Stdout)
 	root.SetErr(g.Stderr)
 	pf := root.PersistentFlags()
-	pf.StringVar(&g.DB, "db", envOr("BROKERBENCH_DB", ""), "database URL: postgres://... or sqlserver://... (env BROKERBENCH_DB; PG* variables work); empty: a managed local PostgreSQL")
+	pf.StringVar(&g.DB, "db", envOr("BROKERBENCH_DB", ""), "database URL: postgres://..., sqlserver://... or mysql://... (env BROKERBENCH_DB; PG* variables work); empty: a managed local PostgreSQL")
 	pf.StringVar(&g.Engine, "engine", envOr("BROKERBENCH_ENGINE", managedPostgres), "with no --db: the managed server to start, postgres or mariadb (env BROKERBENCH_ENGINE)")
 	pf.StringVar(&g.PGData, "pgdata", envOr("BROKERBENCH_PGDATA", ""), "with no --db: keep the managed PostgreSQL cluster in this folder (e.g. on the disk under test)")
 	pf.BoolVarP(&g.Quiet, "quiet", "q", false, "print only results and errors")
