@@ -14,8 +14,8 @@
 # BENCH_LOAD_SETTINGS=0 makes brokerbench load the managed cluster through --db as
 # well (the normal settings), for a before/after of the settings in one run.
 #
-# It reports, besides the ratio of heap MB/s:
-#   - CPU seconds (server and client) per MB, which neighbours on a shared machine do
+# It reports, besides the ratio of heap MiB/s:
+#   - CPU seconds (server and client) per MiB, which neighbours on a shared machine do
 #     not skew (the managed cluster only). As root with cgroup v1's cpuacct, every
 #     process the script starts runs in a cgroup of its own, so the server's CPU is
 #     counted across the load's restarts and includes the background writers;
@@ -105,7 +105,7 @@ now() { date +%s.%N; }
 # server_ticks: CPU clock ticks used so far by the managed cluster (postmaster, live
 # backends, and exited backends through the postmaster's children counters); the
 # fallback without the cgroup. Wall time on a shared machine swings with the
-# neighbours; CPU per MB does not.
+# neighbours; CPU per MiB does not.
 server_ticks() {
   [ -n "${PGDATA_DIR:-}" ] || { echo 0; return; }
   local pm tot=0 p f
@@ -160,8 +160,8 @@ fi
 awk -v pb="$PGB_BYTES" -v pt="$(echo "$t1 - $t0" | bc)" -v bb="$BB_BYTES" -v bt="$(echo "$t3 - $t2" | bc)" \
     -v s="$SCALE" -v c="$CUSTOMERS" -v d="$DAYS" 'BEGIN {
   pr = pb / pt / 1048576; br = bb / bt / 1048576
-  printf "pgbench -i -s %d:                     %8.1f MB heap in %6.1f s = %6.1f MB/s\n", s, pb / 1048576, pt, pr
-  printf "brokerbench load %d customers x %d days: %8.1f MB heap in %6.1f s = %6.1f MB/s\n", c, d, bb / 1048576, bt, br
+  printf "pgbench -i -s %d:                     %8.1f MiB heap in %6.1f s = %6.1f MiB/s\n", s, pb / 1048576, pt, pr
+  printf "brokerbench load %d customers x %d days: %8.1f MiB heap in %6.1f s = %6.1f MiB/s\n", c, d, bb / 1048576, bt, br
   printf "ratio brokerbench / pgbench (wall): %.2f\n", br / pr
 }'
 if [ -n "${PGDATA_DIR:-}" ]; then
@@ -170,9 +170,9 @@ if [ -n "${PGDATA_DIR:-}" ]; then
       -v pc="$PGB_CLIENT" -v bc="$BB_CPU" -v cg="$CG" 'BEGIN {
     # With the cgroup the delta is everything (server and client); without it, the server only.
     if (cg != "") { pcpu = pd; bcpu = bd } else { pcpu = pd + pc; bcpu = bd + bc }
-    printf "CPU (server + client): pgbench %.1f s (client %.1f) = %.1f MB per CPU-s; brokerbench %.1f s (client %.1f) = %.1f MB per CPU-s; ratio %.2f\n",
+    printf "CPU (server + client): pgbench %.1f s (client %.1f) = %.1f MiB per CPU-s; brokerbench %.1f s (client %.1f) = %.1f MiB per CPU-s; ratio %.2f\n",
       pcpu, pc, pb / 1048576 / pcpu, bcpu, bc, bb / 1048576 / bcpu, (bb / bcpu) / (pb / pcpu)
-    printf "CPU seconds per heap MB: pgbench %.4f, brokerbench %.4f\n", pcpu / (pb / 1048576), bcpu / (bb / 1048576)
+    printf "CPU seconds per heap MiB: pgbench %.4f, brokerbench %.4f\n", pcpu / (pb / 1048576), bcpu / (bb / 1048576)
   }'
   [ -n "$CG" ] || echo "  (no cpuacct cgroup: the server's CPU of a load that restarts the server is undercounted)"
 fi
@@ -189,6 +189,6 @@ awk -v c="$CUSTOMERS" -v d="$DAYS" -v pc="$PROJECT_CUSTOMERS" -v pd="$PROJECT_DA
     if (g + f == 0) exit
     if (cg == "") bcpu += bc
     scale = (f * pc / c + g * (pc * pd) / (c * d)) / (f + g)
-    printf "projection %d customers x %d days: %.0f GB with indexes (this run %.0f MB: %.0f growing, %.0f not),", pc, pd, (f * pc / c + g * (pc * pd) / (c * d)) / 1024, f + g, g, f
+    printf "projection %d customers x %d days: %.0f GB with indexes (this run %.0f MB: %.0f growing, %.0f not),", pc, pd, (f * pc / c + g * (pc * pd) / (c * d)) / 1000, f + g, g, f
     printf " load about %.0f min wall at this run'"'"'s rate, %.0f CPU-min\n", bt * scale / 60, bcpu * scale / 60
   }' "$WORK/load.txt"
