@@ -88,6 +88,10 @@ func (o *loadOptions) validate() error {
 		if n == 0 {
 			return usagef("--size: want a size above 0, e.g. 50GB")
 		}
+		if strings.Trim(o.Size, "0123456789. ") == "" {
+			// Bytes are a memory size's unit, never a database's: 50 is 50GB forgotten.
+			return usagef("--size %s: give a unit, e.g. %sGB", o.Size, strings.TrimSpace(o.Size))
+		}
 	}
 	if o.Workers < 1 {
 		return usagef("--workers must be at least 1, got %d", o.Workers)

@@ -8,7 +8,7 @@ import (
 
 // SizeUnits says which units ParseSize reads and what each means, for flags' help and
 // its own errors.
-const SizeUnits = "KB, MB, GB, TB are powers of 1,000; KiB, MiB, GiB, TiB and the bare K, M, G, T powers of 1,024; no unit is bytes"
+const SizeUnits = "KB, MB, GB, TB are powers of 1,000; KiB, MiB, GiB, TiB and the bare K, M, G, T powers of 1,024"
 
 // ParseSize reads a size as users write it, for every flag that takes one (load --size,
 // --server-memory, disk --size, replay --span): a number of bytes or a number with a
@@ -32,7 +32,7 @@ func ParseSize(s string) (int64, error) {
 		"G": 1 << 30, "GIB": 1 << 30,
 		"T": 1 << 40, "TIB": 1 << 40}[unit]
 	if mult == 0 {
-		return 0, fmt.Errorf("size %q: unknown unit %q (%s)", s, unit, SizeUnits)
+		return 0, fmt.Errorf("size %q: unknown unit %q (%s; no unit is bytes)", s, unit, SizeUnits)
 	}
 	if v*mult > 1<<62 {
 		return 0, fmt.Errorf("size %q: too large", s)
