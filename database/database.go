@@ -113,10 +113,13 @@ type RowSource interface {
 
 // ServerInfo describes the server under test for the result file.
 type ServerInfo struct {
-	Product  string
-	Version  string // short form, e.g. "15.18"
-	Num      int    // comparable form, e.g. 150018 (PostgreSQL server_version_num)
-	Edition  string
+	Product string
+	Version string // short form, e.g. "15.18"
+	Num     int    // comparable form, e.g. 150018 (PostgreSQL server_version_num)
+	Edition string
+	// Settings are the server's settings as the workload's sessions see them: where
+	// a setting has a session value (the default isolation), the one brokerbench's
+	// connections run with, not the server-wide default.
 	Settings map[string]string
 	// DataDir and WALDir are set when the server reports them and they are readable
 	// (the I/O sampler maps them to block devices).
