@@ -25,7 +25,7 @@ var routineFiles embed.FS
 // file: a run upgrades a database whose installed set is older and refuses one whose
 // set is newer. TestRoutineSourcesPinned pins each file's digest to it, so a changed
 // file without a new version fails the tests.
-const RoutinesVersion = 2
+const RoutinesVersion = 3
 
 // batchSeparator is the line between two statements of a routine file; the installer
 // sends each statement on its own.
