@@ -48,9 +48,9 @@ const (
 	ReadOnlyCommitted
 	// InsertOnlyRepeatableRead is repeatable read for work whose only writes are
 	// inserts (Trade-Order). An insert overwrites no row, so write-conflict checks have
-	// nothing to protect in it; a database whose checks would fail it anyway (MariaDB's
-	// innodb_snapshot_isolation fails a foreign-key check on a parent row changed in
-	// any column since the snapshot) runs it without them.
+	// no lost update to stop in it; a database whose checks fail inserts all the same
+	// (MariaDB's innodb_snapshot_isolation fails a foreign-key check on a parent row
+	// changed in any column since the snapshot) runs it without them.
 	InsertOnlyRepeatableRead
 )
 

@@ -57,7 +57,8 @@ func (m *DB) Server(ctx context.Context) (database.ServerInfo, error) {
 	}
 	if m.snapshotChecks {
 		info.Notes = append(info.Notes, "InnoDB's repeatable read with innodb_snapshot_isolation: a write or locking read of a row changed since the "+
-			"transaction's snapshot fails and the transaction is rerun, as on PostgreSQL; conflicts wait on row locks and end in deadlocks or lock wait timeouts, which are retried (docs/mysql.md §3)")
+			"transaction's snapshot fails and the transaction is rerun, as on PostgreSQL; conflicts wait on row locks and end in deadlocks or lock wait timeouts, which are retried; "+
+			"Trade-Order, whose only writes are inserts, runs without the checks, which would fail its foreign-key checks on rows Trade-Result updates (docs/mysql.md §3)")
 	} else {
 		info.Notes = append(info.Notes, "InnoDB's repeatable read without innodb_snapshot_isolation (this server lacks it): updates and locking reads act on the newest committed rows, "+
 			"so a transaction that reads a value and writes it back changed (Trade-Update) can overwrite a newer one unseen; conflicts wait on row locks (docs/mysql.md §3)")
