@@ -46,6 +46,12 @@ const (
 	// (scripts/bench-driver.sh). A database may also map it to a snapshot level that
 	// only suits readers (SQL Server's brokerbench_read_committed=snapshot).
 	ReadOnlyCommitted
+	// InsertOnlyRepeatableRead is repeatable read for work whose only writes are
+	// inserts (Trade-Order). An insert overwrites no row, so write-conflict checks have
+	// no lost update to stop in it; a database whose checks fail inserts all the same
+	// (MariaDB's innodb_snapshot_isolation fails a foreign-key check on a parent row
+	// changed in any column since the snapshot) runs it without them.
+	InsertOnlyRepeatableRead
 )
 
 func (i Isolation) String() string {
@@ -58,6 +64,8 @@ func (i Isolation) String() string {
 		return "serializable"
 	case ReadOnlyCommitted:
 		return "read committed (read-only)"
+	case InsertOnlyRepeatableRead:
+		return "repeatable read (insert-only)"
 	}
 	return fmt.Sprintf("isolation(%d)", uint8(i))
 }
@@ -113,10 +121,13 @@ type RowSource interface {
 
 // ServerInfo describes the server under test for the result file.
 type ServerInfo struct {
-	Product  string
-	Version  string // short form, e.g. "15.18"
-	Num      int    // comparable form, e.g. 150018 (PostgreSQL server_version_num)
-	Edition  string
+	Product string
+	Version string // short form, e.g. "15.18"
+	Num     int    // comparable form, e.g. 150018 (PostgreSQL server_version_num)
+	Edition string
+	// Settings are the server's settings as the workload's sessions see them: where
+	// a setting has a session value (the default isolation), the one brokerbench's
+	// connections run with, not the server-wide default.
 	Settings map[string]string
 	// DataDir and WALDir are set when the server reports them and they are readable
 	// (the I/O sampler maps them to block devices).

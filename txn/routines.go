@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"embed"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"io/fs"
 	"regexp"
@@ -25,7 +26,7 @@ var routineFiles embed.FS
 // file: a run upgrades a database whose installed set is older and refuses one whose
 // set is newer. TestRoutineSourcesPinned pins each file's digest to it, so a changed
 // file without a new version fails the tests.
-const RoutinesVersion = 2
+const RoutinesVersion = 3
 
 // batchSeparator is the line between two statements of a routine file; the installer
 // sends each statement on its own.
@@ -141,6 +142,20 @@ func FramesUnavailable(n database.Name) string {
 	return fmt.Sprintf("server frames are not available on %s yet (run --frames client)", n)
 }
 
+// FramesUnavailableOn says why pool db has no server frames, or "" when it has: its
+// database has none (FramesUnavailable), or its server has no sequences (MySQL), where
+// the routines take Trade-Order's ids (NEXT VALUE FOR in the routine); the pool hands
+// them out itself there (database.IDsOf), which a routine cannot ask for.
+func FramesUnavailableOn(db database.DB) string {
+	if msg := FramesUnavailable(db.Name()); msg != "" {
+		return msg
+	}
+	if database.IDsOf(db) != nil {
+		return fmt.Sprintf("server frames need sequences for the trade ids, and the server at %s has none (MySQL; docs/mysql.md §9): run --frames client", db.Target())
+	}
+	return ""
+}
+
 // InstalledRoutines reads the routine set's version marker: version 0 and digest ""
 // when none is installed.
 func InstalledRoutines(ctx context.Context, db database.DB) (version int, digest string, err error) {
@@ -172,10 +187,10 @@ func InstalledRoutines(ctx context.Context, db database.DB) (version int, digest
 // InstallRoutines installs (or replaces) the server routines and their version marker
 // in one transaction.
 func InstallRoutines(ctx context.Context, db database.DB, now time.Time) error {
-	s, ok := routineSetFor(db.Name())
-	if !ok {
-		return fmt.Errorf("%s", FramesUnavailable(db.Name()))
+	if msg := FramesUnavailableOn(db); msg != "" {
+		return errors.New(msg)
 	}
+	s, _ := routineSetFor(db.Name())
 	e, err := database.Of(db)
 	if err != nil {
 		return err

@@ -3,6 +3,7 @@ package txn
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 
 	"github.com/brokerbench/brokerbench/database"
@@ -68,11 +69,11 @@ var Routines = [NumKinds]routine{
 // the per-transaction path only looks its call up; a database without server
 // routines keeps the reason in callErr, returned by every call.
 func (e *executor) renderCalls() {
-	s, ok := routineSetFor(e.db.Name())
-	if !ok {
-		e.callErr = fmt.Errorf("%s", FramesUnavailable(e.db.Name()))
+	if msg := FramesUnavailableOn(e.db); msg != "" {
+		e.callErr = errors.New(msg)
 		return
 	}
+	s, _ := routineSetFor(e.db.Name())
 	eng, err := database.Of(e.db)
 	if err != nil {
 		e.callErr = err

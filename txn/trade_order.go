@@ -11,7 +11,7 @@ import (
 
 // Trade-Order (docs/workload.md §9.7): a customer places a market or limit order. Repeatable
 // read: it reads the account's position to estimate tax and must see one snapshot;
-// its writes are new rows only, so it rarely conflicts.
+// its writes are new rows only (database.InsertOnlyRepeatableRead).
 
 // TradeOrderInput: docs/workload.md §7.3.
 type TradeOrderInput struct {
@@ -118,7 +118,7 @@ func (e *executor) tradeOrder(ctx context.Context, in TradeOrderInput) (Outcome,
 		return out, err
 	}
 	var st *tradeOrderState
-	err := e.inTx(ctx, &out, database.RepeatableRead, func(tx database.Tx) error {
+	err := e.inTx(ctx, &out, database.InsertOnlyRepeatableRead, func(tx database.Tx) error {
 		st = &tradeOrderState{in: in}
 		if err := e.toAccount(ctx, tx, st); err != nil {
 			return err
@@ -443,7 +443,7 @@ type toServerResult struct {
 // committed order goes to the emulator as in client mode.
 func (e *executor) toServer(ctx context.Context, out *Outcome, in TradeOrderInput) error {
 	var r toServerResult
-	err := e.callRoutine(ctx, out, database.RepeatableRead, &r,
+	err := e.callRoutine(ctx, out, database.InsertOnlyRepeatableRead, &r,
 		in.AcctID, in.ExecFirst, in.ExecLast, in.ExecTaxID, in.ByCompany, in.Symbol, in.CoName, in.Issue, in.TradeType,
 		in.IsMargin, in.LIFO, in.Qty, in.RequestedPrice, in.Rollback, e.now(), in.ExecFirst+" "+in.ExecLast,
 		schema.StatusSubmitted, schema.StatusPending)

@@ -264,9 +264,10 @@ func loadAndReport(ctx context.Context, g *globalOptions, db database.DB, lo loa
 // installRoutines installs the server routines that run --frames server calls
 // (docs/workload.md §13) on a database that has them. They are optional to the load:
 // a login that may not create them gets a warning, and run --frames server tries
-// again (or refuses) later.
+// again (or refuses) later. A server that cannot run them (MySQL) gets a note why.
 func installRoutines(ctx context.Context, db database.DB, logf func(string, ...any)) {
-	if txn.FramesUnavailable(db.Name()) != "" {
+	if msg := txn.FramesUnavailableOn(db); msg != "" {
+		logf("server routines not installed: %s", msg)
 		return
 	}
 	if err := txn.InstallRoutines(ctx, db, time.Now()); err != nil {

@@ -11,7 +11,7 @@ import (
 // openFrames sets where the run's frames run (--frames). Server frames need the
 // database's server routines: a database loaded before they existed, or by an
 // older brokerbench, gets this build's; one whose routines are newer, or whose
-// database has none (SQL Server for now), is refused before anything runs.
+// server cannot run them (MySQL, without sequences), is refused before anything runs.
 func (s *runSession) openFrames(ctx context.Context) error {
 	f, err := txn.ParseFrames(s.opts.Frames)
 	if err != nil {
@@ -21,7 +21,7 @@ func (s *runSession) openFrames(ctx context.Context) error {
 	if f != txn.ServerFrames {
 		return nil
 	}
-	if msg := txn.FramesUnavailable(s.db.Name()); msg != "" {
+	if msg := txn.FramesUnavailableOn(s.db); msg != "" {
 		return usagef("--frames server: %s", msg)
 	}
 	did, err := txn.EnsureRoutines(ctx, s.db, time.Now())

@@ -96,7 +96,7 @@ func (m *DB) LoadSegment(ctx context.Context, s database.Segment) (n int64, err 
 		return 0, err
 	}
 	if s.Record != nil {
-		if err = s.Record(ctx, myTx{tx}, n); err != nil {
+		if err = s.Record(ctx, myTx{tx: tx}, n); err != nil {
 			return 0, err
 		}
 	}

@@ -37,6 +37,10 @@ type DB struct {
 	// repeatable-read write to a row changed since the snapshot fails (1020) and is
 	// rerun instead of overwriting the newer row (docs/mysql.md §3).
 	snapshotChecks bool
+	// unchecked prefixes every statement of an insert-only transaction where
+	// snapshotChecks is set: SET STATEMENT turns the checks off for that statement
+	// alone, with no round trip of its own (uncheckedPrefix).
+	unchecked string
 }
 
 var (
@@ -151,7 +155,8 @@ func (m *DB) Close() {
 // UPDATE read and lock the newest committed rows (docs/mysql.md §3); lock waits end
 // in deadlocks (1213) or lock wait timeouts (1205), which the caller retries.
 // ReadOnlyCommitted starts a READ ONLY transaction, which InnoDB runs without a
-// transaction id. On a pool whose sessions default to READ COMMITTED
+// transaction id; InsertOnlyRepeatableRead is REPEATABLE READ (InTx turns the
+// snapshot checks off in it). On a pool whose sessions default to READ COMMITTED
 // (sessionDefaults) the read-committed levels name no level, so the driver
 // sends no SET TRANSACTION before them.
 func txOptions(iso database.Isolation, sessionReadCommitted bool) *sql.TxOptions {
@@ -164,7 +169,7 @@ func txOptions(iso database.Isolation, sessionReadCommitted bool) *sql.TxOptions
 		}
 	}
 	switch iso {
-	case database.RepeatableRead:
+	case database.RepeatableRead, database.InsertOnlyRepeatableRead:
 		return &sql.TxOptions{Isolation: sql.LevelRepeatableRead}
 	case database.Serializable:
 		return &sql.TxOptions{Isolation: sql.LevelSerializable}
@@ -176,13 +181,19 @@ func txOptions(iso database.Isolation, sessionReadCommitted bool) *sql.TxOptions
 
 // InTx runs fn in a transaction of level iso: READ COMMITTED is the sessions'
 // default, any other level is named (the driver sends SET TRANSACTION ISOLATION
-// LEVEL before START TRANSACTION, which applies to that transaction only).
+// LEVEL before START TRANSACTION, which applies to that transaction only). An
+// insert-only transaction runs its statements without the sessions' snapshot checks
+// (uncheckedPrefix).
 func (m *DB) InTx(ctx context.Context, iso database.Isolation, fn func(database.Tx) error) error {
 	tx, err := m.DB.BeginTx(ctx, txOptions(iso, m.readCommitted))
 	if err != nil {
 		return err
 	}
-	if err := fn(myTx{tx}); err != nil {
+	t := myTx{tx: tx}
+	if iso == database.InsertOnlyRepeatableRead {
+		t.prefix = m.unchecked
+	}
+	if err := fn(t); err != nil {
 		// After a deadlock InnoDB has rolled back already; the rollback's own error
 		// is secondary either way.
 		_ = tx.Rollback()
@@ -246,14 +257,18 @@ func myArgs(args []any) []any {
 	return args
 }
 
-type myTx struct{ tx *sql.Tx }
+// myTx is one transaction; prefix, when set, goes before each of its statements.
+type myTx struct {
+	tx     *sql.Tx
+	prefix string
+}
 
 func (t myTx) Exec(ctx context.Context, query string, args ...any) (int64, error) {
-	return execResult(t.tx.ExecContext(ctx, query, myArgs(args)...))
+	return execResult(t.tx.ExecContext(ctx, t.prefix+query, myArgs(args)...))
 }
 
 func (t myTx) Query(ctx context.Context, query string, args ...any) (database.Rows, error) {
-	r, err := t.tx.QueryContext(ctx, query, myArgs(args)...)
+	r, err := t.tx.QueryContext(ctx, t.prefix+query, myArgs(args)...)
 	if err != nil {
 		return nil, err
 	}
@@ -261,7 +276,7 @@ func (t myTx) Query(ctx context.Context, query string, args ...any) (database.Ro
 }
 
 func (t myTx) QueryRow(ctx context.Context, query string, args ...any) database.Row {
-	return myRow{t.tx.QueryRowContext(ctx, query, myArgs(args)...)}
+	return myRow{t.tx.QueryRowContext(ctx, t.prefix+query, myArgs(args)...)}
 }
 
 type myRows struct{ r *sql.Rows }

@@ -12,16 +12,17 @@ import (
 )
 
 // serverVariables are the settings a result file records: what decides how InnoDB
-// writes (flush policy, doublewrite, redo size, I/O capacity) and how much it caches.
-// SHOW GLOBAL VARIABLES works on MySQL and MariaDB alike, and a name the server does
-// not have is simply absent (MariaDB 10.11 says tx_isolation, MySQL 8
-// transaction_isolation).
+// writes (flush policy, doublewrite, redo size, I/O capacity), how much it caches and
+// how the workload's transactions are isolated. A name the server does not have is
+// simply absent (MariaDB 10.11 says tx_isolation, MySQL 8 transaction_isolation;
+// innodb_snapshot_isolation is MariaDB's).
 var serverVariables = []string{
 	"innodb_buffer_pool_size", "innodb_flush_log_at_trx_commit", "innodb_doublewrite", "innodb_flush_method",
 	"innodb_log_file_size", "innodb_io_capacity", "innodb_io_capacity_max", "innodb_page_size",
 	"innodb_read_ahead_threshold", "innodb_flush_neighbors", "innodb_lock_wait_timeout",
 	"sync_binlog", "log_bin", "max_connections", "performance_schema", "local_infile",
-	"tx_isolation", "transaction_isolation", "datadir", "innodb_log_group_home_dir", "innodb_data_home_dir",
+	"tx_isolation", "transaction_isolation", snapshotIsolation,
+	"datadir", "innodb_log_group_home_dir", "innodb_data_home_dir",
 }
 
 // Server describes the server for the result file: product and version from
@@ -55,9 +56,9 @@ func (m *DB) Server(ctx context.Context) (database.ServerInfo, error) {
 		info.WALDir = resolveDir(info.DataDir, d)
 	}
 	if m.snapshotChecks {
-		info.Settings[snapshotIsolation] = "ON (brokerbench's sessions)"
 		info.Notes = append(info.Notes, "InnoDB's repeatable read with innodb_snapshot_isolation: a write or locking read of a row changed since the "+
-			"transaction's snapshot fails and the transaction is rerun, as on PostgreSQL; conflicts wait on row locks and end in deadlocks or lock wait timeouts, which are retried (docs/mysql.md §3)")
+			"transaction's snapshot fails and the transaction is rerun, as on PostgreSQL; conflicts wait on row locks and end in deadlocks or lock wait timeouts, which are retried; "+
+			"Trade-Order, whose only writes are inserts, runs without the checks, which would fail its foreign-key checks on rows Trade-Result updates (docs/mysql.md §3)")
 	} else {
 		info.Notes = append(info.Notes, "InnoDB's repeatable read without innodb_snapshot_isolation (this server lacks it): updates and locking reads act on the newest committed rows, "+
 			"so a transaction that reads a value and writes it back changed (Trade-Update) can overwrite a newer one unseen; conflicts wait on row locks (docs/mysql.md §3)")
@@ -73,13 +74,17 @@ func resolveDir(dataDir, d string) string {
 	return filepath.Join(dataDir, d)
 }
 
-// variables reads the named global variables; missing ones are left out.
+// variables reads the named variables as a session of the pool sees them; missing
+// ones are left out. The session's values, not the global ones: every connection
+// sets its own isolation defaults (sessionDefaults) and the DSN may set more
+// (innodb_lock_wait_timeout), and the result file records what the transactions ran
+// under. A variable without a session value reads as its global one.
 func (m *DB) variables(ctx context.Context, names []string) (map[string]string, error) {
 	quoted := make([]string, len(names))
 	for i, n := range names {
 		quoted[i] = "'" + n + "'"
 	}
-	rows, err := m.DB.QueryContext(ctx, "SHOW GLOBAL VARIABLES WHERE Variable_name IN ("+strings.Join(quoted, ", ")+")")
+	rows, err := m.DB.QueryContext(ctx, "SHOW SESSION VARIABLES WHERE Variable_name IN ("+strings.Join(quoted, ", ")+")")
 	if err != nil {
 		return nil, err
 	}

@@ -146,7 +146,7 @@ func (p *PG) Close()              { p.Pool.Close() }
 
 func pgIso(iso database.Isolation) pgx.TxIsoLevel {
 	switch iso {
-	case database.RepeatableRead:
+	case database.RepeatableRead, database.InsertOnlyRepeatableRead:
 		return pgx.RepeatableRead
 	case database.Serializable:
 		return pgx.Serializable

@@ -53,12 +53,14 @@ func TestTxBeginsWithFirstStatement(t *testing.T) {
 	ctx := context.Background()
 
 	t.Run("first QueryRow sees the isolation level", func(t *testing.T) {
-		var iso string
-		err := pg.InTx(ctx, database.RepeatableRead, func(tx database.Tx) error {
-			return tx.QueryRow(ctx, "SELECT current_setting('transaction_isolation')").Scan(&iso)
-		})
-		if err != nil || iso != "repeatable read" {
-			t.Fatalf("isolation %q, err %v", iso, err)
+		for _, level := range []database.Isolation{database.RepeatableRead, database.InsertOnlyRepeatableRead} {
+			var iso string
+			err := pg.InTx(ctx, level, func(tx database.Tx) error {
+				return tx.QueryRow(ctx, "SELECT current_setting('transaction_isolation')").Scan(&iso)
+			})
+			if err != nil || iso != "repeatable read" {
+				t.Fatalf("%s: isolation %q, err %v", level, iso, err)
+			}
 		}
 	})
 

@@ -274,7 +274,7 @@ func (m *MSSQL) Close()              { m.DB.Close() }
 // the caller.
 func (m *MSSQL) sqlIso(iso database.Isolation) sql.IsolationLevel {
 	switch iso {
-	case database.RepeatableRead:
+	case database.RepeatableRead, database.InsertOnlyRepeatableRead:
 		return sql.LevelRepeatableRead
 	case database.Serializable:
 		return sql.LevelSerializable

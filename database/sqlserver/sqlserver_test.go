@@ -224,6 +224,9 @@ func TestSQLServerIsolation(t *testing.T) {
 	if m.sqlIso(database.RepeatableRead).String() != "Repeatable Read" || m.sqlIso(database.Serializable).String() != "Serializable" || m.sqlIso(database.ReadCommitted).String() != "Read Committed" {
 		t.Error("lock-based levels not mapped")
 	}
+	if m.sqlIso(database.InsertOnlyRepeatableRead).String() != "Repeatable Read" {
+		t.Error("insert-only repeatable read is repeatable read")
+	}
 	m.rc = RCSnapshot
 	if m.sqlIso(database.ReadOnlyCommitted).String() != "Snapshot" || m.sqlIso(database.ReadCommitted).String() != "Read Committed" ||
 		m.sqlIso(database.Serializable).String() != "Serializable" {

@@ -293,13 +293,9 @@ func DefaultSettings() map[string]string {
 		"innodb-buffer-pool-size":        strconv.Itoa(512 << 20),
 		"innodb-log-file-size":           strconv.Itoa(1 << 30),
 		"innodb-flush-log-at-trx-commit": "1",
-		// The managed PostgreSQL's default_transaction_isolation; the workload names
-		// its levels, and brokerbench's connections start at READ COMMITTED anyway
-		// (database/mysql), so this is for the result file's settings to read alike.
-		"transaction-isolation": "READ-COMMITTED",
-		"performance-schema":    "ON",
-		"local-infile":          "1",
-		"character-set-server":  "utf8mb4",
+		"performance-schema":             "ON",
+		"local-infile":                   "1",
+		"character-set-server":           "utf8mb4",
 	}
 	for k, v := range performanceSchemaSettings {
 		m[k] = v

@@ -687,7 +687,9 @@ END;
 -- scans its statement's: one row per trade, newest first, then one row whose last
 -- three columns are the customer's and the broker's names (empty on the trade rows;
 -- its trade columns are placeholders). The client reads one result set, so both are
--- one UNION ALL, whose parts MariaDB returns in order; the names are read first.
+-- one UNION ALL; a UNION's rows have no order but the one its ORDER BY gives, so
+-- o_part puts the names row last and t_dts orders the trades as the client's
+-- statement does. The names are read first.
 CREATE OR REPLACE PROCEDURE bb_trade_status(IN p_acct_id BIGINT)
 BEGIN
   DECLARE v_last, v_first, v_broker VARCHAR(100) CHARSET ascii COLLATE ascii_bin;
@@ -697,14 +699,18 @@ BEGIN
   FROM customer_account, customer, broker
   WHERE ca_id = p_acct_id AND c_id = ca_c_id AND b_id = ca_b_id;
   IF v_nf THEN CALL bb_check(1, 'customer and broker: no row'); END IF;
-  (SELECT t_id, t_dts, st_name, tt_name, t_s_symb, t_qty, t_exec_name, t_chrg, s_name, ex_name,
-      '' AS c_f_name, '' AS c_l_name, '' AS b_name
-    FROM trade, status_type, trade_type, security, exchange
-    WHERE t_ca_id = p_acct_id AND st_id = t_st_id AND tt_id = t_tt_id AND s_symb = t_s_symb AND ex_id = s_ex_id
-    ORDER BY t_dts DESC
-    LIMIT 50)
-  UNION ALL
-  (SELECT 0, TIMESTAMP '1970-01-01 00:00:00', '', '', '', 0, '', 0, '', '', v_first, v_last, v_broker);
+  SELECT t_id, t_dts, st_name, tt_name, t_s_symb, t_qty, t_exec_name, t_chrg, s_name, ex_name, c_f_name, c_l_name, b_name
+  FROM (
+    (SELECT 0 AS o_part, t_id, t_dts, st_name, tt_name, t_s_symb, t_qty, t_exec_name, t_chrg, s_name, ex_name,
+        '' AS c_f_name, '' AS c_l_name, '' AS b_name
+      FROM trade, status_type, trade_type, security, exchange
+      WHERE t_ca_id = p_acct_id AND st_id = t_st_id AND tt_id = t_tt_id AND s_symb = t_s_symb AND ex_id = s_ex_id
+      ORDER BY t_dts DESC
+      LIMIT 50)
+    UNION ALL
+    (SELECT 1, 0, TIMESTAMP '1970-01-01 00:00:00', '', '', '', 0, '', 0, '', '', v_first, v_last, v_broker)
+  ) AS rows_out
+  ORDER BY o_part, t_dts DESC;
 END;
 -- batch
 -- Trade-Update frames 1-3 (txn/trade_update.go): each trade's value is read, then
