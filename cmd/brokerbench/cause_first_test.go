@@ -18,45 +18,49 @@ import (
 // itself (its --pgdata is stopped), lose it to a killed postmaster. The command's
 // cause is what its error line says first; the stop that then fails (pg_ctl finds
 // no server to stop) follows in the same line, never on a line before it (it was
-// printed first when the command's deferred stop wrote it itself).
+// printed first when the command's deferred stop wrote it itself). Each command has
+// a private server of its own, so the three run at once.
 func TestCauseBeforeTheStop(t *testing.T) {
 	t.Parallel()
-	c := testpg.PrivateCluster(t)
-	testdb.LoadedIn(t, c.URL("postgres"), "brokerbench")
-	if err := c.Stop(); err != nil {
-		t.Fatal(err)
-	}
 	dir := t.TempDir()
 	for _, tc := range []struct {
 		name  string
 		args  []string
-		ready func(*child) // returns once the command is where the kill should land
+		ready func(t *testing.T, ch *child, dsn string) // returns once the command is where the kill should land
 		cause string
 	}{
-		{"run", []string{"run", "--pgdata", c.DataDir, "--users", "2,2,2", "--step", "4s", "--warmup", "1s", "--rate", "20",
+		{"run", []string{"run", "--users", "2,2,2", "--step", "4s", "--warmup", "1s", "--rate", "20",
 			"--io-device", "none", "--reconnect-grace", "2s", "--out", filepath.Join(dir, "run.json")},
-			func(ch *child) { ch.waitLine(t, "step 2/3") }, "lost the database server at "},
-		{"quickstart", []string{"quickstart", "--pgdata", c.DataDir, "--users", "2,2,2", "--step", "4s", "--warmup", "1s",
+			func(t *testing.T, ch *child, _ string) { ch.waitLine(t, "step 2/3") }, "lost the database server at "},
+		{"quickstart", []string{"quickstart", "--users", "2,2,2", "--step", "4s", "--warmup", "1s",
 			"--server-memory", "0", "--out", filepath.Join(dir, "quickstart.json")},
-			func(ch *child) { ch.waitLine(t, "step 2/3") }, "lost the database server at "},
-		{"load", []string{"load", "--pgdata", c.DataDir, "--customers", "1000", "--trade-days", "5", "--drop"},
-			func(*child) { waitCopying(t, c.URL("brokerbench")) }, "lost the connection to the server"},
+			func(t *testing.T, ch *child, _ string) { ch.waitLine(t, "step 2/3") }, "lost the database server at "},
+		{"load", []string{"load", "--customers", "1000", "--trade-days", "5", "--drop"},
+			func(t *testing.T, _ *child, dsn string) { waitCopying(t, dsn) }, "lost the connection to the server"},
 	} {
-		ch := startChild(t, tc.args...)
-		tc.ready(ch)
-		killPostmaster(t, c.DataDir)
-		if code := ch.wait(t); code != exitRuntime {
-			t.Fatalf("%s: exit %d, want %d\n%s", tc.name, code, exitRuntime, ch.output())
-		}
-		stderr := ch.stderrString()
-		cause := strings.Index(stderr, tc.cause)
-		stop := strings.Index(stderr, "stop managed PostgreSQL")
-		if cause < 0 || stop < 0 {
-			t.Fatalf("%s: want the cause %q and the failed stop in stderr:\n%s", tc.name, tc.cause, stderr)
-		}
-		if stop < cause || strings.Contains(stderr[cause:stop], "\n") {
-			t.Errorf("%s: the failed stop is not after the cause in its line:\n%s", tc.name, stderr)
-		}
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			c := testpg.PrivateCluster(t)
+			testdb.LoadedTaken(t, c.URL("postgres"), "brokerbench")
+			if err := c.Stop(); err != nil {
+				t.Fatal(err)
+			}
+			ch := startChild(t, append(tc.args, "--pgdata", c.DataDir)...)
+			tc.ready(t, ch, c.URL("brokerbench"))
+			killPostmaster(t, c.DataDir)
+			if code := ch.wait(t); code != exitRuntime {
+				t.Fatalf("%s: exit %d, want %d\n%s", tc.name, code, exitRuntime, ch.output())
+			}
+			stderr := ch.stderrString()
+			cause := strings.Index(stderr, tc.cause)
+			stop := strings.Index(stderr, "stop managed PostgreSQL")
+			if cause < 0 || stop < 0 {
+				t.Fatalf("%s: want the cause %q and the failed stop in stderr:\n%s", tc.name, tc.cause, stderr)
+			}
+			if stop < cause || strings.Contains(stderr[cause:stop], "\n") {
+				t.Errorf("%s: the failed stop is not after the cause in its line:\n%s", tc.name, stderr)
+			}
+		})
 	}
 }
 

@@ -13,8 +13,9 @@ import (
 )
 
 // TestMain stops the PostgreSQL and MariaDB servers testpg and testmdb may start for
-// the package's tests.
+// the package's tests, which run more at once than go test's default (widenParallel).
 func TestMain(m *testing.M) {
+	widenParallel()
 	code := testpg.Main(m)
 	testmdb.Stop()
 	os.Exit(code)

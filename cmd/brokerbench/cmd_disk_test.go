@@ -75,6 +75,7 @@ func TestDiskDeviceRefusals(t *testing.T) {
 // TestDiskRunAndReport runs two profiles on a small test file on a loop device,
 // then reads the result file back through report and compare.
 func TestDiskRunAndReport(t *testing.T) {
+	t.Parallel()
 	needFioBinary(t)
 	d := testloop.New(t, 96)
 	out := filepath.Join(t.TempDir(), "disk.json")
@@ -141,6 +142,7 @@ func (c *cancelOnWrite) Write(p []byte) (int, error) {
 // TestDiskInterruptKeepsFinishedSteps: an interrupt after the first step stops fio,
 // keeps that step in the result file, marks the run interrupted and exits 130.
 func TestDiskInterruptKeepsFinishedSteps(t *testing.T) {
+	t.Parallel()
 	needFioBinary(t)
 	d := testloop.New(t, 64)
 	out := filepath.Join(t.TempDir(), "disk.json")

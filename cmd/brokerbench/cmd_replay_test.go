@@ -52,6 +52,7 @@ func writeTrace(t *testing.T, n int) (path string, mix traceMix) {
 // device without the flag naming it, and a mounted device are each refused in one
 // line, before fio runs.
 func TestReplayRefusals(t *testing.T) {
+	t.Parallel()
 	trace, _ := writeTrace(t, 30)
 	dir := t.TempDir()
 	small := filepath.Join(dir, "small.dat")
@@ -110,6 +111,7 @@ func tryMounted(t *testing.T) (d *testloop.Disk) {
 // trace's reads, writes and sizes, and says so in a disk result that report reads; a replay
 // confined to a span stays inside it.
 func TestReplayOnFile(t *testing.T) {
+	t.Parallel()
 	needFioBinary(t)
 	trace, mix := writeTrace(t, 300)
 	reads := mix.reads
@@ -176,6 +178,7 @@ func TestReplayOnFile(t *testing.T) {
 // unthrottled replay, which a busy machine slows too, still finishes well inside
 // the throttled one's four seconds).
 func TestReplayThrottled(t *testing.T) {
+	t.Parallel()
 	needFioBinary(t)
 	fio, _ := exec.LookPath("fio")
 	raw := testloop.NewRaw(t, 16)

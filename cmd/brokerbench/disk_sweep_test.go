@@ -17,6 +17,7 @@ import (
 // 4 KB read's bytes for far less than 256 times its cost). The report has the
 // sweep's table and its MB/s and CPU charts against block size.
 func TestDiskBlockSizeSweep(t *testing.T) {
+	t.Parallel()
 	needFioBinary(t)
 	d := testloop.New(t, 96)
 	out := filepath.Join(t.TempDir(), "sweep.json")

@@ -22,7 +22,7 @@ import (
 // (SIGKILL). It returns the run's exit code, output and result file.
 func lostServerRun(t *testing.T, grace string) (int, string, string, *results.Run) {
 	c := testpg.PrivateCluster(t)
-	testdb.LoadedIn(t, c.URL("postgres"), "brokerbench")
+	testdb.LoadedTaken(t, c.URL("postgres"), "brokerbench")
 	out := filepath.Join(t.TempDir(), "lost.json")
 	args := []string{"run", "--pgdata", c.DataDir, "--users", "2,2,2", "--step", "4s", "--warmup", "1s", "--rate", "20",
 		"--io-device", "none", "--reconnect-grace", grace, "--out", out}
@@ -106,7 +106,7 @@ func TestFaultServerLost(t *testing.T) {
 func TestFaultServerRestarted(t *testing.T) {
 	t.Parallel()
 	c := testpg.PrivateCluster(t)
-	testdb.LoadedIn(t, c.URL("postgres"), "brokerbench")
+	testdb.LoadedTaken(t, c.URL("postgres"), "brokerbench")
 	out := filepath.Join(t.TempDir(), "restarted.json")
 	users := strings.TrimSuffix(strings.Repeat("2,", 20), ",")
 	ch := startChild(t, "run", "--pgdata", c.DataDir, "--users", users, "--step", "3s", "--warmup", "1s", "--rate", "20",

@@ -17,8 +17,9 @@ import (
 // TestQuickstartOnManagedMariaDB is the "done when": one command starts a
 // managed MariaDB, loads the quickstart scale, runs a ramp with the market emulator
 // and prints the report; the result file says MariaDB, and the server is gone
-// afterwards.
+// afterwards. The server is the command's own, so the test runs beside the others.
 func TestQuickstartOnManagedMariaDB(t *testing.T) {
+	t.Parallel()
 	testmdb.Require(t)
 	dir := t.TempDir()
 	out := filepath.Join(dir, "mdb.json")
@@ -77,8 +78,10 @@ func TestFindMaxAndShardsOnMariaDB(t *testing.T) {
 // and the check after it on a managed MariaDB capped at what those connections need
 // (mdbmanaged.CapFor): with MariaDB's own memory defaults the cap's OOM killer ended
 // the server during check. The server must finish every step and pass the check
-// inside the cap, with the buffer pool the cap implies.
+// inside the cap, with the buffer pool the cap implies. The server and its memory
+// cgroup are the command's own, so the test runs beside the others.
 func TestCappedQuickstartOnManagedMariaDB(t *testing.T) {
+	t.Parallel()
 	testmdb.Require(t)
 	if testing.Short() {
 		t.Skip("a load and a 16-user ramp under a memory cap; skipped with -short")

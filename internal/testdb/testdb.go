@@ -70,16 +70,10 @@ func Build(ctx context.Context, dsn string) error {
 	return err
 }
 
-// LoadedIn creates database name, a clone of the loaded template, on the server at
-// adminDSN (a testpg.PrivateCluster's) and returns its URL.
-func LoadedIn(t testing.TB, adminDSN, name string) string {
-	t.Helper()
-	return testpg.CloneTemplate(t, adminDSN, loadedKey(), name)
-}
-
-// LoadedTaken is LoadedIn without the copy: the private server's loaded template
-// itself becomes database name (testpg.TakeTemplate), for a test that copies the
-// server and pays for every byte in it.
+// LoadedTaken makes the loaded template of the server at adminDSN (a
+// testpg.PrivateCluster's) its database name (testpg.TakeTemplate) and returns its
+// URL: the private server is a copy of the shared one and already holds the load, so
+// a clone would copy every byte of it a second time.
 func LoadedTaken(t testing.TB, adminDSN, name string) string {
 	t.Helper()
 	return testpg.TakeTemplate(t, adminDSN, loadedKey(), name)

@@ -58,22 +58,6 @@ func PrivateClusterIn(t testing.TB, parent string) *pgmanaged.Cluster {
 	return c
 }
 
-// CloneTemplate creates database name from the template named key on the server
-// at adminDSN (a PrivateCluster's, whose templates came with the copy) and returns
-// its URL. The database goes with the server.
-func CloneTemplate(t testing.TB, adminDSN, key, name string) string {
-	t.Helper()
-	db, err := openAdmin(adminDSN)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
-	if _, err := db.Exec(context.Background(), "CREATE DATABASE "+name+" TEMPLATE "+templateName(key)+" STRATEGY FILE_COPY"); err != nil {
-		t.Fatalf("create %s from %s: %v", name, templateName(key), err)
-	}
-	return WithDatabase(adminDSN, name)
-}
-
 // TakeTemplate renames the template named key on the server at adminDSN (a
 // PrivateCluster's) to the database name, which is then an ordinary database: a
 // loaded database in a private server without copying it. The template is gone from
