@@ -198,6 +198,17 @@ func (tp *template) copyInto(ctx context.Context, s *mdbmanaged.Server, name str
 			return fmt.Errorf("import %s: %w", o.name, err)
 		}
 	}
+	// An imported table has no persistent statistics (the optimizer takes it for a few
+	// rows and plans accordingly); the load analyzed its tables, and so does the copy.
+	mt, ok := db.(database.Maintainer)
+	if !ok {
+		return fmt.Errorf("%s cannot analyze tables", db.Name())
+	}
+	for _, o := range tables(tp.objects) {
+		if err := mt.Analyze(ctx, quote(o.name)); err != nil {
+			return err
+		}
+	}
 	return nil
 }
 
