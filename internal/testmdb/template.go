@@ -50,10 +50,14 @@ var templates struct {
 
 // FromTemplate returns the URL of a fresh database, dropped when the test ends, holding
 // a copy of the template named key: its tables (rows, indexes, foreign keys) and
-// sequences. build fills the template once per test process; the key names what its
+// sequences. build fills the template once per test process; the key (lower-case
+// letters, digits and underscores: it names a database and a folder) names what its
 // contents depend on, so a different load gets a template of its own.
 func FromTemplate(t testing.TB, key string, build BuildFunc) string {
 	t.Helper()
+	if key == "" || strings.Trim(key, keyChars) != "" {
+		t.Fatalf("MariaDB template key %q: only lower-case letters, digits and underscores", key)
+	}
 	s := Server(t)
 	templates.mu.Lock()
 	if templates.m == nil {
@@ -87,7 +91,7 @@ func FromTemplate(t testing.TB, key string, build BuildFunc) string {
 // make builds the template in a database of its own, exports its tables into a folder
 // of the server's and drops the database: copies come from the files.
 func (tp *template) make(ctx context.Context, s *mdbmanaged.Server, key string, build BuildFunc) error {
-	name := "bbtmpl_" + sanitize(key)
+	name := "bbtmpl_" + key
 	admin, err := database.Open(ctx, s.URL(mdbmanaged.Database), database.Options{MaxConns: 1})
 	if err != nil {
 		return err
@@ -111,7 +115,7 @@ func (tp *template) make(ctx context.Context, s *mdbmanaged.Server, key string, 
 	if tp.objects, err = schemaObjects(ctx, db); err != nil {
 		return err
 	}
-	tp.dir = filepath.Join(s.Dir, "templates", sanitize(key))
+	tp.dir = filepath.Join(s.Dir, "templates", key)
 	if err := os.MkdirAll(tp.dir, 0o700); err != nil {
 		return err
 	}
@@ -265,15 +269,5 @@ func copyFile(from, to string) error {
 // quote quotes an identifier.
 func quote(name string) string { return "`" + strings.ReplaceAll(name, "`", "``") + "`" }
 
-// sanitize makes a key a database and folder name.
-func sanitize(s string) string {
-	return strings.Map(func(r rune) rune {
-		if r >= 'a' && r <= 'z' || r >= '0' && r <= '9' || r == '_' {
-			return r
-		}
-		if r >= 'A' && r <= 'Z' {
-			return r + 32
-		}
-		return '_'
-	}, s)
-}
+// keyChars are what a key is made of: it names the template's database and folder.
+const keyChars = "abcdefghijklmnopqrstuvwxyz0123456789_"

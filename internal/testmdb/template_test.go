@@ -37,13 +37,13 @@ func TestFromTemplate(t *testing.T) {
 		}
 		return nil
 	}
-	first := Open(t, FromTemplate(t, "template test", build), database.Options{MaxConns: 1})
+	first := Open(t, FromTemplate(t, "template_test", build), database.Options{MaxConns: 1})
 	for _, q := range []string{"DELETE FROM child WHERE id > 10", "UPDATE parent SET v = 'changed'", "SELECT NEXTVAL(ids)"} {
 		if _, err := first.Exec(ctx, q); err != nil {
 			t.Fatal(err)
 		}
 	}
-	second := Open(t, FromTemplate(t, "template test", build), database.Options{MaxConns: 1})
+	second := Open(t, FromTemplate(t, "template_test", build), database.Options{MaxConns: 1})
 	if builds != 1 {
 		t.Errorf("the template was built %d times, want once", builds)
 	}
