@@ -14,10 +14,9 @@ import (
 
 // TestOnLoadedMariaDB runs the database tests every engine shares on a copy of a
 // MariaDB load of the test scale and seed (testdb.MariaDBLoaded, a database of the
-// test's own):
-// each transaction's effects on the rows, a write conflict rerun as on PostgreSQL
-// (innodb_snapshot_isolation, docs/mysql.md §3), the concurrent mix with its
-// invariants, and check.
+// test's own): each transaction's effects on the rows, a write conflict rerun as on
+// PostgreSQL (innodb_snapshot_isolation, docs/mysql.md §3), the concurrent mix with
+// its invariants, and check.
 func TestOnLoadedMariaDB(t *testing.T) {
 	if testing.Short() {
 		t.Skip("loads the test scale into MariaDB; skipped with -short")

@@ -26,9 +26,10 @@ func mariadbLoaded(t *testing.T) (dsn string, loaded, copied database.DB) {
 }
 
 // mariadbModes is the cross-mode test's MariaDB (docs/workload.md §13): two copies of
-// the test load (the server mode on the first; its DSN goes to *dsn), every table fingerprinted whole by its row count and CHECKSUM TABLE (MariaDB
-// has no row versions telling the rows a run wrote; both start from the same rows),
-// but for the load marker, whose times are each load's own.
+// the test load (the server mode on the first; its DSN goes to *dsn), every table
+// fingerprinted whole by its row count and CHECKSUM TABLE (MariaDB has no row
+// versions telling the rows a run wrote; both start from the same rows), but for the
+// load marker, which holds the load's times, not rows the workload writes.
 func mariadbModes(dsn *string) modeEngine {
 	return modeEngine{
 		open: func(t *testing.T) (database.DB, database.DB) {
