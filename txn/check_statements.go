@@ -12,14 +12,15 @@ import (
 // COUNT_BIG for the counts, BIT compared with 1/0), so each has its override.
 //
 // MariaDB and MySQL have two, for their plans: the checks that visit every completed
-// trade (broker totals, completed trades) read it by t_st_id = 'CMPT' or by account,
-// and InnoDB estimates such a range at no more than half the table (its range
-// estimate is capped there) where it is nearly all of it, so the optimizer reached
-// each trade through a secondary index and a primary-key lookup; reading the table
-// in order (IGNORE INDEX) costs a fraction of that. The completed-trades check also
-// had each grouped derived table materialized whole, a temporary table of a row per
-// trade: counting through each child table's primary key per trade does without.
-// The texts keep the portable ones' rows, columns and order.
+// trade (broker totals, completed trades) select it by t_st_id = 'CMPT' or by
+// account, and InnoDB estimates such a range at no more than half the table (its
+// range estimate is capped there) where it is nearly all of it, so on the portable
+// texts the optimizer reaches each trade through a secondary index and a primary-key
+// lookup; reading the table in order (IGNORE INDEX) costs a fraction of that. The
+// portable completed-trades text also has MariaDB materialize each grouped derived
+// table whole, a temporary table of a row per trade; counting through each child
+// table's primary key per trade needs none. The texts keep the portable ones' rows,
+// columns and order.
 var (
 	checkLimit = fmt.Sprintf("\nLIMIT %d", maxPerCheck+1)
 	checkTop   = fmt.Sprintf("SELECT TOP %d ", maxPerCheck+1)
