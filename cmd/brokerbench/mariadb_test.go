@@ -1,6 +1,7 @@
 package main
 
 import (
+	"fmt"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -60,10 +61,14 @@ func TestQuickstartOnManagedMariaDB(t *testing.T) {
 
 // TestFindMaxAndShardsOnMariaDB runs the PostgreSQL tests of find-max
 // (TestFindMaxRealSearch) and of three sharded drivers against one database
-// (TestShardedRun) on a copy of the MariaDB test load (testdb.MariaDBLoaded).
+// (TestShardedRun) on a MariaDB loaded once by the load command.
 func TestFindMaxAndShardsOnMariaDB(t *testing.T) {
 	t.Parallel()
-	dsn := testdb.MariaDBLoaded(t)
+	dsn := testmdb.DSN(t)
+	if code, out, errOut := runMain("load", "--db", dsn, "--customers", fmt.Sprint(testdb.Scale.Customers),
+		"--trade-days", fmt.Sprint(testdb.Scale.TradeDays)); code != 0 {
+		t.Fatalf("load: exit %d\n%s\n%s", code, out, errOut)
+	}
 	t.Run("find-max", func(t *testing.T) { findMaxReal(t, dsn) })
 	t.Run("three shards", func(t *testing.T) { shardedRun(t, dsn) })
 }
