@@ -12,20 +12,16 @@ import (
 	"github.com/brokerbench/brokerbench/loader"
 )
 
-// TestOnLoadedMariaDB runs the database tests every engine shares on a MariaDB load
-// of the test scale and seed (the harness's server, a database of the test's own):
-// each transaction's effects on the rows, a write conflict rerun as on PostgreSQL
-// (innodb_snapshot_isolation, docs/mysql.md §3), the concurrent mix with its
-// invariants, and check.
+// TestOnLoadedMariaDB runs the database tests every engine shares on a copy of a
+// MariaDB load of the test scale and seed (testdb.MariaDBLoaded, a database of the
+// test's own): each transaction's effects on the rows, a write conflict rerun as on
+// PostgreSQL (innodb_snapshot_isolation, docs/mysql.md §3), the concurrent mix with
+// its invariants, and check.
 func TestOnLoadedMariaDB(t *testing.T) {
 	if testing.Short() {
 		t.Skip("loads the test scale into MariaDB; skipped with -short")
 	}
-	db := testmdb.Open(t, testmdb.DSN(t), database.Options{MaxConns: loader.MaxConnections + 4})
-	if _, err := loader.Load(context.Background(), db, loader.Options{Scale: testdb.Scale, Seed: testdb.Seed, ToolVersion: "test"}, nil); err != nil {
-		t.Fatal(err)
-	}
-	onLoaded(t, db)
+	onLoaded(t, testmdb.Open(t, testdb.MariaDBLoaded(t), database.Options{MaxConns: loader.MaxConnections + 4}))
 }
 
 // innodbLocksIdle is how often waitForInnoDBWaiters polls: InnoDB refreshes its

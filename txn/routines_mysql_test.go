@@ -6,8 +6,6 @@ import (
 	"strings"
 	"testing"
 
-	"golang.org/x/sync/errgroup"
-
 	"github.com/brokerbench/brokerbench/database"
 	"github.com/brokerbench/brokerbench/internal/testdb"
 	"github.com/brokerbench/brokerbench/internal/testmdb"
@@ -15,66 +13,23 @@ import (
 	"github.com/brokerbench/brokerbench/schema"
 )
 
-// mariadbLoaded returns a database on the test MariaDB (internal/testmdb) holding a
-// load at the test scale and seed, and a copy of it in another database of the server:
-// copying the tables is no faster than a second load but, unlike two loads at once,
-// never meets the other load's tables half made. The copy has the tables, their
-// indexes and rows and the trade-id sequence, not the foreign keys (CREATE TABLE ...
-// LIKE leaves them out) nor the routines, which the test installs.
+// mariadbLoaded returns two databases on the test MariaDB (internal/testmdb), each a
+// copy of a load at the test scale and seed (testdb.MariaDBLoaded), and the first's
+// DSN. The copies have the tables, their indexes, foreign keys and rows and the
+// trade-id sequence, not the routines, which the test installs.
 func mariadbLoaded(t *testing.T) (dsn string, loaded, copied database.DB) {
 	t.Helper()
-	ctx := context.Background()
-	dsn = testmdb.DSN(t)
+	dsn = testdb.MariaDBLoaded(t)
 	loaded = testmdb.Open(t, dsn, database.Options{MaxConns: loader.MaxConnections})
-	if _, err := loader.Load(ctx, loaded, loader.Options{Scale: testdb.Scale, Seed: testdb.Seed, ToolVersion: "test"}, nil); err != nil {
-		t.Fatal(err)
-	}
-	copied = testmdb.Open(t, testmdb.DSN(t), database.Options{MaxConns: 4})
-	src := q1[string](t, loaded, "SELECT DATABASE()")
-	rows, err := loaded.Query(ctx, `SELECT table_name, table_type FROM information_schema.tables
-WHERE table_schema = DATABASE() AND table_name <> 'bb_routines' ORDER BY data_length DESC`)
-	type table struct{ name, kind string }
-	var tables []table
-	err = scanRows(rows, err, func(r database.Rows) error {
-		var tb table
-		err := r.Scan(&tb.name, &tb.kind)
-		tables = append(tables, tb)
-		return err
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	g, gctx := errgroup.WithContext(ctx)
-	g.SetLimit(4)
-	for _, tb := range tables {
-		g.Go(func() error {
-			if tb.kind == "SEQUENCE" {
-				var name, ddl string
-				if err := loaded.QueryRow(gctx, "SHOW CREATE SEQUENCE "+tb.name).Scan(&name, &ddl); err != nil {
-					return err
-				}
-				_, err := copied.Exec(gctx, ddl)
-				return err
-			}
-			for _, q := range []string{"CREATE TABLE %[1]s LIKE %[2]s.%[1]s", "INSERT INTO %[1]s SELECT * FROM %[2]s.%[1]s"} {
-				if _, err := copied.Exec(gctx, fmt.Sprintf(q, tb.name, src)); err != nil {
-					return fmt.Errorf("copy %s: %w", tb.name, err)
-				}
-			}
-			return nil
-		})
-	}
-	if err := g.Wait(); err != nil {
-		t.Fatal(err)
-	}
+	copied = testmdb.Open(t, testdb.MariaDBLoaded(t), database.Options{MaxConns: 4})
 	return dsn, loaded, copied
 }
 
-// mariadbModes is the cross-mode test's MariaDB (docs/workload.md §13): the test load
-// and its copy (the server mode on the load, with its foreign keys; its DSN goes to
-// *dsn), every table fingerprinted whole by its row count and CHECKSUM TABLE (MariaDB
-// has no row versions telling the rows a run wrote; both start from the same rows),
-// but for the load marker, whose times are each load's own.
+// mariadbModes is the cross-mode test's MariaDB (docs/workload.md §13): two copies of
+// the test load (the server mode on the first; its DSN goes to *dsn), every table
+// fingerprinted whole by its row count and CHECKSUM TABLE (MariaDB has no row
+// versions telling the rows a run wrote; both start from the same rows), but for the
+// load marker, which holds the load's times, not rows the workload writes.
 func mariadbModes(dsn *string) modeEngine {
 	return modeEngine{
 		open: func(t *testing.T) (database.DB, database.DB) {

@@ -83,7 +83,8 @@ func CapFor(conns int) int64 {
 // internal temporary tables that outgrow memory in Aria files, and the 128 MiB
 // default filled as check's queries grouped the trade tables), no MyISAM key cache
 // to speak of (brokerbench has no MyISAM table), and in-memory temporary tables of 4
-// MiB rather than 16 before they move to disk (one of check's queries holds three).
+// MiB rather than 16 before they move to disk (each of check's grouping queries holds
+// one).
 func memorySettings(capBytes int64) map[string]string {
 	if capBytes <= 0 {
 		return map[string]string{}

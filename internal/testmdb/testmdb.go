@@ -93,6 +93,12 @@ func Server(t testing.TB) *mdbmanaged.Server {
 func DSN(t testing.TB) string {
 	t.Helper()
 	s := Server(t)
+	return s.URL(newDatabase(t, s))
+}
+
+// newDatabase creates a database on s, dropped when the test ends, and returns its name.
+func newDatabase(t testing.TB, s *mdbmanaged.Server) string {
+	t.Helper()
 	name := fmt.Sprintf("bbtest_%d_%d", os.Getpid(), dbSeq.Add(1))
 	ctx := context.Background()
 	admin, err := database.Open(ctx, s.URL(mdbmanaged.Database), database.Options{MaxConns: 1})
@@ -111,7 +117,7 @@ func DSN(t testing.TB) string {
 		defer db.Close()
 		_, _ = db.Exec(context.Background(), "DROP DATABASE IF EXISTS "+name)
 	})
-	return s.URL(name)
+	return name
 }
 
 // Open opens a pool on dsn, closed when the test ends.
