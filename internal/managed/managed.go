@@ -26,3 +26,24 @@ func LastLines(s string, n int) string {
 	}
 	return strings.Join(lines, " | ")
 }
+
+// ErrorLines is the first n lines of s that report an error ("[ERROR]", as
+// mariadbd writes them, or a "Fatal error" of its install script) on one line, or
+// the last n lines when none does. The first error is the cause, the later ones
+// its consequences, and an install script ends its failure with paragraphs of
+// advice that would crowd the cause out of the last lines.
+func ErrorLines(s string, n int) string {
+	var errs []string
+	for _, line := range strings.Split(s, "\n") {
+		if strings.Contains(line, "[ERROR]") || strings.HasPrefix(line, "Fatal error") {
+			errs = append(errs, strings.TrimSpace(line))
+			if len(errs) == n {
+				break
+			}
+		}
+	}
+	if len(errs) == 0 {
+		return LastLines(s, n)
+	}
+	return strings.Join(errs, " | ")
+}

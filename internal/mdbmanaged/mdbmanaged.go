@@ -159,7 +159,7 @@ func (s *Server) start(ctx context.Context, serverBin, installBin string, settin
 	install := s.command(context.WithoutCancel(ctx), installBin, "--no-defaults", "--datadir="+s.DataDir, "--skip-test-db",
 		"--auth-root-authentication-method=socket")
 	if out, err := install.CombinedOutput(); err != nil {
-		return fmt.Errorf("mariadb-install-db failed: %w: %s", err, managed.LastLines(string(out), 5))
+		return fmt.Errorf("mariadb-install-db failed: %w: %s", err, managed.ErrorLines(string(out), 3))
 	}
 	initFile := filepath.Join(s.Dir, "init.sql")
 	if err := os.WriteFile(initFile, []byte(initSQL(pw)), 0o600); err != nil {
@@ -232,17 +232,16 @@ func (s *Server) launch(ctx context.Context, serverBin, initFile string, setting
 	s.cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	// A restart appends to the log of the previous start: only what follows counts.
 	logFrom := len(s.errorLog())
-	start := func() error { return s.cmd.Start() }
 	if s.MemoryCap > 0 {
 		g, err := s.openMemoryGroup(opts["innodb-buffer-pool-size"])
 		if err != nil {
 			return err
 		}
 		s.cgroup = g
-		if err := g.Run(start); err != nil {
+		if err := g.Start(s.cmd); err != nil {
 			return err
 		}
-	} else if err := start(); err != nil {
+	} else if err := s.cmd.Start(); err != nil {
 		return fmt.Errorf("start mariadbd: %w", err)
 	}
 	s.exited = make(chan struct{})
@@ -267,7 +266,7 @@ func (s *Server) waitReady(ctx context.Context, logFrom int) error {
 			if st, ok := s.cmd.ProcessState.Sys().(syscall.WaitStatus); ok && st.Signaled() && st.Signal() == syscall.SIGKILL && s.MemoryCap > 0 {
 				return fmt.Errorf("mariadbd was killed at start, by the OOM killer of its %s memory cap most likely: give --server-memory more", memcap.FormatSize(s.MemoryCap))
 			}
-			return fmt.Errorf("mariadbd exited at start: %s", managed.LastLines(s.errorLog(), 5))
+			return fmt.Errorf("mariadbd exited at start: %s", managed.ErrorLines(s.errorLog(), 3))
 		case <-ctx.Done():
 			return ctx.Err()
 		case <-time.After(50 * time.Millisecond):

@@ -6,14 +6,14 @@
 // where the memory controller is on the unified hierarchy, v1
 // `memory.limit_in_bytes` otherwise. Page cache a process faults in is charged to its
 // cgroup, but pages cached before it joined stay charged elsewhere and stay cached:
-// start the server inside the group (Group.Run) and evict the cluster's own files
+// start the server inside the group (Group.Start) and evict the cluster's own files
 // from the page cache (Evict) rather than dropping every cache on the machine.
 //
 // Life cycle, for one server:
 //
 //	ctl, err := memcap.Find()                 // ErrUnavailable: no controller, no permission
 //	g, err := ctl.Open(memcap.NameFor("pg", dataDir), capBytes) // made, or a stale one reused
-//	err = g.Run(func() error { return startServer() })    // children inherit the group
+//	err = g.Start(serverCmd)                 // its children inherit the group
 //	...
 //	err = g.Remove()                          // after the server stopped
 //

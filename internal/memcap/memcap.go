@@ -7,10 +7,13 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
+	"runtime"
 	"strconv"
 	"strings"
 	"sync"
+	"syscall"
 	"time"
 
 	"golang.org/x/sys/unix"
@@ -206,7 +209,7 @@ func (c *Controller) Open(name string, limit int64) (*Group, error) {
 	g := &Group{Dir: filepath.Join(c.Parent, name), Version: c.Version, ctl: c}
 	if err := os.Mkdir(g.Dir, 0o755); errors.Is(err, os.ErrExist) {
 		// A leftover is as old as its crash: made young again, another brokerbench's
-		// RemoveStale spares it until this one has joined it (Run).
+		// RemoveStale spares it until this one has joined it (Start).
 		now := time.Now()
 		if err := os.Chtimes(g.Dir, now, now); err != nil {
 			return nil, fmt.Errorf("reuse memory cgroup %s: %w", g.Dir, err)
@@ -241,7 +244,7 @@ func enableMemory(dir string) error {
 }
 
 // Existing returns the group at dir (recorded in a state file by an earlier
-// process) joined to c, so this process can run a restart inside it (Run); nil when
+// process) joined to c, so this process can run a restart inside it (Start); nil when
 // it is gone. A group of another hierarchy than c's is returned without c: it can
 // be read and removed, not joined.
 func (c *Controller) Existing(dir string) *Group {
@@ -393,30 +396,72 @@ func readPids(p string) ([]int, error) {
 	return pids, sc.Err()
 }
 
-// joinMu serialises Run: the whole process moves between groups, so two Runs at once
-// would put one's child in the other's group.
-var joinMu sync.Mutex
-
-// Run moves this process into the group, calls fn (which starts the server: every
-// process forked meanwhile inherits the group) and moves this process back where it
-// was, whatever fn returned. Memory this process touches during fn is charged to the
-// group; keep fn to starting the server.
-func (g *Group) Run(fn func() error) error {
+// Start starts cmd inside the group; every process it forks (the server) inherits
+// the group. Only the child joins, never this process: it is started stopped at its
+// exec (traced), moved into the group while stopped, and let go. Moving this process
+// instead, for the length of the start, would take into the group whatever else it
+// forks meanwhile (another server's start, in tests that run commands side by side)
+// and charge its own memory there. Where tracing is refused (ptrace disabled), the
+// process moves for the fork alone (startMovingSelf).
+func (g *Group) Start(cmd *exec.Cmd) error {
 	if g.ctl == nil {
 		return errors.New("memory cgroup opened without its controller cannot be joined")
 	}
-	joinMu.Lock()
-	defer joinMu.Unlock()
+	// The tracer is the thread that forks: it must also be the one that lets go.
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
+	if cmd.SysProcAttr == nil {
+		cmd.SysProcAttr = &syscall.SysProcAttr{}
+	}
+	cmd.SysProcAttr.Ptrace = true
+	if err := cmd.Start(); errors.Is(err, syscall.EPERM) {
+		cmd.SysProcAttr.Ptrace = false
+		return g.startMovingSelf(cmd)
+	} else if err != nil {
+		return err
+	}
+	pid := cmd.Process.Pid
+	var ws unix.WaitStatus
+	if _, err := unix.Wait4(pid, &ws, 0, nil); err != nil || !ws.Stopped() {
+		_ = cmd.Process.Kill()
+		_ = cmd.Wait()
+		return fmt.Errorf("%s did not stop at its start to join memory cgroup %s: %v", cmd.Path, g.Dir, err)
+	}
+	joinErr := os.WriteFile(filepath.Join(g.Dir, "cgroup.procs"), []byte(strconv.Itoa(pid)), 0o644)
+	if joinErr != nil {
+		_ = cmd.Process.Kill() // before it runs a single instruction outside the cap
+	}
+	detachErr := unix.PtraceDetach(pid)
+	switch {
+	case joinErr != nil:
+		_ = cmd.Wait()
+		return fmt.Errorf("join memory cgroup %s: %w", g.Dir, joinErr)
+	case detachErr != nil:
+		_ = cmd.Process.Kill()
+		_ = cmd.Wait()
+		return fmt.Errorf("let %s go after it joined memory cgroup %s: %w", cmd.Path, g.Dir, detachErr)
+	}
+	return nil
+}
+
+// moveMu serialises startMovingSelf: two at once would start one's child in the
+// other's group.
+var moveMu sync.Mutex
+
+// startMovingSelf moves this process into the group for cmd's fork alone.
+func (g *Group) startMovingSelf(cmd *exec.Cmd) error {
+	moveMu.Lock()
+	defer moveMu.Unlock()
 	self := strconv.Itoa(os.Getpid())
 	if err := os.WriteFile(filepath.Join(g.Dir, "cgroup.procs"), []byte(self), 0o644); err != nil {
 		return fmt.Errorf("join memory cgroup %s: %w", g.Dir, err)
 	}
-	runErr := fn()
+	startErr := cmd.Start()
 	if err := os.WriteFile(filepath.Join(g.ctl.self, "cgroup.procs"), []byte(self), 0o644); err != nil {
 		// Staying in the group would cap brokerbench itself; say so rather than run on.
-		return errors.Join(runErr, fmt.Errorf("leave memory cgroup %s for %s: %w", g.Dir, g.ctl.self, err))
+		return errors.Join(startErr, fmt.Errorf("leave memory cgroup %s for %s: %w", g.Dir, g.ctl.self, err))
 	}
-	return runErr
+	return startErr
 }
 
 // Remove deletes the group. Its processes must have exited; a server's last

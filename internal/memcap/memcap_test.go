@@ -153,15 +153,11 @@ func TestGroupLifecycle(t *testing.T) {
 		checkSwapCapped(t, g, lim)
 	}
 	before := cgroupOf(t, c, os.Getpid())
-	var child *exec.Cmd
-	err = g.Run(func() error {
-		child = exec.Command("sleep", "60")
-		return child.Start()
-	})
-	if err != nil {
+	child := exec.Command("sleep", "60")
+	if err := g.Start(child); err != nil {
 		t.Fatal(err)
 	}
-	defer child.Process.Kill()
+	defer func() { child.Process.Kill(); child.Wait() }()
 	if got := cgroupOf(t, c, child.Process.Pid); got != g.Dir {
 		t.Errorf("child runs in %s, want %s", got, g.Dir)
 	}
@@ -307,7 +303,7 @@ func TestCrashHelper(t *testing.T) {
 		fmt.Println("error", err)
 		return
 	}
-	if err := g.Run(func() error { return exec.Command("sleep", "60").Start() }); err != nil {
+	if err := g.Start(exec.Command("sleep", "60")); err != nil {
 		fmt.Println("error", err)
 		return
 	}
@@ -360,11 +356,8 @@ func TestCapChargesPageCache(t *testing.T) {
 	if _, err := Evict(filepath.Dir(p)); err != nil {
 		t.Fatal(err)
 	}
-	var cat *exec.Cmd
-	if err := g.Run(func() error {
-		cat = exec.Command("cat", p)
-		return cat.Start()
-	}); err != nil {
+	cat := exec.Command("cat", p)
+	if err := g.Start(cat); err != nil {
 		t.Fatal(err)
 	}
 	if err := cat.Wait(); err != nil {
@@ -415,18 +408,15 @@ func TestExistingGroupJoinedByALaterProcess(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { _ = g.Remove() })
-	if err := OpenExisting(g.Dir).Run(func() error { return nil }); err == nil {
+	if err := OpenExisting(g.Dir).Start(exec.Command("true")); err == nil {
 		t.Error("a group without its controller was joined")
 	}
 	later, err := Find() // what a later process finds
 	if err != nil {
 		t.Fatal(err)
 	}
-	var child *exec.Cmd
-	if err := later.Existing(g.Dir).Run(func() error {
-		child = exec.Command("sleep", "60")
-		return child.Start()
-	}); err != nil {
+	child := exec.Command("sleep", "60")
+	if err := later.Existing(g.Dir).Start(child); err != nil {
 		t.Fatal(err)
 	}
 	defer func() { child.Process.Kill(); child.Wait() }()
@@ -451,12 +441,9 @@ func TestOOMKillsCounted(t *testing.T) {
 	if n, err := g.OOMKills(); err != nil || n != 0 {
 		t.Fatalf("a new group counts %d OOM kills (%v), want 0", n, err)
 	}
-	var hog *exec.Cmd
-	if err := g.Run(func() error {
-		hog = exec.Command(os.Args[0], "-test.run=^TestHogHelper$")
-		hog.Env = append(os.Environ(), fmt.Sprintf("BROKERBENCH_MEMCAP_HOG=%d", 8*capBytes))
-		return hog.Start()
-	}); err != nil {
+	hog := exec.Command(os.Args[0], "-test.run=^TestHogHelper$")
+	hog.Env = append(os.Environ(), fmt.Sprintf("BROKERBENCH_MEMCAP_HOG=%d", 8*capBytes))
+	if err := g.Start(hog); err != nil {
 		t.Fatal(err)
 	}
 	err = hog.Wait()
@@ -481,4 +468,34 @@ func TestHogHelper(t *testing.T) {
 		b[i] = 1
 	}
 	fmt.Println(len(b))
+}
+
+// TestOnlyTheChildJoins: while a child started in a group runs, this process is
+// not in the group, so nothing else it forks meanwhile (another server's start, in
+// tests that run side by side) is capped with it.
+func TestOnlyTheChildJoins(t *testing.T) {
+	c := controller(t)
+	g, err := c.Open(testName(t), 64<<20)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = g.Remove() })
+	var out strings.Builder
+	// The child reads its parent's group, then its own, while the parent waits.
+	probe := exec.Command("sh", "-c", "cat /proc/$PPID/cgroup; echo; cat /proc/self/cgroup")
+	probe.Stdout = &out
+	if err := g.Start(probe); err != nil {
+		t.Fatal(err)
+	}
+	if err := probe.Wait(); err != nil {
+		t.Fatal(err)
+	}
+	parent, self, _ := strings.Cut(out.String(), "\n\n")
+	rel := strings.TrimPrefix(g.Dir, c.Mount)
+	if !strings.Contains(self, rel+"\n") {
+		t.Errorf("the child is not in %s:\n%s", rel, self)
+	}
+	if strings.Contains(parent, rel+"\n") {
+		t.Errorf("this process was in the child's group %s while the child ran:\n%s", rel, parent)
+	}
 }

@@ -116,7 +116,7 @@ func (c *Cluster) startCapped(ctx context.Context, settings map[string]string) e
 	if err != nil {
 		return err
 	}
-	err = g.Run(func() error { return c.start(ctx, settings) })
+	err = c.startInGroup(g, func() error { return c.start(ctx, settings) })
 	if err != nil {
 		return errors.Join(err, g.Remove())
 	}

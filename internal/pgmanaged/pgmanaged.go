@@ -69,6 +69,9 @@ type Cluster struct {
 	MemoryCap int64
 	settings  map[string]string
 	cgroup    *memcap.Group // the server's memory cgroup when capped
+	// startIn is the memory group the server programs run now start in (pg_ctl
+	// start or restart, whose postmaster inherits it), nil outside a capped start.
+	startIn *memcap.Group
 }
 
 // state is what `pg status` reads back in a later process.
@@ -347,12 +350,30 @@ func (c *Cluster) runSecret(ctx context.Context, stdin, secret, name string, arg
 	if stdin != "" {
 		cmd.Stdin = strings.NewReader(stdin)
 	}
-	err := cmd.Run()
+	err := c.runCommand(cmd)
 	text := scrub(out.String(), secret)
 	if err != nil {
 		return text, fmt.Errorf("%s failed: %w: %s", name, err, managed.LastLines(text, 5))
 	}
 	return text, nil
+}
+
+// runCommand runs cmd, inside startIn when a capped start set it.
+func (c *Cluster) runCommand(cmd *exec.Cmd) error {
+	if c.startIn == nil {
+		return cmd.Run()
+	}
+	if err := c.startIn.Start(cmd); err != nil {
+		return err
+	}
+	return cmd.Wait()
+}
+
+// startInGroup runs fn, a start, with its server programs started inside g.
+func (c *Cluster) startInGroup(g *memcap.Group, fn func() error) error {
+	c.startIn = g
+	defer func() { c.startIn = nil }()
+	return fn()
 }
 
 func (c *Cluster) initdb(ctx context.Context) error {
@@ -626,7 +647,7 @@ func PostmasterPIDIn(data string) (int, error) {
 func (c *Cluster) Restart(ctx context.Context) error {
 	if c.cgroup != nil {
 		// pg_ctl forks the new postmaster: it must do so inside the group.
-		return c.cgroup.Run(func() error {
+		return c.startInGroup(c.cgroup, func() error {
 			return c.run(ctx, "pg_ctl", "-D", c.DataDir, "-l", filepath.Join(c.Dir, "server.log"), "-m", "fast", "-w", "-t", "120", "restart")
 		})
 	}
