@@ -715,35 +715,12 @@ func retryOnSerializationFailure(t *testing.T, db database.DB, e *executor) {
 	last := in.TradeIDs[len(in.TradeIDs)-1]
 	const execName = "SELECT t_exec_name FROM trade WHERE t_id = $1"
 	committed := toggleExecName(q1[string](t, db, execName, last))
-	locked, release, done := make(chan struct{}), make(chan struct{}), make(chan error, 1)
-	var blocker int64
+	// The Trade-Update blocks on the last trade's row lock; the other commits once
+	// the server reports it waiting on that lock (however slow a busy machine).
 	probe := lockProbes[db.Name()]
-	go func() {
-		done <- db.InTx(ctx, database.ReadCommitted, func(tx database.Tx) error {
-			if err := tx.QueryRow(ctx, probe.self).Scan(&blocker); err != nil {
-				return err
-			}
-			if _, err := tx.Exec(ctx, sqlOf(db, "UPDATE trade SET t_exec_name = $1 WHERE t_id = $2"), committed, last); err != nil {
-				return err
-			}
-			close(locked)
-			<-release
-			return nil
-		})
-	}()
-	<-locked
-	// The Trade-Update blocks on the last trade's row lock; let the other commit
-	// once the server reports it waiting on that lock (however slow a busy machine).
-	waited := make(chan error, 1)
-	go func() {
-		defer close(release)
-		waited <- probe.waitFor(ctx, db, blocker)
-	}()
+	finish := holdTradeRow(ctx, db, last, committed, func(holder int64) error { return probe.waitFor(ctx, db, holder) })
 	o, res, err := e.tradeUpdate(ctx, in)
-	if err := <-done; err != nil {
-		t.Fatal(err)
-	}
-	if err := <-waited; err != nil {
+	if err := finish(); err != nil {
 		t.Fatal(err)
 	}
 	if err != nil || res.Updated != 20 {
@@ -755,6 +732,41 @@ func retryOnSerializationFailure(t *testing.T, db database.DB, e *executor) {
 	if got, want := q1[string](t, db, execName, last), toggleExecName(committed); got != want {
 		t.Fatalf("the contended trade's executor is %q, want %q: changed from what the other transaction committed", got, want)
 	}
+}
+
+// holdTradeRow locks trade id's row in a transaction of db of its own (setting its
+// executor's name to name) and returns once the lock is held. The transaction
+// commits when until, given the holder's session id (lockProbes' self), returns:
+// when the server reports the sessions under test waiting on the lock. finish
+// returns the holder's error and until's.
+func holdTradeRow(ctx context.Context, db database.DB, id int64, name string, until func(holder int64) error) (finish func() error) {
+	locked, release, done := make(chan struct{}), make(chan struct{}), make(chan error, 1)
+	var holder int64
+	go func() {
+		done <- db.InTx(ctx, database.ReadCommitted, func(tx database.Tx) error {
+			if err := tx.QueryRow(ctx, lockProbes[db.Name()].self).Scan(&holder); err != nil {
+				return err
+			}
+			if _, err := tx.Exec(ctx, sqlOf(db, "UPDATE trade SET t_exec_name = $1 WHERE t_id = $2"), name, id); err != nil {
+				return err
+			}
+			close(locked)
+			<-release
+			return nil
+		})
+	}()
+	waited := make(chan error, 1)
+	select {
+	case <-locked:
+		go func() {
+			defer close(release)
+			waited <- until(holder)
+		}()
+	case err := <-done:
+		done <- err
+		waited <- nil
+	}
+	return func() error { return errors.Join(<-done, <-waited) }
 }
 
 // lockProbes say, per engine, how a session names itself (self) and how a test

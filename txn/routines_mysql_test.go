@@ -113,33 +113,12 @@ func mariadbRetriesALockWaitTimeout(t *testing.T, dsn string) {
 		return out
 	}
 	before := names()
-	last := in.TradeIDs[len(in.TradeIDs)-1]
-	locked, release, done := make(chan struct{}), make(chan struct{}), make(chan error, 1)
-	var holder int64
-	go func() {
-		done <- other.InTx(ctx, database.ReadCommitted, func(tx database.Tx) error {
-			if err := tx.QueryRow(ctx, "SELECT CONNECTION_ID()").Scan(&holder); err != nil {
-				return err
-			}
-			if _, err := tx.Exec(ctx, "UPDATE trade SET t_exec_name = t_exec_name WHERE t_id = ?", last); err != nil {
-				return err
-			}
-			close(locked)
-			<-release
-			return nil
-		})
-	}()
-	<-locked
-	waited := make(chan error, 1)
-	go func() {
-		defer close(release)
-		waited <- waitForInnoDBWaiters(ctx, other, holder, 2) // the timed-out attempt and its retry
-	}()
+	// The holder writes the name the trade has: only its lock matters.
+	finish := holdTradeRow(ctx, other, in.TradeIDs[len(in.TradeIDs)-1], before[len(before)-1], func(holder int64) error {
+		return waitForInnoDBWaiters(ctx, other, holder, 2) // the timed-out attempt and its retry
+	})
 	o, res, err := e.tradeUpdate(ctx, in)
-	if err := <-done; err != nil {
-		t.Fatal(err)
-	}
-	if err := <-waited; err != nil {
+	if err := finish(); err != nil {
 		t.Fatal(err)
 	}
 	if err != nil || res.Updated != len(in.TradeIDs) {
