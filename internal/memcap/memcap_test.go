@@ -344,11 +344,7 @@ func TestEvict(t *testing.T) {
 func TestCapChargesPageCache(t *testing.T) {
 	c := controller(t)
 	const capBytes = 32 << 20
-	g, err := c.Open(testName(t), capBytes)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = g.Remove() })
+	g := testGroup(t, c, capBytes)
 	p := filepath.Join(t.TempDir(), "big")
 	if err := os.WriteFile(p, make([]byte, 2*capBytes), 0o644); err != nil {
 		t.Fatal(err)
@@ -403,11 +399,7 @@ func checkSwapCapped(t *testing.T, g *Group, limit int64) {
 // Controller.Existing; the bare OpenExisting cannot join it.
 func TestExistingGroupJoinedByALaterProcess(t *testing.T) {
 	c := controller(t)
-	g, err := c.Open(testName(t), 64<<20)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = g.Remove() })
+	g := testGroup(t, c, 64<<20)
 	if err := OpenExisting(g.Dir).Start(exec.Command("true")); err == nil {
 		t.Error("a group without its controller was joined")
 	}
@@ -433,11 +425,7 @@ func TestExistingGroupJoinedByALaterProcess(t *testing.T) {
 func TestOOMKillsCounted(t *testing.T) {
 	c := controller(t)
 	const capBytes = 32 << 20
-	g, err := c.Open(testName(t), capBytes)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = g.Remove() })
+	g := testGroup(t, c, capBytes)
 	if n, err := g.OOMKills(); err != nil || n != 0 {
 		t.Fatalf("a new group counts %d OOM kills (%v), want 0", n, err)
 	}
@@ -446,7 +434,7 @@ func TestOOMKillsCounted(t *testing.T) {
 	if err := g.Start(hog); err != nil {
 		t.Fatal(err)
 	}
-	err = hog.Wait()
+	err := hog.Wait()
 	var exit *exec.ExitError
 	if !errors.As(err, &exit) || exit.Sys().(syscall.WaitStatus).Signal() != syscall.SIGKILL {
 		t.Fatalf("a process touching 8 times its group's cap ended with %v, want killed", err)
@@ -475,11 +463,7 @@ func TestHogHelper(t *testing.T) {
 // tests that run side by side) is capped with it.
 func TestOnlyTheChildJoins(t *testing.T) {
 	c := controller(t)
-	g, err := c.Open(testName(t), 64<<20)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = g.Remove() })
+	g := testGroup(t, c, 64<<20)
 	var out strings.Builder
 	// The child reads its parent's group, then its own, while the parent waits.
 	probe := exec.Command("sh", "-c", "cat /proc/$PPID/cgroup; echo; cat /proc/self/cgroup")
@@ -498,4 +482,15 @@ func TestOnlyTheChildJoins(t *testing.T) {
 	if strings.Contains(parent, rel+"\n") {
 		t.Errorf("this process was in the child's group %s while the child ran:\n%s", rel, parent)
 	}
+}
+
+// testGroup opens a group of its own for the test, removed after it.
+func testGroup(t *testing.T, c *Controller, limit int64) *Group {
+	t.Helper()
+	g, err := c.Open(testName(t), limit)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = g.Remove() })
+	return g
 }
