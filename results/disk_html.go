@@ -39,13 +39,17 @@ func diskRunsTable(inputs []Input) table {
 	t := table{Caption: "Storage-profile runs", Head: []string{"run", "file", "target", "size", "fio", "I/O", "seed", "tags", "started"}}
 	for _, in := range inputs {
 		r, d := in.Run, in.Run.Disk
+		seed := fmt.Sprint(r.Seed)
+		if d.Replay != nil {
+			seed = "-" // a replay's offsets and sizes are the trace's
+		}
 		io := "buffered"
 		if d.Direct {
 			io = "direct"
 		}
 		target := strings.TrimSpace(d.Target.Path + " " + d.Target.Filesystem + " " + d.Target.Device)
 		t.Rows = append(t.Rows, []cell{{Text: in.Name(), Class: "name"}, {Text: in.Path}, {Text: target},
-			{Text: formatBytes(d.Target.SizeBytes)}, {Text: d.FIO}, {Text: io}, {Text: fmt.Sprint(r.Seed)},
+			{Text: formatBytes(d.Target.SizeBytes)}, {Text: d.FIO}, {Text: io}, {Text: seed},
 			{Text: formatTags(r.Tags)}, {Text: startedText(r)}})
 	}
 	return t
@@ -118,7 +122,7 @@ func diskCharts(inputs []Input, profiles []string) ([]htmlChart, error) {
 func WriteDiskReportHTML(w io.Writer, in Input) error {
 	d := in.Run.Disk
 	p := htmlPage{Title: "brokerbench storage profiles: " + in.Name(), Subtitle: describeDisk(in),
-		Runs: diskRunsTable([]Input{in}), Footnotes: append([]string{diskFootnote([]Input{in})}, diskNotes(d)...)}
+		Notes: diskRunLines(d), Runs: diskRunsTable([]Input{in}), Footnotes: append([]string{diskFootnote([]Input{in})}, diskNotes(d)...)}
 	var err error
 	if p.Charts, err = diskCharts([]Input{in}, profileOrder(d)); err != nil {
 		return err

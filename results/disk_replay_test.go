@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/csv"
 	"html"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -163,5 +164,22 @@ func TestReplayFidelityInCSV(t *testing.T) {
 	}
 	if got := strings.Join(rows[2][n-5:], ","); got != ",,,," {
 		t.Errorf("a profile step's fidelity columns: %s", got)
+	}
+}
+
+// A replay's HTML report says how faithful the replay was, as its text report does,
+// and shows no seed: a replay's offsets and sizes are the trace's.
+func TestReplayReportHTMLShowsFidelity(t *testing.T) {
+	in := replayInput("slow", 3000, 11.5, 2.36, "")
+	var page bytes.Buffer
+	if err := WriteDiskReportHTML(&page, in); err != nil {
+		t.Fatal(err)
+	}
+	if want := html.EscapeString(in.Run.Disk.Replay.FidelityLine()); !strings.Contains(page.String(), want) {
+		t.Errorf("the replay's HTML report lacks %q:\n%s", want, page.String())
+	}
+	runs := diskRunsTable([]Input{in})
+	if seed := runs.Rows[0][slices.Index(runs.Head, "seed")].Text; seed != "-" {
+		t.Errorf("a replay's seed shows as %q, want -", seed)
 	}
 }

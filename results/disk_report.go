@@ -73,15 +73,8 @@ func WriteDiskReport(w io.Writer, in Input) error {
 		}
 		fmt.Fprintln(w)
 	}
-	if pc := d.Precondition; pc != nil {
-		if pc.Skipped {
-			fmt.Fprintf(w, "  not preconditioned: %s\n", pc.SkipNote)
-		} else {
-			fmt.Fprintf(w, "  preconditioned: %s written in %.1f s (%.0f MB/s)\n", formatBytes(pc.Bytes), pc.Seconds, pc.MBps)
-		}
-	}
-	if d.Replay != nil {
-		fmt.Fprintln(w, "  "+d.Replay.FidelityLine())
+	for _, l := range diskRunLines(d) {
+		fmt.Fprintln(w, "  "+l)
 	}
 	if len(d.Steps) == 0 {
 		fmt.Fprintln(w, "\nno steps finished")
@@ -96,6 +89,23 @@ func WriteDiskReport(w io.Writer, in Input) error {
 		fmt.Fprintln(w, "  "+n)
 	}
 	return nil
+}
+
+// diskRunLines say how the run went beyond its steps: the target's preconditioning,
+// a replay's fidelity to its trace.
+func diskRunLines(d *DiskRun) []string {
+	var out []string
+	if pc := d.Precondition; pc != nil {
+		if pc.Skipped {
+			out = append(out, "not preconditioned: "+pc.SkipNote)
+		} else {
+			out = append(out, fmt.Sprintf("preconditioned: %s written in %.1f s (%.0f MB/s)", formatBytes(pc.Bytes), pc.Seconds, pc.MBps))
+		}
+	}
+	if d.Replay != nil {
+		out = append(out, d.Replay.FidelityLine())
+	}
+	return out
 }
 
 // diskMatrix is the reference's table: one row per profile, per depth its IOPS,
