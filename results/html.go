@@ -42,7 +42,7 @@ td{white-space:normal}td.num{white-space:nowrap}td.path{overflow-wrap:anywhere;m
 td.spread{text-align:right;white-space:normal;font-variant-numeric:tabular-nums}
 .wide{overflow-x:auto;max-width:100%}
 caption{text-align:left;font-weight:600;padding:.3em 0}
-th,td{border:1px solid #ccc;padding:.25em .6em}th{background:#f3f3f3}
+th,td{border:1px solid #ccc;padding:.25em .4em}th{background:#f3f3f3}
 td.num{text-align:right;font-variant-numeric:tabular-nums}
 td.better{text-align:right;color:#05662f;background:#eef8f1}
 td.worse{text-align:right;color:#a1140a;background:#fbeeee}
