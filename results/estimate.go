@@ -445,5 +445,7 @@ func ownInterval(st *Step, m metric, v float64) (lo, hi float64, ok bool) {
 	if !ok {
 		return 0, 0, false
 	}
-	return v - e.half(), v + e.half(), true
+	// Every figure drawn with a bar is a rate or a count per transaction: a short,
+	// bursty step's interval may reach below zero, which no such figure can.
+	return max(v-e.half(), 0), v + e.half(), true
 }

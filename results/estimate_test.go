@@ -270,3 +270,16 @@ func TestRepeatsIntervalAboveMinus100(t *testing.T) {
 		t.Errorf("retries %+.1f %% [%+.1f, %+.1f] (%s): want an interval holding the change and none of it below -100 %%", e.Change, e.Lo, e.Hi, e.Method)
 	}
 }
+
+// A bar never reaches below zero: a bursty step's tps interval would, and the chart
+// then drew throughput below nothing.
+func TestOwnIntervalStopsAtZero(t *testing.T) {
+	tps := make([]float64, 20)
+	tps[0] = 1000 // one burst in a stalled step
+	st := &Step{Samples: &StepSamples{TPS: tps}}
+	mean, _ := meanSD(tps)
+	lo, hi, ok := ownInterval(st, metricByKey("tps"), mean)
+	if !ok || lo != 0 || hi <= mean {
+		t.Errorf("interval of a bursty step's tps (mean %.0f): %g … %g (%v), want 0 … above the mean", mean, lo, hi, ok)
+	}
+}
