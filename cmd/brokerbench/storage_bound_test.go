@@ -17,13 +17,10 @@ import (
 // more than 5 per transaction, and more reads than writes. pgdata holds a stopped
 // managed cluster with a finished load; TestSecretManagedNeverShown, which makes one,
 // runs this as a subtest, so the package starts and loads one cluster less. It
-// returns the capped run's output, for the caller's search for the password. An
-// 8-second step is plenty: such runs measure 25 to 35 reads per transaction and five
-// to ten times as many reads as writes, where the test asks for more than 5 and more
-// reads than writes.
+// returns the capped run's output, for the caller's search for the password.
 func storageBoundRun(t *testing.T, pgdata string) (outputs []string) {
 	if testing.Short() {
-		t.Skip("an 8-second run under a memory cap; skipped with -short")
+		t.Skip("a 25-second run under a memory cap; skipped with -short")
 	}
 	if _, err := memcap.Find(); err != nil {
 		t.Skipf("no memory cgroup can be made here, so no capped run: %v", err)
@@ -33,7 +30,7 @@ func storageBoundRun(t *testing.T, pgdata string) (outputs []string) {
 	capBytes := max(dbBytes/2, int64(pgmanaged.MinMemoryCap))
 	out := filepath.Join(base, "capped.json")
 	code, stdout, stderr := runMain("run", "--pgdata", pgdata, "--server-memory", strconv.FormatInt(capBytes, 10),
-		"--users", "4", "--step", "8s", "--warmup", "2s", "--no-check", "--out", out)
+		"--users", "4", "--step", "20s", "--warmup", "5s", "--no-check", "--out", out)
 	outputs = append(outputs, "capped run stdout:\n"+stdout, "capped run stderr:\n"+stderr)
 	if code != 0 {
 		t.Fatalf("capped run: exit %d\n%s\n%s", code, stdout, stderr)
