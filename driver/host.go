@@ -20,13 +20,16 @@ func hostCells(st *results.Step) string {
 	return fmt.Sprintf(" %-21s %5.1f %9.2f", results.CPUSplit(h.HostFigures), h.RunQueue, (h.NetRxBytes+h.NetTxBytes)/(1<<20))
 }
 
-// boundFlags names what bound the step, as SetStepFlags recorded it.
-func boundFlags(st *results.Step) []string {
+// sourceAndBottleneck names where the step's data came from and what limited it, as
+// SetStepFlags recorded them: two words apart, so a row reads "data disk, bottleneck cpu",
+// never two kinds of "bound" at once. An unknown source or bottleneck is left out.
+func sourceAndBottleneck(st *results.Step) []string {
 	var f []string
-	for _, name := range []string{results.FlagCPUBound, results.FlagIOBound} {
-		if results.HasFlag(st, name) {
-			f = append(f, name)
-		}
+	if st.DataSource != "" && st.DataSource != results.DataUnknown {
+		f = append(f, "data "+st.DataSource)
+	}
+	if st.Bottleneck != "" && st.Bottleneck != results.BottleneckNone && st.Bottleneck != results.BottleneckDriver {
+		f = append(f, "bottleneck "+st.Bottleneck)
 	}
 	return f
 }

@@ -102,10 +102,7 @@ func StepRow(n int, st *results.Step, withIO bool) string {
 	if f := st.Faults; f != nil && f.ServerLost {
 		flags = append(flags, "server lost")
 	}
-	if results.MemoryResident(st) {
-		flags = append(flags, results.FlagMemoryResident)
-	}
-	flags = append(flags, boundFlags(st)...)
+	flags = append(flags, sourceAndBottleneck(st)...)
 	return r + "  " + strings.Join(flags, ", ")
 }
 

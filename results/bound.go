@@ -138,6 +138,33 @@ func boundBy(st *Step, sys *System) string {
 	return ""
 }
 
+// Bottlenecks (Step.Bottleneck): what limited the step, a word apart from where its
+// data came from (DataSourceOf).
+const (
+	BottleneckCPU    = "cpu"
+	BottleneckIO     = "io"
+	BottleneckDriver = "driver"
+	BottleneckNone   = "none"
+)
+
+// BottleneckOf names what limited a step of a run on sys: the load driver when it could
+// not keep up (its figures then say more about the driver than the database), else the
+// database host's CPU or its disks by the rules above, or none; "" when the host's
+// figures are unknown and the driver kept up.
+func BottleneckOf(st *Step, sys *System) string {
+	switch {
+	case st.Driver.Bottleneck:
+		return BottleneckDriver
+	case !hostKnown(st.Host) || st.Host.Cores == 0:
+		return ""
+	case CPUBound(st):
+		return BottleneckCPU
+	case IOBound(st, sys):
+		return BottleneckIO
+	}
+	return BottleneckNone
+}
+
 // boundFlags are the flags of this file that hold for the step, in order;
 // SetStepFlags owns them with its own.
 func boundFlags(st *Step, sys *System) []string {

@@ -13,7 +13,7 @@ func TestCSVColumns(t *testing.T) {
 	want := "file,label,users,started_at,warmup_s,measured_s,partial,driver_bottleneck,tps,tps_e,count," +
 		"avg_ms,p50_ms,p90_ms,p95_ms,p99_ms,max_ms,errors,retries,rollbacks,io_source,read_iops,write_iops,iops," +
 		"read_mbps,write_mbps,read_await_ms,write_await_ms,queue_depth,io_per_txn,wal_bytes_per_commit," +
-		"reads_per_txn,writes_per_txn,cache_hit_ratio,flags,memory_cap_bytes,db_size_bytes," +
+		"reads_per_txn,writes_per_txn,cache_hit_ratio,data_source,bottleneck,flags,memory_cap_bytes,db_size_bytes," +
 		"rate,limits,limits_broken,tps_cv,tps_half_change,nominal_percent," +
 		"host_source,host_cores,cpu_user_pct,cpu_system_pct,cpu_iowait_pct,cpu_steal_pct,cpu_idle_pct,run_queue," +
 		"mem_total_bytes,mem_used_bytes,mem_cache_bytes,mem_free_bytes,net_rx_bytes_per_s,net_tx_bytes_per_s," +

@@ -204,10 +204,15 @@ type Step struct {
 	// CacheHitRatio is the share of the database's page reads served by its own
 	// buffer cache in the window, 0..1; nil when unknown (see storage.go).
 	CacheHitRatio *float64 `json:"cache_hit_ratio,omitempty"`
-	// Regime is what the step measured: "storage-bound", "memory-resident" or
-	// "unknown" (RegimeOf); absent in files written before it was recorded, whose
-	// readers compute it from the figures.
-	Regime string `json:"regime,omitempty"`
+	// DataSource is where the step's data came from: "disk", "memory", "warming"
+	// (the cache filled during the window) or "unknown" (DataSourceOf); Bottleneck is
+	// what limited it: "cpu", "io", "driver" or "none", absent when the host's figures
+	// are unknown (BottleneckOf). The two are separate words on purpose: a step can read
+	// from disk and still be limited by the CPU. Files written before them carried a
+	// "regime" ("storage-bound", "memory-resident"), which readers ignore and
+	// recompute from the figures.
+	DataSource string `json:"data_source,omitempty"`
+	Bottleneck string `json:"bottleneck,omitempty"`
 	// NominalPercent is the step's tpsE as a percentage of the nominal tpsE of the
 	// database's customers (customers/500, nominal.go); absent in files written
 	// before it was recorded.

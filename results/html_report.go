@@ -153,6 +153,9 @@ func (rp *reportPage) addTables() {
 	if memoryResidentNote(r) != "" {
 		flagNote += " M memory-resident: the disks served almost no reads."
 	}
+	if warmingNote(r) != "" {
+		flagNote += " W cache warming: the disks' reads fell through the window."
+	}
 	if len(boundNote(r)) > 0 {
 		flagNote += " C cpu-bound, I io-bound: what bound the database host (docs/host.md)."
 	}

@@ -3,6 +3,7 @@ package results
 import (
 	"fmt"
 	"math"
+	"slices"
 )
 
 // RegimeTolerance is how far two runs' database sizes or memory caps may differ
@@ -10,8 +11,9 @@ import (
 const RegimeTolerance = 0.10
 
 // RegimeWarnings says what makes the runs' figures incomparable however close the
-// hardware: a run with steps that measured memory rather than storage, or whose
-// regime is unknown (no device counters: see RegimeOf), even when both runs are alike
+// hardware: a run with steps that measured memory rather than storage, whose
+// data source is unknown (no device counters: see DataSourceOf), or whose cache was still
+// warming, even when both runs are alike
 // in that, since two cached runs compare their memory, not their storage; and, for each
 // run against the base, databases or memory caps that differ by more than
 // RegimeTolerance. A run whose size or cap is unknown (older files, a server given with
@@ -21,13 +23,23 @@ const RegimeTolerance = 0.10
 func (c *Comparison) RegimeWarnings() []string {
 	out := c.framesWarnings() // frames.go: where the frames ran
 	for _, in := range c.Inputs {
-		mem, unknown := regimeUsers(in.Run)
-		if len(mem) > 0 {
-			out = append(out, fmt.Sprintf("%s: %s the step was memory-resident: it measured memory, not storage, so its tps say nothing about the storage (%s).",
-				in.Name(), atUsers(mem), MemoryResidentAdvice))
+		u := dataSourceUsers(in.Run)
+		if len(u.memory) > 0 {
+			out = append(out, fmt.Sprintf("%s: %s the step read its data from memory: it measured memory, not storage, so its tps say nothing about the storage (%s).",
+				in.Name(), atUsers(u.memory), MemoryResidentAdvice))
 		}
-		if len(unknown) > 0 {
-			out = append(out, fmt.Sprintf("%s: %s the regime is unknown: %s.", in.Name(), atUsers(unknown), UnknownRegimeAdvice))
+		if len(u.warming) > 0 {
+			out = append(out, fmt.Sprintf("%s: %s the cache was still warming (the disks' reads fell through the window): the step measured neither the storage nor memory, so its figures compare with nothing (%s).",
+				in.Name(), atUsers(u.warming), WarmingAdvice))
+		}
+		if len(u.views) > 0 {
+			out = append(out, fmt.Sprintf("%s: %s the data source is unknown: %s.", in.Name(), atUsers(u.views), UnknownRegimeAdvice))
+		}
+		if len(u.noPerTxn) > 0 {
+			out = append(out, fmt.Sprintf("%s: %s the data source is unknown: %s.", in.Name(), atUsers(u.noPerTxn), NoPerTxnAdvice))
+		}
+		if len(u.none) > 0 {
+			out = append(out, fmt.Sprintf("%s: %s the data source is unknown: %s.", in.Name(), atUsers(u.none), NoIOSourceAdvice))
 		}
 	}
 	base := c.Inputs[0]
@@ -103,19 +115,49 @@ func differs(a, b float64) bool {
 	return hi > 0 && math.Abs(a-b)/hi > RegimeTolerance
 }
 
-// UnknownRegimeAdvice says why a step's regime is unknown and what tells it.
+// UnknownRegimeAdvice says why a step's data source is unknown when only the database's
+// own I/O views were read, and what tells it.
 const UnknownRegimeAdvice = "no device counters were read (only the database's own I/O views, which count reads the OS page cache served as disk reads), " +
 	"so the step may have measured memory; run brokerbench on the database's host, or give --io-device or --io-node-exporter"
 
-// regimeUsers lists the user counts of r's memory-resident and unknown steps.
-func regimeUsers(r *Run) (mem, unknown []int) {
+// NoIOSourceAdvice says why a step's data source is unknown when no I/O figures were
+// read at all (a server that exposes none, such as a T-SQL endpoint without
+// sys.dm_io_virtual_file_stats, and no device found): running on the database's host
+// may not help, naming the devices does.
+const NoIOSourceAdvice = "no I/O figures were read at all (the server exposes none and no device under it was found), " +
+	"so the step may have measured memory; give --io-device or --io-node-exporter for the disks under the database"
+
+// NoPerTxnAdvice says why a step with device counters has no data source: its file holds
+// no reads per transaction (an older brokerbench wrote it, or no transaction finished).
+const NoPerTxnAdvice = "the file holds device counters but no reads per transaction (written by an older brokerbench, or no transaction finished), " +
+	"so the step may have measured memory; run it again with this brokerbench"
+
+// WarmingAdvice is what a user can do about a step whose cache warmed in its window.
+const WarmingAdvice = "lengthen --warmup, or run a step before the measured ones"
+
+// sourceUsers are the user counts of a run's steps by data source, the unknown ones
+// split by why: only the database's own views were read, or nothing.
+type sourceUsers struct{ memory, warming, views, none, noPerTxn []int }
+
+func dataSourceUsers(r *Run) sourceUsers {
+	var u sourceUsers
 	for _, i := range stepOrder(r.Steps) {
-		switch RegimeOf(&r.Steps[i]) {
-		case RegimeMemoryResident:
-			mem = append(mem, r.Steps[i].Users)
-		case RegimeUnknown:
-			unknown = append(unknown, r.Steps[i].Users)
+		st := &r.Steps[i]
+		switch DataSourceOf(st) {
+		case DataMemory:
+			u.memory = append(u.memory, st.Users)
+		case DataWarming:
+			u.warming = append(u.warming, st.Users)
+		case DataUnknown:
+			switch {
+			case !ioKnown(st.IO):
+				u.none = append(u.none, st.Users)
+			case !slices.Contains(deviceSources, st.IO.Source):
+				u.views = append(u.views, st.Users)
+			default:
+				u.noPerTxn = append(u.noPerTxn, st.Users)
+			}
 		}
 	}
-	return mem, unknown
+	return u
 }

@@ -13,6 +13,7 @@ const (
 	flagKnee       = "K"
 	flagUnsteady   = "U"
 	flagMemory     = "M"
+	flagWarming    = "W"
 	flagOver       = "N"
 	flagBehind     = "B"
 	flagCPUBound   = "C"
@@ -31,8 +32,11 @@ func stepFlags(st *Step, sys *System, knee bool) string {
 	if knee {
 		f = append(f, flagKnee)
 	}
-	if MemoryResident(st) {
+	switch DataSourceOf(st) {
+	case DataMemory:
 		f = append(f, flagMemory)
+	case DataWarming:
+		f = append(f, flagWarming)
 	}
 	if HasFlag(st, FlagUnsteady) {
 		f = append(f, flagUnsteady)
@@ -178,6 +182,9 @@ func stepNotes(r *Run) []string {
 		notes = append(notes, "D: the load driver itself was the bottleneck; the step understates the database.")
 	}
 	if n := memoryResidentNote(r); n != "" {
+		notes = append(notes, n)
+	}
+	if n := warmingNote(r); n != "" {
 		notes = append(notes, n)
 	}
 	notes = append(notes, boundNote(r)...)

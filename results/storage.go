@@ -7,8 +7,8 @@ import (
 )
 
 // Whether a step exercised the storage: its reads and writes per transaction, the
-// database's cache hit ratio, and the memory-resident flag (docs/result-format.md,
-// "Storage-bound or memory-resident").
+// database's cache hit ratio, and where its data came from (docs/result-format.md,
+// "Data source and bottleneck").
 
 // Step flag names stored in steps[].flags. Other code may add its own names; these
 // functions only ever set or clear their own.
@@ -17,39 +17,49 @@ const (
 	FlagDriverBound    = "driver-bound"
 	FlagKnee           = "knee"
 	FlagMemoryResident = "memory-resident"
+	FlagCacheWarming   = "cache-warming"
 	// FlagServerOutage: the server stopped answering during the step and came back
 	// within the grace period; FlagServerLost: it did not, and the run ended there.
 	FlagServerOutage = "server-outage"
 	FlagServerLost   = "server-lost"
 )
 
-// The regime rule (docs/storage-bound.md, "The regime rule"): a step is
-// memory-resident when the database found more than MemoryResidentHitRatio of its page
-// reads in its own cache, or when device counters show the disks served fewer than
-// MemoryResidentReadsPerTxn reads per transaction or fewer reads than writes. A
-// storage-bound TPC-E-like step reads 10 to 100 pages from disk per transaction, several
-// reads for each write; a database held in memory (its own cache or the OS page cache)
-// reads well under one per transaction, while its WAL and checkpoints still write several:
-// on docs/storage-bound.md's runs the uncapped steps read 0.63 and 0.27 per transaction at
-// 0.11 and 0.07 reads per write, the capped ones 18 to 31 per transaction at 3.3 to 3.8
-// reads per write. Either test alone separates them; together they hold when one figure
-// is off (a disk shared with other work adds reads, a slow WAL device fewer writes).
+// The data-source rule (docs/storage-bound.md, "The data-source rule"): a step read
+// its data from memory when the database found more than MemoryResidentHitRatio of its
+// page reads in its own cache, or when device counters show the disks served fewer than
+// MemoryResidentReadsPerTxn reads per transaction. A TPC-E-like step that reads from disk
+// reads 10 to 100 pages per transaction; a database held in memory (its own cache or
+// the OS page cache) reads well under one: on docs/storage-bound.md's runs the uncapped
+// steps read 0.63 and 0.27 per transaction, the capped ones 18 to 31.
+//
+// Writes do not enter the rule. An earlier rule also called a step memory-resident when
+// it wrote more than it read, which holds for a database in memory (its WAL and
+// checkpoints still write) but misjudges a write-heavy step that reads from disk all the
+// same: a capped step at 32.3 reads and 49.6 writes per transaction, hit ratio 85 %, read
+// from disk.
+//
+// A step whose disks' reads fell steadily through its window (the steadiness rule finds
+// a drift in reads, down by WarmingReadsDrop or more from the first half to the second)
+// is warming: its cache filled while it was measured, so it measured neither the disk nor
+// memory, and its figures compare with nothing.
 //
 // Only device counters can tell: a database's own views (PostgreSQL's) count a read
-// the OS page cache served as a read, so a database the OS caches whole looks
-// storage-bound there. Without device counters a step's regime is unknown unless its hit
-// ratio alone shows memory. SQL Server's file statistics count its reads, which bypass the
-// OS cache, so they are device counters in this sense.
+// the OS page cache served as a read, so a database the OS caches whole looks read
+// from disk there. Without device counters a step's source is unknown unless its hit
+// ratio alone shows memory. SQL Server's file statistics count its reads, which bypass
+// the OS cache, so they are device counters in this sense.
 const (
 	MemoryResidentReadsPerTxn = 2.0
 	MemoryResidentHitRatio    = 0.999
+	WarmingReadsDrop          = 1.0 / 3
 )
 
-// Regimes (Step.Regime).
+// Data sources (Step.DataSource).
 const (
-	RegimeStorageBound   = "storage-bound"
-	RegimeMemoryResident = "memory-resident"
-	RegimeUnknown        = "unknown"
+	DataDisk    = "disk"
+	DataMemory  = "memory"
+	DataWarming = "warming"
+	DataUnknown = "unknown"
 )
 
 // deviceSources are the I/O sources whose reads reached the disks.
@@ -60,18 +70,27 @@ func deviceCounted(io *StepIO) bool {
 	return ioKnown(io) && io.ReadsPerTxn != nil && slices.Contains(deviceSources, io.Source)
 }
 
-// RegimeOf applies the rule to one step.
-func RegimeOf(st *Step) string {
+// DataSourceOf applies the rule to one step.
+func DataSourceOf(st *Step) string {
 	if st.CacheHitRatio != nil && *st.CacheHitRatio > MemoryResidentHitRatio {
-		return RegimeMemoryResident
+		return DataMemory
 	}
 	if !deviceCounted(st.IO) {
-		return RegimeUnknown
+		return DataUnknown
 	}
-	if *st.IO.ReadsPerTxn < MemoryResidentReadsPerTxn || st.IO.ReadIOPS < st.IO.WriteIOPS {
-		return RegimeMemoryResident
+	if *st.IO.ReadsPerTxn < MemoryResidentReadsPerTxn {
+		return DataMemory
 	}
-	return RegimeStorageBound
+	if cacheWarming(st.Steadiness) {
+		return DataWarming
+	}
+	return DataDisk
+}
+
+// cacheWarming tells whether the steadiness rule found the disks' reads falling by
+// WarmingReadsDrop or more over the window.
+func cacheWarming(s *Steadiness) bool {
+	return s != nil && s.ReadsHalfChange != nil && *s.ReadsHalfChange <= -WarmingReadsDrop && slices.Contains(s.Drifting, "reads")
 }
 
 // MemoryResidentAdvice is what a user can do about a memory-resident step.
@@ -99,17 +118,21 @@ func (io *StepIO) PerTxn(measuredS float64, txns int64) {
 	io.ReadsPerTxn, io.WritesPerTxn = &r, &w
 }
 
-// MemoryResident tells whether the rule finds the step memory-resident.
-func MemoryResident(st *Step) bool { return RegimeOf(st) == RegimeMemoryResident }
+// MemoryResident tells whether the rule finds the step read its data from memory.
+func MemoryResident(st *Step) bool { return DataSourceOf(st) == DataMemory }
+
+// CacheWarming tells whether the rule finds the step's cache filling in its window.
+func CacheWarming(st *Step) bool { return DataSourceOf(st) == DataWarming }
 
 // SetStepFlags recomputes the flags this file owns on every step of r: partial,
-// driver-bound, knee (which moves as later steps arrive), memory-resident and
-// behind-schedule, and each step's regime; then, after the flags it keeps,
-// bound.go's cpu-bound and io-bound. Flags of other names are kept as they are.
+// driver-bound, knee (which moves as later steps arrive), memory-resident,
+// cache-warming and behind-schedule, and each step's data source and bottleneck; then,
+// after the flags it keeps, bound.go's cpu-bound and io-bound. Flags of other names are
+// kept as they are.
 // Call it before writing the file.
 func SetStepFlags(r *Run) {
 	knee := Knee(r.Steps)
-	own := []string{FlagPartial, FlagDriverBound, FlagKnee, FlagMemoryResident, FlagBehindSchedule, FlagCPUBound, FlagIOBound}
+	own := []string{FlagPartial, FlagDriverBound, FlagKnee, FlagMemoryResident, FlagCacheWarming, FlagBehindSchedule, FlagCPUBound, FlagIOBound}
 	for i := range r.Steps {
 		st := &r.Steps[i]
 		kept := slices.DeleteFunc(slices.Clone(st.Flags), func(f string) bool { return slices.Contains(own, f) })
@@ -123,9 +146,12 @@ func SetStepFlags(r *Run) {
 		if i == knee {
 			f = append(f, FlagKnee)
 		}
-		st.Regime = RegimeOf(st)
-		if st.Regime == RegimeMemoryResident {
+		st.DataSource, st.Bottleneck = DataSourceOf(st), BottleneckOf(st, r.System)
+		switch st.DataSource {
+		case DataMemory:
 			f = append(f, FlagMemoryResident)
+		case DataWarming:
+			f = append(f, FlagCacheWarming)
 		}
 		if BehindSchedule(st) {
 			f = append(f, FlagBehindSchedule)

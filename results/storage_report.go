@@ -30,8 +30,8 @@ func hasHitRatio(r *Run) bool {
 	return anyStep(r, func(st *Step) bool { return st.CacheHitRatio != nil })
 }
 
-// storageHead and storageCells are the step table's storage-regime columns; the
-// regime is shown whenever any storage figure is.
+// storageHead and storageCells are the step table's storage columns; the data source
+// (disk, memory, warming, unknown) is shown whenever any storage figure is.
 func storageHead(perTxn, hit bool) []string {
 	var h []string
 	if perTxn {
@@ -41,7 +41,7 @@ func storageHead(perTxn, hit bool) []string {
 		h = append(h, "hit ratio")
 	}
 	if perTxn || hit {
-		h = append(h, "regime")
+		h = append(h, "data")
 	}
 	return h
 }
@@ -64,7 +64,7 @@ func storageCells(st *Step, perTxn, hit bool) []cell {
 		}
 	}
 	if perTxn || hit {
-		row = append(row, cell{Text: RegimeOf(st)})
+		row = append(row, cell{Text: DataSourceOf(st)})
 	}
 	return row
 }
@@ -80,8 +80,23 @@ func memoryResidentNote(r *Run) string {
 	if len(users) == 0 {
 		return ""
 	}
-	return fmt.Sprintf("M: memory-resident (%s): the disks served fewer than %.0f reads per transaction or fewer reads than writes, or the cache hit ratio was above %.1f %%, "+
+	return fmt.Sprintf("M: memory-resident (%s): the disks served fewer than %.0f reads per transaction, or the cache hit ratio was above %.1f %%, "+
 		"so these steps measured memory, not storage; %s.", atUsers(users), MemoryResidentReadsPerTxn, MemoryResidentHitRatio*100, MemoryResidentAdvice)
+}
+
+// warmingNote explains the W flag under the step table when a step has it.
+func warmingNote(r *Run) string {
+	var users []int
+	for _, i := range stepOrder(r.Steps) {
+		if CacheWarming(&r.Steps[i]) {
+			users = append(users, r.Steps[i].Users)
+		}
+	}
+	if len(users) == 0 {
+		return ""
+	}
+	return fmt.Sprintf("W: cache warming (%s): the disks' reads fell by %.0f %% or more from the first half of the window to the second, "+
+		"so these steps measured a cache filling, neither the storage nor memory; %s.", atUsers(users), WarmingReadsDrop*100, WarmingAdvice)
 }
 
 // describeStorage adds the run's memory cap and database size to its identity line.
@@ -96,13 +111,16 @@ func describeStorage(d Database) []string {
 	return parts
 }
 
-// storageCSVColumns are appended to the step CSV: the regime figures, the step's
+// storageCSVColumns are appended to the step CSV: the storage figures, the step's
+// data source and bottleneck, its
 // flags (";"-separated), and the run's memory cap and database size.
 func storageCSVColumns() []csvColumn {
 	return []csvColumn{
 		csvMetric("reads_per_txn", "reads_per_txn"),
 		csvMetric("writes_per_txn", "writes_per_txn"),
 		csvMetric("cache_hit_ratio", "cache_hit_ratio"),
+		{"data_source", func(_ Input, v stepView) string { return DataSourceOf(v.st) }},
+		{"bottleneck", func(in Input, v stepView) string { return BottleneckOf(v.st, in.Run.System) }},
 		{"flags", func(_ Input, v stepView) string { return strings.Join(v.st.Flags, ";") }},
 		{"memory_cap_bytes", func(in Input, _ stepView) string { return csvPositive(in.Run.Database.MemoryCapBytes) }},
 		{"db_size_bytes", func(in Input, _ stepView) string { return csvPositive(in.Run.Database.SizeBytes) }},

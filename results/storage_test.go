@@ -54,12 +54,14 @@ func TestPerTxn(t *testing.T) {
 	}
 }
 
-// TestRegimeRule applies the documented rule to docs/storage-bound.md's rows: the
+// TestDataSourceRule applies the documented rule to docs/storage-bound.md's rows: the
 // uncapped steps (0.63 and 0.27 disk reads per transaction, hit ratio 93.6 % and
-// 97.3 %) are memory-resident, every capped step storage-bound; the same figures from
-// the database's own views give no verdict, since those views count OS page-cache hits
-// as reads; a hit ratio above 99.9 % is memory-resident whatever the source.
-func TestRegimeRule(t *testing.T) {
+// 97.3 %) read from memory, every capped step from disk, the write-heavy capped step
+// too (32.3 reads and 49.6 writes per transaction); the same figures from the database's
+// own views give no verdict, since those views count OS page-cache hits as reads; a hit
+// ratio above 99.9 % is memory whatever the source; a step whose reads fell through the
+// window is warming.
+func TestDataSourceRule(t *testing.T) {
 	row := func(source string, readIOPS, writeIOPS, reads, writes, hit float64) Step {
 		return Step{IO: &StepIO{Source: source, IOFigures: IOFigures{ReadIOPS: readIOPS, WriteIOPS: writeIOPS},
 			ReadsPerTxn: ptr(reads), WritesPerTxn: ptr(writes)}, CacheHitRatio: ptr(hit)}
@@ -70,35 +72,52 @@ func TestRegimeRule(t *testing.T) {
 		want string
 	}{
 		// docs/storage-bound.md, section 2's table.
-		{"none, 4 users", row("diskstats", 20, 185, 0.63, 5.72, 0.936), RegimeMemoryResident},
-		{"none, 8 users", row("diskstats", 19, 271, 0.27, 3.83, 0.973), RegimeMemoryResident},
-		{"475 MB, 4 users", row("diskstats", 966, 290, 23.5, 7.05, 0.917), RegimeStorageBound},
-		{"475 MB, 8 users", row("diskstats", 1979, 547, 18.0, 4.97, 0.914), RegimeStorageBound},
-		{"237 MB, 4 users", row("diskstats", 1887, 495, 30.7, 8.06, 0.886), RegimeStorageBound},
-		{"237 MB, 8 users", row("diskstats", 1599, 416, 31.4, 8.17, 0.883), RegimeStorageBound},
+		{"none, 4 users", row("diskstats", 20, 185, 0.63, 5.72, 0.936), DataMemory},
+		{"none, 8 users", row("diskstats", 19, 271, 0.27, 3.83, 0.973), DataMemory},
+		{"475 MB, 4 users", row("diskstats", 966, 290, 23.5, 7.05, 0.917), DataDisk},
+		{"475 MB, 8 users", row("diskstats", 1979, 547, 18.0, 4.97, 0.914), DataDisk},
+		{"237 MB, 4 users", row("diskstats", 1887, 495, 30.7, 8.06, 0.886), DataDisk},
+		{"237 MB, 8 users", row("diskstats", 1599, 416, 31.4, 8.17, 0.883), DataDisk},
 		// The same figures from another device source, and from the database's views.
-		{"node_exporter", row("node_exporter", 966, 290, 23.5, 7.05, 0.917), RegimeStorageBound},
-		{"SQL Server file statistics (unbuffered reads)", row("sqlserver_file_stats", 966, 290, 23.5, 7.05, 0.917), RegimeStorageBound},
-		{"pg_stat_io, capped figures", row("pg_stat_io", 966, 290, 23.5, 7.05, 0.917), RegimeUnknown},
-		{"pg_stat, uncapped figures", row("pg_stat", 20, 185, 0.63, 5.72, 0.936), RegimeUnknown},
+		{"node_exporter", row("node_exporter", 966, 290, 23.5, 7.05, 0.917), DataDisk},
+		{"SQL Server file statistics (unbuffered reads)", row("sqlserver_file_stats", 966, 290, 23.5, 7.05, 0.917), DataDisk},
+		{"pg_stat_io, capped figures", row("pg_stat_io", 966, 290, 23.5, 7.05, 0.917), DataUnknown},
+		{"pg_stat, uncapped figures", row("pg_stat", 20, 185, 0.63, 5.72, 0.936), DataUnknown},
 		// Each test of the rule alone.
-		{"just under 2 reads per txn", row("diskstats", 199, 100, 1.99, 1, 0.9), RegimeMemoryResident},
-		{"2 reads per txn", row("diskstats", 200, 100, 2, 1, 0.9), RegimeStorageBound},
-		{"fewer reads than writes", row("diskstats", 100, 101, 5, 5.05, 0.9), RegimeMemoryResident},
-		{"hit ratio alone", Step{CacheHitRatio: ptr(0.9995)}, RegimeMemoryResident},
-		{"hit ratio above 99.9 % from views", row("pg_stat_io", 966, 290, 23.5, 7.05, 0.9995), RegimeMemoryResident},
-		{"hit ratio at 99.9 %", Step{CacheHitRatio: ptr(0.999)}, RegimeUnknown},
-		{"no source", Step{IO: &StepIO{Source: "none", ReadsPerTxn: ptr(0)}}, RegimeUnknown},
-		{"device figures without transactions", Step{IO: &StepIO{Source: "diskstats"}}, RegimeUnknown},
-		{"nothing known", Step{}, RegimeUnknown},
+		{"just under 2 reads per txn", row("diskstats", 199, 100, 1.99, 1, 0.9), DataMemory},
+		{"2 reads per txn", row("diskstats", 200, 100, 2, 1, 0.9), DataDisk},
+		{"fewer reads than writes", row("diskstats", 100, 101, 5, 5.05, 0.9), DataDisk},
+		{"write-heavy capped step", row("diskstats", 1278, 1962, 32.3, 49.6, 0.85), DataDisk},
+		{"reads falling by half", warming(row("diskstats", 966, 290, 23.5, 7.05, 0.917), -0.5, true), DataWarming},
+		{"reads falling by a third", warming(row("diskstats", 966, 290, 23.5, 7.05, 0.917), -WarmingReadsDrop, true), DataWarming},
+		{"reads falling by a fifth", warming(row("diskstats", 966, 290, 23.5, 7.05, 0.917), -0.2, true), DataDisk},
+		{"reads falling, within noise", warming(row("diskstats", 966, 290, 23.5, 7.05, 0.917), -0.5, false), DataDisk},
+		{"reads rising", warming(row("diskstats", 966, 290, 23.5, 7.05, 0.917), 0.5, true), DataDisk},
+		{"warming to memory", warming(row("diskstats", 30, 290, 1.2, 7.05, 0.99), -0.9, true), DataMemory},
+		{"hit ratio alone", Step{CacheHitRatio: ptr(0.9995)}, DataMemory},
+		{"hit ratio above 99.9 % from views", row("pg_stat_io", 966, 290, 23.5, 7.05, 0.9995), DataMemory},
+		{"hit ratio at 99.9 %", Step{CacheHitRatio: ptr(0.999)}, DataUnknown},
+		{"no source", Step{IO: &StepIO{Source: "none", ReadsPerTxn: ptr(0)}}, DataUnknown},
+		{"device figures without transactions", Step{IO: &StepIO{Source: "diskstats"}}, DataUnknown},
+		{"nothing known", Step{}, DataUnknown},
 	} {
-		if got := RegimeOf(&c.st); got != c.want {
-			t.Errorf("%s: regime %s, want %s", c.name, got, c.want)
+		if got := DataSourceOf(&c.st); got != c.want {
+			t.Errorf("%s: data source %s, want %s", c.name, got, c.want)
 		}
-		if got := MemoryResident(&c.st); got != (c.want == RegimeMemoryResident) {
+		if got := MemoryResident(&c.st); got != (c.want == DataMemory) {
 			t.Errorf("%s: memory-resident %v", c.name, got)
 		}
 	}
+}
+
+// warming gives st the steadiness of a window whose disks' reads changed by change
+// from its first half to its second, a drift by the rule or not.
+func warming(st Step, change float64, drift bool) Step {
+	st.Steadiness = &Steadiness{ReadsHalfChange: &change}
+	if drift {
+		st.Steadiness.Drifting = []string{"reads"}
+	}
+	return st
 }
 
 func TestSetStepFlagsFromFixtures(t *testing.T) {
@@ -130,7 +149,7 @@ func TestReportShowsRegime(t *testing.T) {
 	}
 	out := buf.String()
 	for _, want := range []string{"reads/txn", "writes/txn", "r:w", "hit ratio", "99.95 %", "1 : 758.7", "database 480 MiB",
-		"M: memory-resident (at 4, 8 users)", "cap the server's memory", "regime"} {
+		"M: memory-resident (at 4, 8 users)", "cap the server's memory", "data", "memory"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("report lacks %q:\n%s", want, out)
 		}
@@ -141,13 +160,13 @@ func TestReportShowsRegime(t *testing.T) {
 		t.Fatal(err)
 	}
 	out = buf.String()
-	for _, want := range []string{"9.2 : 1", "92.5 %", "18.50", "server memory capped at 256 MiB", "regime", "storage-bound"} {
+	for _, want := range []string{"9.2 : 1", "92.5 %", "18.50", "server memory capped at 256 MiB", "data", "disk"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("storage-bound report lacks %q:\n%s", want, out)
 		}
 	}
-	if strings.Contains(out, "memory-resident") {
-		t.Errorf("storage-bound run called memory-resident:\n%s", out)
+	if strings.Contains(out, "memory-resident") || strings.Contains(out, "storage-bound") {
+		t.Errorf("a run read from disk called memory-resident or storage-bound:\n%s", out)
 	}
 }
 
@@ -161,7 +180,7 @@ func TestCompareWarnsAboutRegime(t *testing.T) {
 	if len(w) != 2 {
 		t.Fatalf("warnings %q, want the regime and the memory cap", w)
 	}
-	if !strings.Contains(w[0], "no cap: at 4, 8 users the step was memory-resident") {
+	if !strings.Contains(w[0], "no cap: at 4, 8 users the step read its data from memory") {
 		t.Errorf("regime warning %q", w[0])
 	}
 	if !strings.Contains(w[1], "memory caps differ (256 MiB vs none") {
@@ -186,7 +205,7 @@ func TestCompareWarnsAboutRegime(t *testing.T) {
 
 	// Both runs memory-resident: alike, and still not a comparison of storage.
 	c, _ = Compare([]Input{mem, readFixture(t, "memory_resident.json")})
-	if w := c.RegimeWarnings(); len(w) != 2 || !strings.Contains(w[0], "memory-resident") || !strings.Contains(w[1], "memory-resident") {
+	if w := c.RegimeWarnings(); len(w) != 2 || !strings.Contains(w[0], "from memory") || !strings.Contains(w[1], "from memory") {
 		t.Errorf("two memory-resident runs: warnings %q, want one for each", w)
 	}
 	// Storage figures from the database's own views only: the regime is unknown.
@@ -195,7 +214,7 @@ func TestCompareWarnsAboutRegime(t *testing.T) {
 		views.Run.Steps[i].IO.Source = "pg_stat_io"
 	}
 	c, _ = Compare([]Input{disk, views})
-	if w := c.RegimeWarnings(); len(w) != 1 || !strings.Contains(w[0], "the regime is unknown: no device counters") {
+	if w := c.RegimeWarnings(); len(w) != 1 || !strings.Contains(w[0], "the data source is unknown: no device counters") {
 		t.Errorf("views-only run: warnings %q, want the unknown regime", w)
 	}
 

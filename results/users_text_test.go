@@ -42,7 +42,7 @@ func TestNotesSayARepeatedUserCountOnce(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if w := c.RegimeWarnings(); len(w) == 0 || !strings.Contains(w[0], ": 3 times at 8 users the step was memory-resident") {
+	if w := c.RegimeWarnings(); len(w) == 0 || !strings.Contains(w[0], ": 3 times at 8 users the step read its data from memory") {
 		t.Errorf("compare warnings %q", w)
 	}
 }

@@ -52,7 +52,10 @@ func TestRunCPUBoundWithBurners(t *testing.T) {
 	if h.RunQueue < float64(max(2, runtime.NumCPU())) {
 		t.Errorf("run queue %.1f below the burners' count", h.RunQueue)
 	}
-	for _, want := range []string{"CPU usr/sys/iow/st/id", "cpu-bound", "C: cpu-bound (at 2 users)"} {
+	if st.Bottleneck != results.BottleneckCPU {
+		t.Errorf("bottleneck %q, want cpu", st.Bottleneck)
+	}
+	for _, want := range []string{"CPU usr/sys/iow/st/id", "bottleneck cpu", "C: cpu-bound (at 2 users)"} {
 		if !strings.Contains(stdout, want) {
 			t.Errorf("output lacks %q:\n%s", want, stdout)
 		}

@@ -29,8 +29,11 @@ func storageBoundRun(t *testing.T, pgdata string) (outputs []string) {
 	dbBytes := dirBytes(t, filepath.Join(pgdata, "base"))
 	capBytes := max(dbBytes/2, int64(pgmanaged.MinMemoryCap))
 	out := filepath.Join(base, "capped.json")
+	// The server starts cold under its cap: 10 s of warm-up fill the cache (at some
+	// 30 MB/s of reads on a busy machine) before the window opens, so the step reads
+	// from disk rather than measuring a cache still warming.
 	code, stdout, stderr := runMain("run", "--pgdata", pgdata, "--server-memory", strconv.FormatInt(capBytes, 10),
-		"--users", "4", "--step", "20s", "--warmup", "5s", "--no-check", "--out", out)
+		"--users", "4", "--step", "20s", "--warmup", "10s", "--no-check", "--out", out)
 	outputs = append(outputs, "capped run stdout:\n"+stdout, "capped run stderr:\n"+stderr)
 	if code != 0 {
 		t.Fatalf("capped run: exit %d\n%s\n%s", code, stdout, stderr)
@@ -51,11 +54,11 @@ func storageBoundRun(t *testing.T, pgdata string) (outputs []string) {
 	if *st.IO.ReadsPerTxn <= 5 {
 		t.Errorf("%.2f disk reads per transaction under a cap of half the database, want more than 5", *st.IO.ReadsPerTxn)
 	}
-	if st.IO.ReadIOPS <= st.IO.WriteIOPS {
-		t.Errorf("read IOPS %.0f not above write IOPS %.0f", st.IO.ReadIOPS, st.IO.WriteIOPS)
-	}
-	if st.CacheHitRatio == nil || results.HasFlag(&st, results.FlagMemoryResident) {
-		t.Errorf("hit ratio %v, flags %v", fmtRatio(st.CacheHitRatio), st.Flags)
+	// Reads against writes is no test of where the data came from: on a busy machine the
+	// checkpointer and WAL can write more than the capped step reads, and the step still
+	// reads from disk (docs/storage-bound.md, "The data-source rule").
+	if st.CacheHitRatio == nil || st.DataSource != results.DataDisk || results.HasFlag(&st, results.FlagMemoryResident) {
+		t.Errorf("hit ratio %v, data source %q, flags %v: want a step read from disk", fmtRatio(st.CacheHitRatio), st.DataSource, st.Flags)
 	}
 	if !strings.Contains(stdout, "rd/txn") || !strings.Contains(stdout, "hit ratio") {
 		t.Errorf("step row or report lacks the storage columns:\n%s", stdout)
