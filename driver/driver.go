@@ -511,6 +511,10 @@ func (d *Driver) closeWindow(w *window, sp StepPlan, stepStart, end time.Time) *
 		st.Lag.Owed = d.startsOwed(end)
 	}
 	st.Driver = d.check.window(w.check, mark, missed, due)
+	if d.mee != nil {
+		lo := d.mee.limitOrders()
+		st.LimitOrders = &lo
+	}
 	if f := s.failed(); f > 0 {
 		st.Faults = &results.Faults{ConnectionsLost: s.fails[0], Reconnects: s.fails[0], ByClass: map[string]int64{}}
 		if d.cfg.Pool != nil {

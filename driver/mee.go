@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/brokerbench/brokerbench/database"
+	"github.com/brokerbench/brokerbench/results"
 	"github.com/brokerbench/brokerbench/schema"
 	"github.com/brokerbench/brokerbench/schema/rnd"
 	"github.com/brokerbench/brokerbench/txn"
@@ -304,6 +305,23 @@ func (m *mee) drain(deadline time.Time) {
 }
 
 func (m *mee) wait() { m.wg.Wait() }
+
+// limitOrders counts the limit orders placed and not yet completed at this instant:
+// waiting for the price wave to reach their limit, triggered and waiting for a ticker
+// slot, and never fillable. Each waiting one is a Trade-Result still owed, which is
+// why a paced step early in a run reads below the nominal tpsE (docs/workload.md
+// §6.1.1).
+func (m *mee) limitOrders() results.LimitOrders {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	lo := results.LimitOrders{Triggered: int64(len(m.triggered)), Unfillable: m.unfillable}
+	for _, it := range m.pending {
+		if it.action == doTrigger {
+			lo.Waiting++
+		}
+	}
+	return lo
+}
 
 // schedule is the step's rate schedule, nil without one.
 func (m *mee) schedule() *RateSchedule {

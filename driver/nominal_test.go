@@ -3,6 +3,7 @@ package driver
 import (
 	"fmt"
 	"math"
+	"strings"
 	"testing"
 	"testing/synctest"
 	"time"
@@ -120,4 +121,35 @@ func runNominalFake(t *testing.T, users int, lat time.Duration) results.Step {
 		t.Fatalf("%d steps, want 1", len(steps))
 	}
 	return steps[0]
+}
+
+// TestNominalShortSaysWhy: a step paced at the nominal rate in a run's first minutes
+// reads below nominal, since the limit orders placed so far wait for the price wave;
+// the step records how many still wait, and the note under it says so with its figure.
+// After a wave period (TestRunNominalPace) the same pacing lands within 80-102 %.
+func TestNominalShortSaysWhy(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		m := newFakeMarket()
+		cfg := fakeConfig(m, []int{10}, 2*time.Minute, 30*time.Second)
+		cfg.Scale = schema.Scale{Customers: 10000, TradeDays: 5}
+		cfg.NominalTPSE = results.NominalTPSE(cfg.Scale.Customers)
+		cfg.DataMaintenanceEvery = -1
+		st := mustRun(t, cfg)[0]
+		results.SetNominal(&st, cfg.Scale.Customers)
+		if st.LimitOrders == nil || st.LimitOrders.Waiting == 0 {
+			t.Fatalf("limit orders %+v: want some still waiting two minutes into the run", st.LimitOrders)
+		}
+		t.Logf("tpsE %.1f %% of nominal, limit orders %+v", st.NominalPercent, *st.LimitOrders)
+		if st.NominalPercent >= results.NominalShortPercent {
+			t.Fatalf("%.1f %% of nominal two minutes into the run: want it short", st.NominalPercent)
+		}
+		run := &results.Run{Options: map[string]any{"pace": "nominal"}}
+		note := results.NominalShortNote(run, &st)
+		if want := fmt.Sprintf("%d limit orders were still waiting", st.LimitOrders.Waiting+st.LimitOrders.Triggered); !strings.Contains(note, want) {
+			t.Errorf("note %q lacks %q", note, want)
+		}
+		if results.NominalShortNote(&results.Run{}, &st) != "" {
+			t.Error("a step not paced at nominal got the note")
+		}
+	})
 }

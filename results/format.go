@@ -217,6 +217,9 @@ type Step struct {
 	// database's customers (customers/500, nominal.go); absent in files written
 	// before it was recorded.
 	NominalPercent float64 `json:"nominal_percent,omitempty"`
+	// LimitOrders are the market emulator's limit orders not yet completed at the
+	// window's end (nominal.go); absent in files written before it was recorded.
+	LimitOrders *LimitOrders `json:"limit_orders,omitempty"`
 	// Flags name what makes the step's figures special ("partial", "driver-bound",
 	// "knee", "memory-resident", "unsteady", "over-nominal", ...); a reader must
 	// ignore names it does not know.

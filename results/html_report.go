@@ -160,6 +160,7 @@ func (rp *reportPage) addTables() {
 		flagNote += " C cpu-bound, I io-bound: what bound the database host (docs/host.md)."
 	}
 	rp.p.Footnotes = append(rp.p.Footnotes, flagNote)
+	rp.p.Footnotes = append(rp.p.Footnotes, nominalShortNotes(r)...)
 	for _, i := range rp.order {
 		rp.p.Tables = append(rp.p.Tables, txnTable(&rp.r.Steps[i], rp.lims))
 	}

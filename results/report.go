@@ -194,6 +194,7 @@ func stepNotes(r *Run) []string {
 	if n := behindNote(r); n != "" {
 		notes = append(notes, n)
 	}
+	notes = append(notes, nominalShortNotes(r)...)
 	if n := unresolvedMaxTableNote(r); n != "" {
 		notes = append(notes, n)
 	}

@@ -103,7 +103,7 @@ func (s *runSession) recordStep(st *results.Step) {
 	}
 	s.rows++
 	fmt.Fprintln(s.g.Stdout, driver.StepRow(s.rows, st, s.withIO()))
-	if note := stepVerdictNote(s.lims, st); note != "" {
+	if note := stepVerdictNote(s.lims, s.result, st); note != "" {
 		fmt.Fprintln(s.g.Stdout, note)
 	}
 }

@@ -152,8 +152,11 @@ func (j *stepJudge) wrap(cfg *driver.Config) {
 
 // stepVerdictNote is printed under a step's row: what broke, and advice for an
 // unsteady step.
-func stepVerdictNote(lims results.Limits, st *results.Step) string {
+func stepVerdictNote(lims results.Limits, r *results.Run, st *results.Step) string {
 	var notes []string
+	if n := results.NominalShortNote(r, st); n != "" {
+		notes = append(notes, n)
+	}
 	if v := lims.Judge(st); !v.Pass {
 		notes = append(notes, "limits: FAIL: "+v.Why)
 	}

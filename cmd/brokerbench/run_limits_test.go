@@ -45,7 +45,7 @@ func TestStepJudge(t *testing.T) {
 	if b.Steadiness == nil || b.Steadiness.Seconds != 30 || len(b.Flags) != 0 {
 		t.Errorf("step 2 must be steady from its own 30 seconds: %+v %v", b.Steadiness, b.Flags)
 	}
-	if n := stepVerdictNote(lims, a); n == "" {
+	if n := stepVerdictNote(lims, &results.Run{}, a); n == "" {
 		t.Error("no note under a failing, unsteady step")
 	}
 }
@@ -75,7 +75,7 @@ func TestStepJudgeUnderAPacer(t *testing.T) {
 	if s == nil || !results.HasFlag(stored, results.FlagUnsteady) || !slices.Equal(s.Drifting, []string{"reads", "misses"}) {
 		t.Fatalf("steadiness %+v flags %v: want unsteady on reads and misses", s, stored.Flags)
 	}
-	if n := stepVerdictNote(results.DefaultLimits(), stored); !strings.Contains(n, "unsteady: reads -") {
+	if n := stepVerdictNote(results.DefaultLimits(), &results.Run{}, stored); !strings.Contains(n, "unsteady: reads -") {
 		t.Errorf("note %q", n)
 	}
 }
