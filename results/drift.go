@@ -1,0 +1,130 @@
+package results
+
+import (
+	"fmt"
+	"math"
+	"slices"
+)
+
+// Drift across repeats: a system whose figures climb (or fall) from one repeat to the
+// next (a cache still settling after a load, a table growing, the host warming up)
+// shows that trend as a difference when one side ran after the other. Run A's repeats
+// then B's on one unchanged server and B reads higher by however much the server moved
+// in between. The rule fits one straight line per side against run order, with a slope
+// shared by both sides (the sides' levels differ, the drift is the host's), and calls it
+// drift when that slope differs from zero at 95 % (a t test on the pooled residuals).
+// A drift blocks a better/worse verdict: the difference it would judge is confounded
+// with time. Interleaving the sides (A B A B) lets the same trend cancel instead.
+
+// MinDriftRepeats is the least number of repeats on each side for the drift test: with
+// two a side the line through each side's points has no residual to judge it by.
+const MinDriftRepeats = 3
+
+// repeatDrift is a trend found across run order.
+type repeatDrift struct {
+	// PerRepeat is the fitted change per repeat, as a percentage of the sides' mean.
+	PerRepeat float64
+	// Sequential is true when every repeat of one side started before every repeat
+	// of the other: the trend is then confounded with the difference.
+	Sequential bool
+}
+
+// driftOf tests the repeats of both sides of one figure for a shared trend over their
+// start times. ok is false when the test cannot be made (too few repeats, a figure
+// some repeat lacks, start times unknown) or finds no trend.
+func driftOf(ra, rb []stepView, m metric) (repeatDrift, bool) {
+	if len(ra) < MinDriftRepeats || len(rb) < MinDriftRepeats {
+		return repeatDrift{}, false
+	}
+	xa, ta, okA := orderedValues(ra, m)
+	xb, tb, okB := orderedValues(rb, m)
+	if !okA || !okB {
+		return repeatDrift{}, false
+	}
+	// Run order over both sides: a repeat's position among all the repeats, so a
+	// slope is "per repeat" whether the sides interleaved or not.
+	all := append(slices.Clone(ta), tb...)
+	slices.Sort(all)
+	pos := func(ts []float64) []float64 {
+		out := make([]float64, len(ts))
+		for i, t := range ts {
+			out[i] = float64(slices.Index(all, t))
+		}
+		return out
+	}
+	pa, pb := pos(ta), pos(tb)
+	slope, se, df := pooledSlope([][]float64{pa, pb}, [][]float64{xa, xb})
+	if df < 1 || se == 0 || math.IsNaN(se) {
+		return repeatDrift{}, false
+	}
+	if math.Abs(slope)/se < tQuantile(df) {
+		return repeatDrift{}, false
+	}
+	mean := (sum(xa) + sum(xb)) / float64(len(xa)+len(xb))
+	if mean == 0 {
+		return repeatDrift{}, false
+	}
+	seq := slices.Max(ta) < slices.Min(tb) || slices.Max(tb) < slices.Min(ta)
+	return repeatDrift{PerRepeat: slope / mean * 100, Sequential: seq}, true
+}
+
+// orderedValues are the repeats' figures and start times (seconds since the epoch).
+func orderedValues(reps []stepView, m metric) (xs, ts []float64, ok bool) {
+	for _, v := range reps {
+		x, ok := m.value(v)
+		if !ok || v.st.StartedAt.IsZero() {
+			return nil, nil, false
+		}
+		xs = append(xs, x)
+		ts = append(ts, float64(v.st.StartedAt.UnixNano())/1e9)
+	}
+	return xs, ts, true
+}
+
+// pooledSlope fits y = a_g + b·x for groups g with a common slope b: b from the
+// pooled within-group sums, its standard error from the pooled residuals, and the
+// residuals' degrees of freedom (points − groups − 1).
+func pooledSlope(xs, ys [][]float64) (b, se, df float64) {
+	var sxy, sxx float64
+	n := 0
+	for g := range xs {
+		mx, my := sum(xs[g])/float64(len(xs[g])), sum(ys[g])/float64(len(ys[g]))
+		for i := range xs[g] {
+			sxy += (xs[g][i] - mx) * (ys[g][i] - my)
+			sxx += (xs[g][i] - mx) * (xs[g][i] - mx)
+		}
+		n += len(xs[g])
+	}
+	df = float64(n - len(xs) - 1)
+	if sxx == 0 || df < 1 {
+		return 0, 0, df
+	}
+	b = sxy / sxx
+	var ssr float64
+	for g := range xs {
+		mx, my := sum(xs[g])/float64(len(xs[g])), sum(ys[g])/float64(len(ys[g]))
+		for i := range xs[g] {
+			r := ys[g][i] - my - b*(xs[g][i]-mx)
+			ssr += r * r
+		}
+	}
+	return b, math.Sqrt(ssr / df / sxx), df
+}
+
+func sum(xs []float64) float64 {
+	var s float64
+	for _, x := range xs {
+		s += x
+	}
+	return s
+}
+
+// driftReason says why a drift withholds the verdict.
+func (d repeatDrift) reason() string {
+	order := "the sides interleaved"
+	if d.Sequential {
+		order = "one side ran after the other, so the trend reads as a difference"
+	}
+	return fmt.Sprintf("drift: the figure moved %+.1f %% per repeat over the run order (%s); "+
+		"run again once it settles (a longer --warmup or --warmup-max), or interleave the sides", d.PerRepeat, order)
+}
