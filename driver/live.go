@@ -103,6 +103,9 @@ func StepRow(n int, st *results.Step, withIO bool) string {
 		flags = append(flags, "server lost")
 	}
 	flags = append(flags, sourceAndBottleneck(st)...)
+	if d := results.Disturbances(st); len(d) > 0 {
+		flags = append(flags, "disturbed: "+strings.Join(d, ", "))
+	}
 	return r + "  " + strings.Join(flags, ", ")
 }
 

@@ -220,6 +220,9 @@ type Step struct {
 	// LimitOrders are the market emulator's limit orders not yet completed at the
 	// window's end (nominal.go); absent in files written before it was recorded.
 	LimitOrders *LimitOrders `json:"limit_orders,omitempty"`
+	// Background is the database server's own work in the window (checkpoints,
+	// autovacuum; disturbance.go); absent when it could not be read.
+	Background *Background `json:"background,omitempty"`
 	// Flags name what makes the step's figures special ("partial", "driver-bound",
 	// "knee", "memory-resident", "unsteady", "over-nominal", ...); a reader must
 	// ignore names it does not know.

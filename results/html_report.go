@@ -156,6 +156,9 @@ func (rp *reportPage) addTables() {
 	if warmingNote(r) != "" {
 		flagNote += " W cache warming: the disks' reads fell through the window."
 	}
+	if n := disturbedNote(r); n != "" {
+		flagNote += " " + n
+	}
 	if len(boundNote(r)) > 0 {
 		flagNote += " C cpu-bound, I io-bound: what bound the database host (docs/host.md)."
 	}

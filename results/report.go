@@ -14,6 +14,7 @@ const (
 	flagUnsteady   = "U"
 	flagMemory     = "M"
 	flagWarming    = "W"
+	flagDisturbed  = "X"
 	flagOver       = "N"
 	flagBehind     = "B"
 	flagCPUBound   = "C"
@@ -40,6 +41,9 @@ func stepFlags(st *Step, sys *System, knee bool) string {
 	}
 	if HasFlag(st, FlagUnsteady) {
 		f = append(f, flagUnsteady)
+	}
+	if Disturbed(st) {
+		f = append(f, flagDisturbed)
 	}
 	if HasFlag(st, FlagOverNominal) {
 		f = append(f, flagOver)
@@ -185,6 +189,9 @@ func stepNotes(r *Run) []string {
 		notes = append(notes, n)
 	}
 	if n := warmingNote(r); n != "" {
+		notes = append(notes, n)
+	}
+	if n := disturbedNote(r); n != "" {
 		notes = append(notes, n)
 	}
 	notes = append(notes, boundNote(r)...)

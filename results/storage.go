@@ -126,13 +126,13 @@ func CacheWarming(st *Step) bool { return DataSourceOf(st) == DataWarming }
 
 // SetStepFlags recomputes the flags this file owns on every step of r: partial,
 // driver-bound, knee (which moves as later steps arrive), memory-resident,
-// cache-warming and behind-schedule, and each step's data source and bottleneck; then,
+// cache-warming, disturbed and behind-schedule, and each step's data source and bottleneck; then,
 // after the flags it keeps, bound.go's cpu-bound and io-bound. Flags of other names are
 // kept as they are.
 // Call it before writing the file.
 func SetStepFlags(r *Run) {
 	knee := Knee(r.Steps)
-	own := []string{FlagPartial, FlagDriverBound, FlagKnee, FlagMemoryResident, FlagCacheWarming, FlagBehindSchedule, FlagCPUBound, FlagIOBound}
+	own := []string{FlagPartial, FlagDriverBound, FlagKnee, FlagMemoryResident, FlagCacheWarming, FlagDisturbed, FlagBehindSchedule, FlagCPUBound, FlagIOBound}
 	for i := range r.Steps {
 		st := &r.Steps[i]
 		kept := slices.DeleteFunc(slices.Clone(st.Flags), func(f string) bool { return slices.Contains(own, f) })
@@ -152,6 +152,9 @@ func SetStepFlags(r *Run) {
 			f = append(f, FlagMemoryResident)
 		case DataWarming:
 			f = append(f, FlagCacheWarming)
+		}
+		if Disturbed(st) {
+			f = append(f, FlagDisturbed)
 		}
 		if BehindSchedule(st) {
 			f = append(f, FlagBehindSchedule)

@@ -13,6 +13,8 @@ import (
 type ioAdapter struct {
 	s        *iostat.Sampler
 	hitRatio *float64
+	// background: the last window's checkpoints and autovacuum, for windowProbe.
+	background *results.Background
 	// host and driverHost: the last window's host figures, for windowProbe.
 	host, driverHost *results.StepHost
 	// capture, with run --capture-io, traces each window from the read of its first
@@ -40,6 +42,10 @@ func (a *ioAdapter) Begin() func(txns, commits int64) *results.StepIO {
 		if r, ok := a.s.HitRatio(m, end); ok {
 			a.hitRatio = &r
 		}
+		a.background = nil
+		if bg, ok := a.s.Background(m, end); ok {
+			a.background = &bg
+		}
 		a.host, a.driverHost = a.s.HostWindow(m, end)
 		return a.s.Window(m, end, txns, commits)
 	}
@@ -55,8 +61,8 @@ func (a *ioAdapter) Live() (results.IOFigures, bool) {
 // measured to the step.
 func (a *ioAdapter) windowProbe() func(*results.Step) {
 	return func(st *results.Step) {
-		st.CacheHitRatio, st.Host, st.DriverHost = a.hitRatio, a.host, a.driverHost
-		a.hitRatio, a.host, a.driverHost = nil, nil, nil
+		st.CacheHitRatio, st.Host, st.DriverHost, st.Background = a.hitRatio, a.host, a.driverHost, a.background
+		a.hitRatio, a.host, a.driverHost, a.background = nil, nil, nil, nil
 	}
 }
 

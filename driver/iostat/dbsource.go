@@ -53,6 +53,11 @@ func (d *dbSource) Snapshot(ctx context.Context) (*Snapshot, error) {
 			s.Cache = &CacheCounters{Hits: cc.Hits, Reads: cc.Reads}
 		}
 	}
+	if br, ok := d.r.(database.BackgroundReader); ok {
+		if bc, err := br.ReadBackground(ctx); err == nil {
+			s.Background = &bc
+		}
+	}
 	return s, nil
 }
 

@@ -3,6 +3,8 @@ package iostat
 import (
 	"context"
 	"time"
+
+	"github.com/brokerbench/brokerbench/database"
 )
 
 // Source names as they appear in the result file's steps[].io.source.
@@ -57,6 +59,9 @@ type Snapshot struct {
 	// Cache holds the database's buffer-cache counters (database sources whose
 	// reader has them); nil when unknown.
 	Cache *CacheCounters
+	// Background holds the database server's checkpoints and autovacuum workers
+	// (database sources whose reader has them); nil when unknown.
+	Background *database.BackgroundCounters
 	// Host holds a host's CPU, memory and network counters (the procfs host
 	// source, a node_exporter with its host collectors); nil when unknown.
 	Host *HostCounters

@@ -1,0 +1,32 @@
+package results
+
+import (
+	"slices"
+	"strings"
+	"testing"
+)
+
+// TestDisturbances: each cause names itself, in order, and sets the flag; a quiet
+// window has none, and steal under the line is no disturbance.
+func TestDisturbances(t *testing.T) {
+	host := func(steal float64) *StepHost {
+		return &StepHost{Source: HostSourceProcfs, HostFigures: HostFigures{Cores: 2, UserPct: 50, StealPct: steal, IdlePct: 40}}
+	}
+	quiet := Step{Users: 8, Background: &Background{}, Host: host(1)}
+	if d := Disturbances(&quiet); d != nil {
+		t.Errorf("quiet window disturbed by %q", d)
+	}
+	loud := Step{Users: 8, Background: &Background{Checkpoints: 1, CheckpointBuffers: 5120, AutovacuumS: 9.2}, Host: host(12)}
+	want := []string{"checkpoint (5120 buffers written)", "autovacuum 9 s", "CPU steal 12 %"}
+	if d := Disturbances(&loud); !slices.Equal(d, want) {
+		t.Errorf("disturbances %q, want %q", d, want)
+	}
+	r := &Run{Steps: []Step{quiet, loud}}
+	SetStepFlags(r)
+	if HasFlag(&r.Steps[0], FlagDisturbed) || !HasFlag(&r.Steps[1], FlagDisturbed) {
+		t.Errorf("flags %v and %v", r.Steps[0].Flags, r.Steps[1].Flags)
+	}
+	if n := disturbedNote(r); !strings.Contains(n, "X: disturbed at 8 users (checkpoint (5120 buffers written), autovacuum 9 s, CPU steal 12 %)") {
+		t.Errorf("note %q", n)
+	}
+}
