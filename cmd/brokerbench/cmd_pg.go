@@ -111,7 +111,10 @@ func runPGStatus(g *globalOptions) error {
 		return nil
 	}
 	fmt.Fprintf(g.Stdout, "running: %s\n", cl.PassfileURL("brokerbench"))
-	if cl.MemoryCap > 0 {
+	switch {
+	case cl.CapLifted():
+		g.logf("server memory capped at %s (cgroup %s), lifted while a load runs", memcap.FormatSize(cl.MemoryCap), cl.MemoryGroup())
+	case cl.MemoryCap > 0:
 		g.logf("server memory capped at %s (cgroup %s)", memcap.FormatSize(cl.MemoryCap), cl.MemoryGroup())
 	}
 	return nil

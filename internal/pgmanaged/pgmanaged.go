@@ -224,6 +224,7 @@ func (c *Cluster) attachRunning() (running bool, err error) {
 	}
 	c.Port = st.Port
 	c.MemoryCap, c.cgroup = st.MemoryCap, groupFromState(st)
+	c.restoreLiftedCap()
 	pw, err := readPassFile(c.PassFile())
 	switch {
 	case err == nil:
@@ -580,6 +581,7 @@ func Attach(dataDir string) (*Cluster, error) {
 		return nil, err
 	}
 	c.MemoryCap, c.cgroup = st.MemoryCap, groupFromState(st)
+	c.restoreLiftedCap()
 	return c, nil
 }
 
