@@ -38,8 +38,8 @@ func (c *Cluster) writeMarker() error { return managed.Mark(c.DataDir, "PostgreS
 // cluster it did not make, or other files. A missing or empty folder is fine (the
 // start makes the cluster in it). A cluster an earlier brokerbench made, before the
 // marker existed, is recognised by the files every start of it wrote
-// (brokerbench-managed.json, brokerbench.conf) and marked now. It reads the folder
-// only: nothing is created, changed or chowned before it says yes.
+// (brokerbench-managed.json, brokerbench.conf) and marked now. Beside that marker it
+// only reads: nothing is created, changed or chowned before it says yes.
 func (c *Cluster) checkOurs(dir string) error {
 	st, err := os.Stat(dir)
 	switch {
@@ -50,11 +50,9 @@ func (c *Cluster) checkOurs(dir string) error {
 	case !st.IsDir():
 		return &notOursError{fmt.Sprintf("--pgdata %s is not a folder; brokerbench makes its cluster in a new or empty folder", dir)}
 	}
-	entries, err := os.ReadDir(dir)
-	if err != nil {
+	if empty, err := folderEmpty(dir); err != nil {
 		return fmt.Errorf("--pgdata %s: %w", dir, err)
-	}
-	if len(entries) == 0 {
+	} else if empty {
 		return nil
 	}
 	has := func(name string) bool {
