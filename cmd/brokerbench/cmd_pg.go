@@ -17,8 +17,9 @@ func newPGCommand(g *globalOptions) *cobra.Command {
 leaves it running, so load, run and check can use it: pass the same --pgdata to them, or the
 URL it prints as --db. The cluster requires a password, kept in brokerbench.pgpass in
 --pgdata (readable by you only); the URL names that file, and psql and pgbench accept the
-URL too. A cluster an earlier brokerbench made without a password is converted. pg stop
-stops it; the data stays in the folder.`,
+URL too. A cluster an earlier brokerbench made without a password is converted. A folder
+that holds anything but a cluster brokerbench made is refused untouched: run a cluster of
+your own yourself and give --db URL. pg stop stops it; the data stays in the folder.`,
 		// A bare or unknown subcommand is a usage mistake, not a request for help.
 		Args: cobra.NoArgs,
 		RunE: func(c *cobra.Command, args []string) error {
@@ -110,7 +111,10 @@ func runPGStatus(g *globalOptions) error {
 		return nil
 	}
 	fmt.Fprintf(g.Stdout, "running: %s\n", cl.PassfileURL("brokerbench"))
-	if cl.MemoryCap > 0 {
+	switch {
+	case cl.CapLifted():
+		g.logf("server memory capped at %s (cgroup %s), lifted while a load runs", memcap.FormatSize(cl.MemoryCap), cl.MemoryGroup())
+	case cl.MemoryCap > 0:
 		g.logf("server memory capped at %s (cgroup %s)", memcap.FormatSize(cl.MemoryCap), cl.MemoryGroup())
 	}
 	return nil

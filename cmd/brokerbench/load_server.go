@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/brokerbench/brokerbench/internal/memcap"
 	"github.com/brokerbench/brokerbench/internal/pgmanaged"
 )
 
@@ -11,14 +12,19 @@ import (
 // (pgmanaged.LoadSettings: wal_level = minimal and the rest) for the duration of a load.
 // The returned function restores the cluster's own settings: a cluster that stays up
 // (pg start) is restarted with them, so runs are measured on the normal settings; one
-// this command stops just loses the load's include file. A server named by --db keeps
-// its settings: the loader sets only per-session ones there.
+// this command stops just loses the load's include file. A capped server's cap is
+// lifted for the load and set again after it (internal/pgmanaged, loadcap.go). A
+// server named by --db keeps its settings: the loader sets only per-session ones there.
 //
 // end returns the load's own error (loadErr) with the restore's failure after it: a
 // server that failed the load usually fails its restart too, and the cause must come
 // first, not a "pg_ctl failed" line printed before it.
 func beginManagedLoad(ctx context.Context, g *globalOptions, t *target) (end func(loadErr error) error, err error) {
 	g.logf("restarting managed PostgreSQL with the load settings (wal_level = minimal, no checkpoints, no autovacuum); its own are restored after the load")
+	if t.Managed.LoadLiftsCap() {
+		g.logf("lifting the server's memory cap of %s for the load (its table streams and index builds need more); it is set again after the load",
+			memcap.FormatSize(t.Managed.MemoryCap))
+	}
 	if err := t.Managed.BeginLoad(ctx, pgmanaged.LoadSettings()); err != nil {
 		return nil, fmt.Errorf("managed PostgreSQL: %w", err)
 	}

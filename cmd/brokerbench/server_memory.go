@@ -109,6 +109,17 @@ func capNeeded(conns int) int64 {
 	return (need + 1<<20 - 1) >> 20 << 20
 }
 
+// oomAdvice is the advice after the cap's OOM killer ended a server process: a cap
+// above the one that was too small, by half of it and at least 64 MiB, rounded up to
+// 16 MiB, written as --server-memory reads it. "More than" the current cap was no
+// figure at all, and shown in MiB it read as less than the 192MB the user had typed.
+func oomAdvice(capBytes int64) string {
+	const step = 16 << 20
+	need := capBytes + max(capBytes/2, 64<<20)
+	need = (need + step - 1) / step * step
+	return fmt.Sprintf("its cap of %s was too small: give --server-memory %dMiB or more, or fewer users", memcap.FormatSize(capBytes), need>>20)
+}
+
 // warnTightCap says when a capped managed server's memory, after shared_buffers
 // (a quarter of the cap) and the other shared memory, leaves less than the run's
 // backends need: the cap's OOM killer would end backends (or the postmaster) in the

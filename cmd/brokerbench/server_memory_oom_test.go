@@ -59,7 +59,7 @@ func TestOOMKillNamedAfterTheError(t *testing.T) {
 		t.Errorf("the command's error %v does not lead", err)
 	}
 	want := "the memory cap's OOM killer ended 1 process(es) of the managed PostgreSQL in " + g.PGData +
-		" during the command: give --server-memory more than 192 MiB"
+		" during the command: its cap of 192 MiB was too small: give --server-memory 288MiB or more, or fewer users"
 	if err == nil || !strings.Contains(err.Error(), want) {
 		t.Errorf("error %v\nwant it to say %q", err, want)
 	}

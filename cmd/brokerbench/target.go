@@ -210,8 +210,7 @@ func (t *target) Close() error {
 // in a line of its own when the command survived it (its figures hold the recovery).
 func (t *target) closeAfter(cmdErr error, stderr io.Writer) error {
 	if n := t.oomKills() - t.oomBase; n > 0 {
-		oom := fmt.Errorf("the memory cap's OOM killer ended %d process(es) of the %s during the command: "+
-			"give --server-memory more than %s, or fewer users", n, t.Shown(), memcap.FormatSize(t.memoryCap()))
+		oom := fmt.Errorf("the memory cap's OOM killer ended %d process(es) of the %s during the command: %s", n, t.Shown(), oomAdvice(t.memoryCap()))
 		if cmdErr == nil {
 			fmt.Fprintf(stderr, "brokerbench: %s\n", oom)
 		} else {

@@ -1,6 +1,7 @@
 // Package managed holds what the local servers brokerbench starts (internal/pgmanaged,
-// internal/mdbmanaged) share: a free port to start on, and the end of a server's
-// output for an error message.
+// internal/mdbmanaged) share: a free port to start on, the end of a server's output
+// for an error message, and the marker that says brokerbench made a data folder
+// (marker.go).
 package managed
 
 import (

@@ -161,6 +161,11 @@ func (s *Server) start(ctx context.Context, serverBin, installBin string, settin
 	if out, err := install.CombinedOutput(); err != nil {
 		return fmt.Errorf("mariadb-install-db failed: %w: %s", err, managed.ErrorLines(string(out), 3))
 	}
+	// Right after the install: a data folder without the marker is never started
+	// again (RestartWithMemoryCap).
+	if err := managed.Mark(s.DataDir, "MariaDB"); err != nil {
+		return err
+	}
 	initFile := filepath.Join(s.Dir, "init.sql")
 	if err := os.WriteFile(initFile, []byte(initSQL(pw)), 0o600); err != nil {
 		return err
@@ -396,6 +401,9 @@ func (s *Server) RestartWithMemoryCap(ctx context.Context, capBytes int64) error
 	if err != nil {
 		return err
 	}
+	if err := s.checkOurs(); err != nil {
+		return err
+	}
 	if err := s.stopProcess(); err != nil {
 		return err
 	}
@@ -407,6 +415,21 @@ func (s *Server) RestartWithMemoryCap(ctx context.Context, capBytes int64) error
 		return err
 	}
 	return s.launch(ctx, serverBin, "", s.settings)
+}
+
+// checkOurs refuses to start mariadbd on a data folder brokerbench did not make
+// (docs/faults.md, "Clusters and folders brokerbench did not create"): one without
+// the marker mariadb-install-db's run left.
+func (s *Server) checkOurs() error {
+	ok, err := managed.Marked(s.DataDir)
+	if err != nil {
+		return fmt.Errorf("managed MariaDB: %w", err)
+	}
+	if !ok {
+		return fmt.Errorf("%s holds a MariaDB data folder brokerbench did not create (no %s); it changes only data folders it made: "+
+			"start the server yourself and give --db mysql://...", s.DataDir, managed.MarkerFile)
+	}
+	return nil
 }
 
 // command runs a server program as the server's user.

@@ -2,6 +2,7 @@ package pgmanaged
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -32,13 +33,17 @@ func LoadSettings() map[string]string {
 	}
 }
 
-// BeginLoad restarts the server with settings (LoadSettings) on top of its own. EndLoad
-// undoes it; call it even when the load fails.
+// BeginLoad restarts the server with settings (LoadSettings) on top of its own. A
+// capped server's cap is lifted for the load (LoadLiftsCap). EndLoad undoes both; call
+// it even when the load fails.
 func (c *Cluster) BeginLoad(ctx context.Context, settings map[string]string) error {
+	if err := c.liftCap(); err != nil {
+		return fmt.Errorf("lift the memory cap for the load: %w", err)
+	}
 	// Included after brokerbench.conf (writeConf adds that one at the first start), so
 	// the load's values override the cluster's.
 	if err := c.writeInclude(loadConf, "for the duration of a load; removed after it", settings); err != nil {
-		return err
+		return errors.Join(err, c.restoreCap())
 	}
 	if err := c.Restart(ctx); err != nil {
 		// A server that refuses the settings (archive_mode = on in a hand-edited
@@ -47,28 +52,31 @@ func (c *Cluster) BeginLoad(ctx context.Context, settings map[string]string) err
 		if rmErr := c.removeLoadConf(); rmErr == nil {
 			_ = c.Restart(context.WithoutCancel(ctx))
 		}
-		return fmt.Errorf("restart with the load settings: %w", err)
+		return errors.Join(fmt.Errorf("restart with the load settings: %w", err), c.restoreCap())
 	}
 	return nil
 }
 
 // EndLoad removes the load settings and, when restart is set (the server keeps running
-// for other commands), restarts the server with its own settings. It works after the
-// caller's context was canceled (Ctrl-C during the load).
+// for other commands), restarts the server with its own settings; a cap BeginLoad
+// lifted is set again. It works after the caller's context was canceled (Ctrl-C
+// during the load).
 func (c *Cluster) EndLoad(restart bool) error {
 	if err := c.removeLoadConf(); err != nil {
-		return err
+		return errors.Join(err, c.restoreCap())
 	}
 	if !restart {
-		return nil
+		return c.restoreCap()
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()
 	c.log("restarting managed PostgreSQL with its own settings")
 	if err := c.Restart(ctx); err != nil {
-		return fmt.Errorf("restart with the run settings after the load: %w", err)
+		return errors.Join(fmt.Errorf("restart with the run settings after the load: %w", err), c.restoreCap())
 	}
-	return nil
+	// After the restart: the load's backends are gone, and what the group gives back
+	// to fit the cap again is page cache.
+	return c.restoreCap()
 }
 
 func (c *Cluster) removeLoadConf() error {

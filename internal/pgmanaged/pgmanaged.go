@@ -181,12 +181,16 @@ func Start(ctx context.Context, o Options) (*Cluster, error) {
 		}
 		c.DataDir = abs
 		c.Dir = abs
-		if err := os.MkdirAll(abs, 0o700); err != nil {
-			return nil, fmt.Errorf("create --pgdata %s: %w", abs, err)
-		}
 		// The socket lives in the data folder; sun_path is limited to 107 bytes.
 		if len(abs)+len("/.s.PGSQL.65535") > 107 {
 			return nil, fmt.Errorf("--pgdata %s is too long a path for a unix socket (limit about 90 characters)", abs)
+		}
+		// Before anything else: a folder brokerbench did not make is left as it is.
+		if err := c.checkOurs(abs); err != nil {
+			return nil, err
+		}
+		if err := os.MkdirAll(abs, 0o700); err != nil {
+			return nil, fmt.Errorf("create --pgdata %s: %w", abs, err)
 		}
 		running, err := c.attachRunning()
 		if err != nil {
@@ -220,6 +224,7 @@ func (c *Cluster) attachRunning() (running bool, err error) {
 	}
 	c.Port = st.Port
 	c.MemoryCap, c.cgroup = st.MemoryCap, groupFromState(st)
+	c.restoreLiftedCap()
 	pw, err := readPassFile(c.PassFile())
 	switch {
 	case err == nil:
@@ -282,20 +287,22 @@ func (c *Cluster) chownForServer(dir string) error {
 		return nil
 	}
 	uid, _ := strconv.Atoi(c.runAs.Uid)
-	gid, _ := strconv.Atoi(c.runAs.Gid)
-	// An existing cluster already belongs to the server's user: only a new folder's
-	// contents are handed over, so restarting a kept multi-gigabyte cluster stays cheap.
-	if _, err := os.Stat(filepath.Join(c.DataDir, "PG_VERSION")); err == nil {
-		if err := c.giveToServer(dir); err != nil {
-			return err
-		}
-	} else if err := filepath.Walk(dir, func(p string, _ os.FileInfo, err error) error {
+	// Only the folder itself changes owner: an existing cluster (Start checked it is
+	// brokerbench's) already belongs to the server's user, and a folder initdb is
+	// about to fill must be empty. A folder with anything else in it is never handed
+	// over, so no file of someone else's changes owner (docs/faults.md).
+	if _, err := os.Stat(filepath.Join(c.DataDir, "PG_VERSION")); err != nil {
+		empty, err := folderEmpty(dir)
 		if err != nil {
-			return err
+			return fmt.Errorf("give %s to the postgres user: %w", dir, err)
 		}
-		return os.Lchown(p, uid, gid)
-	}); err != nil {
-		return fmt.Errorf("give %s to the postgres user: %w", dir, err)
+		if !empty {
+			return fmt.Errorf("%s holds files but no PostgreSQL cluster; brokerbench hands only a new or empty folder to initdb: "+
+				"remove what is in it, or give another --pgdata", dir)
+		}
+	}
+	if err := c.giveToServer(dir); err != nil {
+		return err
 	}
 	// The postgres user must be able to reach the folder through its parents.
 	for p := filepath.Dir(dir); p != "/"; p = filepath.Dir(p) {
@@ -394,7 +401,7 @@ func (c *Cluster) initdb(ctx context.Context) error {
 		return err
 	}
 	c.password = pw
-	return nil
+	return c.writeMarker()
 }
 
 func (c *Cluster) start(ctx context.Context, settings map[string]string) error {
@@ -574,6 +581,7 @@ func Attach(dataDir string) (*Cluster, error) {
 		return nil, err
 	}
 	c.MemoryCap, c.cgroup = st.MemoryCap, groupFromState(st)
+	c.restoreLiftedCap()
 	return c, nil
 }
 

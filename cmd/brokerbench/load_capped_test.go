@@ -1,0 +1,96 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/brokerbench/brokerbench/internal/memcap"
+	"github.com/brokerbench/brokerbench/internal/pgmanaged"
+)
+
+// TestLoadIntoKeptCappedCluster: a kept cluster started with a 192 MB cap loads
+// 1,000 customers. The load's table streams and index builds need more than the
+// cap, whose OOM killer ended a backend mid-load: the load lifts the cap for its
+// duration, says so in one line, and the cap is back on the server afterwards.
+func TestLoadIntoKeptCappedCluster(t *testing.T) {
+	t.Parallel()
+	if testing.Short() {
+		t.Skip("a load into a capped cluster; skipped with -short")
+	}
+	if _, err := pgmanaged.FindBinaries(); err != nil {
+		t.Skip("no PostgreSQL server binaries: ", err)
+	}
+	if _, err := memcap.Find(); err != nil {
+		t.Skipf("no memory cgroup can be made here, so no capped cluster: %v", err)
+	}
+	// The server's user must reach the folder: t.TempDir's parents are private.
+	base, err := os.MkdirTemp("", "bb-load-cap-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	os.Chmod(base, 0o755)
+	pgdata := filepath.Join(base, "kept")
+	t.Cleanup(func() {
+		if c, err := pgmanaged.Attach(pgdata); err == nil {
+			_ = c.Stop()
+		}
+		os.RemoveAll(base)
+	})
+	const capBytes = 192_000_000
+	if code, stdout, stderr := runMain("pg", "start", "--pgdata", pgdata, "--server-memory", "192MB"); code != 0 {
+		t.Fatalf("pg start: exit %d\n%s%s", code, stdout, stderr)
+	}
+	code, stdout, stderr := runMain("load", "--pgdata", pgdata, "--customers", "1000", "--trade-days", "5")
+	if code != 0 {
+		t.Fatalf("load: exit %d\n%s%s", code, stdout, stderr)
+	}
+	if want := "lifting the server's memory cap of 183.1 MiB for the load"; strings.Count(stderr, want) != 1 {
+		t.Errorf("the load does not say once that it lifts the cap (%q):\n%s", want, stderr)
+	}
+	if strings.Contains(stderr, "OOM") {
+		t.Errorf("the load met the OOM killer:\n%s", stderr)
+	}
+	c, err := pgmanaged.Attach(pgdata)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.MemoryCap != capBytes || c.CapLifted() {
+		t.Errorf("after the load: cap %d, lifted %v; want %d, set", c.MemoryCap, c.CapLifted(), capBytes)
+	}
+	if lim, err := memcap.OpenExisting(c.MemoryGroup()).Limit(); err != nil || lim != capBytes {
+		t.Errorf("after the load the group's limit is %d (%v), want %d", lim, err, capBytes)
+	}
+	pid, err := c.PostmasterPID()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, err := memcap.GroupOf(pid); err != nil || got == "/" || !strings.HasSuffix(c.MemoryGroup(), got) {
+		t.Errorf("after the load the postmaster is in memory cgroup %s (%v), want %s", got, err, c.MemoryGroup())
+	}
+	if code, _, stderr := runMain("pg", "stop", "--pgdata", pgdata); code != 0 {
+		t.Errorf("pg stop: exit %d\n%s", code, stderr)
+	}
+}
+
+// TestOOMAdviceAboveTheCap: the advice after an OOM kill names a cap above the one
+// that was too small, as --server-memory reads it; "more than 183.1 MiB" for a cap
+// the user gave as 192MB read as less than it.
+func TestOOMAdviceAboveTheCap(t *testing.T) {
+	for capBytes, want := range map[int64]string{
+		192_000_000: "its cap of 183.1 MiB was too small: give --server-memory 288MiB or more",
+		192 << 20:   "its cap of 192 MiB was too small: give --server-memory 288MiB or more",
+		96 << 20:    "its cap of 96 MiB was too small: give --server-memory 160MiB or more",
+		4 << 30:     "its cap of 4 GiB was too small: give --server-memory 6144MiB or more",
+	} {
+		got := oomAdvice(capBytes)
+		if !strings.Contains(got, want) {
+			t.Errorf("oomAdvice(%d) = %q, want it to say %q", capBytes, got, want)
+		}
+		figure := strings.TrimSuffix(strings.Fields(strings.SplitAfter(got, "--server-memory ")[1])[0], "MiB")
+		if v, err := memcap.ParseSize(figure + "MiB"); err != nil || v <= capBytes {
+			t.Errorf("oomAdvice(%d) advises %sMiB (%v), not above the cap", capBytes, figure, err)
+		}
+	}
+}
