@@ -169,3 +169,20 @@ func TestDetectable(t *testing.T) {
 		t.Errorf("an interval cut at -100 %%: %g, want its plain half-width 70", d)
 	}
 }
+
+// TestCompareHTMLSaysGateCannotJudge: the HTML page does not call gates passed
+// when one could not judge, and names it.
+func TestCompareHTMLSaysGateCannotJudge(t *testing.T) {
+	rng := rand.New(rand.NewPCG(10, 39))
+	c, _ := Compare([]Input{simSide(rng, "A", 1, 1000, 0.05), simSide(rng, "B", 1, 800, 0.05)})
+	gates, _ := ParseGates([]string{"tps<-10% significant"})
+	var buf bytes.Buffer
+	if err := c.WriteCompareHTML(&buf, CompareHTMLOptions{Gates: gates}); err != nil {
+		t.Fatal(err)
+	}
+	page := buf.String()
+	if strings.Contains(page, "Gates passed") || !strings.Contains(page, "Gate cannot judge: run B at 8 users") ||
+		!strings.Contains(page, "detectable") || !strings.Contains(page, "covers only the noise within each run") {
+		t.Errorf("the page does not say the gate could not judge, or lacks the detectable column and the one-run note")
+	}
+}
