@@ -26,7 +26,7 @@ func (c *Comparison) DetectableSentence(i, r int, m metric) string {
 	if !ok || math.IsNaN(e.Detectable) {
 		return ""
 	}
-	what := fmt.Sprintf("%s at %d users: differences under ±%.0f %% cannot be told from", m.key, c.Users[i], math.Ceil(e.Detectable))
+	what := fmt.Sprintf("%s at %d users: differences under ±%.0f %% cannot be told from", m.key, c.Users[i], e.Detectable)
 	secs := c.measuredSeconds(i)
 	if e.RunsA <= 1 && e.RunsB <= 1 {
 		return fmt.Sprintf("%s the noise within each run (one run of %s a side); the noise between runs is larger and unmeasured: run --repeat 3 to judge", what, secs)
