@@ -28,7 +28,7 @@ func (o *compareOptions) AddFlags(c *cobra.Command) {
 	f.BoolVar(&o.AllowUnjudged, "allow-unjudged", false, "a \"significant\" or verdict gate (\"tps worse\") whose figure has no verdict (one run a side, too few repeats, too short) prints its line but does not exit 4")
 	f.StringVar(&o.CSV, "csv", "", "also write one CSV row per (run, step) to `FILE` (- for standard output)")
 	f.StringVar(&o.HTML, "html", "", "also write a self-contained HTML comparison with charts to `FILE`")
-	f.StringVar(&o.JSON, "json", "", "also write every change with its 95 % interval and verdict, and what differs, as JSON to `FILE` (- for standard output)")
+	f.StringVar(&o.JSON, "json", "", "also write every change with its 95 % interval, detectable difference and verdict, and what differs, as JSON to `FILE` (- for standard output)")
 }
 
 func newCompareCommand(g *globalOptions) *cobra.Command {
@@ -70,7 +70,8 @@ gated with disk.METRIC (disk.iops<-10%, disk.read_p99>+20%; docs/disk-profiles.m
 with OLTP result files of the same systems, the runs are compared first, then the profiles;
 --csv and --html then write the profiles' half to a sibling file (FILE-disk.csv).`,
 		Example: `  brokerbench compare h800.json h810.json --html report.html
-  brokerbench compare baseline.json new.json --fail-if "tps<-10% significant" --fail-if "p95 worse"
+  brokerbench compare baseline.json new.json --fail-if "tps<-10%" --fail-if "errors>0"
+  brokerbench compare --fail-if "tps<-10% significant" --fail-if "p95 worse" base-r1.json base-r2.json base-r3.json -- new-r1.json new-r2.json new-r3.json
   brokerbench compare h800-r1.json h800-r2.json h800-r3.json -- h810-r1.json h810-r2.json h810-r3.json
   brokerbench compare h800.json h810.json h800-disk.json h810-disk.json --fail-if "disk.iops<-10%"`,
 		Args: cobra.MinimumNArgs(2),
