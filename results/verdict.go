@@ -35,10 +35,15 @@ func repeatsReason(na, nb int) string {
 	return fmt.Sprintf("%d vs %d repeats; a verdict needs %d a side", na, nb, MinRepeats)
 }
 
+// nearZeroFloor is the base's floor relative to the other side: a base under
+// 1 % of the other side's value is near zero (0.4 → 51 IOPS would read +12650 %,
+// its interval running to numbers no one can use), while a tenfold change of two
+// measured figures (100 → 1,200 IOPS under a memory cap) is still judged.
+const nearZeroFloor = 0.01
+
 // nearZeroBase tells whether the base b is too close to zero for a change in
 // percent to mean anything, and says why. It is near zero when
-//   - the other side is farChange % above it or more (0.4 → 51 IOPS reads
-//     +12650 %, and its interval runs to numbers no one can use), or
+//   - it is under nearZeroFloor of the other side's value v, or
 //   - its magnitude is below its own noise: the standard deviation across the
 //     base side's repeats, or with one run the half-width of its own interval
 //     (batch means of its per-second or I/O samples).
@@ -48,7 +53,7 @@ func nearZeroBase(ra []stepView, m metric, b, v float64) (string, bool) {
 	if b == 0 {
 		return "", false
 	}
-	if Change(b, v) >= farChange {
+	if math.Abs(b) < nearZeroFloor*math.Abs(v) {
 		return fmt.Sprintf("the base (%s) is near zero against %s: compare the values", formatValue(m, b), formatValue(m, v)), true
 	}
 	noise := 0.0

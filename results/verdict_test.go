@@ -50,10 +50,11 @@ func withIOPS(in Input, xs ...float64) Input {
 	return in
 }
 
-// TestNearZeroBaseShownAsValues: read IOPS of 0.4 against 51 (the base far
-// below the other side) and of 2 against 3 when the base's runs spread from 0 to
-// 5 (below its own noise) are shown as the two values, with no percentage
-// interval and no verdict, in the table, the CSV and the JSON.
+// TestNearZeroBaseShownAsValues: read IOPS of 0.4 against 51 (the base under 1 %
+// of the other side) and of 2 against 3 when the base's runs spread from 0 to 5
+// (below its own noise) are shown as the two values, with no percentage interval
+// and no verdict, in the table and the JSON; a tenfold change of two measured
+// figures is still judged.
 func TestNearZeroBaseShownAsValues(t *testing.T) {
 	rng := rand.New(rand.NewPCG(8, 39))
 	far, _ := Compare([]Input{withIOPS(simSide(rng, "A", 3, 1000, 0.05), 0.3, 0.4, 0.5), withIOPS(simSide(rng, "B", 3, 1000, 0.05), 50, 51, 52)})
@@ -63,6 +64,10 @@ func TestNearZeroBaseShownAsValues(t *testing.T) {
 		if !e.NearZero || e.HasInterval() || e.Verdict != VerdictNone || !strings.Contains(e.Reason, "compare the values") {
 			t.Errorf("%s: near zero %v, [%+.1f, %+.1f] %q (%q), want the values and no verdict", name, e.NearZero, e.Lo, e.Hi, e.Verdict, e.Reason)
 		}
+	}
+	tenfold, _ := Compare([]Input{withIOPS(simSide(rng, "A", 3, 1000, 0.05), 95, 100, 105), withIOPS(simSide(rng, "B", 3, 1000, 0.05), 1150, 1200, 1250)})
+	if e := estimateOf(t, tenfold, "read_iops"); e.NearZero || !e.Verdict.Significant() {
+		t.Errorf("100 → 1200 IOPS: near zero %v, %q (%q), want judged", e.NearZero, e.Verdict, e.Reason)
 	}
 	var b strings.Builder
 	if err := far.WriteText(&b); err != nil {
