@@ -268,7 +268,13 @@ func (c *Comparison) Headline(r int) string {
 		for _, h := range []struct{ key, words string }{{"tps", "tps"}, {"iops", "IOPS"}, {"avg", "average response time"}} {
 			m, _ := lookupStepMetric(h.key)
 			if e, ok := c.Estimate(i, r, m); ok {
-				parts = append(parts, h.words+" "+formatChange(e.Change, 0)+verdictNote(e))
+				ch := formatChange(e.Change, 0)
+				if e.NearZero {
+					b, _ := c.value(i, 0, m)
+					v, _ := c.value(i, r, m)
+					ch = formatValue(m, b) + " → " + formatValue(m, v)
+				}
+				parts = append(parts, h.words+" "+ch+verdictNote(e))
 			}
 		}
 		return fmt.Sprintf("at %d users: %s", c.Users[i], strings.Join(parts, ", "))
@@ -276,11 +282,8 @@ func (c *Comparison) Headline(r int) string {
 	return ""
 }
 
-// verdictNote is " (within noise)", " (better)"...; "" when there is no interval.
+// verdictNote is " (within noise)", " (better)"..., " (no verdict)".
 func verdictNote(e Estimate) string {
-	if e.Verdict == VerdictUnknown {
-		return ""
-	}
 	return " (" + string(e.Verdict) + ")"
 }
 

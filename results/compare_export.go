@@ -9,8 +9,9 @@ import (
 
 // IntervalKeys are the figures whose change compare's CSV carries with its
 // interval, four columns each: <key>_change_pct, <key>_change_lo,
-// <key>_change_hi, <key>_verdict (docs/result-format.md, CSV export). The order
-// is a public contract: keys are only appended.
+// <key>_change_hi, <key>_verdict; then, after all of them, two more each:
+// <key>_detectable_pct and <key>_verdict_reason (docs/result-format.md, CSV
+// export). The order is a public contract: columns are only appended.
 var IntervalKeys = []string{"tps", "tps_e", "avg", "p90", "p95", "read_iops", "write_iops", "reads_per_txn"}
 
 // CompareCSVHeader is compare --csv's columns: the step CSV's, then the changes.
@@ -19,13 +20,17 @@ func CompareCSVHeader() []string {
 	for _, k := range IntervalKeys {
 		h = append(h, k+"_change_pct", k+"_change_lo", k+"_change_hi", k+"_verdict")
 	}
+	for _, k := range IntervalKeys {
+		h = append(h, k+"_detectable_pct", k+"_verdict_reason")
+	}
 	return h
 }
 
 // WriteCSV writes compare --csv: one row per (run, step) as the step CSV, each
 // repeat a row of its own, then each figure's change against the base at the
-// same user count with its 95 % interval and verdict (the side's, repeated on
-// every repeat's row; empty on the base's rows and for unmatched steps).
+// same user count with its 95 % interval, verdict, detectable difference and
+// the reason for no verdict (the side's, repeated on every repeat's row; empty on
+// the base's rows and for unmatched steps).
 func (c *Comparison) WriteCSV(w io.Writer) error {
 	extra := CompareCSVHeader()[len(CSVHeader()):]
 	return writeStepsCSV(w, c.Inputs, extra, func(r int, st *Step) []string {
@@ -45,6 +50,11 @@ func (c *Comparison) WriteCSV(w io.Writer) error {
 				cells[4*k+1], cells[4*k+2] = csvChange(e.Lo), csvChange(e.Hi)
 			}
 			cells[4*k+3] = string(e.Verdict)
+			more := 4*len(IntervalKeys) + 2*k
+			if !math.IsNaN(e.Detectable) {
+				cells[more] = csvFloat(e.Detectable)
+			}
+			cells[more+1] = e.Reason
 		}
 		return cells
 	})
@@ -97,6 +107,9 @@ type figureJSON struct {
 	Hi        *float64 `json:"change_hi,omitempty"`
 	Verdict   string   `json:"verdict,omitempty"`
 	Method    string   `json:"method,omitempty"`
+	// Detectable is the smallest change the data can tell from noise (percent).
+	Detectable *float64 `json:"detectable_pct,omitempty"`
+	Reason     string   `json:"reason,omitempty"` // why there is no verdict
 }
 
 type unmatchedRow struct {
@@ -140,6 +153,10 @@ func (c *Comparison) WriteJSON(w io.Writer) error {
 				if e.HasInterval() {
 					f.Lo, f.Hi = fptr(round(e.Lo, 2)), fptr(round(e.Hi, 2))
 				}
+				if !math.IsNaN(e.Detectable) {
+					f.Detectable = fptr(round(e.Detectable, 2))
+				}
+				f.Reason = e.Reason
 				sj.Figures = append(sj.Figures, f)
 			}
 		}

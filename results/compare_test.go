@@ -63,7 +63,7 @@ func TestCompareArithmetic(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := "at 300 users: tps +63 %, IOPS +123 %, average response time -35 %"
+	want := "at 300 users: tps +63 % (no verdict), IOPS +123 % (no verdict), average response time -35 % (no verdict)"
 	if got := c.Headline(1); got != want {
 		t.Fatalf("headline %q, want %q", got, want)
 	}

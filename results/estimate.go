@@ -19,8 +19,9 @@ const (
 	VerdictHigher ChangeVerdict = "higher"
 	VerdictLower  ChangeVerdict = "lower"
 	VerdictNoise  ChangeVerdict = "within noise"
-	// VerdictUnknown: no interval could be made (too few samples, an older file).
-	VerdictUnknown ChangeVerdict = ""
+	// VerdictNone: the data cannot judge the change (one run a side, too few
+	// repeats, no interval, a base near zero); Estimate.Reason says why.
+	VerdictNone ChangeVerdict = "no verdict"
 )
 
 // Significant tells whether the interval excludes no change.
@@ -37,6 +38,17 @@ type Estimate struct {
 	Verdict ChangeVerdict
 	// Method says how the interval was made, or why there is none.
 	Method string
+	// Detectable is the smallest change the data can tell from noise, in percent
+	// of the base: the half-width of the change's interval (detectable); NaN
+	// without an interval.
+	Detectable float64
+	// Reason says why Verdict is VerdictNone; "" when the change was judged.
+	Reason string
+	// NearZero: the base is too small against its own noise or the other side
+	// for a percentage to mean anything; the change is shown as the two values.
+	NearZero bool
+	// RunsA and RunsB are how many runs of each side know the figure.
+	RunsA, RunsB int
 }
 
 // HasInterval tells whether the estimate carries an interval.
@@ -51,10 +63,12 @@ type estKey struct {
 // its interval. ok is false when either side lacks the figure.
 //
 // With repeats on either side the runs' own figures are the samples: the change
-// of the repeats' means with a Welch t interval (one run on one side borrows the
-// other side's spread). With one run on each side the interval comes from inside
-// the runs: batch means of the per-second (or per I/O sample) series for rates, a
-// block bootstrap of the per-second histograms for response times.
+// of the repeats' means with a Welch t interval on their logarithms; a verdict
+// needs MinRepeats runs a side. With one run on each side the interval comes from
+// inside the runs (batch means of the per-second or per I/O sample series for
+// rates, a block bootstrap of the per-second histograms for response times): it
+// is shown, but covers none of the noise between runs, so it gives no verdict
+// (docs/result-format.md, "Intervals and verdicts").
 func (c *Comparison) Estimate(i, r int, m metric) (Estimate, bool) {
 	k := estKey{i, r, m.key}
 	if e, ok := c.est[k]; ok {
@@ -65,22 +79,37 @@ func (c *Comparison) Estimate(i, r int, m metric) (Estimate, bool) {
 	if !okB || !okV {
 		return Estimate{}, false
 	}
-	e := Estimate{Change: Change(b, v), Lo: math.NaN(), Hi: math.NaN()}
-	if b != 0 {
-		ra, rb := c.reps[i][0], c.reps[i][r]
-		if len(ra) > 1 || len(rb) > 1 {
-			e.Lo, e.Hi, e.Method = repeatsInterval(ra, rb, m, b)
-		} else {
-			e.Lo, e.Hi, e.Method = c.withinRunInterval(i, ra[0], rb[0], m, b, e.Change)
+	nan := math.NaN()
+	ra, rb := c.reps[i][0], c.reps[i][r]
+	e := Estimate{Change: Change(b, v), Lo: nan, Hi: nan, Detectable: nan,
+		RunsA: len(sideValues(ra, m)), RunsB: len(sideValues(rb, m))}
+	switch {
+	case b == 0:
+		// Zero to zero is no change and reads "+0.0 %"; zero to anything else is
+		// shown as the two values.
+		e.Method, e.Reason, e.NearZero = "no interval: the base is zero", "the base is zero: compare the values", v != 0
+	case len(ra) > 1 || len(rb) > 1:
+		e.Lo, e.Hi, e.Method = repeatsInterval(ra, rb, m, b)
+		e.Reason = repeatsReason(e.RunsA, e.RunsB)
+	default:
+		e.Lo, e.Hi, e.Method = c.withinRunInterval(i, ra[0], rb[0], m, b, e.Change)
+		e.Reason = OneRunReason
+		if !e.HasInterval() {
+			e.Reason = strings.TrimPrefix(e.Method, "no interval: ")
 		}
-		// Every compared figure is a count, rate, time or share, never below zero,
-		// so no change is below -100 %: an interval made on the differences (counts
-		// with zeros among their repeats) is cut there rather than shown as -315 %.
-		if b > 0 && e.Lo < -100 {
-			e.Lo = -100
-		}
-	} else {
-		e.Method = "no interval: the base is zero"
+	}
+	// Every compared figure is a count, rate, time or share, never below zero,
+	// so no change is below -100 %: an interval made on the differences (counts
+	// with zeros among their repeats) is cut there rather than shown as -315 %.
+	if b > 0 && e.Lo < -100 {
+		e.Lo = -100
+	}
+	if why, near := nearZeroBase(ra, m, b, v); near && b != 0 {
+		e.Lo, e.Hi, e.NearZero = nan, nan, true
+		e.Method, e.Reason = "no interval: "+why, why
+	}
+	if e.HasInterval() {
+		e.Detectable = detectable(e.Lo, e.Hi)
 	}
 	e.Verdict = verdictOf(m, e)
 	c.est[k] = e
@@ -91,8 +120,8 @@ func (c *Comparison) Estimate(i, r int, m metric) (Estimate, bool) {
 // and the metric says whether its direction is good.
 func verdictOf(m metric, e Estimate) ChangeVerdict {
 	switch {
-	case !e.HasInterval():
-		return VerdictUnknown
+	case !e.HasInterval() || e.Reason != "":
+		return VerdictNone
 	case e.Lo <= 0 && e.Hi >= 0:
 		return VerdictNoise
 	}
@@ -109,35 +138,28 @@ func verdictOf(m metric, e Estimate) ChangeVerdict {
 	return VerdictWorse
 }
 
-// repeatsInterval judges the change across repeated runs: each run's figure is one
-// sample. Both sides with two or more runs: Welch's t interval of the difference
-// of means. One run on a side: that side takes the other's spread (the same
-// configuration's run-to-run noise), with its degrees of freedom. When every
-// figure is positive the interval is made on their logarithms, so it is an
-// interval of the ratio (a change can never fall below -100 %, and a run-to-run
-// spread that scales with the figure is judged fairly).
+// repeatsInterval is the interval of the change across repeated runs: each run's
+// figure is one sample, and the interval is Welch's t of the difference of the
+// sides' means with Student's t quantile at the Welch–Satterthwaite degrees of
+// freedom (12.7 for one, 4.3 for two: few repeats give wide intervals, as they
+// should). When every figure is positive the interval is made on their
+// logarithms, so it is an interval of the ratio (a change can never fall below
+// -100 %, and a run-to-run spread that scales with the figure is judged fairly).
+// A side of one run has no spread of its own and gives no interval: borrowing the
+// other side's would claim a run-to-run noise nobody measured.
 func repeatsInterval(ra, rb []stepView, m metric, base float64) (lo, hi float64, method string) {
 	xa, xb := sideValues(ra, m), sideValues(rb, m)
-	if len(xa) < 2 && len(xb) < 2 {
-		return math.NaN(), math.NaN(), "no interval: too few repeats know the figure"
+	if len(xa) < 2 || len(xb) < 2 {
+		return math.NaN(), math.NaN(), fmt.Sprintf("no interval: %d vs %d runs know the figure; a side of one run has no spread", len(xa), len(xb))
 	}
 	logs := allPositive(xa) && allPositive(xb)
 	if logs {
 		xa, xb = logOf(xa), logOf(xb)
 	}
-	ea, eb := repeatMean(xa), repeatMean(xb)
-	switch {
-	case len(xa) < 2:
-		_, sd := meanSD(xb)
-		ea = meanEstimate{mean: ea.mean, se: sd, df: eb.df, batches: 1}
-	case len(xb) < 2:
-		_, sd := meanSD(xa)
-		eb = meanEstimate{mean: eb.mean, se: sd, df: ea.df, batches: 1}
-	}
-	d, half := welchDiff(ea, eb)
+	d, half := welchDiff(repeatMean(xa), repeatMean(xb))
 	method = fmt.Sprintf("across repeats: Welch t, %d vs %d runs", len(xa), len(xb))
 	if logs {
-		return (math.Exp(d-half) - 1) * 100, (math.Exp(d+half) - 1) * 100, method + ", on the logarithms"
+		return math.Expm1(d-half) * 100, math.Expm1(d+half) * 100, method + ", on the logarithms"
 	}
 	return (d - half) / math.Abs(base) * 100, (d + half) / math.Abs(base) * 100, method
 }
@@ -185,9 +207,9 @@ func (c *Comparison) withinRunInterval(i int, a, b stepView, m metric, base, cha
 	ea, okA := batchMeans(sa, least)
 	eb, okB := batchMeans(sb, least)
 	if !okA || !okB {
-		return nan, nan, fmt.Sprintf("no interval: fewer than %d samples in a window", least)
+		return nan, nan, fmt.Sprintf("no interval: too short for an interval (fewer than %d samples in a window)", least)
 	}
-	method = fmt.Sprintf("batch means, %d × %d %s vs %d × %d", ea.batches, ea.size, seriesUnit(m.key), eb.batches, eb.size)
+	method = fmt.Sprintf("within each run only: batch means, %d × %d %s vs %d × %d", ea.batches, ea.size, seriesUnit(m.key), eb.batches, eb.size)
 	if ea.mean > 0 && eb.mean > 0 && change > -100 {
 		// The interval of the ratio, on the logarithms (the delta method), as across
 		// repeats: dividing the difference's interval by a base that is itself
@@ -369,7 +391,7 @@ func (c *Comparison) bootstrap(a, b *Step, slug string) bootResult {
 		return bootResult{method: "no interval: a step has no per-second histograms (or too few seconds, or its responses fall in one batch)"}
 	}
 	los, his := bootstrapChanges(ba, bb, bootstrapResamples)
-	return bootResult{lo: los, hi: his, method: fmt.Sprintf("block bootstrap, %d × %d s vs %d × %d s, %d resamples",
+	return bootResult{lo: los, hi: his, method: fmt.Sprintf("within each run only: block bootstrap, %d × %d s vs %d × %d s, %d resamples",
 		len(ba.cum), ba.size, len(bb.cum), bb.size, bootstrapResamples)}
 }
 

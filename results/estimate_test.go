@@ -80,9 +80,11 @@ func estimateOf(t *testing.T, c *Comparison, key string) Estimate {
 	return e
 }
 
-// TestIdenticalRunsWithinNoise compares two runs of the same process: every
-// headline figure differs a little and every one is judged within noise.
-func TestIdenticalRunsWithinNoise(t *testing.T) {
+// TestOneRunASideGivesNoVerdict compares two runs of the same process, one run a
+// side: every headline figure differs a little, its within-run interval holds
+// zero, and none is judged, since a run's own interval says nothing of how far a
+// second run lands.
+func TestOneRunASideGivesNoVerdict(t *testing.T) {
 	c, err := Compare([]Input{{Path: "a.json", Run: sampledRun(t, 1, "A", 120, 20)}, {Path: "b.json", Run: sampledRun(t, 2, "B", 120, 20)}})
 	if err != nil {
 		t.Fatal(err)
@@ -92,34 +94,46 @@ func TestIdenticalRunsWithinNoise(t *testing.T) {
 		if e.Change == 0 {
 			t.Errorf("%s: no change at all between two draws; the test proves nothing", key)
 		}
-		if e.Verdict != VerdictNoise {
-			t.Errorf("%s: %+.1f %% [%+.1f, %+.1f] judged %q, want within noise (%s)", key, e.Change, e.Lo, e.Hi, e.Verdict, e.Method)
+		if e.Verdict != VerdictNone || e.Reason != OneRunReason {
+			t.Errorf("%s: %+.1f %% [%+.1f, %+.1f] judged %q (%q), want no verdict for one run a side", key, e.Change, e.Lo, e.Hi, e.Verdict, e.Reason)
+		}
+		if !e.HasInterval() || e.Lo > 0 || e.Hi < 0 || !(e.Detectable > 0) {
+			t.Errorf("%s: interval [%+.1f, %+.1f] detectable %.1f (%s), want one that holds zero", key, e.Lo, e.Hi, e.Detectable, e.Method)
 		}
 	}
 }
 
-// TestShiftedRunDiffers compares a run against one with 25 % less throughput and
-// 40 % slower responses: the changes are judged worse, their intervals around them.
-func TestShiftedRunDiffers(t *testing.T) {
+// TestShiftedRunShowsIntervalNoVerdict compares a run against one with 25 % less
+// throughput and 40 % slower responses, one run a side: the intervals lie on the
+// worse side of zero and are shown, but the text gives no verdict and says why.
+func TestShiftedRunShowsIntervalNoVerdict(t *testing.T) {
 	c, err := Compare([]Input{{Path: "a.json", Run: sampledRun(t, 1, "A", 120, 20)}, {Path: "b.json", Run: sampledRun(t, 2, "B", 90, 28)}})
 	if err != nil {
 		t.Fatal(err)
 	}
 	for _, key := range []string{"tps", "avg", "p50", "p95", "trade-order.p95"} {
 		e := estimateOf(t, c, key)
-		if e.Verdict != VerdictWorse {
-			t.Errorf("%s: %+.1f %% [%+.1f, %+.1f] judged %q, want worse (%s)", key, e.Change, e.Lo, e.Hi, e.Verdict, e.Method)
+		if e.Verdict != VerdictNone {
+			t.Errorf("%s: judged %q with one run a side", key, e.Verdict)
 		}
-		if !(e.Lo <= e.Change && e.Change <= e.Hi) {
-			t.Errorf("%s: the interval [%+.1f, %+.1f] does not hold the change %+.1f", key, e.Lo, e.Hi, e.Change)
+		if !(e.Lo <= e.Change && e.Change <= e.Hi) || (e.Lo < 0) == (e.Hi > 0) {
+			t.Errorf("%s: the interval [%+.1f, %+.1f] does not hold the change %+.1f away from zero", key, e.Lo, e.Hi, e.Change)
 		}
 	}
 	var b strings.Builder
 	if err := c.WriteText(&b); err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(b.String(), "worse") || !strings.Contains(b.String(), "95 % interval") {
-		t.Errorf("the table shows no verdict:\n%s", b.String())
+	for _, want := range []string{"95 % interval", "detectable", "no verdict", "covers only the noise within each run",
+		"tps at 8 users: differences under ±"} {
+		if !strings.Contains(b.String(), want) {
+			t.Errorf("the text lacks %q:\n%s", want, b.String())
+		}
+	}
+	for _, line := range strings.Split(b.String(), "\n") {
+		if strings.HasSuffix(line, " worse") || strings.HasSuffix(line, " better") {
+			t.Errorf("one run a side judged a change: %q", line)
+		}
 	}
 }
 
@@ -153,9 +167,19 @@ func TestRepeatsJudgedAcrossRuns(t *testing.T) {
 	}
 }
 
+// threeRuns is a side of three draws of one process.
+func threeRuns(t *testing.T, label string, seed uint64, tps, scale float64) Input {
+	in := Input{Path: label + "-r1.json", Run: sampledRun(t, seed, label, tps, scale)}
+	for k := 2; k <= 3; k++ {
+		in.Repeats = append(in.Repeats, Input{Path: fmt.Sprintf("%s-r%d.json", label, k), Run: sampledRun(t, seed+uint64(k)*10, label, tps, scale)})
+	}
+	return in
+}
+
 // TestGateNoiseAndShift: between two runs of one process whose tps happens to
-// read more than 5 % lower, "tps<-5%" trips on noise and "tps<-5% significant"
-// does not; against a real 25 % drop both trip, and so does "tps worse".
+// read more than 5 % lower, "tps<-5%" trips on noise, while "tps<-5% significant"
+// and "tps worse" cannot judge one run a side and say so; against a real 25 % drop
+// over three runs a side all three trip.
 func TestGateNoiseAndShift(t *testing.T) {
 	plain, _ := ParseGate("tps<-5%")
 	sig, _ := ParseGate("tps<-5% significant")
@@ -166,15 +190,22 @@ func TestGateNoiseAndShift(t *testing.T) {
 		t.Fatal("the two draws do not read 5 % apart; the test proves nothing")
 	}
 	if trips, _ := noisy.CheckGates([]Gate{sig, worse}); len(trips) > 0 {
-		t.Errorf("a significance gate tripped on noise: %v", trips)
+		t.Errorf("a significance gate tripped on one run a side: %v", trips)
 	}
-	shifted, _ := Compare([]Input{{Path: "a.json", Run: sampledRun(t, 1, "A", 120, 20)}, {Path: "b.json", Run: sampledRun(t, 2, "B", 90, 20)}})
+	uj := noisy.Unjudged([]Gate{plain, sig, worse})
+	if len(uj) != 2 || !strings.Contains(uj[0].String(), `--fail-if "tps<-5% significant" cannot judge tps: `+OneRunReason) {
+		t.Errorf("unjudged gates: %v, want the two that read the verdict, with the reason", uj)
+	}
+	shifted, _ := Compare([]Input{threeRuns(t, "A", 1, 120, 20), threeRuns(t, "B", 2, 90, 20)})
 	trips, err := shifted.CheckGates([]Gate{plain, sig, worse})
 	if err != nil || len(trips) != 3 {
 		t.Fatalf("a real 25 %% drop tripped %d of 3 gates: %v %v", len(trips), trips, err)
 	}
 	if !strings.Contains(trips[1].String(), "95 % interval") {
 		t.Errorf("trip message %q does not show the interval", trips[1])
+	}
+	if uj := shifted.Unjudged([]Gate{sig, worse}); len(uj) > 0 {
+		t.Errorf("three runs a side left gates unjudged: %v", uj)
 	}
 }
 
@@ -220,8 +251,8 @@ func TestChangeFromNearZero(t *testing.T) {
 
 // TestWithinRunIntervalAboveMinus100: a noisy run against one with a tenth of its
 // throughput. The difference's interval divided by the base would reach below
-// -100 %, a change no figure can make; the ratio's interval stays above it and
-// still holds the change.
+// -100 %, a change no figure can make; the ratio's interval stays above it, holds
+// the change and lies below zero (one run a side: still no verdict).
 func TestWithinRunIntervalAboveMinus100(t *testing.T) {
 	noisy := sampledRun(t, 3, "A", 40, 20)
 	for i, x := range noisy.Steps[0].Samples.TPS {
@@ -236,8 +267,8 @@ func TestWithinRunIntervalAboveMinus100(t *testing.T) {
 		t.Fatal(err)
 	}
 	e := estimateOf(t, c, "tps")
-	if e.Lo <= -100 || !(e.Lo <= e.Change && e.Change <= e.Hi) || e.Verdict != VerdictWorse {
-		t.Errorf("tps %+.1f %% [%+.1f, %+.1f] %q (%s): want a worse change inside an interval above -100 %%", e.Change, e.Lo, e.Hi, e.Verdict, e.Method)
+	if e.Lo <= -100 || !(e.Lo <= e.Change && e.Change <= e.Hi) || e.Hi >= 0 || e.Verdict != VerdictNone {
+		t.Errorf("tps %+.1f %% [%+.1f, %+.1f] %q (%s): want a change below zero inside an interval above -100 %%, unjudged", e.Change, e.Lo, e.Hi, e.Verdict, e.Method)
 	}
 }
 

@@ -236,10 +236,11 @@ func (g Gate) String() string {
 func (g Gate) usesInterval() bool { return g.significant || g.verdict != "" }
 
 // tripsOn tells whether a gate that reads the interval trips on estimate e; the
-// gate holds for the whole interval, or the verdict is the gate's. No interval:
-// no trip.
+// gate holds for the whole interval, or the verdict is the gate's. A change
+// without a verdict (one run a side, too few repeats, no interval) cannot trip
+// it: Unjudged lists it instead.
 func (g Gate) tripsOn(e Estimate) bool {
-	if !e.HasInterval() {
+	if !e.HasInterval() || e.Verdict == VerdictNone {
 		return false
 	}
 	if g.verdict != "" {
@@ -380,7 +381,8 @@ func (c *Comparison) CheckGates(gates []Gate) ([]Trip, error) {
 
 // Unevaluated returns the gates that could not be checked at any matched step of
 // any run after the first: the figure is unknown there (no storage source, no
-// histograms) or the runs share no step. Such a gate can never trip, and a CI job
+// histograms) or the runs share no step. A figure known but not judged is
+// Unjudged's. Such a gate can never trip, and a CI job
 // relying on it deserves a warning.
 func (c *Comparison) Unevaluated(gates []Gate) []Gate {
 	var out []Gate
@@ -397,10 +399,6 @@ func (c *Comparison) Unevaluated(gates []Gate) []Gate {
 				_, ok := c.value(i, r, g.metric)
 				if ok && g.relative {
 					_, ok = c.value(i, 0, g.metric)
-				}
-				if ok && g.usesInterval() {
-					e, _ := c.Estimate(i, r, g.metric)
-					ok = e.HasInterval()
 				}
 				if ok {
 					checked = true

@@ -276,9 +276,12 @@ func (c *Comparison) WriteCompareHTML(w io.Writer, o CompareHTMLOptions) error {
 		Runs:     runsTable(flatten(c.Inputs)),
 		Footnotes: []string{footnoteWindow,
 			"Overall percentiles are computed from the merged per-transaction histograms.",
-			"Each change has a 95 % interval: within one run from its per-second samples (batch means; a block bootstrap of the " +
-				"per-second histograms for response times), across repeated runs from their spread (Welch t). A change whose interval " +
-				"includes zero is within noise (~, grey). On the charts a bar is a run's own 95 % interval, a box the spread of a side's repeats."},
+			"Each change has a 95 % interval. Across repeated runs it comes from their spread (Welch t on the logarithms) and gives " +
+				"the verdict when each side has at least 3 runs. With one run a side it comes from inside the runs (batch means of the " +
+				"per-second samples; a block bootstrap of the per-second histograms for response times): it covers only the noise within " +
+				"each run, not how far a second run lands, so it gives no verdict. \"detectable\" is the interval's half-width: smaller " +
+				"changes cannot be told from noise. A change whose interval includes zero is within noise (~, grey). On the charts a bar is " +
+				"a run's own 95 % interval (noise within the run only), a box the spread of a side's repeats."},
 	}
 	for r := 1; r < len(c.Inputs); r++ {
 		if d := c.Differences(r); len(d) > 0 {
@@ -295,17 +298,22 @@ func (c *Comparison) WriteCompareHTML(w io.Writer, o CompareHTMLOptions) error {
 	for _, warn := range append(c.RegimeWarnings(), c.BoundWarnings()...) {
 		p.Alerts = append(p.Alerts, "Not comparable: "+warn)
 	}
+	p.Notes = append(p.Notes, c.VerdictNotes()...)
 	p.Notes = append(p.Notes, c.RegimeNotes()...)
 	if len(o.Gates) > 0 {
 		gs := make([]string, len(o.Gates))
 		for i, g := range o.Gates {
 			gs[i] = g.String()
 		}
-		if len(o.Trips) == 0 {
+		unjudged := c.Unjudged(o.Gates)
+		if len(o.Trips) == 0 && len(unjudged) == 0 {
 			p.Notes = append(p.Notes, "Gates passed: "+strings.Join(gs, "; "))
 		}
 		for _, t := range o.Trips {
 			p.Alerts = append(p.Alerts, "Gate tripped: "+t.String())
+		}
+		for _, u := range unjudged {
+			p.Alerts = append(p.Alerts, "Gate cannot judge: "+u.String())
 		}
 		for _, g := range c.Unevaluated(o.Gates) {
 			p.Notes = append(p.Notes, "Gate checked nowhere (its figure is unknown at every shared step): "+g.String())

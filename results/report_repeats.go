@@ -3,6 +3,7 @@ package results
 import (
 	"fmt"
 	"io"
+	"math"
 	"slices"
 
 	"github.com/brokerbench/brokerbench/results/chart"
@@ -41,15 +42,29 @@ func repeatsTable(u int, reps []stepView) table {
 		if len(xs) == 0 {
 			continue
 		}
-		e := repeatMean(xs)
-		iv := dash
-		if len(xs) > 1 {
-			half := e.half()
-			iv = cell{Text: formatValue(m, e.mean-half) + " … " + formatValue(m, e.mean+half), Class: "num"}
+		mean, _ := meanSD(xs)
+		iv := cell{Text: fmt.Sprintf("needs %d runs", MinRepeats), Class: "num"}
+		if len(xs) >= MinRepeats {
+			lo, hi := repeatsMeanInterval(xs)
+			iv = cell{Text: formatValue(m, lo) + " … " + formatValue(m, hi), Class: "num"}
 		}
-		t.Rows = append(t.Rows, []cell{{Text: m.title, Class: "name"}, {Text: formatValue(m, e.mean), Class: "num"}, spreadCell(m, reps), iv})
+		t.Rows = append(t.Rows, []cell{{Text: m.title, Class: "name"}, {Text: formatValue(m, mean), Class: "num"}, spreadCell(m, reps), iv})
 	}
 	return t
+}
+
+// repeatsMeanInterval is the 95 % interval of a figure over runs: Student's t on
+// the logarithms when every run's figure is positive (the interval of the
+// geometric mean, which stays above zero as every reported figure does: on the
+// plain values two runs gave tps -369.8 … 858.4); otherwise on the values, cut at
+// zero.
+func repeatsMeanInterval(xs []float64) (lo, hi float64) {
+	if allPositive(xs) {
+		e := repeatMean(logOf(xs))
+		return math.Exp(e.mean - e.half()), math.Exp(e.mean + e.half())
+	}
+	e := repeatMean(xs)
+	return max(e.mean-e.half(), 0), e.mean + e.half()
 }
 
 // WriteRepeatsReport prints several runs of one configuration: their files, then
@@ -74,7 +89,7 @@ func WriteRepeatsReportHTML(w io.Writer, side Input) error {
 		Runs:     runsTable(side.All()),
 		Footnotes: []string{footnoteWindow,
 			"Each box spans the runs' middle half with a line at their median, whiskers to the rest; the line joins the runs' means. " +
-				"The 95 % interval of the mean is Student's t over the runs."},
+				"The 95 % interval is Student's t over the runs, on their logarithms (so it stays above zero); it needs 3 runs."},
 	}
 	users, steps := repeatSteps(side)
 	xs := make([]float64, len(users))

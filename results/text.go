@@ -78,7 +78,7 @@ func (c *Comparison) WriteText(w io.Writer) error {
 	for _, warn := range append(c.RegimeWarnings(), c.BoundWarnings()...) {
 		fmt.Fprintln(w, "warning: "+warn)
 	}
-	for _, note := range c.RegimeNotes() {
+	for _, note := range append(c.VerdictNotes(), c.RegimeNotes()...) {
 		fmt.Fprintln(w, "note: "+note)
 	}
 	if t, ok := c.maxTable(); ok {
@@ -144,7 +144,7 @@ func (c *Comparison) viewsTable(caption string, i int, sides [][]stepView) table
 		if r > 0 {
 			t.Head = append(t.Head, "change")
 			if i >= 0 {
-				t.Head = append(t.Head, "95 % interval", "verdict")
+				t.Head = append(t.Head, "95 % interval", "detectable", "verdict")
 			}
 		}
 	}
@@ -169,7 +169,7 @@ func (c *Comparison) viewsTable(caption string, i int, sides [][]stepView) table
 			if !ok || !okB {
 				row = append(row, dash)
 				if i >= 0 {
-					row = append(row, dash, dash)
+					row = append(row, dash, dash, dash)
 				}
 				continue
 			}
@@ -187,10 +187,15 @@ func (c *Comparison) viewsTable(caption string, i int, sides [][]stepView) table
 	return t
 }
 
-// changeCells are a change, its interval and its verdict. A change within noise
-// is marked "~" and not coloured, so the eye goes to the changes that are real.
+// changeCells are a change, its interval, the smallest change the data can show
+// (detectable) and the verdict. A change within noise is marked "~" and not
+// coloured, so the eye goes to the changes that are real; a change from a base
+// near zero is the two values, with no percentage interval.
 func changeCells(m metric, b, v float64, e Estimate) []cell {
 	ch := cell{Text: formatChangeOf(m, b, v), Class: "num"}
+	if e.NearZero {
+		ch.Text = formatValue(m, b) + " → " + formatValue(m, v)
+	}
 	switch {
 	case e.Verdict == VerdictNoise:
 		ch.Text += " ~"
@@ -198,12 +203,12 @@ func changeCells(m metric, b, v float64, e Estimate) []cell {
 	case e.Verdict.Significant():
 		ch.Class = changeClass(m, e.Change)
 	}
-	iv, verdict := dash, dash
+	iv, det := dash, dash
 	if e.HasInterval() {
 		iv = cell{Text: formatInterval(e.Lo, e.Hi), Class: "num"}
-		verdict = cell{Text: string(e.Verdict), Class: ch.Class}
+		det = cell{Text: formatDetectable(e.Detectable), Class: "num"}
 	}
-	return []cell{ch, iv, verdict}
+	return []cell{ch, iv, det, {Text: string(e.Verdict), Class: ch.Class}}
 }
 
 // spreadCell is a side's min / median / max over its repeats; "-" for one run.
@@ -238,7 +243,7 @@ func (c *Comparison) limitsRow(views []*stepView, spread bool) ([]cell, bool) {
 			row = append(row, cell{})
 		}
 		if r > 0 {
-			row = append(row, cell{}, cell{}, cell{})
+			row = append(row, cell{}, cell{}, cell{}, cell{})
 		}
 	}
 	return row, any

@@ -14,17 +14,21 @@ import (
 // compareOptions are the flags of `brokerbench compare`.
 type compareOptions struct {
 	FailIf []string // --fail-if EXPR, repeatable
-	CSV    string
-	HTML   string
-	JSON   string
+	// AllowUnjudged: a gate that reads the verdict at a step without one prints
+	// its line but does not fail the command (exit 4).
+	AllowUnjudged bool
+	CSV           string
+	HTML          string
+	JSON          string
 }
 
 func (o *compareOptions) AddFlags(c *cobra.Command) {
 	f := c.Flags()
 	f.StringArrayVar(&o.FailIf, "fail-if", nil, "exit 3 if `EXPR` holds for a run after the first at a matched step, e.g. \"tps<-10%\", \"p95>+20%\", \"errors>0\", \"trade-result.p90>2s\" (repeatable)")
+	f.BoolVar(&o.AllowUnjudged, "allow-unjudged", false, "a \"significant\" or verdict gate (\"tps worse\") whose figure has no verdict (one run a side, too few repeats, too short) prints its line but does not exit 4")
 	f.StringVar(&o.CSV, "csv", "", "also write one CSV row per (run, step) to `FILE` (- for standard output)")
 	f.StringVar(&o.HTML, "html", "", "also write a self-contained HTML comparison with charts to `FILE`")
-	f.StringVar(&o.JSON, "json", "", "also write every change with its 95 % interval and verdict, and what differs, as JSON to `FILE` (- for standard output)")
+	f.StringVar(&o.JSON, "json", "", "also write every change with its 95 % interval, detectable difference and verdict, and what differs, as JSON to `FILE` (- for standard output)")
 }
 
 func newCompareCommand(g *globalOptions) *cobra.Command {
@@ -39,12 +43,14 @@ counterpart are listed. A headline per run sums it up at the highest shared user
 "What differs" comes first: the storage stack under the database (file system, dm/LVM, md
 RAID, partitions, disks, write cache, scheduler...), the database's I/O settings, the tags.
 
-Every change has a 95 % interval and a verdict: better, worse, or within noise (marked ~).
-With one run per side the interval comes from inside the runs (batch means of the per-second
-samples; a block bootstrap of the per-second histograms for response times). Files of
-repeated runs (run --repeat) are given as one side each, sides separated by --; their
-figures are then the repeats' means, shown with min / median / max, and the interval
-comes from the run-to-run spread (Welch t).
+Every change has a 95 % interval, the smallest difference the data can show (detectable),
+and a verdict: better, worse, within noise (marked ~), or no verdict with the reason. With
+one run per side the interval comes from inside the runs (batch means of the per-second
+samples; a block bootstrap of the per-second histograms for response times): it covers only
+the noise within each run, so it gives no verdict. Files of repeated runs (run --repeat) are
+given as one side each, sides separated by --; their figures are then the repeats' means,
+shown with min / median / max, and the interval comes from the run-to-run spread (Welch t on
+the logarithms); a verdict needs at least 3 runs a side.
 
 --fail-if EXPR is METRIC OP VALUE. METRIC: tps, tps_e, avg, p50, p90, p95, p99, errors, retries,
 read_iops, write_iops, iops, read_mbps, write_mbps, read_await, write_await, io_per_txn, or
@@ -53,15 +59,19 @@ VALUE: a change against the base such as -10% or +20%, or an absolute value (tim
 unit: 250ms, 2s; without one they are milliseconds). A change gate followed by "significant"
 trips only when the whole 95 % interval is past the threshold ("tps<-10% significant");
 "METRIC worse" trips when the change is judged worse (significant, any size). Every run after
-the first is checked at every step it shares with the base. Exit codes: 0 no gate tripped,
-2 bad expression, 3 a gate tripped.
+the first is checked at every step it shares with the base. A "significant" or verdict gate
+whose figure has no verdict there (one run a side: its interval covers only the noise within
+each run; fewer than 3 repeats a side; too short for an interval) cannot judge: a line names
+the figure and the reason, and compare exits 4 unless --allow-unjudged is given. Exit codes:
+0 no gate tripped, 2 bad expression, 3 a gate tripped, 4 a gate could not judge.
 
 Storage-profile files (brokerbench disk) are matched by profile and outstanding I/Os, and
 gated with disk.METRIC (disk.iops<-10%, disk.read_p99>+20%; docs/disk-profiles.md). Given
 with OLTP result files of the same systems, the runs are compared first, then the profiles;
 --csv and --html then write the profiles' half to a sibling file (FILE-disk.csv).`,
 		Example: `  brokerbench compare h800.json h810.json --html report.html
-  brokerbench compare baseline.json new.json --fail-if "tps<-10% significant" --fail-if "p95 worse"
+  brokerbench compare baseline.json new.json --fail-if "tps<-10%" --fail-if "errors>0"
+  brokerbench compare --fail-if "tps<-10% significant" --fail-if "p95 worse" base-r1.json base-r2.json base-r3.json -- new-r1.json new-r2.json new-r3.json
   brokerbench compare h800-r1.json h800-r2.json h800-r3.json -- h810-r1.json h810-r2.json h810-r3.json
   brokerbench compare h800.json h810.json h800-disk.json h810-disk.json --fail-if "disk.iops<-10%"`,
 		Args: cobra.MinimumNArgs(2),
@@ -156,6 +166,7 @@ func runCompare(stdout io.Writer, sides [][]string, o compareOptions) error {
 		}
 		return err
 	}
+	unjudged := cmp.Unjudged(gates)
 	if err := cmp.WriteText(stdout); err != nil {
 		return err
 	}
@@ -164,13 +175,19 @@ func runCompare(stdout io.Writer, sides [][]string, o compareOptions) error {
 		for _, g := range cmp.Unevaluated(gates) {
 			unchecked = append(unchecked, g.Expr)
 		}
-		gateLines{heading: "Gates:", where: "shared step", given: stringsOf(gates), unchecked: unchecked, trips: stringsOf(trips)}.write(stdout)
+		gateLines{heading: "Gates:", where: "shared step", given: stringsOf(gates), unchecked: unchecked, trips: stringsOf(trips),
+			unjudged: stringsOf(unjudged), allowUnjudged: o.AllowUnjudged}.write(stdout)
 	}
 	if err := writeComparison(stdout, o, cmp, results.CompareHTMLOptions{Gates: gates, Trips: trips}); err != nil {
 		return err
 	}
 	if len(trips) > 0 {
 		return gateError{msg: fmt.Sprintf("%d --fail-if gate(s) tripped: %s", len(trips), strings.Join(stringsOf(trips), "; "))}
+	}
+	if len(unjudged) > 0 && !o.AllowUnjudged {
+		// A tripped gate is the stronger news and keeps exit 3; this is exit 4.
+		return unjudgedError{msg: fmt.Sprintf("%d --fail-if gate(s) could not judge (--allow-unjudged lets them pass): %s",
+			len(unjudged), strings.Join(stringsOf(unjudged), "; "))}
 	}
 	return nil
 }
@@ -221,6 +238,10 @@ func writeComparison(stdout io.Writer, o compareOptions, cmp *results.Comparison
 type gateLines struct {
 	heading, where          string
 	given, unchecked, trips []string
+	// unjudged are the gates that found a figure without a verdict; with
+	// allowUnjudged they are listed as allowed.
+	unjudged      []string
+	allowUnjudged bool
 }
 
 func (g gateLines) write(w io.Writer) {
@@ -234,7 +255,14 @@ func (g gateLines) write(w io.Writer) {
 	for _, t := range g.trips {
 		fmt.Fprintf(w, "  TRIPPED %s\n", t)
 	}
-	if len(g.trips) == 0 {
+	for _, u := range g.unjudged {
+		if g.allowUnjudged {
+			fmt.Fprintf(w, "  UNJUDGED (allowed) %s\n", u)
+		} else {
+			fmt.Fprintf(w, "  UNJUDGED %s\n", u)
+		}
+	}
+	if len(g.trips) == 0 && len(g.unjudged) == 0 {
 		fmt.Fprintln(w, "  none tripped")
 	}
 }

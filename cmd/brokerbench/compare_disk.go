@@ -59,7 +59,8 @@ func compareWithDisks(stdout io.Writer, runs, disks []results.Input, o compareOp
 		}
 		runErr = runCompare(stdout, sides, ro)
 		var ge gateError
-		if runErr != nil && !errors.As(runErr, &ge) {
+		var uj unjudgedError
+		if runErr != nil && !errors.As(runErr, &ge) && !errors.As(runErr, &uj) {
 			return runErr
 		}
 		fmt.Fprintln(stdout)
@@ -107,6 +108,10 @@ func compareWithDisks(stdout io.Writer, runs, disks []results.Input, o compareOp
 	}
 	if len(msgs) > 0 {
 		return gateError{msg: strings.Join(msgs, "; ")}
+	}
+	var uj unjudgedError
+	if errors.As(runErr, &uj) {
+		return runErr // the runs' gates could not judge: exit 4, after the profiles were shown
 	}
 	return nil
 }

@@ -14,6 +14,7 @@ const (
 	exitRuntime     = 1
 	exitUsage       = 2
 	exitGate        = 3
+	exitUnjudged    = 4
 	exitInterrupted = 130
 )
 
@@ -30,12 +31,20 @@ type gateError struct{ msg string }
 
 func (e gateError) Error() string { return e.msg }
 
+// unjudgedError is a --fail-if gate that reads compare's verdict at a step whose
+// change has none (one run a side, too few repeats, too short for an interval):
+// exit 4, since a gate that cannot judge must not read as a pass.
+type unjudgedError struct{ msg string }
+
+func (e unjudgedError) Error() string { return e.msg }
+
 // errInterrupted ends a command stopped by SIGINT/SIGTERM after it saved what it had.
 var errInterrupted = errors.New("interrupted")
 
 func exitCode(err error) int {
 	var u usageError
 	var g gateError
+	var uj unjudgedError
 	var dsn *database.DSNError
 	switch {
 	case err == nil:
@@ -44,6 +53,8 @@ func exitCode(err error) int {
 		return exitUsage
 	case errors.As(err, &g):
 		return exitGate
+	case errors.As(err, &uj):
+		return exitUnjudged
 	case errors.Is(err, errInterrupted), errors.Is(err, context.Canceled):
 		return exitInterrupted
 	}
