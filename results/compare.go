@@ -70,6 +70,10 @@ type Comparison struct {
 	// reps[i][r] is every repeat's step at Users[i] (one entry for a single run,
 	// none when run r has no such step).
 	reps [][][]stepView
+	// AllowDisturbed judges repeats whose windows were disturbed unevenly
+	// (disturbance.go) instead of withholding the verdict; set it before the first
+	// estimate.
+	AllowDisturbed bool
 	// est caches estimates, which a bootstrap makes costly (estimate.go).
 	est  map[estKey]Estimate
 	boot map[bootKey]bootResult

@@ -32,19 +32,31 @@ const DisturbedStealPct = 5.0
 // None: nil.
 func Disturbances(st *Step) []string {
 	var out []string
+	for _, d := range disturbancesOf(st) {
+		out = append(out, d.text)
+	}
+	return out
+}
+
+// disturbance is one cause: its kind (to tell whether every repeat shares it) and
+// its words.
+type disturbance struct{ kind, text string }
+
+func disturbancesOf(st *Step) []disturbance {
+	var out []disturbance
 	if bg := st.Background; bg != nil {
 		if bg.Checkpoints > 0 {
-			out = append(out, fmt.Sprintf("checkpoint (%d buffers written)", bg.CheckpointBuffers))
+			out = append(out, disturbance{"checkpoint", fmt.Sprintf("checkpoint (%d buffers written)", bg.CheckpointBuffers)})
 		}
 		if bg.AutovacuumS > 0 {
-			out = append(out, fmt.Sprintf("autovacuum %.0f s", max(bg.AutovacuumS, 1)))
+			out = append(out, disturbance{"autovacuum", fmt.Sprintf("autovacuum %.0f s", max(bg.AutovacuumS, 1))})
 		}
 	}
 	if h := st.Host; hostKnown(h) && h.StealPct >= DisturbedStealPct {
-		out = append(out, fmt.Sprintf("CPU steal %.0f %%", h.StealPct))
+		out = append(out, disturbance{"steal", fmt.Sprintf("CPU steal %.0f %%", h.StealPct)})
 	}
 	if CacheWarming(st) {
-		out = append(out, "cache warming")
+		out = append(out, disturbance{"warming", "cache warming"})
 	}
 	return out
 }
@@ -67,7 +79,45 @@ func disturbedNote(r *Run) string {
 		"so a repeat without it differs by that work; compare judges repeats on undisturbed windows."
 }
 
-// disturbedReps counts a side's disturbed repeats at a step.
-func disturbedReps(reps []stepView) int {
-	return len(slices.DeleteFunc(slices.Clone(reps), func(v stepView) bool { return !Disturbed(v.st) }))
+// unevenDisturbances says which repeats of two sides at one step were disturbed by a
+// cause that not every repeat shares, as "A 1 of 3, B 0 of 3: checkpoint": a cause in
+// every window of both sides (a checkpoint in each of a long step's windows) disturbs
+// them alike and is part of what they measure; "" when no repeat differs so.
+func unevenDisturbances(ra, rb []stepView) string {
+	count := map[string]int{}
+	for _, v := range append(slices.Clone(ra), rb...) {
+		for _, d := range disturbancesOf(v.st) {
+			count[d.kind]++
+		}
+	}
+	all := len(ra) + len(rb)
+	uneven := func(v stepView) []string {
+		var out []string
+		for _, d := range disturbancesOf(v.st) {
+			if count[d.kind] < all {
+				out = append(out, d.kind)
+			}
+		}
+		return out
+	}
+	var kinds []string
+	side := func(reps []stepView) int {
+		n := 0
+		for _, v := range reps {
+			if k := uneven(v); len(k) > 0 {
+				n++
+				for _, x := range k {
+					if !slices.Contains(kinds, x) {
+						kinds = append(kinds, x)
+					}
+				}
+			}
+		}
+		return n
+	}
+	na, nb := side(ra), side(rb)
+	if na+nb == 0 {
+		return ""
+	}
+	return fmt.Sprintf("A %d of %d, B %d of %d: %s", na, len(ra), nb, len(rb), strings.Join(kinds, ", "))
 }

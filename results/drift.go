@@ -128,3 +128,20 @@ func (d repeatDrift) reason() string {
 	return fmt.Sprintf("drift: the figure moved %+.1f %% per repeat over the run order (%s); "+
 		"run again once it settles (a longer --warmup or --warmup-max), or interleave the sides", d.PerRepeat, order)
 }
+
+// repeatsDoubt is why repeats that are enough for a verdict still cannot have one: a
+// side's repeats were disturbed by what the others were not (unless the comparison
+// allows disturbed repeats), or the figure drifted over the run order; "" when
+// neither.
+func (c *Comparison) repeatsDoubt(ra, rb []stepView, m metric) string {
+	if !c.AllowDisturbed {
+		if d := unevenDisturbances(ra, rb); d != "" {
+			return "disturbed repeats (" + d + "): a verdict compares windows disturbed alike; " +
+				"run again on a quieter host, or compare --allow-disturbed to judge them anyway"
+		}
+	}
+	if d, ok := driftOf(ra, rb, m); ok {
+		return d.reason()
+	}
+	return ""
+}

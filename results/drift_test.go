@@ -1,6 +1,7 @@
 package results
 
 import (
+	"fmt"
 	"math/rand/v2"
 	"strings"
 	"testing"
@@ -80,5 +81,58 @@ func TestDriftFalseAlarms(t *testing.T) {
 		if found < n/2 {
 			t.Errorf("order %v: a 20 %% per repeat trend found %d of %d times", order, found, n)
 		}
+	}
+}
+
+// TestRepeatsDoubtWithholdsTheVerdict: three repeats a side that would be judged are
+// not when a side's windows held a checkpoint the others did not (unless allowed, and
+// then the notes say so), nor when the figure climbed over the run order; a checkpoint
+// in every window of both sides disturbs them alike and withholds nothing.
+func TestRepeatsDoubtWithholdsTheVerdict(t *testing.T) {
+	t0 := time.Date(2026, 12, 1, 0, 0, 0, 0, time.UTC)
+	side := func(name string, slots []int, tps ...float64) []Input {
+		var out []Input
+		for k, x := range tps {
+			st := Step{Users: 8, TPS: x, MeasuredS: 60, StartedAt: t0.Add(time.Duration(slots[k]) * time.Hour), Background: &Background{}}
+			out = append(out, Input{Path: fmt.Sprintf("%s-r%d.json", name, k+1), Run: &Run{Label: name, Steps: []Step{st}, Repeat: &Repeat{Index: k + 1, Count: len(tps)}}})
+		}
+		return out
+	}
+	compare := func(a, b []Input, allow bool) (*Comparison, Estimate) {
+		c, err := Compare([]Input{{Path: a[0].Path, Run: a[0].Run, Repeats: a[1:]}, {Path: b[0].Path, Run: b[0].Run, Repeats: b[1:]}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		c.AllowDisturbed = allow
+		e, ok := c.Estimate(0, 1, metricByKey("tps"))
+		if !ok {
+			t.Fatal("no estimate")
+		}
+		return c, e
+	}
+	a := side("A", []int{0, 2, 4}, 500, 510, 495)
+	b := side("B", []int{1, 3, 5}, 400, 405, 398)
+	if _, e := compare(a, b, false); e.Verdict != VerdictWorse {
+		t.Fatalf("quiet repeats: verdict %q (%s), want worse", e.Verdict, e.Reason)
+	}
+	b[1].Run.Steps[0].Background.Checkpoints = 1
+	if _, e := compare(a, b, false); e.Verdict != VerdictNone || !strings.Contains(e.Reason, "disturbed repeats (A 0 of 3, B 1 of 3: checkpoint)") {
+		t.Errorf("one checkpoint: verdict %q, reason %q", e.Verdict, e.Reason)
+	}
+	c, e := compare(a, b, true)
+	if e.Verdict != VerdictWorse || !strings.Contains(strings.Join(c.VerdictNotes(), "\n"), "include disturbed repeats (A 0 of 3, B 1 of 3: checkpoint), judged as asked") {
+		t.Errorf("allowed: verdict %q, notes %q", e.Verdict, c.VerdictNotes())
+	}
+	for _, in := range append(a, b...) {
+		in.Run.Steps[0].Background.Checkpoints = 1
+	}
+	if _, e := compare(a, b, false); e.Verdict != VerdictWorse {
+		t.Errorf("a checkpoint in every window: verdict %q (%s), want worse", e.Verdict, e.Reason)
+	}
+	// Side A then side B, climbing all along: drift, not a difference.
+	a = side("A", []int{0, 1, 2}, 327, 419, 427)
+	b = side("B", []int{3, 4, 5}, 575, 673, 703)
+	if _, e := compare(a, b, false); e.Verdict != VerdictNone || !strings.HasPrefix(e.Reason, "drift:") {
+		t.Errorf("climbing repeats: verdict %q, reason %q", e.Verdict, e.Reason)
 	}
 }

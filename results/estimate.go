@@ -91,6 +91,9 @@ func (c *Comparison) Estimate(i, r int, m metric) (Estimate, bool) {
 	case len(ra) > 1 || len(rb) > 1:
 		e.Lo, e.Hi, e.Method = repeatsInterval(ra, rb, m, b)
 		e.Reason = repeatsReason(e.RunsA, e.RunsB)
+		if e.Reason == "" {
+			e.Reason = c.repeatsDoubt(ra, rb, m)
+		}
 	default:
 		e.Lo, e.Hi, e.Method = c.withinRunInterval(i, ra[0], rb[0], m, b, e.Change)
 		e.Reason = OneRunReason

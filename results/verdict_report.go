@@ -77,6 +77,13 @@ func (c *Comparison) VerdictNotes() []string {
 			}
 			notes = append(notes, prefix+"tps has no verdict: "+why)
 		}
+		if c.AllowDisturbed {
+			for i := range c.Users {
+				if d := unevenDisturbances(c.reps[i][0], c.reps[i][r]); d != "" {
+					notes = append(notes, fmt.Sprintf("%sat %d users the verdicts include disturbed repeats (%s), judged as asked (--allow-disturbed)", prefix, c.Users[i], d))
+				}
+			}
+		}
 		for i := len(c.Users) - 1; i >= 0; i-- {
 			if s := c.DetectableSentence(i, r, tps); s != "" {
 				notes = append(notes, prefix+s)

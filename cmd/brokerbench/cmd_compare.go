@@ -17,15 +17,19 @@ type compareOptions struct {
 	// AllowUnjudged: a gate that reads the verdict at a step without one prints
 	// its line but does not fail the command (exit 4).
 	AllowUnjudged bool
-	CSV           string
-	HTML          string
-	JSON          string
+	// AllowDisturbed judges repeats whose windows were disturbed unevenly
+	// (a checkpoint, autovacuum, CPU steal or a warming cache in some of them).
+	AllowDisturbed bool
+	CSV            string
+	HTML           string
+	JSON           string
 }
 
 func (o *compareOptions) AddFlags(c *cobra.Command) {
 	f := c.Flags()
 	f.StringArrayVar(&o.FailIf, "fail-if", nil, "exit 3 if `EXPR` holds for a run after the first at a matched step, e.g. \"tps<-10%\", \"p95>+20%\", \"errors>0\", \"trade-result.p90>2s\" (repeatable)")
 	f.BoolVar(&o.AllowUnjudged, "allow-unjudged", false, "a \"significant\" or verdict gate (\"tps worse\") whose figure has no verdict (one run a side, too few repeats, too short) prints its line but does not exit 4")
+	f.BoolVar(&o.AllowDisturbed, "allow-disturbed", false, "judge repeats even when a checkpoint, autovacuum, CPU steal or a warming cache disturbed some of their windows and not the others (the verdict says so)")
 	f.StringVar(&o.CSV, "csv", "", "also write one CSV row per (run, step) to `FILE` (- for standard output)")
 	f.StringVar(&o.HTML, "html", "", "also write a self-contained HTML comparison with charts to `FILE`")
 	f.StringVar(&o.JSON, "json", "", "also write every change with its 95 % interval, detectable difference and verdict, and what differs, as JSON to `FILE` (- for standard output)")
@@ -158,6 +162,7 @@ func runCompare(stdout io.Writer, sides [][]string, o compareOptions) error {
 	if err != nil {
 		return usageError{err}
 	}
+	cmp.AllowDisturbed = o.AllowDisturbed
 	trips, err := cmp.CheckGates(gates)
 	if err != nil {
 		var se *results.GateSyntaxError
