@@ -146,6 +146,10 @@ func TestOutputIsInput(t *testing.T) {
 	if err := os.WriteFile(profile, []byte(`{"name": "mine", "rw": "randread", "bs": "4k"}`), 0o644); err != nil {
 		t.Fatal(err)
 	}
+	cfg := filepath.Join(dir, "run.yaml")
+	if err := os.WriteFile(cfg, []byte("users: 8\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	capDir := filepath.Join(dir, "cap")
 	summary := filepath.Join(capDir, captureSummaryFile)
 	if err := os.Mkdir(capDir, 0o755); err != nil {
@@ -154,7 +158,7 @@ func TestOutputIsInput(t *testing.T) {
 	if err := os.WriteFile(summary, []byte("the user's capture.json\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	sums := map[string][32]byte{a: fileSum(t, a), b: fileSum(t, b), trace: fileSum(t, trace), profile: fileSum(t, profile), summary: fileSum(t, summary)}
+	sums := map[string][32]byte{a: fileSum(t, a), b: fileSum(t, b), trace: fileSum(t, trace), profile: fileSum(t, profile), summary: fileSum(t, summary), cfg: fileSum(t, cfg)}
 	for _, tc := range []struct {
 		args []string
 		want string
@@ -167,6 +171,7 @@ func TestOutputIsInput(t *testing.T) {
 		{[]string{"compare", a, b, "--json", b}, "--json " + b + " is also an input"},
 		{[]string{"compare", a, b, "--csv", filepath.Join(dir, ".", "b.json")}, "is also an input"},
 		{[]string{"merge", a, b, "-o", b}, "--out " + b + " is also an input"},
+		{[]string{"run", "--config", cfg, "--out", cfg}, "--out " + cfg + " is also an input"},
 		{[]string{"replay", trace, "--target", filepath.Join(dir, "t.dat"), "--out", trace}, "--out " + trace + " is also an input"},
 		{[]string{"replay", trace, "--target", trace, "--allow-overwrite", trace}, "--target " + trace + " is also an input"},
 		{[]string{"disk", "--dir", dir, "--profile-file", profile, "--out", profile}, "--out " + profile + " is also an input"},

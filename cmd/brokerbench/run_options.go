@@ -159,6 +159,9 @@ func (o runOptions) plan() (driver.Plan, error) {
 	if err := checkResultFileBound(p, o.LimitOpts); err != nil {
 		return p, err
 	}
+	if err := refuseOutputOverInput([]output{{"--out", o.Out}}, []string{o.Config}); err != nil {
+		return p, err
+	}
 	if err := o.RepeatOpts.check(o.Shard); err != nil {
 		return p, err
 	}
