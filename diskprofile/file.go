@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"io"
 	"os"
 	"regexp"
 	"slices"
@@ -34,9 +35,9 @@ var (
 // checked; a name that repeats a builtin one is refused, so a file cannot redefine
 // what "database" means in someone else's result file.
 func LoadFile(path string) ([]Profile, error) {
-	data, err := os.ReadFile(path)
+	data, err := readProfileFile(path)
 	if err != nil {
-		return nil, fmt.Errorf("profile file: %w", err)
+		return nil, err
 	}
 	data = bytes.TrimSpace(data)
 	var ps []Profile
@@ -67,6 +68,31 @@ func LoadFile(path string) ([]Profile, error) {
 		}
 	}
 	return ps, nil
+}
+
+// MaxFileBytes bounds a profile file: a few hundred profiles, far more than anyone
+// writes, and /dev/zero or a wrong file is refused at once instead of filling memory.
+const MaxFileBytes = 1 << 20
+
+// readProfileFile reads path, refusing one past MaxFileBytes before holding it.
+func readProfileFile(path string) ([]byte, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("profile file: %w", err)
+	}
+	defer f.Close()
+	tooBig := fmt.Errorf("profile file %s: larger than %d KiB, the most a profile file may be; is it the right file?", path, MaxFileBytes>>10)
+	if st, err := f.Stat(); err == nil && st.Mode().IsRegular() && st.Size() > MaxFileBytes {
+		return nil, tooBig
+	}
+	data, err := io.ReadAll(io.LimitReader(f, MaxFileBytes+1))
+	if err != nil {
+		return nil, fmt.Errorf("profile file %s: %w", path, err)
+	}
+	if len(data) > MaxFileBytes {
+		return nil, tooBig
+	}
+	return data, nil
 }
 
 // Validate checks a profile's definition: a name, and streams fio can run that

@@ -2,6 +2,7 @@ package iotrace
 
 import (
 	"bufio"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -24,6 +25,9 @@ type TraceInfo struct {
 	issued, issuedReads []int64
 }
 
+// maxTraceLine bounds a trace's line: a request line is under 100 bytes.
+const maxTraceLine = 64 << 10
+
 // lagStep is the resolution of the lag measurement: fio's latency log stamps
 // completions in milliseconds.
 const lagStepUS = 10_000
@@ -39,7 +43,9 @@ func ScanTrace(path string) (*TraceInfo, error) {
 	}
 	defer f.Close()
 	sc := bufio.NewScanner(f)
-	sc.Buffer(make([]byte, 64<<10), 64<<10)
+	// Lines are read with a bound: a file with no line break (/dev/zero) is refused
+	// after 64 KiB, not held in memory.
+	sc.Buffer(make([]byte, maxTraceLine), maxTraceLine)
 	if !sc.Scan() || strings.TrimSpace(sc.Text()) != iologHeader {
 		return nil, fmt.Errorf("%s: not a fio iolog version 3 trace (first line %q)", path, iologHeader)
 	}
@@ -93,6 +99,9 @@ func ScanTrace(path string) (*TraceInfo, error) {
 		}
 	}
 	if err := sc.Err(); err != nil {
+		if errors.Is(err, bufio.ErrTooLong) {
+			return nil, fmt.Errorf("%s:%d: a line longer than %d KiB: not an iolog request line", path, line+1, maxTraceLine>>10)
+		}
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
 	if t.Requests() == 0 {
@@ -176,6 +185,9 @@ type ReplaySetup struct {
 	Scale, Align int64
 	// SkipWrites is set when Trace holds only the reads (WriteMapped).
 	SkipWrites bool
+	// ReadOnly makes fio refuse any write or trim (fio --readonly): a replay
+	// without writes may run on a file brokerbench did not create.
+	ReadOnly bool
 	// LatLog is the prefix of fio's per-request latency log, read for the lag.
 	LatLog string
 }
@@ -203,7 +215,7 @@ func (s ReplaySetup) Job() fio.JobFile {
 	if s.Align > 0 {
 		opts = append(opts, fio.Option{Key: "replay_align", Value: strconv.FormatInt(s.Align, 10)})
 	}
-	return fio.JobFile{Jobs: []fio.Job{{Name: "replay", Options: opts}}}
+	return fio.JobFile{Jobs: []fio.Job{{Name: "replay", Options: opts}}, ReadOnly: s.ReadOnly}
 }
 
 // Fidelity compares the replay with its trace: requests replayed of those to

@@ -8,66 +8,9 @@ import (
 	"io"
 	"io/fs"
 	"os"
-	"path/filepath"
 	"reflect"
 	"time"
 )
-
-// Write stores r at path atomically: it writes a temporary file in the same
-// folder, syncs it, renames it over path and syncs the folder, so a reader (or a
-// crash, or a run interrupted mid-write) sees either the old file or the new one,
-// never half of one. A zero Format is set to FormatVersion.
-func Write(path string, r *Run) error {
-	if r == nil {
-		return errors.New("write result file: nil run")
-	}
-	if r.Format == 0 {
-		r.Format = FormatVersion
-	}
-	data, err := json.MarshalIndent(r, "", "  ")
-	if err != nil {
-		return fmt.Errorf("write result file %s: %w", path, err)
-	}
-	data = append(data, '\n')
-	dir := filepath.Dir(path)
-	tmp, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp-*")
-	if err != nil {
-		return fmt.Errorf("write result file %s: %w", path, err)
-	}
-	// On any failure below, leave no temporary file behind.
-	done := false
-	defer func() {
-		if !done {
-			tmp.Close()
-			os.Remove(tmp.Name())
-		}
-	}()
-	if _, err := tmp.Write(data); err != nil {
-		return fmt.Errorf("write result file %s: %w", path, err)
-	}
-	if err := tmp.Sync(); err != nil {
-		return fmt.Errorf("write result file %s: sync: %w", path, err)
-	}
-	if err := tmp.Close(); err != nil {
-		return fmt.Errorf("write result file %s: %w", path, err)
-	}
-	// CreateTemp makes the file 0600; a result file is not secret (the DSN's
-	// password never reaches it), and CI jobs read it as another user.
-	if err := os.Chmod(tmp.Name(), 0o644); err != nil {
-		return fmt.Errorf("write result file %s: %w", path, err)
-	}
-	if err := os.Rename(tmp.Name(), path); err != nil {
-		return fmt.Errorf("write result file %s: %w", path, err)
-	}
-	done = true
-	// The rename is durable only once the folder is synced. Some filesystems cannot
-	// sync a folder; the data itself is already safe then, so that is not an error.
-	if d, err := os.Open(dir); err == nil {
-		_ = d.Sync()
-		d.Close()
-	}
-	return nil
-}
 
 // FileError is a result file that cannot be used: missing, unreadable, not JSON,
 // or of a format this version does not read. Its message names the file.

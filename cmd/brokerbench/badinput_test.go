@@ -4,8 +4,13 @@ import (
 	"bytes"
 	"os"
 	"path/filepath"
+	"runtime"
+	"strconv"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/brokerbench/brokerbench/results"
 )
 
 // TestBadInputEveryFlag runs the invalid forms of every command's flags through the
@@ -146,5 +151,73 @@ func TestBadInputEveryFlag(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestBoundedReads: a file a person names that never ends (/dev/zero as --config,
+// as a disk profile file, as a capture's capture.json, as a trace) is refused with
+// one line once past its bound, without holding it in memory: before, --config
+// /dev/zero grew to 1.5 GB. Not parallel, so the allocation counted is this test's.
+func TestBoundedReads(t *testing.T) {
+	capture := t.TempDir()
+	trace, _ := writeTrace(t, 30)
+	if err := os.Symlink(trace, filepath.Join(capture, captureTraceFile)); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink("/dev/zero", filepath.Join(capture, captureSummaryFile)); err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(t.TempDir(), "r.json")
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"run", "--config", "/dev/zero"}, "--config /dev/zero: larger than 1024 KiB"},
+		{[]string{"disk", "--list", "--profile-file", "/dev/zero"}, "profile file /dev/zero: larger than 1024 KiB"},
+		{[]string{"replay", capture, "--target", filepath.Join(t.TempDir(), "t.dat"), "--out", out}, "capture.json: larger than 1024 KiB"},
+		{[]string{"replay", "/dev/zero", "--target", filepath.Join(t.TempDir(), "t.dat"), "--out", out}, "not a fio iolog version 3 trace"},
+	} {
+		var before, after runtime.MemStats
+		runtime.ReadMemStats(&before)
+		code, _, stderr := runMain(tc.args...)
+		runtime.ReadMemStats(&after)
+		wantOneLine(t, strings.Join(tc.args, " "), code, exitUsage, stderr, tc.want)
+		if got := after.TotalAlloc - before.TotalAlloc; got > 32<<20 {
+			t.Errorf("%v allocated %d MB to refuse it", tc.args, got>>20)
+		}
+	}
+}
+
+// TestPlanFitsResultFile: a plan whose result file report could not read is refused
+// before anything starts, with the numbers: more steps than a file holds, or steps
+// whose per-second samples add up past its size.
+func TestPlanFitsResultFile(t *testing.T) {
+	t.Parallel()
+	levels := make([]string, results.MaxSteps+1)
+	for i := range levels {
+		levels[i] = strconv.Itoa(1 + i%300)
+	}
+	for _, tc := range []struct {
+		name string
+		args []string
+		want string
+	}{
+		{"10,001 levels", []string{"run", "--users", strings.Join(levels, ","), "--step", "2s", "--warmup", "1s"}, "10001 user levels: a result file holds at most 10000 steps, the most report reads"},
+		{"find-max 10000 probes", []string{"run", "--users", "8", "--find-max", "--max-steps", "10000"}, "--find-max --max-steps 10000 of --step 5m: the result file would reach at least"},
+		{"300 levels of 10 minutes", []string{"run", "--users", "1:300:1", "--step", "10m"}, "300 user levels of --step 10m"},
+	} {
+		code, _, stderr := runMain(tc.args...)
+		wantOneLine(t, tc.name, code, exitUsage, stderr, tc.want)
+	}
+	// The defaults and a long ramp of short steps still fit.
+	for _, users := range []string{"50:300:50", "1:1000:1"} {
+		o := defaultRunOptions()
+		o.Users = users
+		if users == "1:1000:1" {
+			o.Step, o.Warmup = 20*time.Second, 5*time.Second
+		}
+		if _, err := o.plan(); err != nil {
+			t.Errorf("--users %s --step %s: %v", users, o.Step, err)
+		}
 	}
 }

@@ -124,10 +124,17 @@ func runCapture(ctx context.Context, g *globalOptions, o captureOptions) error {
 	if err != nil {
 		return err
 	}
+	tracePath, summaryPath := filepath.Join(o.Out, captureTraceFile), filepath.Join(o.Out, captureSummaryFile)
+	if err := refuseOutputOverInput([]output{{"--out", tracePath}, {"--out", summaryPath}}, blkFiles); err != nil {
+		return err
+	}
+	_, traceErr := os.Lstat(tracePath)
+	if _, err := os.Lstat(summaryPath); err == nil && traceErr != nil {
+		return usagef("--out %s already holds a %s; give another folder", o.Out, captureSummaryFile)
+	}
 	if err := os.MkdirAll(o.Out, 0o755); err != nil {
 		return fmt.Errorf("--out %s: %w", o.Out, err)
 	}
-	tracePath := filepath.Join(o.Out, captureTraceFile)
 	f, err := os.OpenFile(tracePath, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
 	if err != nil {
 		if errors.Is(err, os.ErrExist) {
@@ -179,7 +186,17 @@ func finishCapture(g *globalOptions, o captureOptions, f *os.File, sum *results.
 	if err != nil {
 		return err
 	}
-	if err := os.WriteFile(filepath.Join(o.Out, captureSummaryFile), append(data, '\n'), 0o644); err != nil {
+	// Created, never replaced: runCapture checked none was there, and a file that
+	// appeared since is someone else's.
+	sf, err := os.OpenFile(filepath.Join(o.Out, captureSummaryFile), os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+	if err != nil {
+		return fmt.Errorf("write the summary: %w", err)
+	}
+	if _, err := sf.Write(append(data, '\n')); err != nil {
+		sf.Close()
+		return fmt.Errorf("write the summary: %w", err)
+	}
+	if err := sf.Close(); err != nil {
 		return fmt.Errorf("write the summary: %w", err)
 	}
 	printCapture(g, sum)

@@ -84,11 +84,27 @@ with OLTP result files of the same systems, the runs are compared first, then th
 			if err != nil {
 				return err
 			}
+			if err := refuseOutputOverInput(o.outputs(), args); err != nil {
+				return err
+			}
 			return runCompare(g.Stdout, sides, o)
 		},
 	}
 	o.AddFlags(c)
 	return c
+}
+
+// outputs are the files compare may write: with storage profiles beside OLTP
+// runs, the profiles' half goes to a sibling of each (compareWithDisks), which must
+// not be an input either.
+func (o compareOptions) outputs() []output {
+	outs := []output{{"--csv", o.CSV}, {"--json", o.JSON}, {"--html", o.HTML}}
+	for _, x := range []output{{"--csv", o.CSV}, {"--html", o.HTML}} {
+		if x.path != "" && x.path != "-" {
+			outs = append(outs, output{x.flag + " (its storage-profile half)", siblingPath(x.path, "-disk")})
+		}
+	}
+	return outs
 }
 
 // splitSides groups compare's files into sides: each file its own side, or, when

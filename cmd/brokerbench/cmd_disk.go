@@ -197,6 +197,11 @@ func runDisk(ctx context.Context, g *globalOptions, o diskOptions) error {
 	for i := range all {
 		all[i].Source = "builtin"
 	}
+	if !o.List {
+		if err := refuseOutputOverInput([]output{{"--out", o.Out}}, []string{o.ProfileFile, o.FromRun}); err != nil {
+			return err
+		}
+	}
 	var extra []diskprofile.Profile
 	if o.ProfileFile != "" {
 		ps, err := diskprofile.LoadFile(o.ProfileFile)

@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"path/filepath"
 
 	"github.com/spf13/cobra"
 
@@ -48,10 +47,8 @@ func runMerge(stdout io.Writer, paths []string, o mergeOptions) error {
 	if o.Out == "" {
 		return usagef("merge needs --out FILE (-o) for the merged result file")
 	}
-	for _, p := range paths {
-		if sameFile(p, o.Out) {
-			return usagef("--out %s is one of the shard files; give a new name", o.Out)
-		}
+	if err := refuseOutputOverInput([]output{{"--out", o.Out}}, paths); err != nil {
+		return err
 	}
 	inputs := make([]results.Input, len(paths))
 	for i, p := range paths {
@@ -75,12 +72,4 @@ func runMerge(stdout io.Writer, paths []string, o mergeOptions) error {
 	fmt.Fprintf(stdout, "merged %d shard files (%d steps) into %s; see it with: brokerbench report %s\n",
 		len(paths), len(merged.Steps), o.Out, o.Out)
 	return nil
-}
-
-// sameFile reports whether two paths name one file, so a shard file is never
-// overwritten by the merge of itself.
-func sameFile(a, b string) bool {
-	pa, errA := filepath.Abs(a)
-	pb, errB := filepath.Abs(b)
-	return errA == nil && errB == nil && pa == pb
 }

@@ -132,7 +132,7 @@ func TestMergeCommandErrors(t *testing.T) {
 	}{
 		{[]string{"merge", shards[0], shards[1]}, 2, "--out"},
 		{[]string{"merge", "-o", out}, 2, "requires at least 1 arg"},
-		{[]string{"merge", "-o", shards[0], shards[0], shards[1]}, 2, "is one of the shard files"},
+		{[]string{"merge", "-o", shards[0], shards[0], shards[1]}, 2, "is also an input; choose another output file"},
 		{[]string{"merge", "-o", out, shards[0], filepath.Join(dir, "missing.json")}, 1, "missing.json: no such file"},
 		{[]string{"merge", "-o", out, shards[0], corrupt}, 1, "corrupt.json:1:"},
 		{[]string{"merge", "-o", out, shards[0], other}, 2, "shard-0.json and other-seed.json are not shards of one run: seed differs (3 vs 4)"},

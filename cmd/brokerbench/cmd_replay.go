@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/spf13/cobra"
+	"golang.org/x/sys/unix"
 
 	"github.com/brokerbench/brokerbench/diskprofile"
 	"github.com/brokerbench/brokerbench/internal/fio"
@@ -22,6 +23,8 @@ import (
 // replayOptions are the flags of `brokerbench replay`.
 type replayOptions struct {
 	Target, AllowWrites string
+	AllowOverwrite      string
+	KeepTarget          bool
 	Speed               float64
 	ASAP, SkipWrites    bool
 	Span                string
@@ -42,11 +45,13 @@ reports per direction IOPS, MB/s and latency, and the replay's fidelity: request
 those captured, its duration against the captured one, and how far behind the trace's timestamps
 it fell. The result file (kind "disk") is read by report and compare.
 
-A FILE target is created and written in full when missing; a DEVICE target is used only when it
-is not mounted or in use, and written only when --allow-device-writes names it (--skip-writes
-replays the reads alone). Offsets beyond the target are refused unless mapped: --span START:LEN
-confines the replay to part of the target (short-stroking), --scale and --align are fio's
-replay_scale and replay_align. See docs/io-capture.md.`,
+A FILE target is created and written in full when missing, and removed after the replay unless
+--keep-target; an existing file is only read (a trace without writes, or --skip-writes) unless
+--allow-overwrite names it. A DEVICE target is used only when it is not mounted or in use, and
+written only when --allow-device-writes names it (--skip-writes replays the reads alone).
+Offsets beyond the target are refused unless mapped: --span START:LEN confines the replay to
+part of the target (short-stroking), --scale and --align are fio's replay_scale and
+replay_align. See docs/io-capture.md.`,
 		Example: `  brokerbench replay cap1 --target /mnt/ssd/replay.dat --out ssd.json
   brokerbench replay cap1 --target /dev/sdc --allow-device-writes /dev/sdc --span 0:36GB --out sdc-outer.json
   brokerbench replay cap1 --target /dev/sdb --skip-writes --asap --out sdb-reads.json
@@ -59,6 +64,8 @@ replay_scale and replay_align. See docs/io-capture.md.`,
 	f := c.Flags()
 	f.StringVar(&o.Target, "target", "", "replay onto `FILE` or block DEVICE")
 	f.StringVar(&o.AllowWrites, "allow-device-writes", "", "let the replay write to `DEVICE`, destroying its data (must name --target)")
+	f.StringVar(&o.AllowOverwrite, "allow-overwrite", "", "let the replay write to the existing `FILE`, changing its contents (must name --target)")
+	f.BoolVar(&o.KeepTarget, "keep-target", false, "keep the target file brokerbench created, instead of removing it after the replay")
 	f.Float64Var(&o.Speed, "speed", 1, "replay at N times the captured rate (2 = twice as fast)")
 	f.BoolVar(&o.ASAP, "asap", false, "ignore the timing: replay in order, as fast as the outstanding I/Os allow")
 	f.BoolVar(&o.SkipWrites, "skip-writes", false, "replay only the reads: for a device that holds data")
@@ -112,11 +119,23 @@ func (o replayOptions) plan(arg string) (replayPlan, error) {
 	if fi, err := os.Stat(arg); err == nil && fi.IsDir() {
 		p.trace = filepath.Join(arg, captureTraceFile)
 	}
-	if data, err := os.ReadFile(filepath.Join(filepath.Dir(p.trace), captureSummaryFile)); err == nil {
+	summary := filepath.Join(filepath.Dir(p.trace), captureSummaryFile)
+	if _, err := os.Stat(summary); err == nil {
+		data, err := readBounded("the trace's summary", summary, maxSummaryBytes)
+		if err != nil {
+			return p, err
+		}
 		var s results.IOCapture
 		if json.Unmarshal(data, &s) == nil {
 			p.summary = &s
 		}
+	}
+	outs := []output{{"--target", o.Target}, {"--out", o.Out}}
+	if err := refuseOutputOverInput(outs, []string{p.trace, summary}); err != nil {
+		return p, err
+	}
+	if err := refuseOutputOverInput(outs[1:], []string{o.Target}); err != nil {
+		return p, err
 	}
 	return p, nil
 }
@@ -138,7 +157,8 @@ func runReplay(ctx context.Context, g *globalOptions, o replayOptions, arg strin
 	if err != nil {
 		return err
 	}
-	defer tgt.close()
+	defer o.closeTarget(g, tgt)
+	tgt.warnDestroys(g.Stderr)
 	work, err := os.MkdirTemp("", "brokerbench-replay-*")
 	if err != nil {
 		return err
@@ -148,6 +168,7 @@ func runReplay(ctx context.Context, g *globalOptions, o replayOptions, arg strin
 	if err != nil {
 		return err
 	}
+	setup.ReadOnly = !o.writes(info)
 	g.logf("replaying %d requests (%.1fs captured) on %s, %d outstanding", info.Requests(), float64(info.LastUS-info.FirstUS)/1e6, o.Target, setup.Depth)
 	started := time.Now().UTC()
 	out, runErr := bin.Run(ctx, setup.Job())
@@ -175,9 +196,15 @@ func runReplay(ctx context.Context, g *globalOptions, o replayOptions, arg strin
 	return nil
 }
 
+// writes tells whether the replay writes to its target.
+func (o replayOptions) writes(info *iotrace.TraceInfo) bool {
+	return !o.SkipWrites && info.Writes+info.Discards > 0
+}
+
 // openTarget opens --target for a replay that reaches past the trace's highest
-// offset as mapped: a device only when the trace does not write or --allow-device-writes
-// names it, a file created and written in full when missing.
+// offset as mapped: a device only when the trace does not write or
+// --allow-device-writes names it; a file created and written in full when missing,
+// an existing one only read unless --allow-overwrite names it.
 func (o replayOptions) openTarget(info *iotrace.TraceInfo, span *iotrace.Span) (*diskTarget, error) {
 	// Where the replay reaches on the target.
 	reach := info.HighestEnd
@@ -187,29 +214,37 @@ func (o replayOptions) openTarget(info *iotrace.TraceInfo, span *iotrace.Span) (
 	case o.Scale > 1:
 		reach = info.HighestEnd/o.Scale + info.MaxLength
 	}
-	writes := !o.SkipWrites && info.Writes+info.Discards > 0
-	var tgt *diskTarget
 	if fi, err := os.Stat(o.Target); err == nil && fi.Mode()&os.ModeDevice != 0 {
-		if writes && !sameDevice(o.Target, o.AllowWrites) {
-			return nil, usagef("--target %s: the trace writes, which destroys the device's data; pass --allow-device-writes %s to confirm, or --skip-writes", o.Target, o.Target)
+		if o.AllowOverwrite != "" {
+			return nil, usagef("--allow-overwrite goes with a file --target; a device takes --allow-device-writes")
 		}
-		if tgt, err = openDeviceTarget(o.Target, 0, false, ""); err != nil {
+		tgt, err := openDeviceTarget(deviceUse{"--target", "the trace's requests", "pass --skip-writes"}, o.Target, 0, o.writes(info), o.AllowWrites)
+		if err != nil {
 			return nil, err
 		}
-	} else {
-		if o.AllowWrites != "" {
-			return nil, usagef("--allow-device-writes goes with a device --target")
+		if reach > tgt.size {
+			tgt.close()
+			return nil, usagef("the trace reaches offset %s but %s holds %s: map it with --span START:LEN, --scale or --align",
+				memcap.FormatSize(reach), o.Target, memcap.FormatSize(tgt.size))
 		}
-		if tgt, err = openReplayFile(o.Target, reach); err != nil {
-			return nil, err
-		}
+		return tgt, nil
 	}
-	if reach > tgt.size {
-		tgt.close()
-		return nil, usagef("the trace reaches offset %s but %s holds %s: map it with --span START:LEN, --scale or --align",
-			memcap.FormatSize(reach), o.Target, memcap.FormatSize(tgt.size))
+	if o.AllowWrites != "" {
+		return nil, usagef("--allow-device-writes goes with a device --target; an existing file takes --allow-overwrite")
 	}
-	return tgt, nil
+	if o.AllowOverwrite != "" && !sameFile(o.AllowOverwrite, o.Target) {
+		return nil, usagef("--allow-overwrite %s does not name --target %s", o.AllowOverwrite, o.Target)
+	}
+	return o.openReplayFile(reach, o.writes(info))
+}
+
+// closeTarget removes a target file the replay created, unless --keep-target, and
+// says which.
+func (o replayOptions) closeTarget(g *globalOptions, tgt *diskTarget) {
+	tgt.close()
+	if tgt.created && !tgt.keep {
+		g.logf("replay: removed the %s target file %s it created (--keep-target keeps it)", memcap.FormatSize(tgt.size), tgt.path)
+	}
 }
 
 // setup is fio's replay of the trace: its depth (the capture's maximum outstanding
@@ -248,7 +283,7 @@ func (o replayOptions) result(p replayPlan, bin *fio.Binary, tgt *diskTarget, se
 		}
 	}
 	dr := &results.DiskRun{
-		Target: results.DiskTarget{Path: o.Target, Raw: tgt.raw, SizeBytes: tgt.size, Filesystem: tgt.fsType},
+		Target: results.DiskTarget{Path: o.Target, Raw: tgt.raw, SizeBytes: tgt.size, Filesystem: tgt.fsType, Kept: tgt.created && tgt.keep},
 		FIO:    bin.Version.String(), Direct: true,
 		Profiles: []results.DiskProfile{{Name: "replay", Description: "replay of " + p.trace, Source: "replay " + p.trace,
 			FIO: []string{"replay: " + strings.Join(lines, " ")}, ReadPercent: step.ReadPercent}},
@@ -260,42 +295,68 @@ func (o replayOptions) result(p replayPlan, bin *fio.Binary, tgt *diskTarget, se
 		Options: map[string]any{"trace": p.trace, "mode": fid.Mode, "depth": setup.Depth, "mapping": fid.Mapping, "skip-writes": o.SkipWrites}}
 }
 
-// openReplayFile uses an existing file at least reach bytes long, or creates one
-// and writes it in full, so the replay's reads reach allocated blocks on the device
-// (a read of a hole or of unwritten space never leaves the file system).
-func openReplayFile(path string, reach int64) (*diskTarget, error) {
+// openReplayFile opens the file --target. An existing file is someone's: the
+// replay only reads it, unless --allow-overwrite names it, and it must reach as far
+// as the trace. A missing one is created, after checking it fits, and written in
+// full, so the replay's reads reach allocated blocks on the device (a read of a
+// hole or of unwritten space never leaves the file system).
+func (o replayOptions) openReplayFile(reach int64, writes bool) (*diskTarget, error) {
+	path := o.Target
 	fi, err := os.Stat(path)
 	if err == nil {
 		if !fi.Mode().IsRegular() {
 			return nil, usagef("--target %s: neither a regular file nor a block device", path)
 		}
+		if writes && o.AllowOverwrite == "" {
+			return nil, usagef("--target %s already exists and the trace writes, which would change it: give a file name that does not exist (brokerbench creates it), pass --allow-overwrite %s to let the replay write it, or --skip-writes", path, path)
+		}
+		if reach > fi.Size() {
+			return nil, usagef("--target %s holds %s but the trace reaches offset %s: give a file name that does not exist (brokerbench creates it at that size) or a larger file",
+				path, memcap.FormatSize(fi.Size()), memcap.FormatSize(reach))
+		}
 		return &diskTarget{path: path, size: fi.Size(), fsType: fsTypeOf(filepath.Dir(path))}, nil
 	}
 	if !errors.Is(err, os.ErrNotExist) {
+		return nil, fmt.Errorf("--target %s: %w", path, errors.Unwrap(err))
+	}
+	size := (reach + 1<<20 - 1) &^ (1<<20 - 1)
+	var st unix.Statfs_t
+	if err := unix.Statfs(filepath.Dir(path), &st); err != nil {
 		return nil, fmt.Errorf("--target %s: %w", path, err)
+	}
+	if free := int64(st.Bavail) * int64(st.Bsize); size > free {
+		return nil, usagef("--target %s: the trace reaches offset %s, so the target file would be %s, but %s is free there; confine the replay with --span START:LEN or --scale, or write it elsewhere",
+			path, memcap.FormatSize(reach), memcap.FormatSize(size), memcap.FormatSize(free))
 	}
 	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
 	if err != nil {
-		return nil, fmt.Errorf("--target %s: %w", path, err)
+		return nil, fmt.Errorf("--target %s: %w", path, errors.Unwrap(err))
 	}
-	size := (reach + 1<<20 - 1) &^ (1<<20 - 1)
+	t := &diskTarget{path: path, size: size, fsType: fsTypeOf(filepath.Dir(path)), created: true, keep: o.KeepTarget}
+	if err := fillFile(f, size); err != nil {
+		f.Close()
+		os.Remove(path)
+		return nil, fmt.Errorf("--target %s: write it in full: %w", path, err)
+	}
+	return t, nil
+}
+
+// fillFile writes size bytes of a pattern to f and syncs it. Not zeros: a device
+// that skips zero blocks would not store them.
+func fillFile(f *os.File, size int64) error {
 	buf := make([]byte, 1<<20)
 	for i := range buf {
-		buf[i] = byte(i*7 + 1) // not zeros: a device that skips zero blocks would not store them
+		buf[i] = byte(i*7 + 1)
 	}
 	for done := int64(0); done < size; done += int64(len(buf)) {
 		if _, err := f.Write(buf); err != nil {
-			f.Close()
-			os.Remove(path)
-			return nil, fmt.Errorf("--target %s: write it in full: %w", path, err)
+			return err
 		}
 	}
 	if err := f.Sync(); err != nil {
-		f.Close()
-		return nil, fmt.Errorf("--target %s: %w", path, err)
+		return err
 	}
-	f.Close()
-	return &diskTarget{path: path, size: size, fsType: fsTypeOf(filepath.Dir(path))}, nil
+	return f.Close()
 }
 
 func printReplay(g *globalOptions, st *results.DiskStep, r *results.Replay) {

@@ -48,9 +48,9 @@ func writeTrace(t *testing.T, n int) (path string, mix traceMix) {
 	return path, mix
 }
 
-// TestReplayRefusals: bad options, a target too small for the trace's offsets, a raw
-// device without the flag naming it, and a mounted device are each refused in one
-// line, before fio runs.
+// TestReplayRefusals: bad options, an existing file the trace would write, a target
+// too small for the trace's offsets, a raw device without the flag naming it, and a
+// mounted device are each refused in one line, before fio runs.
 func TestReplayRefusals(t *testing.T) {
 	t.Parallel()
 	trace, _ := writeTrace(t, 30)
@@ -71,8 +71,9 @@ func TestReplayRefusals(t *testing.T) {
 		{"speed and asap", []string{"replay", trace, "--target", small, "--speed", "2", "--asap", "--out", out}, 2, "exclude each other"},
 		{"bad span", []string{"replay", trace, "--target", small, "--span", "12", "--out", out}, 2, "--span"},
 		{"bad align", []string{"replay", trace, "--target", small, "--align", "3000", "--out", out}, 2, "power of 2"},
-		{"not a trace", []string{"replay", small, "--target", small, "--out", out}, 2, "not a fio iolog version 3 trace"},
-		{"beyond the target", []string{"replay", trace, "--target", small, "--out", out}, 2, "--span START:LEN"},
+		{"not a trace", []string{"replay", small, "--target", filepath.Join(dir, "new.dat"), "--out", out}, 2, "not a fio iolog version 3 trace"},
+		{"an existing file", []string{"replay", trace, "--target", small, "--out", out}, 2, "already exists and the trace writes"},
+		{"beyond the target", []string{"replay", trace, "--target", small, "--skip-writes", "--out", out}, 2, "holds 1 MiB but the trace reaches offset"},
 	}
 	if raw := tryRaw(t); raw != nil {
 		cases = append(cases, refusal{"raw device without the flag", []string{"replay", trace, "--target", raw.Dev, "--out", out}, 2, "--allow-device-writes " + raw.Dev})

@@ -44,6 +44,9 @@ the HTML report draws box plots.`,
   brokerbench report h810-r1.json h810-r2.json h810-r3.json --html h810.html`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if err := refuseOutputOverInput([]output{{"--csv", o.CSV}, {"--html", o.HTML}}, args); err != nil {
+				return err
+			}
 			if len(args) > 1 {
 				return runRepeatsReport(g.Stdout, args, o)
 			}

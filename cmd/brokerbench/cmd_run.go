@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
 	"slices"
 	"sort"
 	"strings"
@@ -80,9 +79,9 @@ func runRun(ctx context.Context, g *globalOptions, o runOptions) (retErr error) 
 // applyConfigFile sets every flag the YAML file names, unless the command line gave
 // it. An unknown key is a usage error: a typo must not silently run the defaults.
 func applyConfigFile(c *cobra.Command, path string) error {
-	data, err := os.ReadFile(path)
+	data, err := readBounded("--config", path, maxConfigBytes)
 	if err != nil {
-		return usagef("--config: %v", err)
+		return err
 	}
 	var m map[string]any
 	if err := yaml.Unmarshal(data, &m); err != nil {

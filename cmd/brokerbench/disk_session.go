@@ -51,7 +51,7 @@ func (s *diskSession) measure(ctx context.Context) error {
 		writes = writes || p.Writes()
 	}
 	if s.o.Device != "" {
-		s.tgt, err = openDeviceTarget(s.o.Device, s.plan.size, writes, s.o.AllowWrites)
+		s.tgt, err = openDeviceTarget(deviceUse{"--device", "the profiles", "run only reading profiles"}, s.o.Device, s.plan.size, writes, s.o.AllowWrites)
 	} else {
 		s.tgt, err = openFileTarget(s.o.Dir, s.plan.size, !s.o.Buffered, s.o.Keep)
 	}
@@ -59,6 +59,7 @@ func (s *diskSession) measure(ctx context.Context) error {
 		return err
 	}
 	defer s.tgt.close()
+	s.tgt.warnDestroys(s.g.Stderr)
 	if err := s.record(); err != nil {
 		return err
 	}

@@ -3,6 +3,7 @@ package main
 import (
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -12,6 +13,7 @@ import (
 	"golang.org/x/sys/unix"
 
 	"github.com/brokerbench/brokerbench/internal/memcap"
+	"github.com/brokerbench/brokerbench/results"
 )
 
 // diskTarget is where `brokerbench disk` does its I/O, with what makes it safe: a
@@ -27,6 +29,22 @@ type diskTarget struct {
 	held    *os.File
 	created bool // the test file is ours to remove
 	keep    bool
+	// holds is what the allowed writes destroy on a device ("a file system
+	// (ext4)"), "" when nothing is recognised or nothing is written.
+	holds string
+}
+
+// deviceUse says who uses a device target, for its messages: the flag that named
+// it, what writes, and what to do instead of allowing the writes.
+type deviceUse struct{ flag, writer, instead string }
+
+// warnDestroys says, once the writes are allowed and before they start, what they
+// destroy on the device.
+// It is printed even with --quiet.
+func (t *diskTarget) warnDestroys(w io.Writer) {
+	if t.raw && t.holds != "" {
+		fmt.Fprintln(w, results.Printable(fmt.Sprintf("brokerbench: WARNING: --allow-device-writes %s: it holds %s, which the writes destroy", t.path, t.holds)))
+	}
 }
 
 // testFileName is the test file's name in --dir: the same on every system, so a
@@ -76,40 +94,52 @@ func openFileTarget(dir string, size int64, direct, keep bool) (*diskTarget, err
 
 // openDeviceTarget refuses a device that is not a block device, is mounted (or a
 // partition of it is), is used as swap or claimed by the kernel, and writes to one
-// unless --allow-device-writes names it. size 0 means the whole device.
-func openDeviceTarget(dev string, size int64, writes bool, allowWrites string) (*diskTarget, error) {
+// unless --allow-device-writes names it. size 0 means the whole device. When the
+// writes are allowed, the target's holds says what they destroy.
+func openDeviceTarget(use deviceUse, dev string, size int64, writes bool, allowWrites string) (*diskTarget, error) {
+	flag := use.flag
 	fi, err := os.Stat(dev)
 	if err != nil {
-		return nil, fmt.Errorf("--device %s: %w", dev, errors.Unwrap(err))
+		return nil, fmt.Errorf("%s %s: %w", flag, dev, errors.Unwrap(err))
 	}
 	if fi.Mode()&os.ModeDevice == 0 || fi.Mode()&os.ModeCharDevice != 0 {
-		return nil, usagef("--device %s: not a block device", dev)
+		return nil, usagef("%s %s: not a block device", flag, dev)
+	}
+	var holds string
+	if writes {
+		// Said before the data is gone, whichever way: a file system is what a
+		// mistyped device name most often destroys.
+		holds = deviceContents(dev)
 	}
 	if writes && !sameDevice(dev, allowWrites) {
-		return nil, usagef("--device %s: the profiles write, which destroys the device's data; pass --allow-device-writes %s to confirm, or run only reading profiles", dev, dev)
+		data := "the device's data"
+		if holds != "" {
+			data = "what it holds: " + holds
+		}
+		return nil, usagef("%s %s: %s write, which destroys %s; pass --allow-device-writes %s to confirm, or %s", flag, dev, use.writer, data, dev, use.instead)
 	}
 	var sys unix.Stat_t
 	if err := unix.Stat(dev, &sys); err != nil {
-		return nil, fmt.Errorf("--device %s: %w", dev, err)
+		return nil, fmt.Errorf("%s %s: %w", flag, dev, err)
 	}
 	maj, min := unix.Major(uint64(sys.Rdev)), unix.Minor(uint64(sys.Rdev))
 	if where := mountedFrom(maj, min); where != "" {
-		return nil, fmt.Errorf("--device %s is in use: %s is mounted on %s; brokerbench never writes to a mounted device", dev, dev, where)
+		return nil, fmt.Errorf("%s %s is in use: %s is mounted on %s; brokerbench never writes to a mounted device", flag, dev, dev, where)
 	}
 	if swapOn(dev) {
-		return nil, fmt.Errorf("--device %s is in use as swap", dev)
+		return nil, fmt.Errorf("%s %s is in use as swap", flag, dev)
 	}
 	f, err := os.OpenFile(dev, os.O_RDONLY|unix.O_EXCL, 0)
 	if err != nil {
 		if errors.Is(err, unix.EBUSY) {
-			return nil, fmt.Errorf("--device %s is in use (mounted, part of an array or a mapped device, or held by another program)", dev)
+			return nil, fmt.Errorf("%s %s is in use (mounted, part of an array or a mapped device, or held by another program)", flag, dev)
 		}
-		return nil, fmt.Errorf("--device %s: %w", dev, errors.Unwrap(err))
+		return nil, fmt.Errorf("%s %s: %w", flag, dev, errors.Unwrap(err))
 	}
 	devSize, err := blockSize(maj, min)
 	if err != nil {
 		f.Close()
-		return nil, fmt.Errorf("--device %s: %w", dev, err)
+		return nil, fmt.Errorf("%s %s: %w", flag, dev, err)
 	}
 	if size == 0 || size > devSize {
 		if size > devSize {
@@ -118,7 +148,7 @@ func openDeviceTarget(dev string, size int64, writes bool, allowWrites string) (
 		}
 		size = devSize
 	}
-	return &diskTarget{path: dev, raw: true, size: size, held: f}, nil
+	return &diskTarget{path: dev, raw: true, size: size, held: f, holds: holds}, nil
 }
 
 // sameDevice tells whether a names the device b (the same node, or a link to it).

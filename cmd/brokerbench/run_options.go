@@ -156,6 +156,12 @@ func (o runOptions) plan() (driver.Plan, error) {
 	if err := o.LimitOpts.check(o.Rate, p.Users); err != nil {
 		return p, err
 	}
+	if err := checkResultFileBound(p, o.LimitOpts); err != nil {
+		return p, err
+	}
+	if err := refuseOutputOverInput([]output{{"--out", o.Out}}, []string{o.Config}); err != nil {
+		return p, err
+	}
 	if err := o.RepeatOpts.check(o.Shard); err != nil {
 		return p, err
 	}

@@ -30,6 +30,10 @@ type Job struct {
 type JobFile struct {
 	Global []Option
 	Jobs   []Job
+	// ReadOnly runs fio with --readonly, which refuses any write or trim: its
+	// guard for a target brokerbench may only read (a command-line option; fio
+	// rejects it in a job file).
+	ReadOnly bool
 }
 
 // Render writes the job file in fio's ini format. Names and values with a line break

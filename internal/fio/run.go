@@ -37,7 +37,11 @@ func (b *Binary) Run(ctx context.Context, f JobFile) (*Output, error) {
 		return nil, fmt.Errorf("fio: %w", err)
 	}
 	var stderr bytes.Buffer
-	cmd := exec.CommandContext(ctx, b.Path, "--output-format=json+", "--output="+outPath, jobPath)
+	args := []string{"--output-format=json+", "--output=" + outPath}
+	if f.ReadOnly {
+		args = append(args, "--readonly")
+	}
+	cmd := exec.CommandContext(ctx, b.Path, append(args, jobPath)...)
 	cmd.Stderr = &stderr
 	// fio given SIGINT stops its jobs and still reports them; a plain kill would
 	// lose the figures of the I/O already done.
