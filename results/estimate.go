@@ -115,6 +115,9 @@ func (c *Comparison) Estimate(i, r int, m metric) (Estimate, bool) {
 		e.Detectable = detectable(e.Lo, e.Hi)
 	}
 	e.Verdict = verdictOf(m, e)
+	if m.volume && (e.Verdict == VerdictBetter || e.Verdict == VerdictWorse) {
+		e.Verdict = c.volumeVerdict(i, r, e)
+	}
 	c.est[k] = e
 	return e, true
 }
@@ -139,6 +142,27 @@ func verdictOf(m metric, e Estimate) ChangeVerdict {
 		return VerdictBetter
 	}
 	return VerdictWorse
+}
+
+// volumeVerdict reads a real change of an I/O volume (IOPS, MB/s) against the work
+// done beside it. More I/O is the storage delivering more only when more work was done
+// with it: tps better too. The same I/O rise with the same or less work is a higher
+// cost per transaction (a memory cap forcing reads raises IOPS while tps falls), so
+// it reads "higher", not "better"; likewise a fall reads "worse" only beside a fall
+// in tps.
+func (c *Comparison) volumeVerdict(i, r int, e Estimate) ChangeVerdict {
+	m, _ := lookupStepMetric("tps")
+	tps, ok := c.Estimate(i, r, m)
+	up := e.Lo > 0
+	switch {
+	case ok && up && tps.Verdict == VerdictBetter:
+		return VerdictBetter
+	case ok && !up && tps.Verdict == VerdictWorse:
+		return VerdictWorse
+	case up:
+		return VerdictHigher
+	}
+	return VerdictLower
 }
 
 // repeatsInterval is the interval of the change across repeated runs: each run's

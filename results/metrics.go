@@ -35,7 +35,10 @@ type metric struct {
 	// neutral figures describe the regime (I/O per transaction, hit ratio): a change
 	// is neither an improvement nor a regression, so the HTML does not colour it.
 	neutral bool
-	value   func(v stepView) (float64, bool)
+	// volume figures count the storage's work (IOPS, MB/s): a change is better or
+	// worse only beside the same change in tps (estimate.go, volumeVerdict).
+	volume bool
+	value  func(v stepView) (float64, bool)
 }
 
 // ioKnown tells whether a step has storage figures at all; a zero from a step
@@ -66,11 +69,11 @@ var stepMetrics = append([]metric{
 	{key: "p99", title: "p99 response", unit: unitMS, value: pctValue(func(o Overall) float64 { return o.P99MS })},
 	{key: "errors", title: "errors", integer: true, value: func(v stepView) (float64, bool) { return float64(v.ov.Errors), true }},
 	{key: "retries", title: "retries", integer: true, value: func(v stepView) (float64, bool) { return float64(v.ov.Retries), true }},
-	{key: "read_iops", title: "read IOPS", higherIsBetter: true, value: ioValue(func(io *StepIO) float64 { return io.ReadIOPS })},
-	{key: "write_iops", title: "write IOPS", higherIsBetter: true, value: ioValue(func(io *StepIO) float64 { return io.WriteIOPS })},
-	{key: "iops", title: "IOPS", higherIsBetter: true, value: ioValue(func(io *StepIO) float64 { return io.ReadIOPS + io.WriteIOPS })},
-	{key: "read_mbps", title: "read MB/s", unit: unitMBps, higherIsBetter: true, value: ioValue(func(io *StepIO) float64 { return io.ReadMBps })},
-	{key: "write_mbps", title: "write MB/s", unit: unitMBps, higherIsBetter: true, value: ioValue(func(io *StepIO) float64 { return io.WriteMBps })},
+	{key: "read_iops", volume: true, title: "read IOPS", higherIsBetter: true, value: ioValue(func(io *StepIO) float64 { return io.ReadIOPS })},
+	{key: "write_iops", volume: true, title: "write IOPS", higherIsBetter: true, value: ioValue(func(io *StepIO) float64 { return io.WriteIOPS })},
+	{key: "iops", volume: true, title: "IOPS", higherIsBetter: true, value: ioValue(func(io *StepIO) float64 { return io.ReadIOPS + io.WriteIOPS })},
+	{key: "read_mbps", volume: true, title: "read MB/s", unit: unitMBps, higherIsBetter: true, value: ioValue(func(io *StepIO) float64 { return io.ReadMBps })},
+	{key: "write_mbps", volume: true, title: "write MB/s", unit: unitMBps, higherIsBetter: true, value: ioValue(func(io *StepIO) float64 { return io.WriteMBps })},
 	{key: "read_await", title: "read await", unit: unitMS, value: ioValue(func(io *StepIO) float64 { return io.ReadAwaitMS })},
 	{key: "write_await", title: "write await", unit: unitMS, value: ioValue(func(io *StepIO) float64 { return io.WriteAwaitMS })},
 	{key: "io_per_txn", title: "I/O per txn", neutral: true, value: func(v stepView) (float64, bool) {

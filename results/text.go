@@ -200,8 +200,10 @@ func changeCells(m metric, b, v float64, e Estimate) []cell {
 	case e.Verdict == VerdictNoise:
 		ch.Text += " ~"
 		ch.Class = "noise"
-	case e.Verdict.Significant():
-		ch.Class = changeClass(m, e.Change)
+	case e.Verdict == VerdictBetter:
+		ch.Class = "better"
+	case e.Verdict == VerdictWorse:
+		ch.Class = "worse"
 	}
 	iv, det := dash, dash
 	if e.HasInterval() {
