@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/brokerbench/brokerbench/database"
 	"github.com/brokerbench/brokerbench/internal/testdb"
 	"github.com/brokerbench/brokerbench/internal/testpg"
 	"github.com/brokerbench/brokerbench/results"
@@ -118,10 +119,15 @@ func TestRunFlow(t *testing.T) {
 
 	t.Run("repeat runs the plan again, one file each, and compare takes them as sides", func(t *testing.T) {
 		p := filepath.Join(dir, "rep.json")
+		before := requestedCheckpointsOf(t, dsn)
 		code, out, errOut := runMain("run", "--db", dsn, "--users", "2", "--step", "4s", "--warmup", "1s", "--rate", "30",
 			"--repeat", "2", "--no-check", "--label", "rep", "--out", p)
 		if code != 0 {
 			t.Fatalf("exit %d\n%s\n%s", code, out, errOut)
+		}
+		// Each repeat starts after a checkpoint of its own.
+		if got := requestedCheckpointsOf(t, dsn) - before; got < 2 || !strings.Contains(errOut, "repeat 2 of 2: checkpoint before it") {
+			t.Errorf("%d checkpoints requested during two repeats, want 2 or more, each said:\n%s", got, errOut)
 		}
 		var files []string
 		for k := 1; k <= 2; k++ {
@@ -358,4 +364,25 @@ func TestMetricsListenAddr(t *testing.T) {
 			t.Errorf("metricsListenAddr(%q) = %q, want %q", in, got, want)
 		}
 	}
+}
+
+// requestedCheckpointsOf is the server's count of requested checkpoints
+// (pg_stat_checkpointer from PostgreSQL 17, pg_stat_bgwriter before).
+func requestedCheckpointsOf(t *testing.T, dsn string) int64 {
+	t.Helper()
+	db := testpg.OpenDB(t, dsn, database.Options{MaxConns: 1})
+	defer db.Close()
+	var num int
+	if err := db.QueryRow(t.Context(), "SELECT current_setting('server_version_num')::int").Scan(&num); err != nil {
+		t.Fatal(err)
+	}
+	q := "SELECT checkpoints_req FROM pg_stat_bgwriter"
+	if num >= 170000 {
+		q = "SELECT num_requested FROM pg_stat_checkpointer"
+	}
+	var n int64
+	if err := db.QueryRow(t.Context(), q).Scan(&n); err != nil {
+		t.Fatalf("%s: %v", q, err)
+	}
+	return n
 }
