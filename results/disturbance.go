@@ -27,6 +27,12 @@ const FlagDisturbed = "disturbed"
 // 690-771 for five at 0-2 %.
 const DisturbedStealPct = 5.0
 
+// DisturbedAutovacuumShare is the share of the window an autovacuum worker must run
+// before it counts: the workload's updates wake autovacuum in its steady state too, and
+// one worker seen in one sample of a minute's window (5 s) is that; a vacuum through a
+// quarter of the window or more is work one repeat had and another need not.
+const DisturbedAutovacuumShare = 0.25
+
 // Disturbances names what disturbed the step's window, in a fixed order: a checkpoint
 // completed in it, autovacuum running, the host's CPU stolen, the cache still warming.
 // None: nil.
@@ -48,7 +54,7 @@ func disturbancesOf(st *Step) []disturbance {
 		if bg.Checkpoints > 0 {
 			out = append(out, disturbance{"checkpoint", fmt.Sprintf("checkpoint (%d buffers written)", bg.CheckpointBuffers)})
 		}
-		if bg.AutovacuumS > 0 {
+		if bg.AutovacuumS > 0 && bg.AutovacuumS >= DisturbedAutovacuumShare*st.MeasuredS {
 			out = append(out, disturbance{"autovacuum", fmt.Sprintf("autovacuum %.0f s", max(bg.AutovacuumS, 1))})
 		}
 	}

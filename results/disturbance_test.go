@@ -16,7 +16,10 @@ func TestDisturbances(t *testing.T) {
 	if d := Disturbances(&quiet); d != nil {
 		t.Errorf("quiet window disturbed by %q", d)
 	}
-	loud := Step{Users: 8, Background: &Background{Checkpoints: 1, CheckpointBuffers: 5120, AutovacuumS: 9.2}, Host: host(12)}
+	if d := Disturbances(&Step{MeasuredS: 60, Background: &Background{AutovacuumS: 5}}); d != nil {
+		t.Errorf("one autovacuum sample in a minute: disturbed by %q", d)
+	}
+	loud := Step{Users: 8, MeasuredS: 30, Background: &Background{Checkpoints: 1, CheckpointBuffers: 5120, AutovacuumS: 9.2}, Host: host(12)}
 	want := []string{"checkpoint (5120 buffers written)", "autovacuum 9 s", "CPU steal 12 %"}
 	if d := Disturbances(&loud); !slices.Equal(d, want) {
 		t.Errorf("disturbances %q, want %q", d, want)

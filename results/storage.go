@@ -88,9 +88,16 @@ func DataSourceOf(st *Step) string {
 }
 
 // cacheWarming tells whether the steadiness rule found the disks' reads falling by
-// WarmingReadsDrop or more over the window.
+// WarmingReadsDrop or more per transaction over the window. The rule's drift is of
+// read IOPS, which also fall when tps falls (a host that got busier halfway through):
+// the reads' change is taken against tps's, so only reads that fell for each
+// transaction, a cache filling, count.
 func cacheWarming(s *Steadiness) bool {
-	return s != nil && s.ReadsHalfChange != nil && *s.ReadsHalfChange <= -WarmingReadsDrop && slices.Contains(s.Drifting, "reads")
+	if s == nil || s.ReadsHalfChange == nil || !slices.Contains(s.Drifting, "reads") || s.HalfChange <= -1 {
+		return false
+	}
+	perTxn := (1+*s.ReadsHalfChange)/(1+s.HalfChange) - 1
+	return perTxn <= -WarmingReadsDrop+1e-9 // a drop of exactly a third counts, rounding aside
 }
 
 // MemoryResidentAdvice is what a user can do about a memory-resident step.

@@ -93,6 +93,8 @@ func TestDataSourceRule(t *testing.T) {
 		{"reads falling by a fifth", warming(row("diskstats", 966, 290, 23.5, 7.05, 0.917), -0.2, true), DataDisk},
 		{"reads falling, within noise", warming(row("diskstats", 966, 290, 23.5, 7.05, 0.917), -0.5, false), DataDisk},
 		{"reads rising", warming(row("diskstats", 966, 290, 23.5, 7.05, 0.917), 0.5, true), DataDisk},
+		{"reads falling with tps", warmingWithTPS(row("diskstats", 966, 290, 23.5, 7.05, 0.917), -0.4, -0.35), DataDisk},
+		{"reads falling faster than tps", warmingWithTPS(row("diskstats", 966, 290, 23.5, 7.05, 0.917), -0.6, -0.2), DataWarming},
 		{"warming to memory", warming(row("diskstats", 30, 290, 1.2, 7.05, 0.99), -0.9, true), DataMemory},
 		{"hit ratio alone", Step{CacheHitRatio: ptr(0.9995)}, DataMemory},
 		{"hit ratio above 99.9 % from views", row("pg_stat_io", 966, 290, 23.5, 7.05, 0.9995), DataMemory},
@@ -117,6 +119,13 @@ func warming(st Step, change float64, drift bool) Step {
 	if drift {
 		st.Steadiness.Drifting = []string{"reads"}
 	}
+	return st
+}
+
+// warmingWithTPS is warming with tps changing too from the first half to the second.
+func warmingWithTPS(st Step, reads, tps float64) Step {
+	st = warming(st, reads, true)
+	st.Steadiness.HalfChange = tps
 	return st
 }
 
