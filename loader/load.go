@@ -18,7 +18,9 @@
 //     the segment's transaction; resumed and sharded loads read it (docs/load-resume.md).
 //
 // and the sequence seq_trade_id (schema.TradeIDSequence), which starts at
-// Scale.FirstRunTradeID for run-time Trade-Orders.
+// Scale.FirstRunTradeID for run-time Trade-Orders. A run adds bb_run
+// (RunHolderTable), its holder rows. Drop removes all of them, and only from a
+// database that holds the marker (drop.go).
 package loader
 
 import (
