@@ -62,10 +62,10 @@ func PlanDrop(ctx context.Context, db database.DB) (string, error) {
 	}
 	switch len(schemas) {
 	case 0:
-		return "", fmt.Errorf("database %s %w", db.Target(), ErrNotLoaded)
+		return "", fmt.Errorf("%s %w", db.Target(), ErrNotLoaded)
 	case 1:
 	default:
-		return "", fmt.Errorf("database %s holds brokerbench load markers in the schemas %s: brokerbench cannot tell which load to drop", db.Target(), strings.Join(schemas, ", "))
+		return "", fmt.Errorf("%s holds brokerbench load markers in the schemas %s: brokerbench cannot tell which load to drop", db.Target(), strings.Join(schemas, ", "))
 	}
 	deps, err := column(ctx, db, sd.DependentsSQL(schemas[0], DroppedNames()))
 	if err != nil {

@@ -77,6 +77,7 @@ func TestDropRefusedWhileARunHolds(t *testing.T) {
 		if code != exitRuntime {
 			t.Errorf("%s while a run holds the database: exit %d\n%s\n%s", name, code, stdout, stderr)
 		}
+		t.Logf("%s: %s", name, stderr)
 		for _, want := range append([]string{"a brokerbench run holds"}, h.named...) {
 			if !strings.Contains(stderr, want) {
 				t.Errorf("%s did not name the holder (%q):\n%s", name, want, stderr)

@@ -21,6 +21,7 @@ func TestSecondRunRefused(t *testing.T) {
 	if code != exitRuntime {
 		t.Fatalf("the second run: exit %d\n%s\n%s", code, stdout, stderr)
 	}
+	t.Logf("the second run: %s", stderr)
 	for _, want := range append([]string{"another brokerbench run is active on"}, first.named...) {
 		if !strings.Contains(stderr, want) {
 			t.Errorf("the second run did not name the first (%q):\n%s", want, stderr)

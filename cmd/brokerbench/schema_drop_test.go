@@ -39,6 +39,7 @@ func TestDropRefusesUnloadedDatabase(t *testing.T) {
 		if code != exitRuntime {
 			t.Errorf("%s on an unloaded database: exit %d\n%s\n%s", name, code, stdout, stderr)
 		}
+		t.Logf("%s: %s", name, stderr)
 		if !strings.Contains(stderr, "holds no brokerbench load (no marker); it drops only what it loaded") {
 			t.Errorf("%s did not name the missing marker:\n%s", name, stderr)
 		}
@@ -90,6 +91,7 @@ func TestDropRefusesDependents(t *testing.T) {
 		if code != exitRuntime {
 			t.Errorf("%s with dependents: exit %d\n%s\n%s", name, code, stdout, stderr)
 		}
+		t.Logf("%s: %s", name, stderr)
 		for _, want := range []string{"view public.my_customers (on public.customer)", "my_notes_customer on public.my_notes (on public.customer)"} {
 			if !strings.Contains(stderr, want) {
 				t.Errorf("%s did not name %q:\n%s", name, want, stderr)
