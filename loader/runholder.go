@@ -77,9 +77,19 @@ func HoldRun(ctx context.Context, db database.DB, shard, shards int) (release fu
 	if err != nil {
 		return nil, err
 	}
+	// The row is written before the others are read: a shard of this run that reads
+	// shard 0's row a moment later finds this run's, not a killed run's left behind.
+	done := func() {
+		_, _ = db.Exec(context.WithoutCancel(ctx), fmt.Sprintf("DELETE FROM %s WHERE shard = %d", RunHolderTable, shard))
+		unlock()
+	}
+	if err := recordRunHolder(ctx, db, shard, shards); err != nil {
+		unlock()
+		return nil, err
+	}
 	defer func() {
 		if err != nil {
-			unlock()
+			done()
 		}
 	}()
 	holders, err := readRunHolders(ctx, db)
@@ -94,13 +104,7 @@ func HoldRun(ctx context.Context, db database.DB, shard, shards int) (release fu
 			return nil, err
 		}
 	}
-	if err := recordRunHolder(ctx, db, shard, shards); err != nil {
-		return nil, err
-	}
-	return func() {
-		_, _ = db.Exec(context.WithoutCancel(ctx), fmt.Sprintf("DELETE FROM %s WHERE shard = %d", RunHolderTable, shard))
-		unlock()
-	}, nil
+	return done, nil
 }
 
 // ExcludeRuns holds shard 0's run lock, so no unsharded run starts, after checking
