@@ -18,6 +18,9 @@ var ErrNotLoaded = errors.New("holds no brokerbench load (no marker); it drops o
 // on its tables or sequence: the drop never cascades into them.
 var ErrDependents = errors.New("objects that are not brokerbench's depend on its tables")
 
+// errNoDropper is returned for a database whose DDL cannot name its objects by schema.
+var errNoDropper = errors.New("cannot drop brokerbench's objects by schema on this database")
+
 // droppedTables are brokerbench's tables in the order a drop removes them: every
 // table before those it references.
 func droppedTables() []schema.Table {

@@ -2,7 +2,6 @@ package loader
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"os"
 	"time"
@@ -240,6 +239,3 @@ func recordRunHolder(ctx context.Context, db database.DB, shard, shards int) err
 	}
 	return nil
 }
-
-// errNoDropper is returned for a database whose DDL cannot name its objects by schema.
-var errNoDropper = errors.New("cannot drop brokerbench's objects by schema on this database")
