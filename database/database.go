@@ -284,6 +284,8 @@ type DDL interface {
 	// secondary indexes, then (in a later pass) foreign keys.
 	Indexes(t schema.Table) []string
 	ForeignKeys(t schema.Table) []string
+	// DropTable drops t through the session's search path, for tests and tools; a
+	// drop of a load names its objects by schema instead (SchemaDropper).
 	DropTable(t schema.Table) string
 	// CreateSequence creates the BIGINT sequence name whose first value is start
 	// (the trade-id sequence); DropSequence removes it if it exists.

@@ -3,6 +3,8 @@ package database
 import (
 	"context"
 	"io"
+
+	"github.com/brokerbench/brokerbench/schema"
 )
 
 // Capabilities a resumable or sharded load needs (loader: segments, shards). Both
@@ -104,4 +106,22 @@ func SchemaObjects(ctx context.Context, db DB, c Cataloguer) ([]SchemaObject, er
 // run would set hint bits and an autovacuum would write the tables during the run.
 type Freezer interface {
 	Freeze(ctx context.Context, table string) error
+}
+
+// SchemaDropper is what schema drop and load --drop need of a DDL: the drop of
+// brokerbench's objects by names qualified with the schema its load marker lives in
+// (never through the session's search path), without cascading into anything else,
+// and the look for objects of others that depend on them, which the drop lists and
+// refuses instead.
+type SchemaDropper interface {
+	// DropTableIn renders the drop of table t of schema sch; the server refuses it
+	// while anything outside the tables dropped before it depends on it.
+	DropTableIn(sch string, t schema.Table) string
+	// DropSequenceIn renders the drop of sequence name of schema sch.
+	DropSequenceIn(sch, name string) string
+	// DependentsSQL selects, one text column a row, every object that is not among
+	// names (brokerbench's tables and sequence in sch) but depends on one of them: a
+	// view, another table's foreign key, a routine or default that names it. Each row
+	// names the object, schema-qualified, and what it depends on.
+	DependentsSQL(sch string, names []string) string
 }

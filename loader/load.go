@@ -18,7 +18,9 @@
 //     the segment's transaction; resumed and sharded loads read it (docs/load-resume.md).
 //
 // and the sequence seq_trade_id (schema.TradeIDSequence), which starts at
-// Scale.FirstRunTradeID for run-time Trade-Orders.
+// Scale.FirstRunTradeID for run-time Trade-Orders. A run adds bb_run
+// (RunHolderTable), its holder rows. Drop removes all of them, and only from a
+// database that holds the marker (drop.go).
 package loader
 
 import (
@@ -120,14 +122,24 @@ func prepare(ctx context.Context, db database.DB, ddl database.DDL, lk database.
 	}
 	defer unlock()
 	p, err := inspect(ctx, db, o)
-	if err != nil || !p.create {
+	if err != nil || !(p.create || p.resumed) {
 		return p, err
+	}
+	// A load that changes the schema holds the database's runs off while it does: a
+	// run under way would see its tables swapped or dropped under it.
+	release, err := ExcludeRuns(ctx, db)
+	if err != nil {
+		return p, err
+	}
+	defer release()
+	if !p.create {
+		return p, nil
 	}
 	if err := p.o.Scale.Validate(); err != nil { // --resume with nothing to resume loads afresh
 		return p, err
 	}
 	if p.drop {
-		if err := Drop(ctx, db); err != nil {
+		if err := dropIn(ctx, db, p.dropSchema); err != nil {
 			return p, err
 		}
 	}
@@ -185,6 +197,7 @@ func ExistingTables(ctx context.Context, db database.DB) ([]string, error) {
 		want[t.Name] = true
 	}
 	want[SegmentTable] = true
+	want[RunHolderTable] = true
 	eng, err := database.Of(db)
 	if err != nil {
 		return nil, err
@@ -205,23 +218,4 @@ func ExistingTables(ctx context.Context, db database.DB) ([]string, error) {
 		}
 	}
 	return out, rows.Err()
-}
-
-// Drop removes the workload's tables, brokerbench's own tables and the trade-id
-// sequence.
-func Drop(ctx context.Context, db database.DB) error {
-	ddl, err := database.DDLOf(db)
-	if err != nil {
-		return err
-	}
-	all := append(append(schema.Tables(), schema.MetaTables()...), segmentTable())
-	for i := len(all) - 1; i >= 0; i-- { // referencing tables first
-		if _, err := db.Exec(ctx, ddl.DropTable(all[i])); err != nil {
-			return fmt.Errorf("drop table %s: %w", all[i].Name, err)
-		}
-	}
-	if _, err := db.Exec(ctx, ddl.DropSequence(schema.TradeIDSequence)); err != nil {
-		return fmt.Errorf("drop sequence %s: %w", schema.TradeIDSequence, err)
-	}
-	return nil
 }

@@ -14,12 +14,14 @@ var ErrMarkerMismatch = errors.New("the flags disagree with the unfinished load"
 
 // prepared is what Load found in the database and will do.
 type prepared struct {
-	o        Options // with the marker's scale and seed when it continues a load
-	create   bool    // create the schema (after dropping the present one when drop)
-	drop     bool
-	resumed  bool // continues an unfinished load
-	complete bool // a shard found the load complete: nothing to do
-	progress progress
+	o      Options // with the marker's scale and seed when it continues a load
+	create bool    // create the schema (after dropping the present one when drop)
+	drop   bool
+	// dropSchema is the schema of the load marker, where drop names what it drops.
+	dropSchema string
+	resumed    bool // continues an unfinished load
+	complete   bool // a shard found the load complete: nothing to do
+	progress   progress
 }
 
 // inspect looks at the database and decides, without changing anything: a fresh
@@ -38,6 +40,14 @@ func inspect(ctx context.Context, db database.DB, o Options) (prepared, error) {
 	}
 	if o.Drop {
 		p.create, p.drop = true, true
+		if p.dropSchema, err = PlanDrop(ctx, db); err != nil {
+			return p, err
+		}
+		release, err := ExcludeRuns(ctx, db) // refused before anything else is done
+		if err != nil {
+			return p, err
+		}
+		release()
 		return p, nil
 	}
 	m, err := ReadMarker(ctx, db)

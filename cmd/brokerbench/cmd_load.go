@@ -48,7 +48,7 @@ func (o *loadOptions) AddFlags(c *cobra.Command) {
 	f.StringVar(&o.Size, "size", "", "target size on disk with indexes, e.g. 50GB ("+memcap.SizeUnits+"): picks customers and trade days")
 	f.Uint64Var(&o.Seed, "seed", loader.DefaultSeed, "seed of the data generator; the same seed and scale give the same data")
 	f.IntVar(&o.Workers, "workers", runtime.NumCPU(), "generator goroutines")
-	f.BoolVar(&o.Drop, "drop", false, "drop an existing brokerbench schema first")
+	f.BoolVar(&o.Drop, "drop", false, "drop the brokerbench load in the database first (refused without its marker, while others' objects depend on it or a run holds it)")
 	f.BoolVar(&o.Resume, "resume", false, "continue an unfinished load from the segments it committed (scale and seed from its marker)")
 	f.StringVar(&o.Shard, "shard", "", "load shard I of N (0-based, e.g. 1/3; a Kubernetes completion index is I): its share of the segments; the last shard to finish builds keys and indexes")
 }

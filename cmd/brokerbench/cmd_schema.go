@@ -21,7 +21,10 @@ func newSchemaCommand(g *globalOptions) *cobra.Command {
 		Short: "Print the DDL for a database, or drop the schema (schema drop)",
 		Long: `schema prints the statements load runs on --database: every table with its primary key, then the
 secondary indexes, then the foreign keys (created after the data is in), then the trade-id
-sequence. schema drop removes brokerbench's tables and sequence from --db.`,
+sequence. schema drop removes brokerbench's tables and sequence from --db: only from a database
+brokerbench loaded (its load marker, in whose schema every object is named), never while a run
+holds it, and never cascading: objects of others that depend on them are listed and the drop
+refused (docs/faults.md, "Dropping the schema").`,
 		Args: cobra.NoArgs,
 		RunE: func(c *cobra.Command, _ []string) error {
 			eng, err := database.Lookup(database.Name(name))
@@ -70,6 +73,9 @@ func printDDL(w io.Writer, ddl database.DDL) error {
 	return err
 }
 
+// runSchemaDrop drops what brokerbench loaded and nothing else: it refuses a
+// database without the load marker, one whose tables others' objects depend on
+// (loader.PlanDrop) and one a run holds, which it keeps off while it drops.
 func runSchemaDrop(ctx context.Context, g *globalOptions) error {
 	logf := g.logf
 	t, err := openTarget(ctx, g, logf)
@@ -77,11 +83,20 @@ func runSchemaDrop(ctx context.Context, g *globalOptions) error {
 		return err
 	}
 	defer func() { _ = t.Close() }()
-	db, err := database.Open(ctx, t.DSN, database.Options{MaxConns: 2, AppName: "brokerbench schema drop"})
+	// One connection for the queries, one for the run lock held, one to try others'.
+	db, err := database.Open(ctx, t.DSN, database.Options{MaxConns: 3, AppName: "brokerbench schema drop"})
 	if err != nil {
 		return err
 	}
 	defer db.Close()
+	if _, err := loader.PlanDrop(ctx, db); err != nil {
+		return err
+	}
+	release, err := loader.ExcludeRuns(ctx, db)
+	if err != nil {
+		return err
+	}
+	defer release()
 	if err := loader.Drop(ctx, db); err != nil {
 		return err
 	}

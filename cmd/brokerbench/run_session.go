@@ -164,8 +164,10 @@ func (s *runSession) open(ctx context.Context, tgt *target) error {
 	}
 	s.marketDB = marketDB
 	s.undo = append(s.undo, marketDB.Close)
-	s.markRun(ctx)
 	if s.marker, err = loader.ReadMarker(ctx, db); err != nil {
+		return err
+	}
+	if err := s.markRun(ctx); err != nil { // a database brokerbench loaded only
 		return err
 	}
 	if s.stmts, err = txn.StatementsFor(db.Name()); err != nil {

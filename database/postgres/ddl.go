@@ -121,8 +121,10 @@ func (postgresDDL) ForeignKeys(t schema.Table) []string {
 	return out
 }
 
+// DropTable never cascades: brokerbench drops only what it created (schema drop and
+// load --drop name their objects by schema, SchemaDropper).
 func (postgresDDL) DropTable(t schema.Table) string {
-	return fmt.Sprintf("DROP TABLE IF EXISTS %s CASCADE", t.Name)
+	return fmt.Sprintf("DROP TABLE IF EXISTS %s", t.Name)
 }
 
 // CreateSequence keeps PostgreSQL's defaults: BIGINT, increment 1.

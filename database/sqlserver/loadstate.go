@@ -90,21 +90,23 @@ func (m *MSSQL) LoadSegment(ctx context.Context, s database.Segment) (n int64, e
 
 // The application lock is owned by the session, so it spans transactions, and is the
 // current database's. lockSQL waits for it and raises a negative return of
-// sp_getapplock (timeout, deadlock victim, error); tryLockSQL does not wait
-// (@LockTimeout = 0) and returns sp_getapplock's result: 0 or 1 granted, -1 held by
-// another session, below that an error.
+// sp_getapplock (timeout, deadlock victim, error); tryLockSQL waits a millisecond
+// (@LockTimeout = 1) and returns sp_getapplock's result: 0 or 1 granted, -1 held by
+// another session, below that an error. Not 0: on a held lock Babelfish answers
+// @LockTimeout = 0 with -999 (an error code on SQL Server) where SQL Server answers
+// -1, and both answer a timeout of 1 ms with -1.
 const (
 	lockSQL = `DECLARE @r int;
 EXEC @r = sp_getapplock @Resource = @p1, @LockMode = 'Exclusive', @LockOwner = 'Session', @LockTimeout = -1;
 IF @r < 0 THROW 50000, 'sp_getapplock did not grant the lock', 1;`
 	tryLockSQL = `DECLARE @r int;
-EXEC @r = sp_getapplock @Resource = @p1, @LockMode = 'Exclusive', @LockOwner = 'Session', @LockTimeout = 0;
+EXEC @r = sp_getapplock @Resource = @p1, @LockMode = 'Exclusive', @LockOwner = 'Session', @LockTimeout = 1;
 SELECT @r;`
 	unlockSQL = "EXEC sp_releaseapplock @Resource = @p1, @LockOwner = 'Session'"
 )
 
 // applockBusy is sp_getapplock's return when another session holds the lock and the
-// timeout passed (0 here: at once).
+// timeout passed (1 ms here).
 const applockBusy = -1
 
 func (m *MSSQL) Lock(ctx context.Context, name string) (func(), error) {

@@ -11,4 +11,4 @@ CREATE TABLE bb_load_segment (
 INSERT INTO bb_load_segment (table_name, segment_no, row_count, committed_at) VALUES ($1, $2, $3, CURRENT_TIMESTAMP);
 SELECT table_name, segment_no, row_count FROM bb_load_segment;
 DELETE FROM bb_load_segment WHERE table_name = $1;
-DROP TABLE IF EXISTS bb_load_segment CASCADE;
+DROP TABLE IF EXISTS bb_load_segment;

@@ -8,9 +8,9 @@ IF @r < 0 THROW 50000, 'sp_getapplock did not grant the lock', 1;
 -- release it
 EXEC sp_releaseapplock @Resource = @p1, @LockOwner = 'Session';
 
--- a run's mark on its database: the lock if free, at once (0 or 1: taken; -1: another session holds it)
+-- a run's mark on its database: the lock if free within 1 ms, which SQL Server and Babelfish both answer with -1 when another session holds it (0 or 1: taken)
 DECLARE @r int;
-EXEC @r = sp_getapplock @Resource = @p1, @LockMode = 'Exclusive', @LockOwner = 'Session', @LockTimeout = 0;
+EXEC @r = sp_getapplock @Resource = @p1, @LockMode = 'Exclusive', @LockOwner = 'Session', @LockTimeout = 1;
 SELECT @r;
 
 -- what a post-load already built
