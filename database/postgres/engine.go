@@ -15,6 +15,7 @@ var Engine = &database.Engine{
 	DDL:          postgresDDL{},
 	SQL:          SQL,
 	Classify:     classify,
+	ConnKind:     connKind,
 	RoutineCheck: routineCheck,
 	Routines:     routineDialect,
 	ClockSQL:     "SELECT clock_timestamp()",

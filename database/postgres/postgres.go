@@ -55,6 +55,7 @@ func Open(ctx context.Context, dsn string, o database.Options) (*PG, error) {
 	cfg.AfterConnect = registerCents
 	timeout := o.ConnectTimeout(cfg.ConnConfig.ConnectTimeout) // the DSN's is libpq's connect_timeout
 	cfg.ConnConfig.ConnectTimeout = timeout
+	cfg.ConnConfig.DialFunc = database.Dialer().DialContext // TCP keepalives (database.KeepAlive)
 	if o.AppName != "" {
 		cfg.ConnConfig.RuntimeParams["application_name"] = o.AppName
 	}
@@ -433,4 +434,17 @@ func classify(err error) (database.Class, bool) {
 		return database.Connection, true
 	}
 	return database.Fatal, false
+}
+
+// connKind sorts a connection failure the server named by SQLSTATE: it refused the
+// session (starting up or shutting down, too many connections, rejected) or ended
+// one it had (an administrator's or a crash's shutdown, a broken link).
+func connKind(err error) (database.ConnKind, bool) {
+	switch SQLState(err) {
+	case "57P03", "53300", "08001", "08004":
+		return database.ConnRefused, true
+	case "57P01", "57P02", "08006", "08003":
+		return database.ConnReset, true
+	}
+	return database.ConnOther, false
 }
