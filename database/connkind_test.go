@@ -13,7 +13,9 @@ import (
 // TestConnectionKind: refusals, resets and timeouts are told apart by errno and
 // error type, however deep the client wrapped them.
 func TestConnectionKind(t *testing.T) {
-	dial := func(err error) error { return fmt.Errorf("acquire: %w", &net.OpError{Op: "dial", Net: "tcp", Err: os.NewSyscallError("connect", err)}) }
+	dial := func(err error) error {
+		return fmt.Errorf("acquire: %w", &net.OpError{Op: "dial", Net: "tcp", Err: os.NewSyscallError("connect", err)})
+	}
 	for _, tc := range []struct {
 		err  error
 		want ConnKind

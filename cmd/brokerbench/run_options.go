@@ -8,6 +8,7 @@ import (
 
 	"github.com/spf13/pflag"
 
+	"github.com/brokerbench/brokerbench/database"
 	"github.com/brokerbench/brokerbench/driver"
 	"github.com/brokerbench/brokerbench/driver/iostat"
 	"github.com/brokerbench/brokerbench/results"
@@ -104,7 +105,8 @@ func (o runOptions) optionsMap(g *globalOptions, shownDB string) map[string]any 
 			out[f.Name] = sv.GetSlice()
 			return
 		}
-		out[f.Name] = f.Value.String()
+		// Any flag may take a URL with a password in it (--io-node-exporter).
+		out[f.Name] = database.RedactURL(f.Value.String())
 	})
 	return out
 }
