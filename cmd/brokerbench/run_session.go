@@ -51,6 +51,8 @@ type runSession struct {
 	frames   txn.Frames // where the frames run (openFrames)
 	srv      database.ServerInfo
 	seed     uint64
+	// probe is the liveness probe (run_connections.go), on a connection of its own.
+	probe func(context.Context) error
 
 	out     string       // the result file
 	result  *results.Run // the result file's content
@@ -165,6 +167,9 @@ func (s *runSession) open(ctx context.Context, tgt *target) error {
 	s.marketDB = marketDB
 	s.undo = append(s.undo, marketDB.Close)
 	s.markRun(ctx)
+	if err := s.openProbe(ctx); err != nil {
+		return err
+	}
 	if s.marker, err = loader.ReadMarker(ctx, db); err != nil {
 		return err
 	}

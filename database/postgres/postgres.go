@@ -8,6 +8,7 @@ import (
 	"net"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
@@ -143,7 +144,22 @@ func (e *joinedConnErr) Unwrap() error { return e.err }
 
 func (p *PG) Name() database.Name { return database.Postgres }
 func (p *PG) Target() string      { return p.target }
-func (p *PG) Close()              { p.Pool.Close() }
+
+// closeWait bounds Close. pgx ends a connection a deadline cut by sending the
+// server a cancel request and draining its answer for up to 15 s; a stopped server
+// never answers, and a run that gave it up closes four pools one after the other.
+const closeWait = 2 * time.Second
+
+// Close closes the pool, waiting at most closeWait for its connections to be
+// closed; the rest finishes in the background (or with the process).
+func (p *PG) Close() {
+	done := make(chan struct{})
+	go func() { p.Pool.Close(); close(done) }()
+	select {
+	case <-done:
+	case <-time.After(closeWait):
+	}
+}
 
 func pgIso(iso database.Isolation) pgx.TxIsoLevel {
 	switch iso {
