@@ -149,6 +149,9 @@ func (s *runSession) close() {
 
 func (s *runSession) open(ctx context.Context, tgt *target) error {
 	s.tgt = tgt
+	if err := s.checkConnections(ctx); err != nil {
+		return err
+	}
 	db, err := database.Open(ctx, tgt.DSN, database.Options{MaxConns: s.conns, AppName: "brokerbench run"})
 	if err != nil {
 		return err
@@ -239,8 +242,7 @@ func (s *runSession) instrument(ctx context.Context) error {
 	}
 	recordStorageRegime(ctx, s.result, s.tgt, s.db, s.lw.logf)
 	s.result.System = systemOf(s.sampler)
-	// The users' pool, the emulator's, the run lock's and the I/O sampler's connection.
-	warnCapFits(s.tgt, s.conns+s.meeWorkers+3, s.lw.logf)
+	warnCapFits(s.tgt, s.connectionsNeeded(), s.lw.logf)
 	if s.opts.MetricsAddr != "" {
 		s.metrics = driver.NewMetrics()
 		stop, err := serveMetrics(s.opts.MetricsAddr, s.metrics, s.lw)

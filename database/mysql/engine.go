@@ -14,15 +14,16 @@ import (
 // Engine is MySQL and MariaDB as package database sees them. Its RowFormat is the
 // tab-separated text LOAD DATA reads by default (rowformat.go).
 var Engine = &database.Engine{
-	Name:     database.MySQL,
-	Product:  "MySQL/MariaDB",
-	Schemes:  []string{"mysql", "mariadb"},
-	Open:     open,
-	DDL:      mysqlDDL{},
-	SQL:      SQL,
-	Classify: classify,
-	ConnKind: connKind,
-	ClockSQL: "SELECT UTC_TIMESTAMP(6)",
+	Name:        database.MySQL,
+	Product:     "MySQL/MariaDB",
+	Schemes:     []string{"mysql", "mariadb"},
+	Open:        open,
+	DDL:         mysqlDDL{},
+	SQL:         SQL,
+	Classify:    classify,
+	ConnKind:    connKind,
+	Connections: connections,
+	ClockSQL:    "SELECT UTC_TIMESTAMP(6)",
 	// A MariaDB sequence; MySQL has none, and its pools hand trade ids out
 	// themselves (database.IDAllocator, counter.go).
 	NextValue: func(sequence string) string { return "NEXT VALUE FOR " + sequence },

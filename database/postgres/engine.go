@@ -16,6 +16,7 @@ var Engine = &database.Engine{
 	SQL:          SQL,
 	Classify:     classify,
 	ConnKind:     connKind,
+	Connections:  connections,
 	RoutineCheck: routineCheck,
 	Routines:     routineDialect,
 	ClockSQL:     "SELECT clock_timestamp()",
