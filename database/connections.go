@@ -23,7 +23,7 @@ func (r ConnectionRoom) String() string {
 	if r.Reserved > 0 {
 		s += fmt.Sprintf(" - %d reserved", r.Reserved)
 	}
-	return s + fmt.Sprintf(" - %d open = %d free", r.Used, r.Free())
+	return s + fmt.Sprintf(" - %d open", r.Used)
 }
 
 // ErrNoConnectionCount: the engine cannot say how many sessions its server takes.
