@@ -111,8 +111,9 @@ func (p *PG) TryLock(ctx context.Context, name string) (func(), bool, error) {
 }
 
 // unlockWait bounds the release of a lock: a stopped server never answers it, and
-// the run that held the lock must still end.
-const unlockWait = 5 * time.Second
+// the run that held the lock must still end. Short is safe: a connection whose
+// release got no answer is closed, and its session's locks go with it.
+const unlockWait = 2 * time.Second
 
 // unlocker releases the lock name that conn holds and gives conn back to the pool;
 // a connection that fails the release (or gets no answer within unlockWait) is
