@@ -3,7 +3,6 @@ package postgres
 import (
 	"context"
 	"fmt"
-	"time"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
@@ -110,17 +109,12 @@ func (p *PG) TryLock(ctx context.Context, name string) (func(), bool, error) {
 	return unlocker(ctx, conn, name), true, nil
 }
 
-// unlockWait bounds the release of a lock: a stopped server never answers it, and
-// the run that held the lock must still end. Short is safe: a connection whose
-// release got no answer is closed, and its session's locks go with it.
-const unlockWait = 2 * time.Second
-
 // unlocker releases the lock name that conn holds and gives conn back to the pool;
-// a connection that fails the release (or gets no answer within unlockWait) is
-// closed, which releases it too.
+// a connection that fails the release (or gets no answer within
+// database.UnlockWait) is closed, which releases it too.
 func unlocker(ctx context.Context, conn *pgxpool.Conn, name string) func() {
 	return func() {
-		uctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), unlockWait)
+		uctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), database.UnlockWait)
 		defer cancel()
 		if _, err := conn.Exec(uctx, unlockSQL, name); err != nil {
 			_ = conn.Conn().Close(context.WithoutCancel(ctx))
