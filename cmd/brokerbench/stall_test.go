@@ -147,9 +147,11 @@ func TestStallInterrupted(t *testing.T) {
 	resume := testpg.StopCluster(t, c)
 	defer resume()
 	ch.signal(t, syscall.SIGINT)
+	signalled := time.Now()
 	if code := ch.wait(t); code != exitInterrupted {
 		t.Fatalf("exit %d, want %d\n%s", code, exitInterrupted, ch.output())
 	}
+	t.Logf("ended %s after the interrupt", time.Since(signalled).Round(100*time.Millisecond))
 	r, err := results.Read(out)
 	if err != nil {
 		t.Fatal(err)

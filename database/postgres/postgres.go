@@ -148,7 +148,8 @@ func (p *PG) Target() string      { return p.target }
 // closeWait bounds Close. pgx ends a connection a deadline cut by sending the
 // server a cancel request and draining its answer for up to 15 s; a stopped server
 // never answers, and a run that gave it up closes four pools one after the other.
-const closeWait = 2 * time.Second
+// A server that answers closes a pool in milliseconds.
+const closeWait = 500 * time.Millisecond
 
 // Close closes the pool, waiting at most closeWait for its connections to be
 // closed; the rest finishes in the background (or with the process).
