@@ -131,3 +131,26 @@ func TestStallInterrupted(t *testing.T) {
 		}
 	})
 }
+
+// TestLostLineNamesKinds: the lost-server line counts refusals, resets and timeouts
+// apart, and a silence without any is told as a server that stopped answering.
+func TestLostLineNamesKinds(t *testing.T) {
+	at := time.Date(2026, 1, 2, 23, 41, 7, 0, time.Local)
+	for _, tc := range []struct {
+		e    ServerLostError
+		want string
+	}{
+		{ServerLostError{At: at, Refused: 370, Reset: 12, TimedOut: 1, Grace: 10 * time.Second},
+			"lost the database server at 23:41:07 (370 connections refused, 12 reset, 1 timed out, none answered for 10s)"},
+		{ServerLostError{At: at, Reset: 1, Grace: 10 * time.Second},
+			"lost the database server at 23:41:07 (1 connection reset, none answered for 10s)"},
+		{ServerLostError{At: at, Stalled: true, InFlight: 3, TimedOut: 2, Grace: 10 * time.Second},
+			"the server stopped answering at 23:41:07 (3 transaction(s) in flight, 2 connections timed out; no answer to them or to the liveness probe for 10s)"},
+		{ServerLostError{At: at, Stalled: true, InFlight: 1, AtEnd: true},
+			"the server stopped answering at 23:41:07 (1 transaction(s) in flight; still silent when the last step ended)"},
+	} {
+		if got := tc.e.Error(); got != tc.want {
+			t.Errorf("got  %s\nwant %s", got, tc.want)
+		}
+	}
+}
