@@ -13,6 +13,12 @@ import (
 // Options.Timeout says otherwise (docs/faults.md).
 const DefaultConnectTimeout = 10 * time.Second
 
+// UnlockWait bounds the release of a lock a session holds (the run's lock, a load's):
+// a stopped server never answers it, and the command that held the lock must still
+// end. Short is safe: a connection whose release got no answer is closed, and its
+// session's locks go with it.
+const UnlockWait = 2 * time.Second
+
 // ConnectError says why a connect to product at target failed: the caller's context
 // ended (an interrupt: the error wraps context.Canceled), the server did not answer
 // within timeout, or err.

@@ -211,23 +211,56 @@ func Redact(dsn string) string {
 			}
 		}
 		q := u.Query()
+		secret := false
 		for k := range q {
-			if strings.EqualFold(k, "password") {
+			if SecretParam(k) {
 				q.Set(k, "xxxxx")
+				secret = true
 			}
 		}
-		u.RawQuery = q.Encode()
+		if secret {
+			u.RawQuery = q.Encode()
+		}
 		return u.String()
 	}
 	// key=value form; values may be quoted.
 	fields := splitKV(s)
 	for i, f := range fields {
 		k, _, ok := strings.Cut(f, "=")
-		if ok && strings.EqualFold(strings.TrimSpace(k), "password") {
+		if ok && SecretParam(strings.TrimSpace(k)) {
 			fields[i] = k + "=xxxxx"
 		}
 	}
 	return strings.Join(fields, " ")
+}
+
+// SecretParam reports whether a URL's query parameter (or a key=value DSN's key)
+// holds a secret by its name: a password (password, sslpassword, passwd, pwd, pass),
+// a token, a secret, an API key. A parameter that names where a secret is
+// (passfile, sslkey, sslcert: paths) is not one and stays shown, so a result file
+// still says which file a run read its password from.
+func SecretParam(key string) bool {
+	k := strings.ToLower(key)
+	switch k {
+	case "pwd", "pass", "apikey", "api_key", "auth", "key":
+		return true
+	}
+	for _, part := range []string{"password", "passwd", "secret", "token"} {
+		if strings.Contains(k, part) {
+			return true
+		}
+	}
+	return false
+}
+
+// RedactURL removes the secrets from s when it is a URL (Redact: the userinfo's
+// password, secret query parameters), and returns anything else as it is: for the
+// values of flags, any of which may be a URL (--io-node-exporter, --db).
+func RedactURL(s string) string {
+	if !hasScheme(strings.TrimSpace(s)) {
+		return s
+	}
+	return Redact(s)
 }
 
 // hasScheme reports whether s starts like a URL ("name://"), as opposed to libpq's

@@ -49,6 +49,13 @@ type Engine struct {
 	// ok is false for an error that is not its client's, which the shared rules in
 	// Classify then sort.
 	Classify func(err error) (c Class, ok bool)
+	// Connections asks the server behind db how many more sessions it takes (run's
+	// connection check); nil: not known, and the run does not check.
+	Connections func(ctx context.Context, db DB) (ConnectionRoom, error)
+	// ConnKind sorts a connection failure its client or server reported by code
+	// (refused, reset, timed out; ConnectionKind); nil, or ok false: the errno and
+	// error types the clients share decide alone.
+	ConnKind func(err error) (k ConnKind, ok bool)
 	// Routines is how this database installs and calls the workload's server routines
 	// (run --frames server, docs/workload.md §13); nil for a database without them.
 	// The routines' own source is the workload's (txn/routines/<Name>.sql).

@@ -44,3 +44,24 @@ func FuzzRedact(f *testing.F) {
 func sanitizeQuery(s string) string {
 	return strings.NewReplacer("@", "", "/", "", "#", "", "?", "").Replace(s)
 }
+
+// TestRedactURL: any URL a flag takes loses its password and its secret query
+// parameters; a passfile stays shown (a path, not the secret); a value that is not
+// a URL passes unchanged.
+func TestRedactURL(t *testing.T) {
+	for _, tc := range []struct{ in, want string }{
+		{"http://user:PASS@host:9100", "http://user:xxxxx@host:9100"},
+		{"http://host:9100/metrics?token=PASS&collect[]=cpu", "http://host:9100/metrics?collect%5B%5D=cpu&token=xxxxx"},
+		{"http://host:9100/metrics?collect[]=cpu", "http://host:9100/metrics?collect[]=cpu"},
+		{"postgres://u@h/d?sslpassword=PASS&passfile=/home/u/.pgpass", "postgres://u@h/d?passfile=%2Fhome%2Fu%2F.pgpass&sslpassword=xxxxx"},
+		{"host=h sslpassword=PASS", "host=h sslpassword=PASS"}, // not a URL: --db goes through Redact itself
+		{"nvme0n1=data", "nvme0n1=data"},
+	} {
+		if got := RedactURL(tc.in); got != tc.want {
+			t.Errorf("RedactURL(%q) = %q, want %q", tc.in, got, tc.want)
+		}
+	}
+	if got := Redact("host=h sslpassword=PASS"); strings.Contains(got, "PASS") {
+		t.Errorf("Redact kept the sslpassword: %q", got)
+	}
+}

@@ -96,10 +96,19 @@ type Config struct {
 	// ShutdownGrace is how long in-flight transactions may take to finish after an
 	// interrupt before they are cut (and not recorded).
 	ShutdownGrace time.Duration
-	// LostGrace is how long every connection may fail before the run ends with a
-	// *ServerLostError (lost.go); 0: DefaultLostGrace.
+	// LostGrace is how long every connection may fail, or the server answer
+	// nothing, before the run ends with a *ServerLostError (lost.go); 0:
+	// DefaultLostGrace.
 	LostGrace time.Duration
-	Clock     Clock
+	// Limits are the run's response-time limits by transaction name, from which
+	// each transaction's deadline is derived (TxnDeadline); a name absent takes
+	// the catalogue's limit.
+	Limits results.Limits
+	// Probe is the liveness probe (stall.go): a trivial query over a connection of
+	// its own, which a slow server still answers and a stopped one does not. Nil:
+	// only transactions waiting in flight tell a stall.
+	Probe func(ctx context.Context) error
+	Clock Clock
 
 	// NewUserExecutor makes user i's executor, stream i (0, 1, 2, ...).
 	NewUserExecutor func(stream int) txn.Executor
@@ -232,7 +241,7 @@ func (d *Driver) Run(ctx context.Context) ([]results.Step, error) {
 	cfg := &d.cfg
 	txCtx, cancelTx := context.WithCancel(context.WithoutCancel(ctx))
 	defer cancelTx()
-	d.rec = &recording{rec: results.NewRecorder(d.clock.Now()), txCtx: txCtx,
+	d.rec = &recording{rec: results.NewRecorder(d.clock.Now()), txCtx: txCtx, deadlines: deadlines(cfg.Limits, cfg.LostGrace),
 		onNewFail: func(class string, err error) { cfg.Logf("first %s failure: %v", class, err) }}
 
 	timer := d.rec.newWorker(timerStream, cfg.NewMarketExecutor(timerStream))
@@ -260,7 +269,8 @@ func (d *Driver) Run(ctx context.Context) ([]results.Step, error) {
 	}
 	d.check = newSelfCheck(cfg.Pool)
 	defer d.check.close()
-	d.watch = newServerWatch(cfg.LostGrace, d.clock.Now())
+	d.watch = newServerWatch(cfg.LostGrace, d.clock.Now(), cfg.Probe != nil)
+	d.rec.answered(d.clock.Now())
 
 	stopMEE := d.startMarket(ctx, start)
 	defer stopMEE()
@@ -273,6 +283,10 @@ func (d *Driver) Run(ctx context.Context) ([]results.Step, error) {
 	tickCtx, stopTick := context.WithCancel(context.Background())
 	bg.Add(1)
 	go func() { defer bg.Done(); d.tick(tickCtx, abort, timer.stats) }()
+	if cfg.Probe != nil {
+		bg.Add(1)
+		go func() { defer bg.Done(); d.probeLoop(tickCtx) }()
+	}
 
 	steps, runErr := d.runSteps(stepCtx, abort, start, stopRun, cancelTx)
 	stopRun()
@@ -281,16 +295,16 @@ func (d *Driver) Run(ctx context.Context) ([]results.Step, error) {
 		// The drain also gives a server restarting at the end a few seconds to
 		// come back (the tick still watches); only one still down after it is.
 		d.mee.drain(d.clock.Now().Add(cfg.Market.DelayMax + 5*time.Second))
-		if l := d.watch.lostAtEnd(); l != nil {
+		if l := d.watch.lostAtEnd(d.rec.signals()); l != nil {
 			d.downAtEnd = l
 		}
 	}
 	stopMEE()
 	stopTick()
 	// The emulator's in-flight transactions get the same grace as the users'.
-	grace := time.AfterFunc(cfg.ShutdownGrace, cancelTx)
-	d.mee.wait()
-	grace.Stop()
+	meeDone := make(chan struct{})
+	go func() { d.mee.wait(); close(meeDone) }()
+	d.waitOrCut(meeDone, cancelTx)
 	cancelTx()
 	bg.Wait()
 	if runErr != nil {
@@ -426,7 +440,7 @@ func (d *Driver) dataMaintenance(ctx context.Context, w *worker, start time.Time
 		if sch := d.sched.Load(); sch != nil {
 			sch.Charge(s)
 		}
-		out, err := w.exec.Run(d.rec.txCtx, txn.DataMaintenance)
+		out, err := d.rec.attempt(txn.DataMaintenance, func(ctx context.Context) (txn.Outcome, error) { return w.exec.Run(ctx, txn.DataMaintenance) })
 		if !d.rec.finish(w, txn.DataMaintenance, txnTimes{next, s, d.clock.Now()}, &out, err) {
 			return
 		}
@@ -526,7 +540,8 @@ func (d *Driver) closeWindow(w *window, sp StepPlan, stepStart, end time.Time) *
 			}
 		}
 	}
-	recordOutages(st, d.watch.takeOutages())
+	outages, stalls := d.watch.takeEnded()
+	recordOutages(st, outages, stalls)
 	if w.closeIO != nil {
 		st.IO = w.closeIO(total, commits)
 	}
@@ -591,7 +606,7 @@ func (d *Driver) tick(ctx context.Context, abort context.CancelCauseFunc, timer 
 		if s.ok-timer.ok.Load() == 0 && s.failed() >= abortAfterFailures {
 			abort(fmt.Errorf("%w: %d failures and no success; first: %v", ErrAllFailing, s.failed(), d.rec.anyFailure()))
 		}
-		if lost := d.watch.observe(now, s.ok, s.fails[0]); lost != nil {
+		if lost := d.watch.observe(now, s.ok, s.fails[0], d.rec.signals()); lost != nil {
 			abort(lost)
 		}
 		d.liveMu.Lock()

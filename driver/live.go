@@ -99,6 +99,9 @@ func StepRow(n int, st *results.Step, withIO bool) string {
 	if f := st.Faults; f != nil && f.ServerOutages > 0 {
 		flags = append(flags, fmt.Sprintf("server down %.0f s, reconnected", f.ServerDownS))
 	}
+	if f := st.Faults; f != nil && f.ServerStalls > 0 {
+		flags = append(flags, fmt.Sprintf("%s: no answer for %.0f s", results.FlagServerStall, f.ServerStallS))
+	}
 	if f := st.Faults; f != nil && f.ServerLost {
 		flags = append(flags, "server lost")
 	}

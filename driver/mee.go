@@ -205,7 +205,9 @@ func (m *mee) run(w *worker, it meeItem) {
 	switch it.action {
 	case doTradeResult:
 		price := FillPrice(it.req, schema.PriceAt(it.req.SecIndex, m.wave(start)))
-		out, err := w.exec.TradeResult(m.rec.txCtx, it.req.TradeID, price)
+		out, err := m.rec.attempt(txn.TradeResult, func(ctx context.Context) (txn.Outcome, error) {
+			return w.exec.TradeResult(ctx, it.req.TradeID, price)
+		})
 		end := m.clock.Now()
 		if !m.rec.finish(w, txn.TradeResult, txnTimes{it.due, start, end}, &out, err) {
 			return
@@ -216,7 +218,7 @@ func (m *mee) run(w *worker, it meeItem) {
 		}
 		m.afterTradeResult(it.req, price, end)
 	case doMarketFeed:
-		out, err := w.exec.MarketFeed(m.rec.txCtx, it.feed)
+		out, err := m.rec.attempt(txn.MarketFeed, func(ctx context.Context) (txn.Outcome, error) { return w.exec.MarketFeed(ctx, it.feed) })
 		end := m.clock.Now()
 		if m.rec.finish(w, txn.MarketFeed, txnTimes{it.due, start, end}, &out, err) && err != nil {
 			m.afterConnectionLoss(it, end, err)

@@ -3,6 +3,7 @@ package driver
 import (
 	"context"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/brokerbench/brokerbench/database"
@@ -35,6 +36,14 @@ type recording struct {
 	// in-flight transactions can finish after an interrupt, and ends after the grace
 	// period.
 	txCtx context.Context
+	// deadlines are the transactions' deadlines by kind (stall.go); 0: none.
+	deadlines [txn.NumKinds]time.Duration
+	// inFlight counts transactions waiting for the server; lastAnswer is when it
+	// last answered one (or the liveness probe), Unix ns; connKinds count the
+	// connection failures by database.ConnKind. The watch reads them (lost.go).
+	inFlight   atomic.Int64
+	lastAnswer atomic.Int64
+	connKinds  [database.NumConnKinds]atomic.Int64
 
 	mu        sync.Mutex
 	firstErr  [numClasses]error // first error of each class, for the log and aborts
@@ -67,6 +76,11 @@ func (r *recording) finish(w *worker, k txn.Kind, at txnTimes, out *txn.Outcome,
 			// The workload's intended rollback, passed up as an error: normal.
 			out.RolledBack, err = true, nil
 		}
+	}
+	if err != nil && isConnectionFailure(err) {
+		r.connKinds[database.ConnectionKind(err)].Add(1)
+	} else {
+		r.answered(end)
 	}
 	retries := max(0, out.Attempts-1)
 	w.stats.edge.Lock()

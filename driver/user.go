@@ -5,8 +5,8 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/brokerbench/brokerbench/database"
 	"github.com/brokerbench/brokerbench/schema/rnd"
+	"github.com/brokerbench/brokerbench/txn"
 )
 
 // failureBackoff is how long a user pauses after a lost connection, so a server
@@ -84,11 +84,32 @@ func (d *Driver) waitUsers(cancelTx context.CancelFunc) {
 			u.cancel()
 		}
 	}
-	grace := time.AfterFunc(d.cfg.ShutdownGrace, cancelTx)
-	defer grace.Stop()
-	for _, u := range users {
-		if u.done != nil {
-			<-u.done
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		for _, u := range users {
+			if u.done != nil {
+				<-u.done
+			}
+		}
+	}()
+	d.waitOrCut(done, cancelTx)
+}
+
+// waitOrCut waits for done, cutting the transactions in flight (cancelTx) after the
+// shutdown grace period, or at once while the server answers nothing: a stalled
+// server would keep them waiting until it continued, so an interrupt would do
+// nothing for as long.
+func (d *Driver) waitOrCut(done <-chan struct{}, cancelTx context.CancelFunc) {
+	deadline := d.clock.Now().Add(d.cfg.ShutdownGrace)
+	for {
+		select {
+		case <-done:
+			return
+		case <-d.clock.After(250 * time.Millisecond):
+		}
+		if d.watch.silent() || !d.clock.Now().Before(deadline) {
+			cancelTx()
 		}
 	}
 }
@@ -137,7 +158,7 @@ func (d *Driver) runUser(ctx context.Context, u *user) {
 		k := u.deck.Next()
 		start := d.clock.Now()
 		u.w.stats.start(intended, start)
-		out, err := u.w.exec.Run(d.rec.txCtx, k)
+		out, err := d.rec.attempt(k, func(ctx context.Context) (txn.Outcome, error) { return u.w.exec.Run(ctx, k) })
 		end := d.clock.Now()
 		last = end
 		if paced {
@@ -149,7 +170,7 @@ func (d *Driver) runUser(ctx context.Context, u *user) {
 		if err == nil && !out.RolledBack && len(out.ToMarket) > 0 {
 			d.mee.submit(out.ToMarket, end)
 		}
-		if err != nil && database.Classify(err) == database.Connection {
+		if err != nil && isConnectionFailure(err) {
 			backoff = nextBackoff(backoff, u.w.id)
 			if d.clock.Sleep(ctx, backoff) != nil {
 				return

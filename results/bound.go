@@ -41,7 +41,7 @@ const (
 // CPUBound applies the cpu-bound rule; false when the host's figures are unknown.
 func CPUBound(st *Step) bool {
 	h := st.Host
-	return hostKnown(h) && h.Cores > 0 && h.IdlePct < CPUBoundIdlePct && h.IOWaitPct < CPUBoundIOWaitPct
+	return !serverFault(st) && hostKnown(h) && h.Cores > 0 && h.IdlePct < CPUBoundIdlePct && h.IOWaitPct < CPUBoundIOWaitPct
 }
 
 // IOBound applies the io-bound rule to a step of a run on sys (nil: the storage
@@ -49,7 +49,7 @@ func CPUBound(st *Step) bool {
 // unknown, or the disks' utilisation and limits both are.
 func IOBound(st *Step, sys *System) bool {
 	h := st.Host
-	if !hostKnown(h) || h.Cores == 0 || h.IOWaitPct < IOBoundIOWaitPct {
+	if serverFault(st) || !hostKnown(h) || h.Cores == 0 || h.IOWaitPct < IOBoundIOWaitPct {
 		return false
 	}
 	if util, ok := busiestUtil(st.IO); ok && util >= IOBoundUtilPct {
@@ -124,6 +124,14 @@ func busiestUtil(io *StepIO) (float64, bool) {
 		return io.UtilPercent, true
 	}
 	return best, ok
+}
+
+// serverFault: the server stalled, went down or was lost during the step, which
+// then measured the fault (often at 0 tps), not what bound the host; other
+// processes' CPU use must not make it cpu-bound.
+func serverFault(st *Step) bool {
+	f := st.Faults
+	return f != nil && (f.ServerStalls > 0 || f.ServerOutages > 0 || f.ServerLost)
 }
 
 // boundBy names what bound a step of a run on sys: "CPU", "I/O", or "" (neither

@@ -255,6 +255,12 @@ type Faults struct {
 	// ServerDownS is their total length. The step is flagged server-outage.
 	ServerOutages int     `json:"server_outages,omitempty"`
 	ServerDownS   float64 `json:"server_down_s,omitempty"`
+	// ServerStalls counts spells in the step when the server answered nothing, not
+	// even the run's liveness probe, for over 3 s and answered again within the grace
+	// period (a paused server, a network dropping packets); ServerStallS is their
+	// total length. The step is flagged server-stall.
+	ServerStalls int     `json:"server_stalls,omitempty"`
+	ServerStallS float64 `json:"server_stall_s,omitempty"`
 	// ServerLost: the run ended in this step because the server stopped answering
 	// for longer than the grace period (flag server-lost).
 	ServerLost bool `json:"server_lost,omitempty"`

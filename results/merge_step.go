@@ -180,6 +180,8 @@ func mergeFaults(parts []shardStep) *Faults {
 		// Each shard saw the same server: its worst outage stands for the step.
 		f.ServerOutages = max(f.ServerOutages, s.ServerOutages)
 		f.ServerDownS = max(f.ServerDownS, s.ServerDownS)
+		f.ServerStalls = max(f.ServerStalls, s.ServerStalls)
+		f.ServerStallS = max(f.ServerStallS, s.ServerStallS)
 		f.ServerLost = f.ServerLost || s.ServerLost
 		for class, n := range s.ByClass {
 			if f.ByClass == nil {

@@ -22,6 +22,9 @@ const (
 	// within the grace period; FlagServerLost: it did not, and the run ended there.
 	FlagServerOutage = "server-outage"
 	FlagServerLost   = "server-lost"
+	// FlagServerStall: the server answered nothing, not even the run's liveness
+	// probe, for a while during the step and answered again within the grace period.
+	FlagServerStall = "server-stall"
 )
 
 // The data-source rule (docs/storage-bound.md, "The data-source rule"): a step read

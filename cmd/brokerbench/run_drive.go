@@ -25,6 +25,7 @@ func (s *runSession) drive(ctx context.Context) error {
 		Plan: s.plan, Steps: s.steps, Think: s.opts.Think, Rate: s.opts.Rate,
 		Market: driver.DefaultMarket(s.meeWorkers),
 		Scale:  sc, Seed: seed, Shard: shard, StartAt: s.shard.startAt, Clock: s.clock, LostGrace: s.opts.LostGrace,
+		Limits: s.lims, Probe: s.probe,
 		NewUserExecutor: func(stream int) txn.Executor {
 			return txn.NewExecutor(s.db, s.stmts, sc, seed, stream, txn.WithCustomers(customers), txn.WithFrames(s.frames))
 		},

@@ -8,6 +8,7 @@ import (
 
 	"github.com/spf13/pflag"
 
+	"github.com/brokerbench/brokerbench/database"
 	"github.com/brokerbench/brokerbench/driver"
 	"github.com/brokerbench/brokerbench/driver/iostat"
 	"github.com/brokerbench/brokerbench/results"
@@ -75,7 +76,7 @@ func (o *runOptions) bindFlags(f *pflag.FlagSet) {
 	o.LimitOpts.bindFlags(f)
 	o.RepeatOpts.bindFlags(f)
 	f.StringVar(&o.Shard, "shard", "", "drive shard `I/N` of a sharded run (I from 0): its share of every step's users and of --rate, its own slice of the customers and input streams; merge the shards' files afterwards")
-	f.DurationVar(&o.LostGrace, "reconnect-grace", driver.DefaultLostGrace, "how long every connection may fail before the run declares the server lost and stops (the step is cut, finished steps kept, no check, exit 1); a server back sooner is reconnected to and its step flagged server-outage")
+	f.DurationVar(&o.LostGrace, "reconnect-grace", driver.DefaultLostGrace, "how long every connection may fail, or the server answer nothing (not even a SELECT 1 on a connection of its own), before the run declares the server lost and stops (the step is cut, finished steps kept, no check, exit 1); a server back sooner is reconnected to and its step flagged server-outage or server-stall")
 	f.StringVar(&o.Frames, "frames", string(txn.ClientFrames), "where the transactions' frames run: \"client\" sends every statement from brokerbench; \"server\" calls one stored routine per transaction that runs the same statements in the database (installed by load, or by run on an older load)")
 	f.StringVar(&o.StartAt, "start-at", "", "start the first step at this `TIME` (RFC 3339, e.g. 2026-12-01T04:30:00Z) so the shards' steps line up; waits until then")
 }
@@ -104,7 +105,8 @@ func (o runOptions) optionsMap(g *globalOptions, shownDB string) map[string]any 
 			out[f.Name] = sv.GetSlice()
 			return
 		}
-		out[f.Name] = f.Value.String()
+		// Any flag may take a URL with a password in it (--io-node-exporter).
+		out[f.Name] = database.RedactURL(f.Value.String())
 	})
 	return out
 }

@@ -51,6 +51,8 @@ type runSession struct {
 	frames   txn.Frames // where the frames run (openFrames)
 	srv      database.ServerInfo
 	seed     uint64
+	// probe is the liveness probe (run_connections.go), on a connection of its own.
+	probe func(context.Context) error
 
 	out     string       // the result file
 	result  *results.Run // the result file's content
@@ -147,6 +149,9 @@ func (s *runSession) close() {
 
 func (s *runSession) open(ctx context.Context, tgt *target) error {
 	s.tgt = tgt
+	if err := s.checkConnections(ctx); err != nil {
+		return err
+	}
 	db, err := database.Open(ctx, tgt.DSN, database.Options{MaxConns: s.conns, AppName: "brokerbench run"})
 	if err != nil {
 		return err
@@ -168,6 +173,9 @@ func (s *runSession) open(ctx context.Context, tgt *target) error {
 		return err
 	}
 	if err := s.markRun(ctx); err != nil { // a database brokerbench loaded only
+		return err
+	}
+	if err := s.openProbe(ctx); err != nil {
 		return err
 	}
 	if s.stmts, err = txn.StatementsFor(db.Name()); err != nil {
@@ -236,8 +244,7 @@ func (s *runSession) instrument(ctx context.Context) error {
 	}
 	recordStorageRegime(ctx, s.result, s.tgt, s.db, s.lw.logf)
 	s.result.System = systemOf(s.sampler)
-	// The users' pool, the emulator's, the run lock's and the I/O sampler's connection.
-	warnCapFits(s.tgt, s.conns+s.meeWorkers+3, s.lw.logf)
+	warnCapFits(s.tgt, s.connectionsNeeded(), s.lw.logf)
 	if s.opts.MetricsAddr != "" {
 		s.metrics = driver.NewMetrics()
 		stop, err := serveMetrics(s.opts.MetricsAddr, s.metrics, s.lw)

@@ -55,6 +55,22 @@ func classify(err error) (database.Class, bool) {
 	return database.Fatal, false
 }
 
+// connKind sorts a connection failure by number: the server refused the session
+// (too many connections) or ended one it had (shutdown, killed, gone away); the
+// driver's own ErrInvalidConn is a connection that broke under it.
+func connKind(err error) (database.ConnKind, bool) {
+	switch ErrorNumber(err) {
+	case erConCount:
+		return database.ConnRefused, true
+	case erServerShutdown, erConnKilled, crServerGone, crServerLost:
+		return database.ConnReset, true
+	}
+	if errors.Is(err, driver.ErrInvalidConn) || errors.Is(err, sqldriver.ErrBadConn) || errors.Is(err, sql.ErrConnDone) {
+		return database.ConnReset, true
+	}
+	return database.ConnOther, false
+}
+
 // Reason names what err means to the load driver ("deadlock", "lock wait timeout",
 // "duplicate key") or "": tests assert the meaning, not a message.
 func Reason(err error) string {

@@ -5,19 +5,25 @@
 // the server. Importing it registers Engine with package database.
 package mysql
 
-import "github.com/brokerbench/brokerbench/database"
+import (
+	driver "github.com/go-sql-driver/mysql"
+
+	"github.com/brokerbench/brokerbench/database"
+)
 
 // Engine is MySQL and MariaDB as package database sees them. Its RowFormat is the
 // tab-separated text LOAD DATA reads by default (rowformat.go).
 var Engine = &database.Engine{
-	Name:     database.MySQL,
-	Product:  "MySQL/MariaDB",
-	Schemes:  []string{"mysql", "mariadb"},
-	Open:     open,
-	DDL:      mysqlDDL{},
-	SQL:      SQL,
-	Classify: classify,
-	ClockSQL: "SELECT UTC_TIMESTAMP(6)",
+	Name:        database.MySQL,
+	Product:     "MySQL/MariaDB",
+	Schemes:     []string{"mysql", "mariadb"},
+	Open:        open,
+	DDL:         mysqlDDL{},
+	SQL:         SQL,
+	Classify:    classify,
+	ConnKind:    connKind,
+	Connections: connections,
+	ClockSQL:    "SELECT UTC_TIMESTAMP(6)",
 	// A MariaDB sequence; MySQL has none, and its pools hand trade ids out
 	// themselves (database.IDAllocator, counter.go).
 	NextValue: func(sequence string) string { return "NEXT VALUE FOR " + sequence },
@@ -45,4 +51,10 @@ var Engine = &database.Engine{
 	RoutineCheck: routineCheck,
 }
 
-func init() { database.Register(Engine) }
+func init() {
+	database.Register(Engine)
+	// The driver's default logger writes "[mysql] packets.go: ..." to stderr when a
+	// connection breaks, beside the error it returns; every connector brokerbench
+	// builds sets its own (configure), and this covers any other.
+	_ = driver.SetLogger(&driver.NopLogger{})
+}

@@ -82,7 +82,10 @@ func (m *DB) TryLock(ctx context.Context, name string) (func(), bool, error) {
 // fails the release is discarded, which releases it too.
 func unlocker(ctx context.Context, conn *sql.Conn, name string) func() {
 	return func() {
-		if _, err := conn.ExecContext(context.WithoutCancel(ctx), "DO RELEASE_LOCK("+lockName+")", name); err != nil {
+		// A stopped server never answers: give up after database.UnlockWait.
+		uctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), database.UnlockWait)
+		defer cancel()
+		if _, err := conn.ExecContext(uctx, "DO RELEASE_LOCK("+lockName+")", name); err != nil {
 			discard(conn)
 			return
 		}

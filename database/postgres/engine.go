@@ -15,6 +15,8 @@ var Engine = &database.Engine{
 	DDL:          postgresDDL{},
 	SQL:          SQL,
 	Classify:     classify,
+	ConnKind:     connKind,
+	Connections:  connections,
 	RoutineCheck: routineCheck,
 	Routines:     routineDialect,
 	ClockSQL:     "SELECT clock_timestamp()",

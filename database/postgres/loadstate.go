@@ -110,10 +110,13 @@ func (p *PG) TryLock(ctx context.Context, name string) (func(), bool, error) {
 }
 
 // unlocker releases the lock name that conn holds and gives conn back to the pool;
-// a connection that fails the release is closed, which releases it too.
+// a connection that fails the release (or gets no answer within
+// database.UnlockWait) is closed, which releases it too.
 func unlocker(ctx context.Context, conn *pgxpool.Conn, name string) func() {
 	return func() {
-		if _, err := conn.Exec(context.WithoutCancel(ctx), unlockSQL, name); err != nil {
+		uctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), database.UnlockWait)
+		defer cancel()
+		if _, err := conn.Exec(uctx, unlockSQL, name); err != nil {
 			_ = conn.Conn().Close(context.WithoutCancel(ctx))
 		}
 		conn.Release()

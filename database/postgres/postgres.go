@@ -8,6 +8,7 @@ import (
 	"net"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
@@ -55,6 +56,7 @@ func Open(ctx context.Context, dsn string, o database.Options) (*PG, error) {
 	cfg.AfterConnect = registerCents
 	timeout := o.ConnectTimeout(cfg.ConnConfig.ConnectTimeout) // the DSN's is libpq's connect_timeout
 	cfg.ConnConfig.ConnectTimeout = timeout
+	cfg.ConnConfig.DialFunc = database.Dialer().DialContext // TCP keepalives (database.KeepAlive)
 	if o.AppName != "" {
 		cfg.ConnConfig.RuntimeParams["application_name"] = o.AppName
 	}
@@ -142,7 +144,23 @@ func (e *joinedConnErr) Unwrap() error { return e.err }
 
 func (p *PG) Name() database.Name { return database.Postgres }
 func (p *PG) Target() string      { return p.target }
-func (p *PG) Close()              { p.Pool.Close() }
+
+// closeWait bounds Close. pgx ends a connection a deadline cut by sending the
+// server a cancel request and draining its answer for up to 15 s; a stopped server
+// never answers, and a run that gave it up closes four pools one after the other.
+// A server that answers closes a pool in milliseconds.
+const closeWait = 500 * time.Millisecond
+
+// Close closes the pool, waiting at most closeWait for its connections to be
+// closed; the rest finishes in the background (or with the process).
+func (p *PG) Close() {
+	done := make(chan struct{})
+	go func() { p.Pool.Close(); close(done) }()
+	select {
+	case <-done:
+	case <-time.After(closeWait):
+	}
+}
 
 func pgIso(iso database.Isolation) pgx.TxIsoLevel {
 	switch iso {
@@ -433,4 +451,17 @@ func classify(err error) (database.Class, bool) {
 		return database.Connection, true
 	}
 	return database.Fatal, false
+}
+
+// connKind sorts a connection failure the server named by SQLSTATE: it refused the
+// session (starting up or shutting down, too many connections, rejected) or ended
+// one it had (an administrator's or a crash's shutdown, a broken link).
+func connKind(err error) (database.ConnKind, bool) {
+	switch SQLState(err) {
+	case "57P03", "53300", "08001", "08004":
+		return database.ConnRefused, true
+	case "57P01", "57P02", "08006", "08003":
+		return database.ConnReset, true
+	}
+	return database.ConnOther, false
 }

@@ -17,6 +17,7 @@ var Engine = &database.Engine{
 	DDL:          sqlserverDDL{},
 	SQL:          SQL,
 	Classify:     classify,
+	Connections:  connections,
 	RoutineCheck: routineCheck,
 	Routines:     routineDialect,
 	ClockSQL:     "SELECT SYSUTCDATETIME()",

@@ -146,7 +146,10 @@ func (m *MSSQL) TryLock(ctx context.Context, name string) (func(), bool, error) 
 // a connection that fails the release is discarded, which releases it too.
 func unlocker(ctx context.Context, conn *sql.Conn, name string) func() {
 	return func() {
-		if _, err := conn.ExecContext(context.WithoutCancel(ctx), unlockSQL, name); err != nil {
+		// A stopped server never answers: give up after database.UnlockWait.
+		uctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), database.UnlockWait)
+		defer cancel()
+		if _, err := conn.ExecContext(uctx, unlockSQL, name); err != nil {
 			_ = conn.Raw(func(any) error { return driver.ErrBadConn })
 		}
 		_ = conn.Close()

@@ -16,6 +16,8 @@ import (
 	dto "github.com/prometheus/client_model/go"
 	"github.com/prometheus/common/expfmt"
 	"github.com/prometheus/common/model"
+
+	"github.com/brokerbench/brokerbench/database"
 )
 
 // nodeExporter scrapes a remote host's node_exporter (docs/storage.md §2.1). Its diskstats
@@ -59,7 +61,7 @@ const (
 func scrapeURL(raw string, withHost bool) (string, error) {
 	u, err := url.Parse(raw)
 	if err != nil || u.Scheme == "" || u.Host == "" {
-		return "", fmt.Errorf("--io-node-exporter %q: want a URL like http://dbhost:9100/metrics", raw)
+		return "", fmt.Errorf("--io-node-exporter %q: want a URL like http://dbhost:9100/metrics", database.RedactURL(raw))
 	}
 	if u.Path == "" || u.Path == "/" {
 		u.Path = "/metrics"
@@ -91,14 +93,15 @@ func openNodeExporter(ctx context.Context, raw string, names []string, timeout t
 		fams, err = n.scrape(ctx)
 	}
 	if err != nil {
-		return nil, fmt.Errorf("--io-node-exporter: %w", err)
+		// net/http masks a userinfo password in its errors, not a token in the query.
+		return nil, database.Scrubbed(fmt.Errorf("--io-node-exporter: %w", err), urlSecrets(raw)...)
 	}
 	if n.hostNote == "" && exporterHost(fams) == nil {
 		n.hostNote = "the exporter has no " + mCPU + " (is its cpu collector enabled?)"
 	}
 	have := exporterDevices(fams)
 	if len(have) == 0 {
-		return nil, fmt.Errorf("--io-node-exporter %s: no %s metrics (is the diskstats collector enabled?)", raw, mReads)
+		return nil, fmt.Errorf("--io-node-exporter %s: no %s metrics (is the diskstats collector enabled?)", database.RedactURL(raw), mReads)
 	}
 	if len(names) > 0 {
 		for _, arg := range names {
@@ -211,12 +214,31 @@ func (n *nodeExporter) scrape(ctx context.Context) (map[string]*dto.MetricFamily
 	}
 	defer resp.Body.Close()
 	if resp.StatusCode != http.StatusOK {
-		return nil, &statusError{url: n.url, code: resp.StatusCode, status: resp.Status}
+		return nil, &statusError{url: database.RedactURL(n.url), code: resp.StatusCode, status: resp.Status}
 	}
 	return parseExposition(io.LimitReader(resp.Body, 32<<20))
 }
 
-// statusError is an exporter's answer other than 200 OK.
+// urlSecrets are the secrets a URL holds (its password, its secret query
+// parameters' values), for scrubbing an error that quotes it.
+func urlSecrets(raw string) []string {
+	u, err := url.Parse(raw)
+	if err != nil {
+		return nil
+	}
+	var s []string
+	if p, ok := u.User.Password(); ok {
+		s = append(s, p)
+	}
+	for k, vs := range u.Query() {
+		if database.SecretParam(k) {
+			s = append(s, vs...)
+		}
+	}
+	return s
+}
+
+// statusError is an exporter's answer other than 200 OK (its url without secrets).
 type statusError struct {
 	url, status string
 	code        int
