@@ -1,8 +1,6 @@
 package main
 
 import (
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -19,25 +17,7 @@ func TestLoadIntoKeptCappedCluster(t *testing.T) {
 	if testing.Short() {
 		t.Skip("a load into a capped cluster; skipped with -short")
 	}
-	if _, err := pgmanaged.FindBinaries(); err != nil {
-		t.Skip("no PostgreSQL server binaries: ", err)
-	}
-	if _, err := memcap.Find(); err != nil {
-		t.Skipf("no memory cgroup can be made here, so no capped cluster: %v", err)
-	}
-	// The server's user must reach the folder: t.TempDir's parents are private.
-	base, err := os.MkdirTemp("", "bb-load-cap-")
-	if err != nil {
-		t.Fatal(err)
-	}
-	os.Chmod(base, 0o755)
-	pgdata := filepath.Join(base, "kept")
-	t.Cleanup(func() {
-		if c, err := pgmanaged.Attach(pgdata); err == nil {
-			_ = c.Stop()
-		}
-		os.RemoveAll(base)
-	})
+	pgdata := keptClusterFolder(t, "bb-load-cap-")
 	const capBytes = 192_000_000
 	if code, stdout, stderr := runMain("pg", "start", "--pgdata", pgdata, "--server-memory", "192MB"); code != 0 {
 		t.Fatalf("pg start: exit %d\n%s%s", code, stdout, stderr)

@@ -21,25 +21,7 @@ import (
 // 4 MB each beside the server's shared memory.
 func TestKeptCappedClusterAcrossProcesses(t *testing.T) {
 	t.Parallel()
-	if _, err := pgmanaged.FindBinaries(); err != nil {
-		t.Skip("no PostgreSQL server binaries: ", err)
-	}
-	if _, err := memcap.Find(); err != nil {
-		t.Skipf("no usable memory cgroup on this machine: %v", err)
-	}
-	// The server's user must reach the folder: t.TempDir's parents are private.
-	base, err := os.MkdirTemp("", "bb-kept-cap-")
-	if err != nil {
-		t.Fatal(err)
-	}
-	os.Chmod(base, 0o755)
-	pgdata := filepath.Join(base, "kept")
-	t.Cleanup(func() {
-		if c, err := pgmanaged.Attach(pgdata); err == nil {
-			_ = c.Stop()
-		}
-		os.RemoveAll(base)
-	})
+	pgdata := keptClusterFolder(t, "bb-kept-cap-")
 	const capBytes = 512 << 20
 	cli := func(want int, args ...string) string {
 		t.Helper()
@@ -78,7 +60,7 @@ func TestKeptCappedClusterAcrossProcesses(t *testing.T) {
 	capped("pg start")
 	cli(0, "load", "--pgdata", pgdata, "--customers", "1000", "--trade-days", "5")
 	capped("load")
-	out := filepath.Join(base, "run.json")
+	out := filepath.Join(filepath.Dir(pgdata), "run.json")
 	cli(0, "run", "--pgdata", pgdata, "--users", "2", "--step", "3s", "--warmup", "1s", "--rate", "20", "--no-check", "--out", out)
 	capped("run")
 	if r, err := results.Read(out); err != nil || r.Database.MemoryCapBytes != capBytes {
@@ -103,4 +85,30 @@ func TestKeptCappedClusterAcrossProcesses(t *testing.T) {
 	}
 	capped("pg start without --server-memory")
 	cli(0, "pg", "stop", "--pgdata", pgdata)
+}
+
+// keptClusterFolder is a folder for a kept, capped managed cluster that the test
+// stops and removes at its end; it skips where no server binaries or memory cgroup are.
+func keptClusterFolder(t *testing.T, prefix string) string {
+	t.Helper()
+	if _, err := pgmanaged.FindBinaries(); err != nil {
+		t.Skip("no PostgreSQL server binaries: ", err)
+	}
+	if _, err := memcap.Find(); err != nil {
+		t.Skipf("no usable memory cgroup on this machine: %v", err)
+	}
+	// The server's user must reach the folder: t.TempDir's parents are private.
+	base, err := os.MkdirTemp("", prefix)
+	if err != nil {
+		t.Fatal(err)
+	}
+	os.Chmod(base, 0o755)
+	pgdata := filepath.Join(base, "kept")
+	t.Cleanup(func() {
+		if c, err := pgmanaged.Attach(pgdata); err == nil {
+			_ = c.Stop()
+		}
+		os.RemoveAll(base)
+	})
+	return pgdata
 }
