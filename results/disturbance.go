@@ -85,38 +85,44 @@ func disturbedNote(r *Run) string {
 		"so a repeat without it differs by that work; compare judges repeats on undisturbed windows."
 }
 
-// unevenDisturbances says which repeats of two sides at one step were disturbed by a
-// cause that not every repeat shares, as "A 1 of 3, B 0 of 3: checkpoint": a cause in
-// every window of both sides (a checkpoint in each of a long step's windows) disturbs
-// them alike and is part of what they measure; "" when no repeat differs so.
-func unevenDisturbances(ra, rb []stepView) string {
+// unevenKinds are the kinds of disturbance that some repeats of two sides at one step
+// had and others did not: a cause in every window of both sides (a checkpoint in each
+// of a long step's windows) disturbs them alike and is part of what they measure.
+func unevenKinds(ra, rb []stepView) map[string]bool {
 	count := map[string]int{}
 	for _, v := range append(slices.Clone(ra), rb...) {
 		for _, d := range disturbancesOf(v.st) {
 			count[d.kind]++
 		}
 	}
-	all := len(ra) + len(rb)
-	uneven := func(v stepView) []string {
-		var out []string
-		for _, d := range disturbancesOf(v.st) {
-			if count[d.kind] < all {
-				out = append(out, d.kind)
-			}
+	out := map[string]bool{}
+	for k, n := range count {
+		if n < len(ra)+len(rb) {
+			out[k] = true
 		}
-		return out
 	}
+	return out
+}
+
+// unevenDisturbances says which repeats of two sides at one step were disturbed by an
+// uneven kind (unevenKinds), as "A 1 of 3, B 0 of 3: checkpoint"; "" when none was.
+func unevenDisturbances(ra, rb []stepView) string {
+	uneven := unevenKinds(ra, rb)
 	var kinds []string
 	side := func(reps []stepView) int {
 		n := 0
 		for _, v := range reps {
-			if k := uneven(v); len(k) > 0 {
-				n++
-				for _, x := range k {
-					if !slices.Contains(kinds, x) {
-						kinds = append(kinds, x)
+			hit := false
+			for _, d := range disturbancesOf(v.st) {
+				if uneven[d.kind] {
+					hit = true
+					if !slices.Contains(kinds, d.kind) {
+						kinds = append(kinds, d.kind)
 					}
 				}
+			}
+			if hit {
+				n++
 			}
 		}
 		return n

@@ -131,17 +131,45 @@ func (d repeatDrift) reason() string {
 
 // repeatsDoubt is why repeats that are enough for a verdict still cannot have one: a
 // side's repeats were disturbed by what the others were not (unless the comparison
-// allows disturbed repeats), or the figure drifted over the run order; "" when
-// neither.
-func (c *Comparison) repeatsDoubt(ra, rb []stepView, m metric) string {
-	if !c.AllowDisturbed {
-		if d := unevenDisturbances(ra, rb); d != "" {
-			return "disturbed repeats (" + d + "): a verdict compares windows disturbed alike; " +
-				"run again on a quieter host, or compare --allow-disturbed to judge them anyway"
-		}
+// allows disturbed repeats, or the verdict holds without them), or the figure drifted
+// over the run order; "" when neither. lo and hi are the interval of all the repeats
+// around base.
+func (c *Comparison) repeatsDoubt(ra, rb []stepView, m metric, base, lo, hi float64) string {
+	if d := unevenDisturbances(ra, rb); d != "" && !c.AllowDisturbed && !holdsWithout(ra, rb, m, base, lo, hi) {
+		return "disturbed repeats (" + d + "): a verdict compares windows disturbed alike; " +
+			"run again on a quieter host, or compare --allow-disturbed to judge them anyway"
 	}
 	if d, ok := driftOf(ra, rb, m); ok {
 		return d.reason()
 	}
 	return ""
+}
+
+// holdsWithout tells whether a change whose interval [lo, hi] excludes zero still
+// excludes it, on the same side, from the undisturbed repeats alone (two a side at
+// least): a disturbance that cannot explain the difference (a side capped at 30 IOPS
+// reads 99.8 % lower whether or not a vacuum ran in one window of the other) does not
+// withhold its verdict.
+func holdsWithout(ra, rb []stepView, m metric, base, lo, hi float64) bool {
+	if !(lo > 0 || hi < 0) {
+		return false
+	}
+	uneven := unevenKinds(ra, rb)
+	ua, ub := undisturbedBy(ra, uneven), undisturbedBy(rb, uneven)
+	if len(ua) < 2 || len(ub) < 2 {
+		return false
+	}
+	l, h, _ := repeatsInterval(ua, ub, m, base)
+	return (lo > 0 && l > 0) || (hi < 0 && h < 0)
+}
+
+// undisturbedBy are the repeats that none of the kinds disturbed.
+func undisturbedBy(reps []stepView, kinds map[string]bool) []stepView {
+	var out []stepView
+	for _, v := range reps {
+		if !slices.ContainsFunc(disturbancesOf(v.st), func(d disturbance) bool { return kinds[d.kind] }) {
+			out = append(out, v)
+		}
+	}
+	return out
 }

@@ -92,7 +92,7 @@ func (c *Comparison) Estimate(i, r int, m metric) (Estimate, bool) {
 		e.Lo, e.Hi, e.Method = repeatsInterval(ra, rb, m, b)
 		e.Reason = repeatsReason(e.RunsA, e.RunsB)
 		if e.Reason == "" {
-			e.Reason = c.repeatsDoubt(ra, rb, m)
+			e.Reason = c.repeatsDoubt(ra, rb, m, b, e.Lo, e.Hi)
 		}
 	default:
 		e.Lo, e.Hi, e.Method = c.withinRunInterval(i, ra[0], rb[0], m, b, e.Change)
