@@ -61,6 +61,10 @@ func (e *RunHeldError) Error() string {
 	return fmt.Sprintf("a brokerbench run holds %s (%s): stop it, or wait for it to end", e.Target, *e.Holder)
 }
 
+// releaseWait bounds the release's delete of the holder row, as the engines bound the
+// unlock.
+const releaseWait = 2 * time.Second
+
 // HoldRun takes the run lock of shard (of shards) and records this process as its
 // holder. It refuses with a *RunHeldError naming the holder when another run holds
 // that lock, and, for an unsharded run, when any run's shard holds its own: shards of
@@ -79,7 +83,12 @@ func HoldRun(ctx context.Context, db database.DB, shard, shards int) (release fu
 	// The row is written before the others are read: a shard of this run that reads
 	// shard 0's row a moment later finds this run's, not a killed run's left behind.
 	done := func() {
-		_, _ = db.Exec(context.WithoutCancel(ctx), fmt.Sprintf("DELETE FROM %s WHERE shard = %d", RunHolderTable, shard))
+		// A release must not hang on a server that stopped answering (the run ends
+		// then, and Ctrl-C must end it within seconds): the row waits at most
+		// releaseWait, and a row left behind names no one once its lock is free.
+		rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), releaseWait)
+		defer cancel()
+		_, _ = db.Exec(rctx, fmt.Sprintf("DELETE FROM %s WHERE shard = %d", RunHolderTable, shard))
 		unlock()
 	}
 	if err := recordRunHolder(ctx, db, shard, shards); err != nil {

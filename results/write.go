@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"sync"
 	"syscall"
 	"time"
 )
@@ -62,7 +63,7 @@ func Write(path string, r *Run) error {
 			os.Remove(tmp.Name())
 		}
 	}()
-	if exists && !measured(r) {
+	if exists && !measured(r) && !wroteIt(old) {
 		return nil
 	}
 	if _, err := tmp.Write(data); err != nil {
@@ -81,6 +82,9 @@ func Write(path string, r *Run) error {
 		return fmt.Errorf("write result file %s: %w", path, err)
 	}
 	done = true
+	if fi, err := os.Stat(path); err == nil {
+		written.Store(path, fi)
+	}
 	// The rename is durable only once the folder is synced. Some filesystems cannot
 	// sync a folder; the data itself is already safe then, so that is not an error.
 	if d, err := os.Open(dir); err == nil {
@@ -88,6 +92,24 @@ func Write(path string, r *Run) error {
 		d.Close()
 	}
 	return nil
+}
+
+// written holds, by path, the file this process last wrote there: a run's first
+// write makes its file before any step, and its last (interrupted, still no step) must
+// replace that one, which is its own, not someone's earlier result.
+var written sync.Map
+
+// wroteIt tells whether the file fi is the one this process last wrote at its path:
+// the same file (device and inode, size and modification time), not one put there since.
+func wroteIt(fi fs.FileInfo) bool {
+	found := false
+	written.Range(func(_, v any) bool {
+		w := v.(fs.FileInfo)
+		// An inode is reused at once after a remove: the size and time must match too.
+		found = os.SameFile(w, fi) && w.Size() == fi.Size() && w.ModTime().Equal(fi.ModTime())
+		return !found
+	})
+	return found
 }
 
 // measured tells whether r holds a finished step of its kind.

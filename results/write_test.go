@@ -92,3 +92,31 @@ func TestWriteRemovesStaleTemps(t *testing.T) {
 		}
 	}
 }
+
+// TestWriteReplacesItsOwnFile: a run's first write makes its file before any step; its
+// last, interrupted with still no step, replaces that file, which is its own; a file
+// put there since by someone else is not replaced by a run with nothing measured.
+func TestWriteReplacesItsOwnFile(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "run.json")
+	if err := Write(p, &Run{Label: "waiting"}); err != nil {
+		t.Fatal(err)
+	}
+	if err := Write(p, &Run{Label: "waiting", Interrupted: true}); err != nil {
+		t.Fatal(err)
+	}
+	if r, err := Read(p); err != nil || !r.Interrupted {
+		t.Fatalf("own file not replaced: %v %+v", err, r)
+	}
+	if err := os.Remove(p); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(p, []byte("someone's notes\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := Write(p, &Run{Label: "waiting", Interrupted: true}); err != nil {
+		t.Fatal(err)
+	}
+	if b, _ := os.ReadFile(p); string(b) != "someone's notes\n" {
+		t.Errorf("a file put there since was replaced by a run with nothing measured: %q", b)
+	}
+}

@@ -9,8 +9,9 @@ import (
 )
 
 // runOwnConnections are the sessions a run opens beside its two pools: the run's
-// lock, the I/O sampler's and the liveness probe's.
-const runOwnConnections = 3
+// lock (two: one holds it, one reads the other runs'), the I/O sampler's and the
+// liveness probe's.
+const runOwnConnections = 4
 
 // connectionsNeeded is every session the run opens at once: the users' pool, the
 // emulator's (its workers and the timer) and its own.
@@ -42,7 +43,7 @@ func (s *runSession) checkConnections(ctx context.Context) error {
 	if need <= free {
 		return nil
 	}
-	what := fmt.Sprintf("%d connections (the users' pool of %d, the emulator's %d, %d of its own: run lock, I/O sampler, liveness probe)",
+	what := fmt.Sprintf("%d connections (the users' pool of %d, the emulator's %d, %d of its own: run lock (2), I/O sampler, liveness probe)",
 		need, s.conns, s.meeWorkers+1, runOwnConnections)
 	if s.tgt.Managed != nil {
 		// Room for the sessions open now and a few more (psql, a check) beside the run.

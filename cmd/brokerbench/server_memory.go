@@ -161,10 +161,10 @@ func quickstartCap(dbBytes int64, conns int) int64 {
 }
 
 // runConnections is how many server connections a run of at most maxUsers users
-// holds: the users, the market emulator's workers, the timer, the run's lock and
-// the I/O sampler.
+// holds: the users, the market emulator's workers, the timer and the run's own
+// (runOwnConnections), as the run's connection check and its cap warning count them.
 func runConnections(maxUsers int) int {
-	return maxUsers + driver.MEEWorkersFor(maxUsers) + 3
+	return maxUsers + driver.MEEWorkersFor(maxUsers) + 1 + runOwnConnections
 }
 
 // capQuickstartServer restarts quickstart's managed server with its cap: the one
