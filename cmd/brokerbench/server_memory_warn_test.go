@@ -41,8 +41,8 @@ func TestWarnTightCap(t *testing.T) {
 // what they need, so quickstart's own cap never draws its own warning.
 func TestQuickstartCap(t *testing.T) {
 	conns := runConnections(16)
-	if want := 16 + driver.MEEWorkersFor(16) + 3; conns != want {
-		t.Errorf("runConnections(16) = %d, want %d (16 users, the emulator's workers, the timer, the run's lock and the sampler)", conns, want)
+	if want := 16 + driver.MEEWorkersFor(16) + 5; conns != want {
+		t.Errorf("runConnections(16) = %d, want %d (16 users, the emulator's workers, the timer, the run's lock's two, the sampler and the liveness probe)", conns, want)
 	}
 	for _, db := range []int64{455 << 20, 2 << 30, 20 << 30} {
 		c := quickstartCap(db, conns)
