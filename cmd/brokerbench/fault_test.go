@@ -252,37 +252,14 @@ func TestFaultSecondSignal(t *testing.T) {
 // second of detection on a busy machine).
 func lockTrades(t *testing.T, dsn string) (release func()) {
 	t.Helper()
-	ctx := context.Background()
-	db, err := database.Open(ctx, dsn, database.Options{MaxConns: 1})
+	rel, err := holdLock(dsn, "LOCK TABLE trade IN ACCESS EXCLUSIVE MODE")
 	if err != nil {
-		t.Fatal(err)
-	}
-	held, done, stop := make(chan struct{}), make(chan error, 1), make(chan struct{})
-	go func() {
-		done <- db.InTx(ctx, database.ReadCommitted, func(tx database.Tx) error {
-			if _, err := tx.Exec(ctx, "LOCK TABLE trade IN ACCESS EXCLUSIVE MODE"); err != nil {
-				return err
-			}
-			close(held)
-			<-stop
-			return nil
-		})
-	}()
-	select {
-	case <-held:
-	case err := <-done:
-		db.Close()
 		t.Fatalf("lock the trade table: %v", err)
 	}
-	var once sync.Once
 	return func() {
-		once.Do(func() {
-			close(stop)
-			if err := <-done; err != nil {
-				t.Errorf("release the trade table: %v", err)
-			}
-			db.Close()
-		})
+		if err := rel(); err != nil {
+			t.Errorf("release the trade table: %v", err)
+		}
 	}
 }
 

@@ -111,21 +111,7 @@ func TestFaultServerRestarted(t *testing.T) {
 	users := strings.TrimSuffix(strings.Repeat("2,", 20), ",")
 	ch := startChild(t, "run", "--pgdata", c.DataDir, "--users", users, "--step", "3s", "--warmup", "1s", "--rate", "20",
 		"--io-device", "none", "--reconnect-grace", "5m", "--out", out)
-	waitSteps := func(ok func(*results.Run) bool) *results.Run {
-		for deadline := time.Now().Add(3 * time.Minute); time.Now().Before(deadline); time.Sleep(50 * time.Millisecond) {
-			if r, err := results.Read(out); err == nil && ok(r) {
-				return r
-			}
-			select {
-			case <-ch.done:
-				t.Fatalf("the run ended (exit %d) first:\n%s", ch.code, ch.output())
-			default:
-			}
-		}
-		t.Fatalf("the run's file never got there:\n%s", ch.output())
-		return nil
-	}
-	waitSteps(func(r *results.Run) bool { return len(r.Steps) >= 1 })
+	waitRunFile(t, ch, out, func(r *results.Run) bool { return len(r.Steps) >= 1 })
 	killPostmaster(t, c.DataDir)
 	restarted, err := pgmanaged.Start(context.Background(), pgmanaged.Options{DataDir: c.DataDir})
 	if err != nil {
@@ -137,7 +123,7 @@ func TestFaultServerRestarted(t *testing.T) {
 	back := time.Now()
 	// The outage is recorded in the step it ended in: wait for that step, and for
 	// a step measured after the restart.
-	r := waitSteps(func(r *results.Run) bool {
+	r := waitRunFile(t, ch, out, func(r *results.Run) bool {
 		last := r.Steps[len(r.Steps)-1]
 		return last.StartedAt.After(back) && last.TPS > 0 &&
 			slices.ContainsFunc(r.Steps, func(st results.Step) bool { return st.Faults != nil && st.Faults.ServerOutages > 0 })

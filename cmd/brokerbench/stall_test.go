@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -226,7 +227,7 @@ func lockAllTables(t *testing.T, dsn string) (release func()) {
 	for attempt := 0; ; attempt++ {
 		release, err := holdLock(dsn, "LOCK TABLE "+tables+" IN ACCESS EXCLUSIVE MODE")
 		if err == nil {
-			return release
+			return func() { _ = release() }
 		}
 		if database.Classify(err) != database.Retry || attempt == 20 {
 			t.Fatalf("lock every table: %v", err)
@@ -234,8 +235,9 @@ func lockAllTables(t *testing.T, dsn string) (release func()) {
 	}
 }
 
-// holdLock runs stmt in a transaction held open until release.
-func holdLock(dsn, stmt string) (release func(), err error) {
+// holdLock runs stmt in a transaction held open until release, which ends it
+// (idempotent) and returns the transaction's error.
+func holdLock(dsn, stmt string) (release func() error, err error) {
 	ctx := context.Background()
 	db, err := database.Open(ctx, dsn, database.Options{MaxConns: 1})
 	if err != nil {
@@ -258,13 +260,14 @@ func holdLock(dsn, stmt string) (release func(), err error) {
 		db.Close()
 		return nil, err
 	}
-	var closed bool
-	return func() {
-		if !closed {
-			closed = true
+	var once sync.Once
+	var txErr error
+	return func() error {
+		once.Do(func() {
 			close(stop)
-			<-done
+			txErr = <-done
 			db.Close()
-		}
+		})
+		return txErr
 	}, nil
 }
