@@ -366,23 +366,10 @@ func TestMetricsListenAddr(t *testing.T) {
 	}
 }
 
-// requestedCheckpointsOf is the server's count of requested checkpoints
-// (pg_stat_checkpointer from PostgreSQL 17, pg_stat_bgwriter before).
+// requestedCheckpointsOf is testpg.RequestedCheckpoints of dsn's server.
 func requestedCheckpointsOf(t *testing.T, dsn string) int64 {
 	t.Helper()
 	db := testpg.OpenDB(t, dsn, database.Options{MaxConns: 1})
 	defer db.Close()
-	var num int
-	if err := db.QueryRow(t.Context(), "SELECT current_setting('server_version_num')::int").Scan(&num); err != nil {
-		t.Fatal(err)
-	}
-	q := "SELECT checkpoints_req FROM pg_stat_bgwriter"
-	if num >= 170000 {
-		q = "SELECT num_requested FROM pg_stat_checkpointer"
-	}
-	var n int64
-	if err := db.QueryRow(t.Context(), q).Scan(&n); err != nil {
-		t.Fatalf("%s: %v", q, err)
-	}
-	return n
+	return testpg.RequestedCheckpoints(t, db)
 }

@@ -77,32 +77,17 @@ func writeHeavyStep(t *testing.T, db database.DB, num, rows int) {
 	// The checkpointer reports its own writes when the checkpoint ends, but only after
 	// it has woken the CHECKPOINT's backend: wait for the report (its count of requested
 	// checkpoints moves with it), or a sample taken now can miss the writes.
-	before := requestedCheckpoints(t, db, num)
+	before := testpg.RequestedCheckpoints(t, db)
 	if _, err := db.Exec(ctx, "CHECKPOINT"); err != nil {
 		t.Fatalf("CHECKPOINT: %v", err)
 	}
-	for requestedCheckpoints(t, db, num) == before {
+	for testpg.RequestedCheckpoints(t, db) == before {
 		select {
 		case <-ctx.Done():
 			t.Fatal("the checkpointer never reported the CHECKPOINT")
 		case <-time.After(10 * time.Millisecond):
 		}
 	}
-}
-
-// requestedCheckpoints is the checkpointer's reported count of requested checkpoints
-// (pg_stat_checkpointer from PostgreSQL 17, pg_stat_bgwriter before).
-func requestedCheckpoints(t *testing.T, db database.DB, num int) int64 {
-	t.Helper()
-	q := "SELECT checkpoints_req FROM pg_stat_bgwriter"
-	if num >= 170000 {
-		q = "SELECT num_requested FROM pg_stat_checkpointer"
-	}
-	var n int64
-	if err := db.QueryRow(t.Context(), q).Scan(&n); err != nil {
-		t.Fatalf("%s: %v", q, err)
-	}
-	return n
 }
 
 // waitSample waits until the sampler has taken a periodic sample after m, so a
