@@ -52,12 +52,15 @@ type IOSampler interface {
 type Live struct {
 	Step, Steps int // 1-based step number, of Steps (0: the StepSource does not know)
 	Users       int
-	Measuring   bool          // past the step's warm-up
-	InStep      time.Duration // time since the step started
-	TPS, TPSE   float64       // over the last second
-	P95MS       float64       // response time, all transactions, last second
-	Errors      int64         // failed transactions in the step so far
-	IO          *results.IOFigures
+	Measuring   bool // past the step's warm-up
+	// Settling is a settling window (Level.Settle) before the first step; Step is
+	// then the window's number and Measuring false, so nothing per step collects it.
+	Settling  bool
+	InStep    time.Duration // time since the step started
+	TPS, TPSE float64       // over the last second
+	P95MS     float64       // response time, all transactions, last second
+	Errors    int64         // failed transactions in the step so far
+	IO        *results.IOFigures
 }
 
 // Config is everything a run needs. The executor factories and NewDeck are called
@@ -126,7 +129,10 @@ type Config struct {
 	OnTick     func(Live)             // once a second
 	OnInterval func(results.Interval) // each transaction type's figures of the last second
 	OnStep     func(*results.Step)    // each finished (or interrupted) step
-	Logf       func(format string, args ...any)
+	// OnSettle gets each finished settling window (Level.Settle), which is not a step:
+	// OnStep never sees it and Run does not return it.
+	OnSettle func(*results.Step)
+	Logf     func(format string, args ...any)
 }
 
 func (c *Config) defaults() {
@@ -339,20 +345,29 @@ func (d *Driver) runSteps(ctx context.Context, abort context.CancelCauseFunc, st
 	var steps []results.Step
 	var last *results.Step
 	var at time.Duration // the next step's start, from the run's start
-	for i := 0; ; i++ {
+	settles := 0         // settling windows run so far; they are not steps
+	for {
 		lv, more := cfg.Steps.Next(last)
 		if !more {
 			return steps, nil
 		}
+		index := len(steps)
+		if lv.Settle {
+			index = settles
+			settles++
+		}
 		if err := lv.Validate(); err != nil {
-			err = fmt.Errorf("step %d: %w", i+1, err)
+			err = fmt.Errorf("step %d: %w", index+1, err)
+			if lv.Settle {
+				err = fmt.Errorf("settling window %d: %w", index+1, err)
+			}
 			abort(err)
 			return steps, err
 		}
 		// A shard holds its share of the level, which may be 0 (fewer users than
 		// shards): it idles through the step and still records it.
 		lv.Users = cfg.Shard.Users(lv.Users)
-		sp := StepPlan{Index: i, Users: lv.Users, Start: at, MeasureFrom: at + lv.Warmup, End: at + lv.Step}
+		sp := StepPlan{Index: index, Users: lv.Users, Start: at, MeasureFrom: at + lv.Warmup, End: at + lv.Step, Settle: lv.Settle}
 		at = sp.End
 		if lv.OwnRate {
 			d.setRate(lv.Rate, start.Add(sp.Start))
@@ -362,10 +377,17 @@ func (d *Driver) runSteps(ctx context.Context, abort context.CancelCauseFunc, st
 			if lv.OwnRate {
 				st.Rate = lv.Rate
 			}
-			st.Probe = lv.Probe
-			steps = append(steps, *st)
-			if cfg.OnStep != nil {
-				cfg.OnStep(st)
+			switch {
+			case lv.Settle:
+				if cfg.OnSettle != nil {
+					cfg.OnSettle(st)
+				}
+			default:
+				st.Probe = lv.Probe
+				steps = append(steps, *st)
+				if cfg.OnStep != nil {
+					cfg.OnStep(st)
+				}
 			}
 		}
 		if err != nil {
@@ -564,7 +586,9 @@ var specByName = func() map[string]txn.Spec {
 func (d *Driver) setLive(sp StepPlan, stepStart time.Time, measuring bool) {
 	d.liveMu.Lock()
 	d.live.Step, d.live.Steps, d.live.Users = sp.Index+1, d.cfg.Steps.Steps(), sp.Users
-	d.live.Measuring = measuring
+	// A settling window is measured for the settling rule alone: the live line says
+	// so, and nothing that collects a step's seconds takes its ticks.
+	d.live.Settling, d.live.Measuring = sp.Settle, measuring && !sp.Settle
 	if !measuring {
 		d.errs = 0
 	}

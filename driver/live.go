@@ -26,11 +26,14 @@ func (l Live) String() string {
 		phase = "measuring"
 	}
 	// A step source that chooses as it goes does not know the count in advance.
-	steps := fmt.Sprintf("%d/%d", l.Step, l.Steps)
-	if l.Steps == 0 {
-		steps = fmt.Sprint(l.Step)
+	steps := fmt.Sprintf("step %d/%d", l.Step, l.Steps)
+	switch {
+	case l.Settling:
+		steps, phase = fmt.Sprintf("settling %d", l.Step), "window"
+	case l.Steps == 0:
+		steps = fmt.Sprint("step ", l.Step)
 	}
-	fmt.Fprintf(&b, "step %s  %d users  %s %s  tps %.1f  tpsE %.2f  p95 %s  errors %d",
+	fmt.Fprintf(&b, "%s  %d users  %s %s  tps %.1f  tpsE %.2f  p95 %s  errors %d",
 		steps, l.Users, phase, l.InStep.Truncate(time.Second), l.TPS, l.TPSE, fmtMS(l.P95MS), l.Errors)
 	if l.IO != nil {
 		fmt.Fprintf(&b, "  IOPS %.0f (r %.0f w %.0f)  I/O %s", l.IO.ReadIOPS+l.IO.WriteIOPS, l.IO.ReadIOPS, l.IO.WriteIOPS, fmtMS(IOAwaitMS(*l.IO)))

@@ -27,6 +27,7 @@ type StepPlan struct {
 	Start       time.Duration // users are set to Users here
 	MeasureFrom time.Duration // end of the warm-up: the measured window opens
 	End         time.Duration // the measured window closes; the next step starts
+	Settle      bool          // a settling window (Level.Settle), not a step
 }
 
 // Measured is the length of the step's measured window.

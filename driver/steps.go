@@ -32,6 +32,10 @@ type Level struct {
 	Rate    float64
 	// Probe, when set, is recorded on the step (why --find-max ran it).
 	Probe *results.Probe
+	// Settle makes this a settling window, not a step: it runs before the run's first
+	// step to bring the database to a steady state, and its figures (measured over the
+	// whole window: Warmup is 0) go to Config.OnSettle and to the StepSource alone.
+	Settle bool
 }
 
 // Validate reports a step that cannot run, in the words of the flags.
