@@ -49,6 +49,9 @@ type Run struct {
 	// Repeat says which of run --repeat N's runs this file holds; absent for a
 	// single run.
 	Repeat *Repeat `json:"repeat,omitempty"`
+	// Settle is what the settling windows before the first step showed (run
+	// --settle; settle.go); absent when the run did not settle.
+	Settle *Settle `json:"settle,omitempty"`
 	// System is the storage under the database's directories and its I/O
 	// settings (system.go); absent when they could not be read.
 	System *System `json:"system,omitempty"`

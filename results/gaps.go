@@ -22,6 +22,9 @@ func serverNotes(r *Run) []string {
 	if why := r.Database.Unavailable[UnavailableSize]; why != "" && r.Database.SizeBytes == 0 {
 		out = append(out, "not measured: the database's size ("+why+"); compare cannot check that runs used the same data")
 	}
+	if r.Settle != nil {
+		out = append(out, r.Settle.Summary())
+	}
 	return out
 }
 

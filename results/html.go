@@ -298,6 +298,7 @@ func (c *Comparison) WriteCompareHTML(w io.Writer, o CompareHTMLOptions) error {
 	for _, warn := range append(c.RegimeWarnings(), c.BoundWarnings()...) {
 		p.Alerts = append(p.Alerts, "Not comparable: "+warn)
 	}
+	p.Alerts = append(p.Alerts, c.SettleWarnings()...)
 	p.Notes = append(p.Notes, c.VerdictNotes()...)
 	p.Notes = append(p.Notes, c.RegimeNotes()...)
 	if len(o.Gates) > 0 {

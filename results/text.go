@@ -78,6 +78,9 @@ func (c *Comparison) WriteText(w io.Writer) error {
 	for _, warn := range append(c.RegimeWarnings(), c.BoundWarnings()...) {
 		fmt.Fprintln(w, "warning: "+warn)
 	}
+	for _, warn := range c.SettleWarnings() {
+		fmt.Fprintln(w, "warning: "+warn)
+	}
 	for _, note := range append(c.VerdictNotes(), c.RegimeNotes()...) {
 		fmt.Fprintln(w, "note: "+note)
 	}

@@ -48,6 +48,13 @@ func validate(r *Run) error {
 		}
 		v.step(fmt.Sprintf("steps[%d]", i), &r.Steps[i])
 	}
+	if s := r.Settle; s != nil {
+		v.text("settle.why", s.Why)
+		if len(s.Windows) > MaxSteps {
+			v.fail("settle.windows", fmt.Sprintf("has %d entries; at most %d", len(s.Windows), MaxSteps))
+		}
+		v.nonNegative("settle.window_s", s.WindowS)
+	}
 	return v.err
 }
 
