@@ -126,7 +126,7 @@ func (d repeatDrift) reason() string {
 		order = "one side ran after the other, so the trend reads as a difference"
 	}
 	return fmt.Sprintf("drift: the figure moved %+.1f %% per repeat over the run order (%s); "+
-		"run again once it settles (a longer --warmup or --warmup-max), or interleave the sides", d.PerRepeat, order)
+		"settle the server first (run --settle 5m, or a longer --warmup), or interleave the sides", d.PerRepeat, order)
 }
 
 // repeatsDoubt is why repeats that are enough for a verdict still cannot have one: a
