@@ -139,7 +139,20 @@ func TestRunFlow(t *testing.T) {
 			if r.Repeat == nil || r.Repeat.Index != k || r.Repeat.Count != 2 || len(r.Steps) != 1 {
 				t.Errorf("%s: repeat %+v, %d steps", f, r.Repeat, len(r.Steps))
 			}
+			// --settle auto: the first repeat settles (windows of 5 s, the shortest, as
+			// --warmup is 1 s), the second starts on the settled server.
+			switch s := r.Settle; {
+			case k == 1 && (s == nil || len(s.Windows) < results.SettleSpan || s.WindowS != 5):
+				t.Errorf("%s: settling %+v; want %d or more windows of 5 s", f, s, results.SettleSpan)
+			case k == 1 && !strings.Contains(errOut, "settling 1: ") && !strings.Contains(errOut, "settled in ") && !strings.Contains(errOut, "not steady after "):
+				t.Errorf("the settling was not logged:\n%s", errOut)
+			case k == 2 && s != nil:
+				t.Errorf("%s: the second repeat settled again: %+v", f, s)
+			}
 			files = append(files, f)
+		}
+		if code, out, _ := runMain("report", files[0]); code != 0 || (!strings.Contains(out, "settled in ") && !strings.Contains(out, "not steady after ")) {
+			t.Errorf("report of the settled repeat: exit %d\n%s", code, out)
 		}
 		code, out, errOut = runMain("compare", "--json", "-", resultPath, "--", files[0], files[1])
 		if code != 0 || !strings.Contains(out, "(2 repeats)") || !strings.Contains(out, `"confidence": 0.95`) {

@@ -57,6 +57,10 @@ func (s *runSession) drive(ctx context.Context) error {
 		s.lw.clear()
 		return nil
 	}
+	if cfg.Steps == nil {
+		cfg.Steps = cfg.Plan.Source()
+	}
+	cfg.Steps = s.settled(cfg.Steps, &cfg)
 	d, err := driver.New(cfg)
 	if err != nil {
 		return usageError{err}
@@ -88,6 +92,7 @@ func (s *runSession) withIO() bool {
 // recordStep keeps a finished step: the result file is rewritten (a failed write is
 // reported once and fails the run at the end) and its row printed.
 func (s *runSession) recordStep(st *results.Step) {
+	s.keepSettle()
 	// A shard's nominal tpsE is its slice's.
 	results.SetNominal(st, s.shard.shard.CustomerCount(s.marker.Scale))
 	s.result.Steps = append(s.result.Steps, *st)
@@ -115,6 +120,7 @@ func (s *runSession) recordStep(st *results.Step) {
 func (s *runSession) finish(ctx context.Context) (*runResult, error) {
 	g, out, run := s.g, s.out, s.result
 	run.FinishedAt = time.Now().UTC()
+	s.keepSettle() // a run interrupted while settling keeps what its windows showed
 	interrupted := s.runErr != nil && ctx.Err() != nil
 	run.Interrupted = interrupted
 	if err := results.Write(out, run); err != nil {

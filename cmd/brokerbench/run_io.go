@@ -20,23 +20,29 @@ type ioAdapter struct {
 	// capture, with run --capture-io, traces each window from the read of its first
 	// edge to the read of its last.
 	capture *stepCapture
+	// settling tells whether the window opening is a settling window (run_settle.go).
+	settling func() bool
 }
 
 func (a *ioAdapter) Begin() func(txns, commits int64) *results.StepIO {
-	if a.capture != nil {
-		a.capture.arm()
+	capture := a.capture
+	if a.settling != nil && a.settling() {
+		capture = nil // a settling window is not a step: no step-N trace
+	}
+	if capture != nil {
+		capture.arm()
 	}
 	m := a.s.Mark()
-	if a.capture != nil {
-		a.capture.from(m.At)
+	if capture != nil {
+		capture.from(m.At)
 	}
 	return func(txns, commits int64) *results.StepIO {
-		if a.capture != nil {
-			a.capture.hold()
+		if capture != nil {
+			capture.hold()
 		}
 		end := a.s.Mark()
-		if a.capture != nil {
-			a.capture.until(end.At)
+		if capture != nil {
+			capture.until(end.At)
 		}
 		a.hitRatio = nil
 		if r, ok := a.s.HitRatio(m, end); ok {

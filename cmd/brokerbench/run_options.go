@@ -45,6 +45,7 @@ type runOptions struct {
 	Shard       string        // --shard I/N (run_shard.go)
 	StartAt     string        // --start-at, RFC 3339 (run_shard.go)
 	RepeatOpts  repeatOptions // --repeat, --repeat-cold (run_repeat.go)
+	Settle      string        // --settle: auto, off or a budget (run_settle.go)
 	Frames      string        // --frames client|server (txn.ParseFrames)
 	LostGrace   time.Duration
 }
@@ -75,6 +76,7 @@ func (o *runOptions) bindFlags(f *pflag.FlagSet) {
 	f.StringVar(&o.CaptureIO, "capture-io", "", "record every block request of the disks under the database's data and WAL directories over each step's measured window, a replayable trace per step in `DIR`/step-N (needs root or CAP_SYS_ADMIN and the database on this host)")
 	o.LimitOpts.bindFlags(f)
 	o.RepeatOpts.bindFlags(f)
+	f.StringVar(&o.Settle, "settle", settleAuto, "before the first step, hold its users in windows (--warmup long, 5s to 30s) until tps and reads per transaction hold still over three, for at most this `budget` (5m); \"auto\": 5m before the first of --repeat 2 or more, none for one run; \"off\": never")
 	f.StringVar(&o.Shard, "shard", "", "drive shard `I/N` of a sharded run (I from 0): its share of every step's users and of --rate, its own slice of the customers and input streams; merge the shards' files afterwards")
 	f.DurationVar(&o.LostGrace, "reconnect-grace", driver.DefaultLostGrace, "how long every connection may fail, or the server answer nothing (not even a SELECT 1 on a connection of its own), before the run declares the server lost and stops (the step is cut, finished steps kept, no check, exit 1); a server back sooner is reconnected to and its step flagged server-outage or server-stall")
 	f.StringVar(&o.Frames, "frames", string(txn.ClientFrames), "where the transactions' frames run: \"client\" sends every statement from brokerbench; \"server\" calls one stored routine per transaction that runs the same statements in the database (installed by load, or by run on an older load)")

@@ -77,6 +77,10 @@ type runSession struct {
 	clock driver.Clock
 	// repeat is which of run --repeat N's runs this is; nil for a single run.
 	repeat *results.Repeat
+	// settleMax is --settle's budget (0: no settling); settler runs the windows
+	// when this run settles (run_settle.go).
+	settleMax time.Duration
+	settler   *driver.SettleSteps
 }
 
 // runResult is what a finished (or interrupted) run hands back to quickstart.
@@ -103,8 +107,12 @@ func newRunSession(g *globalOptions, o runOptions, lw *liveWriter) (*runSession,
 	if err != nil {
 		return nil, err
 	}
+	settleMax, err := o.settleMax()
+	if err != nil {
+		return nil, err
+	}
 	s := &runSession{g: g, opts: o, lw: lw, plan: plan, tags: tags, conns: o.Connections, meeWorkers: o.EmulatorWorkers,
-		lims: lims, judge: newStepJudge(lims), shard: sp, clock: driver.RealClock{}}
+		lims: lims, judge: newStepJudge(lims), shard: sp, clock: driver.RealClock{}, settleMax: settleMax}
 	// A shard sizes its pool and its emulator for its own share of the users.
 	if s.conns == 0 {
 		s.conns = max(sp.maxUsers(plan), 1)
