@@ -9,9 +9,12 @@
 #      at SLOW_IOPS reads and SLOW_IOPS writes per second: an A/B pair with A
 #
 # Each side runs REPEATS times; ORDER=interleaved (default) runs A B C A B C ..., so a
-# drift of the host lands on every side alike; ORDER=sequential runs all of A, then B,
-# then C, the way a user who tests one controller after the other would, and compare
-# should then name any drift instead of calling it a difference. The script prints
+# drift of the host lands on every side alike, each run settling first (--settle) as the
+# server was just started; ORDER=sequential runs side A as one `run --repeat REPEATS`
+# (which settles before its first repeat), then B, then C, the way a user who tests one
+# controller after the other would, and compare should then name any drift instead of
+# calling it a difference. The loop device reads its image with direct I/O, so the
+# "disk" is the machine's disk and not the page cache holding the image. The script prints
 # compare's verdict, interval and detectable difference on tps for A/A and A/C, and for
 # one run a side (which must give no verdict).
 #
@@ -21,7 +24,8 @@
 #
 # Usage: scripts/verdict-aa-ab.sh [-o OUTDIR]
 # Environment (defaults in brackets): USERS [8]  STEP [60s]  WARMUP [10s]  REPEATS [3]
-#   CUSTOMERS [1000]  SLOW_IOPS [30]  ORDER [interleaved]  SIZE [4G]
+#   CUSTOMERS [1000]  SLOW_IOPS [30]  ORDER [interleaved]  SIZE [4G]  SIDES [A B C]
+#   SETTLE [5m]: run's --settle budget
 #   BROKERBENCH [built from this tree]  KEEP [0]: keep the work dir
 set -euo pipefail
 
@@ -43,6 +47,8 @@ SLOW_IOPS="${SLOW_IOPS:-30}"
 ORDER="${ORDER:-interleaved}"
 SIZE="${SIZE:-4G}"
 KEEP="${KEEP:-0}"
+SIDES="${SIDES:-A B C}"
+SETTLE="${SETTLE:-5m}"
 
 skip() { echo "SKIP: $*" >&2; exit 77; }
 say() { echo "verdict: $*" >&2; }
@@ -81,7 +87,7 @@ cleanup() {
 trap cleanup EXIT
 
 truncate -s "$SIZE" "$WORK/disk.img"
-LOOP="$(losetup -f --show "$WORK/disk.img")"
+LOOP="$(losetup -f --show --direct-io=on "$WORK/disk.img")"
 mkfs.ext4 -q -F "$LOOP"
 mkdir -p "$MNT"
 mount "$LOOP" "$MNT"
@@ -100,24 +106,42 @@ say "loading $CUSTOMERS customers on $LOOP"
 CAP=$(( $(du -sb "$PG/base" | cut -f1) / 2 ))
 say "server memory capped at $CAP bytes (half the loaded database)"
 
-# one SIDE K: start the cluster (in the blkio group for side C), run one repeat, stop it.
-one() {
-  local side="$1" k="$2" start=("$BB" pg start --pgdata "$PG" --server-memory "$CAP")
-  if [ "$side" = C ]; then
+# start SIDE: start the cluster, inside the blkio group for side C.
+start() {
+  local start=("$BB" pg start --pgdata "$PG" --server-memory "$CAP")
+  if [ "$1" = C ]; then
     bash -c 'echo $$ > "$1/cgroup.procs"; shift; exec "$@"' _ "$CG" "${start[@]}" >/dev/null
   else
     "${start[@]}" >/dev/null
   fi
+}
+RUN=(--users "$USERS" --step "$STEP" --warmup "$WARMUP" --settle "$SETTLE" --no-check --quiet)
+
+# one SIDE K: start the cluster, run repeat K alone (settling first: the server was
+# just started), stop it.
+one() {
+  local side="$1" k="$2"
+  start "$side"
   say "side $side, repeat $k of $REPEATS"
-  "$BB" run --pgdata "$PG" --users "$USERS" --step "$STEP" --warmup "$WARMUP" --no-check --quiet \
-    --label "side $side" --tag side="$side" --out "$OUT/$side-r$k.json" > "$OUT/$side-r$k.txt"
+  "$BB" run --pgdata "$PG" "${RUN[@]}" --label "side $side" --tag side="$side" \
+    --out "$OUT/$side-r$k.json" > "$OUT/$side-r$k.txt"
+  "$BB" pg stop --pgdata "$PG"
+}
+
+# all SIDE: start the cluster, run every repeat of the side as one run --repeat, stop it.
+all() {
+  local side="$1"
+  start "$side"
+  say "side $side, $REPEATS repeats"
+  "$BB" run --pgdata "$PG" "${RUN[@]}" --repeat "$REPEATS" --label "side $side" --tag side="$side" \
+    --out "$OUT/$side.json" > "$OUT/$side.txt"
   "$BB" pg stop --pgdata "$PG"
 }
 
 if [ "$ORDER" = interleaved ]; then
-  for k in $(seq "$REPEATS"); do for s in A B C; do one "$s" "$k"; done; done
+  for k in $(seq "$REPEATS"); do for s in $SIDES; do one "$s" "$k"; done; done
 else
-  for s in A B C; do for k in $(seq "$REPEATS"); do one "$s" "$k"; done; done
+  for s in $SIDES; do all "$s"; done
 fi
 
 side() { local out=(); for k in $(seq "$REPEATS"); do out+=("$OUT/$1-r$k.json"); done; echo "${out[@]}"; }
@@ -129,9 +153,22 @@ show() {
   # step's tps row with its interval, detectable difference and verdict.
   grep -E "^[^ ].* at [0-9]+ users: |^note: |^warning: |^[0-9]+ users$|^    tps  " "$WORK/cmp.txt" | sed 's/^/  /' || true
 }
-# shellcheck disable=SC2046
-show "A/A, $REPEATS repeats a side ($ORDER)" $(side A) -- $(side B)
-# shellcheck disable=SC2046
-show "A/C, C capped at $SLOW_IOPS IOPS ($ORDER)" $(side A) -- $(side C)
-show "A/B, one run a side" "$OUT/A-r1.json" "$OUT/B-r1.json"
+has() { case " $SIDES " in *" $1 "*) return 0 ;; esac; return 1; }
+echo "== settling before each side's first repeat"
+for s in $SIDES; do
+  for f in "$OUT/$s.txt" "$OUT/$s"-r*.txt; do
+    [ -f "$f" ] && grep -E "settled in |not steady after " "$f" | sed "s|^ *|  $(basename "$f" .txt): |"
+  done
+done
+if has A && has B; then
+  # shellcheck disable=SC2046
+  show "A/A, $REPEATS repeats a side ($ORDER)" $(side A) -- $(side B)
+fi
+if has A && has C; then
+  # shellcheck disable=SC2046
+  show "A/C, C capped at $SLOW_IOPS IOPS ($ORDER)" $(side A) -- $(side C)
+fi
+if has A && has B; then
+  show "A/B, one run a side" "$OUT/A-r1.json" "$OUT/B-r1.json"
+fi
 say "result files in $OUT"
