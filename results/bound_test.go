@@ -100,7 +100,7 @@ const LayerMemberForTest = "member"
 // TestBoundFlagsReportCompareGate: two arrays at the same user counts, A waiting on
 // its disk at 8 users and B, faster, bound by its CPU there. The flags are set and
 // cleared with the others, the report shows the host columns, the C and I flags
-// and their notes, compare warns that the two were bound by different resources,
+// and their notes, compare warns that the two had different bottlenecks,
 // and the host figures reach the CSV, the compare table and the gates.
 func TestBoundFlagsReportCompareGate(t *testing.T) {
 	a, b := readFixture(t, "../host/array_a.json"), readFixture(t, "../host/array_b.json")
@@ -149,14 +149,14 @@ func TestBoundFlagsReportCompareGate(t *testing.T) {
 		t.Fatal(err)
 	}
 	w := c.BoundWarnings()
-	if len(w) != 1 || !strings.Contains(w[0], "at 8 users array A was I/O-bound and array B CPU-bound") || strings.Contains(w[0], "at 4 users") {
+	if len(w) != 1 || !strings.Contains(w[0], "at 8 users array A bottleneck io vs array B bottleneck cpu)") || strings.Contains(w[0], "at 4 users") {
 		t.Fatalf("bound warnings %q", w)
 	}
 	buf.Reset()
 	if err := c.WriteText(&buf); err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{"warning: array B vs array A: bound by different resources", "host CPU busy", "host CPU iowait", "driver host CPU busy"} {
+	for _, want := range []string{"warning: array B vs array A: different bottlenecks", "host CPU busy", "host CPU iowait", "driver host CPU busy"} {
 		if !strings.Contains(buf.String(), want) {
 			t.Errorf("compare text lacks %q:\n%s", want, buf.String())
 		}
@@ -165,7 +165,7 @@ func TestBoundFlagsReportCompareGate(t *testing.T) {
 	if err := c.WriteCompareHTML(&buf, CompareHTMLOptions{}); err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(buf.String(), "bound by different resources") {
+	if !strings.Contains(buf.String(), "Not comparable: array B vs array A: different bottlenecks (at 8 users array A bottleneck io vs array B bottleneck cpu)") {
 		t.Error("compare HTML lacks the bound warning")
 	}
 

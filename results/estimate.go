@@ -107,7 +107,7 @@ func (c *Comparison) Estimate(i, r int, m metric) (Estimate, bool) {
 	if b > 0 && e.Lo < -100 {
 		e.Lo = -100
 	}
-	if why, near := nearZeroBase(ra, m, b, v); near && b != 0 {
+	if why, near := nearZeroBase(ra, rb, m, b, v); near && b != 0 {
 		e.Lo, e.Hi, e.NearZero = nan, nan, true
 		e.Method, e.Reason = "no interval: "+why, why
 	}
@@ -179,7 +179,7 @@ func repeatsInterval(ra, rb []stepView, m metric, base float64) (lo, hi float64,
 	if len(xa) < 2 || len(xb) < 2 {
 		return math.NaN(), math.NaN(), fmt.Sprintf("no interval: %d vs %d runs know the figure; a side of one run has no spread", len(xa), len(xb))
 	}
-	logs := allPositive(xa) && allPositive(xb)
+	logs := onLogarithms(xa, xb)
 	if logs {
 		xa, xb = logOf(xa), logOf(xb)
 	}
@@ -189,6 +189,23 @@ func repeatsInterval(ra, rb []stepView, m metric, base float64) (lo, hi float64,
 		return math.Expm1(d-half) * 100, math.Expm1(d+half) * 100, method + ", on the logarithms"
 	}
 	return (d - half) / math.Abs(base) * 100, (d + half) / math.Abs(base) * 100, method
+}
+
+// onLogarithms tells whether repeatsInterval makes its interval on the figures'
+// logarithms: only when every one of them is positive.
+func onLogarithms(xa, xb []float64) bool { return allPositive(xa) && allPositive(xb) }
+
+// differenceNoise is the half-width, in the figure's own unit, of the interval
+// repeatsInterval makes on the plain difference of the sides' means; false when it
+// makes none (a side of one run) or makes it on the logarithms. nearZeroBase
+// holds it against the base.
+func differenceNoise(ra, rb []stepView, m metric) (float64, bool) {
+	xa, xb := sideValues(ra, m), sideValues(rb, m)
+	if len(xa) < 2 || len(xb) < 2 || onLogarithms(xa, xb) {
+		return 0, false
+	}
+	_, half := welchDiff(repeatMean(xa), repeatMean(xb))
+	return half, true
 }
 
 func allPositive(xs []float64) bool {

@@ -46,10 +46,14 @@ const nearZeroFloor = 0.01
 //   - it is under nearZeroFloor of the other side's value v, or
 //   - its magnitude is below its own noise: the standard deviation across the
 //     base side's repeats, or with one run the half-width of its own interval
-//     (batch means of its per-second or I/O samples).
+//     (batch means of its per-second or I/O samples), or
+//   - the interval across repeats is made on the differences (a repeat of either
+//     side is zero) and its half-width is larger than the base: the base lies
+//     inside the noise of the difference, and that noise divided by it reads
+//     "±68286 %" (host CPU idle of 0, 0.2 and 4.0 % against 0.7, 0.5 and 0.9).
 //
 // Such a change is shown as the two values, with no percentage interval.
-func nearZeroBase(ra []stepView, m metric, b, v float64) (string, bool) {
+func nearZeroBase(ra, rb []stepView, m metric, b, v float64) (string, bool) {
 	if b == 0 {
 		return "", false
 	}
@@ -69,9 +73,21 @@ func nearZeroBase(ra []stepView, m metric, b, v float64) (string, bool) {
 		}
 	}
 	if math.Abs(b) < noise {
-		return fmt.Sprintf("the base (%s) is below its own noise (±%s): compare the values", formatValue(m, b), formatValue(m, noise)), true
+		return fmt.Sprintf("the base (%s) is below its own noise (±%s): compare the values", noiseValue(m, b), noiseValue(m, noise)), true
+	}
+	if half, ok := differenceNoise(ra, rb, m); ok && math.Abs(b) < half {
+		return fmt.Sprintf("the base (%s) is within the noise of the difference (±%s): compare the values", noiseValue(m, b), noiseValue(m, half)), true
 	}
 	return "", false
+}
+
+// noiseValue is formatValue with a decimal for counts: a base and a noise of
+// repeats' means (0.67 retries, ±1.31) would both read "1".
+func noiseValue(m metric, x float64) string {
+	if m.integer && m.unit == unitCount {
+		return fmt.Sprintf("%.1f", x)
+	}
+	return formatValue(m, x)
 }
 
 // detectable is the smallest change an interval [lo, hi] (percent) can tell
