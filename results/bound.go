@@ -135,18 +135,6 @@ func serverFault(st *Step) bool {
 	return f != nil && (f.ServerStalls > 0 || f.ServerOutages > 0 || f.ServerLost)
 }
 
-// boundBy names what bound a step of a run on sys: "CPU", "I/O", or "" (neither
-// rule holds).
-func boundBy(st *Step, sys *System) string {
-	switch {
-	case CPUBound(st):
-		return "CPU"
-	case IOBound(st, sys):
-		return "I/O"
-	}
-	return ""
-}
-
 // Bottlenecks (Step.Bottleneck): what limited the step, a word apart from where its
 // data came from (DataSourceOf).
 const (

@@ -43,7 +43,7 @@ func hostCells(st *Step, with bool) []cell {
 
 // hostTable is the HTML report's table of what the host spent at each step: the
 // text report's host columns, with the busy CPU, the driver's host when it was
-// another machine, and what bound the step.
+// another machine, and the step's bottleneck.
 func hostTable(r *Run) table {
 	withDriver := anyStep(r, func(st *Step) bool { return hostKnown(st.DriverHost) })
 	t := table{Caption: "Database host (measured window)", Head: []string{"users", "tps", "CPU busy %"}}
@@ -51,18 +51,20 @@ func hostTable(r *Run) table {
 	if withDriver {
 		t.Head = append(t.Head, "driver host CPU busy %")
 	}
-	t.Head = append(t.Head, "bound by")
+	t.Head = append(t.Head, "bottleneck")
 	for _, i := range stepOrder(r.Steps) {
 		st := &r.Steps[i]
 		row := append([]cell{{Text: fmt.Sprint(st.Users), Class: "num"}, numCell("%.1f", st.TPS), busyCell(st.Host)}, hostCells(st, true)...)
 		if withDriver {
 			row = append(row, busyCell(st.DriverHost))
 		}
-		bound := dash
-		if b := boundBy(st, r.System); b != "" {
-			bound = cell{Text: b + "-bound"}
+		// The step rows' word (BottleneckOf), so the host table never reads
+		// "CPU-bound" where the steps say "bottleneck io".
+		bottleneck := dash
+		if b := BottleneckOf(st, r.System); b != "" {
+			bottleneck = cell{Text: b}
 		}
-		t.Rows = append(t.Rows, append(row, bound))
+		t.Rows = append(t.Rows, append(row, bottleneck))
 	}
 	return t
 }
