@@ -1,12 +1,16 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/brokerbench/brokerbench/database"
+	"github.com/brokerbench/brokerbench/internal/testdb"
+	"github.com/brokerbench/brokerbench/internal/testpg"
 	"github.com/brokerbench/brokerbench/results"
 )
 
@@ -148,5 +152,72 @@ func TestDisturbedPath(t *testing.T) {
 		if got := disturbedPath(c.out, c.k, c.j); got != c.want {
 			t.Errorf("disturbedPath(%q, %d, %d) = %q, want %q", c.out, c.k, c.j, got, c.want)
 		}
+	}
+}
+
+// TestRunReplacesDisturbedRepeat disturbs every window on a private server: the test
+// issues CHECKPOINT after CHECKPOINT for as long as the run lasts, so every step's
+// window holds a completed checkpoint whatever the machine's pace (a checkpoint of a
+// small, mostly clean database takes far less than the 3 s window). With --repeat 2
+// --replace-disturbed 1, repeat 1 is set aside and runs again, the replacement is
+// kept because the budget is spent, and repeat 2 is kept too. --settle off: a server
+// checkpointing without pause may never hold still, and settling is not what this
+// test checks.
+func TestRunReplacesDisturbedRepeat(t *testing.T) {
+	t.Parallel()
+	c := testpg.PrivateCluster(t)
+	dsn := testdb.LoadedTaken(t, c.URL("postgres"), "brokerbench")
+	dir := t.TempDir()
+	out := filepath.Join(dir, "h810.json")
+
+	ctx, stop := context.WithCancel(context.Background())
+	defer stop()
+	checkpoints := make(chan error, 1)
+	go func() {
+		db, err := database.Open(ctx, c.URL("postgres"), database.Options{MaxConns: 1, AppName: "test checkpoints"})
+		if err != nil {
+			checkpoints <- err
+			return
+		}
+		defer db.Close()
+		for ctx.Err() == nil {
+			if _, err := db.Exec(ctx, "CHECKPOINT"); err != nil && ctx.Err() == nil {
+				checkpoints <- err
+				return
+			}
+		}
+		checkpoints <- nil
+	}()
+	code, stdout, stderr := runMain("run", "--db", dsn, "--users", "2", "--step", "3s", "--warmup", "1s", "--rate", "20",
+		"--no-check", "--settle", "off", "--repeat", "2", "--replace-disturbed", "1", "--out", out)
+	stop()
+	if err := <-checkpoints; err != nil {
+		t.Fatalf("the test's checkpoints: %v", err)
+	}
+	if code != 0 {
+		t.Fatalf("run: exit %d\nstdout:\n%s\nstderr:\n%s", code, stdout, stderr)
+	}
+	for _, want := range []string{
+		"repeat 1 of 2 was disturbed at 2 users (checkpoint (",
+		"running it again (1 of 1 replacements used); its file is kept as h810-disturbed-r1.json",
+		"kept as it is: the 1 replacement(s) --replace-disturbed allows are used (compare names it)",
+		"repeat 2 of 2 was disturbed at 2 users (checkpoint (",
+	} {
+		if !strings.Contains(stderr, want) {
+			t.Errorf("the log lacks %q:\n%s", want, stderr)
+		}
+	}
+	for name, replaced := range map[string]int{"h810-disturbed-r1.json": 0, "h810-r1.json": 1, "h810-r2.json": 0} {
+		r, err := results.Read(filepath.Join(dir, name))
+		if err != nil {
+			t.Errorf("%s: %v", name, err)
+			continue
+		}
+		if r.Repeat == nil || r.Repeat.Replaced != replaced || len(r.Steps) != 1 || !results.Disturbed(&r.Steps[0]) {
+			t.Errorf("%s: repeat %+v, %d steps, want %d replaced and a disturbed step", name, r.Repeat, len(r.Steps), replaced)
+		}
+	}
+	if m, _ := filepath.Glob(filepath.Join(dir, "h810*.json")); len(m) != 3 {
+		t.Errorf("files %v, want the two kept repeats and one set aside", m)
 	}
 }
