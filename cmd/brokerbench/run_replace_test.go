@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/brokerbench/brokerbench/database"
 	"github.com/brokerbench/brokerbench/internal/testdb"
@@ -156,9 +157,9 @@ func TestDisturbedPath(t *testing.T) {
 }
 
 // TestRunReplacesDisturbedRepeat disturbs every window on a private server: the test
-// issues CHECKPOINT after CHECKPOINT for as long as the run lasts, so every step's
-// window holds a completed checkpoint whatever the machine's pace (a checkpoint of a
-// small, mostly clean database takes far less than the 3 s window). With --repeat 2
+// issues a CHECKPOINT every half second for as long as the run lasts, so every step's
+// window holds a completed checkpoint (one of a small, mostly clean database takes far
+// less than the 3 s window). With --repeat 2
 // --replace-disturbed 1, repeat 1 is set aside and runs again, the replacement is
 // kept because the budget is spent, and repeat 2 is kept too. --settle off: a server
 // checkpointing without pause may never hold still, and settling is not what this
@@ -180,13 +181,22 @@ func TestRunReplacesDisturbedRepeat(t *testing.T) {
 			return
 		}
 		defer db.Close()
-		for ctx.Err() == nil {
+		// Paced, not synchronised: a checkpoint every half second puts several in each
+		// 3 s window and leaves the machine's disk to the other tests between them.
+		tick := time.NewTicker(500 * time.Millisecond)
+		defer tick.Stop()
+		for {
 			if _, err := db.Exec(ctx, "CHECKPOINT"); err != nil && ctx.Err() == nil {
 				checkpoints <- err
 				return
 			}
+			select {
+			case <-ctx.Done():
+				checkpoints <- nil
+				return
+			case <-tick.C:
+			}
 		}
-		checkpoints <- nil
 	}()
 	code, stdout, stderr := runMain("run", "--db", dsn, "--users", "2", "--step", "3s", "--warmup", "1s", "--rate", "20",
 		"--no-check", "--settle", "off", "--repeat", "2", "--replace-disturbed", "1", "--out", out)
