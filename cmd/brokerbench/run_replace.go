@@ -58,9 +58,10 @@ type repeatFiles struct {
 }
 
 // afterRepeat decides whether repeat f.k runs again: when a step of its result r was
-// disturbed and the budget allows, its files are set aside and true is returned. The
-// decision is said in one line either way; a disturbed repeat kept because the
-// budget is spent is said too, the budget's end once.
+// disturbed and the budget allows, its files are set aside and true is returned.
+// With a budget, a disturbed repeat is said in one line whether it runs again or is
+// kept (the budget's end said once); without one (0) nothing is said here, as compare
+// names disturbed repeats.
 func (p *replacer) afterRepeat(logf func(string, ...any), f repeatFiles, r *results.Run) (bool, error) {
 	where := disturbedSteps(r)
 	if where == "" || p.budget == 0 {
