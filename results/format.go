@@ -131,6 +131,9 @@ type BlockDevice struct {
 type Repeat struct {
 	Index int `json:"index"` // 1-based
 	Count int `json:"count"`
+	// Replaced is how many disturbed runs of this repeat run --replace-disturbed set
+	// aside before this one (kept as run-disturbed-rK.json); 0 when none was.
+	Replaced int `json:"replaced,omitempty"`
 }
 
 // Shard says which part of a sharded run a file holds.

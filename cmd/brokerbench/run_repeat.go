@@ -14,17 +14,19 @@ import (
 	"github.com/brokerbench/brokerbench/results"
 )
 
-// repeatOptions are run's --repeat and --repeat-cold: the whole plan run several
-// times, one result file each, so compare can judge a change against the
-// run-to-run noise of one configuration (docs/result-format.md, "repeat").
+// repeatOptions are run's --repeat, --repeat-cold and --replace-disturbed: the whole
+// plan run several times, one result file each, so compare can judge a change against
+// the run-to-run noise of one configuration (docs/result-format.md, "repeat").
 type repeatOptions struct {
-	Repeat int
-	Cold   bool
+	Repeat           int
+	Cold             bool
+	ReplaceDisturbed int // run_replace.go
 }
 
 func (o *repeatOptions) bindFlags(f *pflag.FlagSet) {
 	f.IntVar(&o.Repeat, "repeat", 1, "run the whole plan `N` times, one result file each (--out run.json writes run-r1.json ... run-rN.json, --capture-io DIR into DIR/r1 ... DIR/rN); compare takes them as one side")
 	f.BoolVar(&o.Cold, "repeat-cold", false, "restart the managed PostgreSQL before every repeat after the first, so each starts with an empty buffer cache")
+	f.IntVar(&o.ReplaceDisturbed, "replace-disturbed", 0, "run a repeat again when a checkpoint, autovacuum, CPU steal or a warming cache disturbed one of its steps, at most `N` times over the series; the disturbed run's file is kept as run-disturbed-rK.json (0: keep every repeat as it came)")
 }
 
 func (o repeatOptions) check(shard string) error {
@@ -35,6 +37,10 @@ func (o repeatOptions) check(shard string) error {
 		return usagef("--repeat cannot be combined with --shard: repeat the sharded run with a new --start-at instead")
 	case o.Cold && o.Repeat < 2:
 		return usagef("--repeat-cold needs --repeat 2 or more")
+	case o.ReplaceDisturbed < 0:
+		return usagef("--replace-disturbed must be 0 or more, got %d", o.ReplaceDisturbed)
+	case o.ReplaceDisturbed > 0 && o.Repeat < 2:
+		return usagef("--replace-disturbed needs --repeat 2 or more")
 	}
 	return nil
 }
@@ -47,10 +53,11 @@ func repeatPath(out string, k int) string {
 
 // runRepeats runs the session's plan o.Repeat.Repeat times on tgt: a fresh
 // session each time (new pools, a new market emulator, a new driver), the
-// managed server restarted first when --repeat-cold asks for a cold cache. An
-// interrupt or a failed repeat ends the series; the files written so far stay.
+// managed server restarted first when --repeat-cold asks for a cold cache. A
+// disturbed repeat runs again while --replace-disturbed's budget lasts
+// (run_replace.go). An interrupt or a failed repeat ends the series; the files
+// written so far, set-aside ones included, stay.
 func runRepeats(ctx context.Context, g *globalOptions, o runOptions, lw *liveWriter, tgt *target) error {
-	n := o.RepeatOpts.Repeat
 	if o.RepeatOpts.Cold && tgt.Managed == nil {
 		return usagef("--repeat-cold restarts the managed PostgreSQL; a server given with --db must be restarted by hand between runs")
 	}
@@ -58,30 +65,58 @@ func runRepeats(ctx context.Context, g *globalOptions, o runOptions, lw *liveWri
 	if base == "" {
 		base = "brokerbench-" + time.Now().Format("20060102-150405") + ".json"
 	}
-	for k := 1; k <= n; k++ {
-		ro := o
-		ro.Out = repeatPath(base, k)
+	rep := &replacer{budget: o.RepeatOpts.ReplaceDisturbed}
+	for k := 1; k <= o.RepeatOpts.Repeat; k++ {
+		f := repeatFiles{base: base, k: k, n: o.RepeatOpts.Repeat, out: repeatPath(base, k)}
 		if o.CaptureIO != "" {
-			ro.CaptureIO = filepath.Join(o.CaptureIO, fmt.Sprintf("r%d", k))
+			f.capture = filepath.Join(o.CaptureIO, fmt.Sprintf("r%d", k))
 		}
-		s, err := newRunSession(g, ro, lw)
-		if err != nil {
-			return err
-		}
-		s.repeat = &results.Repeat{Index: k, Count: n}
-		if k > 1 && o.RepeatOpts.Cold {
-			lw.logf("repeat %d of %d: restarting the managed PostgreSQL for a cold buffer cache", k, n)
-			if err := tgt.Managed.Restart(ctx); err != nil {
-				return fmt.Errorf("repeat %d of %d: restart the managed PostgreSQL: %w", k, n, err)
+		for {
+			r, err := runOneRepeat(ctx, g, o, lw, tgt, f)
+			if err != nil {
+				return err
 			}
-		}
-		checkpointBeforeRepeat(ctx, tgt, lw.logf, k, n)
-		lw.logf("repeat %d of %d: results to %s", k, n, ro.Out)
-		if _, err := s.run(ctx, tgt); err != nil {
-			return fmt.Errorf("repeat %d of %d: %w", k, n, err)
+			again, err := rep.afterRepeat(lw.logf, f, r)
+			if err != nil {
+				return err
+			}
+			if !again {
+				break
+			}
+			f.setAsideBefore++
 		}
 	}
 	return nil
+}
+
+// runOneRepeat runs repeat f.k once into f's files and returns its result: after a
+// restart when --repeat-cold asks for one, after a checkpoint always, a replacement
+// as any repeat.
+func runOneRepeat(ctx context.Context, g *globalOptions, o runOptions, lw *liveWriter, tgt *target, f repeatFiles) (*results.Run, error) {
+	k, n := f.k, f.n
+	ro := o
+	ro.Out, ro.CaptureIO = f.out, f.capture
+	s, err := newRunSession(g, ro, lw)
+	if err != nil {
+		return nil, err
+	}
+	s.repeat = &results.Repeat{Index: k, Count: n, Replaced: f.setAsideBefore}
+	if (k > 1 || f.setAsideBefore > 0) && o.RepeatOpts.Cold {
+		lw.logf("repeat %d of %d: restarting the managed PostgreSQL for a cold buffer cache", k, n)
+		if err := tgt.Managed.Restart(ctx); err != nil {
+			return nil, fmt.Errorf("repeat %d of %d: restart the managed PostgreSQL: %w", k, n, err)
+		}
+	}
+	checkpointBeforeRepeat(ctx, tgt, lw.logf, k, n)
+	lw.logf("repeat %d of %d: results to %s", k, n, ro.Out)
+	res, err := s.run(ctx, tgt)
+	if err != nil {
+		return nil, fmt.Errorf("repeat %d of %d: %w", k, n, err)
+	}
+	if res == nil {
+		return nil, nil
+	}
+	return res.Run, nil
 }
 
 // checkpointBeforeRepeat writes the server's dirty pages out before repeat k (a
