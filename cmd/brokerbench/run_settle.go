@@ -59,9 +59,10 @@ func settleWindow(warmup time.Duration) time.Duration {
 }
 
 // settled wraps src in settling windows when this run settles: --settle's budget,
-// and only the first of several repeats (the later ones start on the settled server;
-// a repeat brought back after a disturbance settles again). Each window is logged
-// as it is judged, and the record goes into the result file with the first step.
+// and only the first of several repeats, or a run again of it (--replace-disturbed:
+// the first one's window may have been a cache still warming); later repeats start
+// on the settled server. Each window is logged as it is judged, and the record goes
+// into the result file with the first step.
 func (s *runSession) settled(src driver.StepSource, cfg *driver.Config) driver.StepSource {
 	if s.settleMax <= 0 || (s.repeat != nil && s.repeat.Index > 1) {
 		return src
