@@ -121,3 +121,26 @@ func lineWith(s, sub string) string {
 	}
 	return ""
 }
+
+// withAvgMS gives every run of a side one transaction type whose average response
+// time is xs (ms, one per run).
+func withAvgMS(in Input, xs ...float64) Input {
+	for k, rep := range in.All() {
+		rep.Run.Steps[0].Transactions = map[string]TxnStats{"Trade-Order": {Count: 1000, Share: 1, AvgMS: xs[k]}}
+	}
+	return in
+}
+
+// TestResponseTimeFarApartJudged: a response time is never near zero, so one that
+// rose 540-fold across repeats (15 ms → 8.2 s, a side capped at 30 IOPS) keeps its
+// interval on the ratio and reads "worse", where a count whose base is under 1 % of
+// the other side (0.4 → 51 IOPS) is still shown as the two values alone.
+func TestResponseTimeFarApartJudged(t *testing.T) {
+	rng := rand.New(rand.NewPCG(10, 40))
+	side := func(label string, xs ...float64) Input { return withAvgMS(simSide(rng, label, 3, 1000, 0.05), xs...) }
+	c, _ := Compare([]Input{side("A", 15.2, 15.6, 14.9), side("B", 8221, 8310, 8102)})
+	e := estimateOf(t, c, "avg")
+	if e.NearZero || !e.HasInterval() || e.Verdict != VerdictWorse || e.Lo <= 0 {
+		t.Errorf("15 ms → 8.2 s: near zero %v, [%+.1f, %+.1f] %q (%q), want an interval above zero and worse", e.NearZero, e.Lo, e.Hi, e.Verdict, e.Reason)
+	}
+}

@@ -38,12 +38,16 @@ func repeatsReason(na, nb int) string {
 // nearZeroFloor is the base's floor relative to the other side: a base under
 // 1 % of the other side's value is near zero (0.4 → 51 IOPS would read +12650 %,
 // its interval running to numbers no one can use), while a tenfold change of two
-// measured figures (100 → 1,200 IOPS under a memory cap) is still judged.
+// measured figures (100 → 1,200 IOPS under a memory cap) is still judged. A
+// response time across repeats is exempt: it is never near zero (every transaction
+// takes time), and its interval is of the ratio, on the logarithms, so 15 ms → 8.2 s
+// under a 30-IOPS cap reads "worse" (its change shown as the two values).
 const nearZeroFloor = 0.01
 
 // nearZeroBase tells whether the base b is too close to zero for a change in
 // percent to mean anything, and says why. It is near zero when
-//   - it is under nearZeroFloor of the other side's value v, or
+//   - it is under nearZeroFloor of the other side's value v (a response time
+//     across repeats excepted), or
 //   - its magnitude is below its own noise: the standard deviation across the
 //     base side's repeats, or with one run the half-width of its own interval
 //     (batch means of its per-second or I/O samples), or
@@ -57,12 +61,15 @@ func nearZeroBase(ra, rb []stepView, m metric, b, v float64) (string, bool) {
 	if b == 0 {
 		return "", false
 	}
-	if math.Abs(b) < nearZeroFloor*math.Abs(v) {
+	xa, xb := sideValues(ra, m), sideValues(rb, m)
+	_, _, isResp := responseFigure(m.key)
+	ratio := isResp && len(xa) > 1 && len(xb) > 1 && onLogarithms(xa, xb)
+	if math.Abs(b) < nearZeroFloor*math.Abs(v) && !ratio {
 		return fmt.Sprintf("the base (%s) is near zero against %s: compare the values", formatValue(m, b), formatValue(m, v)), true
 	}
 	noise := 0.0
-	if xs := sideValues(ra, m); len(xs) > 1 {
-		_, noise = meanSD(xs)
+	if len(xa) > 1 {
+		_, noise = meanSD(xa)
 	} else if len(ra) == 1 {
 		if _, _, isResp := responseFigure(m.key); !isResp {
 			if xs, ok := seriesOf(m.key, ra[0].st); ok {
