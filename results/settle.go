@@ -37,13 +37,22 @@ type SettleWindow struct {
 	AutovacuumS float64 `json:"autovacuum_s,omitempty"`
 }
 
-// SettleSpan is how many of the last windows must agree: three, so a trend (each
-// window above the last) shows as a spread and not as two neighbours alike.
-const SettleSpan = 3
+// SettleGroup is how many windows make a group: the last group must agree within
+// itself (SettleSpread) and with the group before it (SettleShift), so a fast climb
+// shows as a spread and a slow one (a few percent a window, the storage's own caches
+// warming under a capped server) as a shift between the groups.
+const SettleGroup = 3
 
-// SettleSpread is how far apart the last SettleSpan windows' tps, and their reads per
-// transaction, may lie: the highest at most this fraction above the lowest.
+// SettleSpan is how many windows the rule reads: two groups.
+const SettleSpan = 2 * SettleGroup
+
+// SettleSpread is how far apart the last group's tps, and its reads per transaction,
+// may lie: the highest at most this fraction above the lowest.
 const SettleSpread = 0.10
+
+// SettleShift is how far the last group's mean tps, and its mean reads per
+// transaction, may lie from the group before's.
+const SettleShift = 0.05
 
 // SettleReadsFloor is the spread in reads per transaction always allowed: a cached
 // database reading 0.01 against 0.02 per transaction has not moved.
@@ -63,10 +72,11 @@ func SettleWindowOf(st *Step) SettleWindow {
 }
 
 // Judge applies the settling rule to the windows so far and sets Steady and Why.
-// The database is steady when the last SettleSpan windows' tps lie within
-// SettleSpread of each other, so do their reads per transaction (or within
-// SettleReadsFloor), and autovacuum ran under DisturbedAutovacuumShare of the last
-// window (a vacuum of what a load left is work a measured window must not hold).
+// The database is steady when the last SettleGroup windows' tps lie within
+// SettleSpread of each other and their mean within SettleShift of the group
+// before's; so do their reads per transaction (or within SettleReadsFloor); and
+// autovacuum ran under DisturbedAutovacuumShare of the last window (a vacuum of what
+// a load left is work a measured window must not hold).
 func (s *Settle) Judge() {
 	s.Steady, s.Why = false, ""
 	n := len(s.Windows)
@@ -74,34 +84,46 @@ func (s *Settle) Judge() {
 		s.Why = fmt.Sprintf("%d of the %d windows the rule needs", n, SettleSpan)
 		return
 	}
-	last := s.Windows[n-SettleSpan:]
-	var moved []string
-	tps := make([]float64, len(last))
-	for i, w := range last {
-		tps[i] = w.TPS
-	}
-	lo, hi := minMax(tps)
-	if lo <= 0 || hi/lo-1 > SettleSpread {
-		moved = append(moved, fmt.Sprintf("tps %s", settleRange(tps, "%.0f")))
-	}
-	tpsText := fmt.Sprintf("tps within %.0f %%", spreadPct(lo, hi))
-	readsText := ""
-	if reads, ok := settleReads(last); ok {
-		rlo, rhi := minMax(reads)
-		if rhi-rlo > max(SettleReadsFloor, SettleSpread*rlo) {
-			moved = append(moved, fmt.Sprintf("reads per transaction %s", settleRange(reads, "%.1f")))
+	before, last := s.Windows[n-SettleSpan:n-SettleGroup], s.Windows[n-SettleGroup:]
+	tpsOf := func(ws []SettleWindow) []float64 {
+		out := make([]float64, len(ws))
+		for i, w := range ws {
+			out[i] = w.TPS
 		}
-		readsText = fmt.Sprintf(", reads per transaction %.1f to %.1f", rlo, rhi)
+		return out
+	}
+	var moved []string
+	tps, tpsBefore := tpsOf(last), tpsOf(before)
+	lo, hi := minMax(tps)
+	shift := mean(tps)/mean(tpsBefore) - 1
+	switch {
+	case lo <= 0 || hi/lo-1 > SettleSpread:
+		moved = append(moved, "tps "+settleRange(tps, "%.0f"))
+	case math.Abs(shift) > SettleShift:
+		moved = append(moved, fmt.Sprintf("tps %s after %s (%+.0f %%)", settleRange(tps, "%.0f"), settleRange(tpsBefore, "%.0f"), shift*100))
+	}
+	steady := fmt.Sprintf("tps within %.0f %% (%+.0f %% on the %d windows before)", spreadPct(lo, hi), shift*100, SettleGroup)
+	reads, okLast := settleReads(last)
+	readsBefore, okBefore := settleReads(before)
+	if okLast && okBefore {
+		rlo, rhi := minMax(reads)
+		rshift := mean(reads) - mean(readsBefore)
+		switch {
+		case rhi-rlo > max(SettleReadsFloor, SettleSpread*rlo):
+			moved = append(moved, "reads per transaction "+settleRange(reads, "%.1f"))
+		case math.Abs(rshift) > max(SettleReadsFloor, SettleShift*mean(readsBefore)):
+			moved = append(moved, fmt.Sprintf("reads per transaction %s after %s", settleRange(reads, "%.1f"), settleRange(readsBefore, "%.1f")))
+		}
+		steady += fmt.Sprintf(", reads per transaction %.1f to %.1f", rlo, rhi)
 	}
 	if av := last[len(last)-1].AutovacuumS; av > 0 && av >= DisturbedAutovacuumShare*s.WindowS {
 		moved = append(moved, fmt.Sprintf("autovacuum ran %.0f s of the last window", av))
 	}
 	if len(moved) > 0 {
-		s.Why = strings.Join(moved, "; ") + fmt.Sprintf(" over the last %d windows", SettleSpan)
+		s.Why = strings.Join(moved, "; ")
 		return
 	}
-	s.Steady = true
-	s.Why = fmt.Sprintf("%s%s over the last %d windows", tpsText, readsText, SettleSpan)
+	s.Steady, s.Why = true, steady
 }
 
 // Elapsed is the time the settling windows took.
@@ -135,6 +157,14 @@ func minMax(xs []float64) (lo, hi float64) {
 		lo, hi = min(lo, x), max(hi, x)
 	}
 	return lo, hi
+}
+
+func mean(xs []float64) float64 {
+	sum := 0.0
+	for _, x := range xs {
+		sum += x
+	}
+	return sum / float64(len(xs))
 }
 
 func spreadPct(lo, hi float64) float64 {

@@ -84,7 +84,7 @@ func TestBadInputEveryFlag(t *testing.T) {
 		{[]string{"run", "--repeat-cold"}, 2, "--repeat-cold"},
 		{[]string{"run", "--settle", "soon"}, 2, "--settle takes auto, off or a duration"},
 		{[]string{"run", "--settle", "-1m"}, 2, "--settle must not be negative"},
-		{[]string{"run", "--settle", "10s", "--warmup", "5s", "--step", "1m"}, 2, "shorter than the 3 windows of 5s"},
+		{[]string{"run", "--settle", "20s", "--warmup", "5s", "--step", "1m"}, 2, "shorter than the 6 windows of 5s"},
 		{[]string{"run", "--settle", "5m", "--shard", "0/2"}, 2, "--settle cannot be combined with --shard"},
 		{[]string{"compare", "a.json", "b.json", "--"}, 2, "side 2 has no file"},
 		{[]string{"compare", "--fail-if", "tps<5 significant", "a.json", "b.json"}, 2, "significant"},

@@ -14,10 +14,11 @@ const (
 	settleAuto = "auto"
 	settleOff  = "off"
 	// defaultSettleMax is auto's budget with --repeat: a freshly loaded database
-	// climbed for about three minutes of 8 users before its tps held still.
+	// under a capped server climbed for minutes of 8 users before its tps held still
+	// (its cache, then the storage's own caches under it, warming).
 	defaultSettleMax = 5 * time.Minute
-	// maxSettleWindow bounds a window when --warmup is long: three windows of it
-	// are the shortest settling.
+	// maxSettleWindow bounds a window when --warmup is long: results.SettleSpan
+	// windows of it are the shortest settling.
 	maxSettleWindow = 30 * time.Second
 )
 
