@@ -68,7 +68,7 @@ func testSettleBudget(t *testing.T) {
 	if len(got) != 1 {
 		t.Fatalf("steps: %+v", got)
 	}
-	if r := src.Record; len(r.Windows) != 2 || r.Steady || judged != 2 || !strings.Contains(r.Why, "2 of the 3 windows") {
-		t.Fatalf("record %+v after %d judgements; want 2 windows, not steady, saying the rule needs 3", r, judged)
+	if r := src.Record; len(r.Windows) != 2 || r.Steady || judged != 2 || !strings.Contains(r.Why, "2 of the 6 windows") {
+		t.Fatalf("record %+v after %d judgements; want 2 windows, not steady, saying the rule needs 6", r, judged)
 	}
 }
