@@ -1,9 +1,10 @@
 // Package database is what the rest of brokerbench sees of a database: DB and Tx,
 // isolation levels, error classes, the server description, DSN redaction and the
 // optional capabilities (bulk fast path, maintenance, I/O views, pool statistics).
-// Each database lives in a sub-package (database/postgres, database/sqlserver) that
-// registers one Engine carrying everything that differs between databases; only cmd
-// chooses which are linked in, and nothing outside database/... names a concrete one.
+// Each database lives in a sub-package (database/postgres, database/sqlserver,
+// database/mysql for MariaDB and MySQL) that registers one Engine carrying everything
+// that differs between databases; only cmd chooses which are linked in, and nothing
+// outside database/... names a concrete one.
 package database
 
 import (

@@ -39,7 +39,7 @@ func MEEWorkersFor(maxUsers int) int {
 // Deck deals the customer mix (txn.Deck).
 type Deck interface{ Next() txn.Kind }
 
-// IOSampler is the storage view of a run (package driver/iostat behind an adapter).
+// IOSampler is the storage view of a run (package internal/iostat behind cmd's adapter).
 type IOSampler interface {
 	// Begin marks the start of a measured window; the function it returns closes
 	// the window with its transaction and commit counts.

@@ -1,4 +1,11 @@
-// Recording (for the load driver).
+// Package results is the result file (format 1, a public contract: docs/result-format.md)
+// and everything read from it: the types a file holds, Write and Read (an atomic write;
+// bounds and validation on read, clear errors), the figures and flags of a step, the
+// merge of a sharded run's files (Merge), comparisons with their intervals and verdicts
+// (Compare), --fail-if gates (ParseGate), and the reports: text, CSV, JSON and HTML
+// (WriteReport and its siblings). ARCHITECTURE.md ("results") maps its files.
+//
+// It also holds what the load driver records a step with: the Recorder.
 //
 // A Recorder gathers response and service times from many workers without locks
 // shared between them, CockroachDB pkg/workload/histogram style:
@@ -21,7 +28,4 @@
 // dense once merged) and adds them to the window; Interval histograms are reused by
 // the next Tick. Failed transactions count in Errors only; their times are not
 // recorded. Times are microseconds, clamped into [HistLowestMicros, HistHighestMicros].
-//
-// Result files: Write and Read (atomic write, clear errors). Reading a run: Report,
-// Compare, gates (ParseGate), CSV and HTML renderers.
 package results

@@ -224,8 +224,12 @@ func SummarizeDiskReads(r *Run) DiskReadShare {
 	return s
 }
 
-// formatBytes uses binary units, labelled as such (MiB: 2^20 bytes; --size and
-// --server-memory read MB as 10^6).
+// formatBytes shows bytes in the largest binary unit that keeps a whole number part,
+// labelled as such (MiB: 2^20 bytes; --size and --server-memory read MB as 10^6), with
+// one decimal unless whole. It is memcap.FormatSize's rule, which the commands' logs
+// and quickstart's closing line print the same sizes with; results imports nothing of
+// ours, so the rule is written twice and TestFormatBytesIsMemcaps holds the two to one
+// output.
 func formatBytes(b int64) string {
 	units := []string{"B", "KiB", "MiB", "GiB", "TiB"}
 	v := float64(b)
@@ -234,8 +238,8 @@ func formatBytes(b int64) string {
 		v /= 1024
 		i++
 	}
-	if v >= 100 || v == math.Trunc(v) {
-		return fmt.Sprintf("%.0f %s", v, units[i])
+	if v == float64(int64(v)) {
+		return fmt.Sprintf("%d %s", int64(v), units[i])
 	}
 	return fmt.Sprintf("%.1f %s", v, units[i])
 }

@@ -98,6 +98,8 @@ func TestDependencyDirection(t *testing.T) {
 		"txn":           {"schema", "database"},
 		"driver":        {"txn", "results", "schema", "driver", "internal", "database"},
 		"internal":      {"schema", "internal", "loader", "database"},
+		// The storage and host sampler: the database's I/O views in, a step's figures out.
+		"internal/iostat": {"database", "results"},
 		// The storage profiles read result files (from-run) and run fio.
 		"diskprofile":  {"results", "internal/fio"},
 		"internal/fio": {},

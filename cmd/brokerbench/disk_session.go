@@ -9,8 +9,8 @@ import (
 	"time"
 
 	"github.com/brokerbench/brokerbench/diskprofile"
-	"github.com/brokerbench/brokerbench/driver/iostat"
 	"github.com/brokerbench/brokerbench/internal/fio"
+	"github.com/brokerbench/brokerbench/internal/iostat"
 	"github.com/brokerbench/brokerbench/internal/memcap"
 	"github.com/brokerbench/brokerbench/results"
 )

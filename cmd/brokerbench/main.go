@@ -1,6 +1,6 @@
 // Command brokerbench loads, drives and measures a TPC-E-like brokerage workload on
-// PostgreSQL and SQL Server, and compares runs. Results are TPC-E-like, never TPC-E
-// results.
+// PostgreSQL, SQL Server and MariaDB/MySQL, and compares runs. Results are TPC-E-like,
+// never TPC-E results.
 package main
 
 import "os"

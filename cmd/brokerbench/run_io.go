@@ -3,7 +3,7 @@ package main
 import (
 	"fmt"
 
-	"github.com/brokerbench/brokerbench/driver/iostat"
+	"github.com/brokerbench/brokerbench/internal/iostat"
 	"github.com/brokerbench/brokerbench/results"
 )
 

@@ -6,7 +6,7 @@ import (
 
 	"github.com/brokerbench/brokerbench/database"
 	"github.com/brokerbench/brokerbench/driver"
-	"github.com/brokerbench/brokerbench/driver/iostat"
+	"github.com/brokerbench/brokerbench/internal/iostat"
 	"github.com/brokerbench/brokerbench/loader"
 	"github.com/brokerbench/brokerbench/results"
 	"github.com/brokerbench/brokerbench/txn"
@@ -17,6 +17,7 @@ import (
 //
 //	newRunSession  checks the options and derives the plan, the pools' and the emulator's sizes
 //	open           the pools, the run's lock, the load's marker, the statements, the server's description
+//	measureClock   with --shard or --start-at, this machine's clock against the server's
 //	record         the result file's header, written once so a bad --out fails now
 //	instrument     the storage sampler, the block-I/O capture and the Prometheus endpoint
 //	drive          the steps; each is recorded, printed and written as it finishes

@@ -6,7 +6,7 @@ import (
 )
 
 // TestPGIOQueryByVersion checks that each server version reads the views it has: the
-// real query runs against PostgreSQL 15 in driver/iostat's integration test; 14, 16,
+// real query runs against PostgreSQL 15 in internal/iostat's integration test; 14, 16,
 // 17 and 18 cannot run here, so their statements are checked for the columns that
 // differ between versions (docs/storage.md §2.4).
 func TestPGIOQueryByVersion(t *testing.T) {

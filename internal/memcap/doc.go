@@ -20,4 +20,8 @@
 // A group left by a crash (the process was killed before Remove) is found by its
 // name, derived from the data directory, and reused by the next Open; RemoveStale
 // removes empty leftovers of any data directory.
+//
+// It also holds the byte sizes every command reads and prints (size.go: ParseSize for
+// the flags that take a size, FormatSize for what the commands say), since the cap is
+// the first size a user gives.
 package memcap

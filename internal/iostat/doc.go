@@ -16,4 +16,10 @@
 // Every source returns cumulative counters; the Sampler differences them at the
 // window edges the driver marks, handling 32-bit wraps, counter resets and devices
 // that disappear, and keeps the periodic samples for the series.
+//
+// The same Sampler reads the hosts' CPU, memory and network over the same windows
+// (docs/host.md): this machine's procfs, and a remote database host's through its
+// node_exporter. DescribeStorage describes the storage stack under the database's
+// directories for the result file. Its importer is cmd/brokerbench (run, disk and
+// capture); the driver sees it only through its IOSampler interface.
 package iostat
