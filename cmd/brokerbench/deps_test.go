@@ -88,7 +88,7 @@ func TestDependencyDirection(t *testing.T) {
 	under := func(pkg, prefix string) bool { return pkg == prefix || strings.HasPrefix(pkg, prefix+"/") }
 	// allowed lists, per package prefix, which of our packages it may import.
 	allowed := map[string][]string{
-		"database":   {"schema", "database", "internal/netfault"}, // netfault: a leaf, for its tests
+		"database":   {"schema", "database", "internal/testkit/netfault"}, // netfault: a leaf, for its tests
 		"schema/rnd": {"schema"},
 		"schema":     {},
 		"results":    {"results/chart"},
@@ -102,7 +102,7 @@ func TestDependencyDirection(t *testing.T) {
 		"diskprofile":  {"results", "internal/fio"},
 		"internal/fio": {},
 		// Block-I/O capture and replay: tracefs, its trace files, fio.
-		"iotrace": {"results", "internal/fio", "internal/testloop"},
+		"iotrace": {"results", "internal/fio", "internal/testkit/testloop"},
 	}
 	for pkg, ims := range imports {
 		// Benchmarks of brokerbench itself (scripts/pgxfloor, a main package) measure
@@ -197,11 +197,11 @@ func moduleOf(im string, mods []string) string {
 }
 
 // wiresDatabases says whether a non-test file may import a concrete database package:
-// cmd links them in; the test harnesses (internal/testpg, internal/testdb) open
+// cmd links them in; the test harnesses (internal/testkit/testpg, internal/testkit/testdb) open
 // servers of one kind by design, and so do the benchmarks under scripts/.
 func wiresDatabases(pkg, file string) bool {
 	switch {
-	case pkg == "cmd/brokerbench", strings.HasPrefix(pkg, "internal/test"), strings.HasPrefix(pkg, "scripts/"):
+	case pkg == "cmd/brokerbench", strings.HasPrefix(pkg, "internal/testkit/"), strings.HasPrefix(pkg, "scripts/"):
 		return true
 	}
 	return false
