@@ -76,8 +76,8 @@ func packageImports(t *testing.T) map[string]map[string]string {
 }
 
 // TestDependencyDirection is the architecture test: imports point one way, database
-// clients live behind database/..., only cmd chooses the concrete databases, and only
-// cmd knows cobra.
+// clients live behind database/..., only cmd chooses the concrete databases, only cmd
+// knows cobra, and only tests import the test harnesses.
 func TestDependencyDirection(t *testing.T) {
 	imports := packageImports(t)
 	clients := clientModules(t, imports)
@@ -87,10 +87,9 @@ func TestDependencyDirection(t *testing.T) {
 		}
 		return "", false
 	}
-	under := func(pkg, prefix string) bool { return pkg == prefix || strings.HasPrefix(pkg, prefix+"/") }
 	// allowed lists, per package prefix, which of our packages it may import.
 	allowed := map[string][]string{
-		"database":   {"schema", "database", "internal/testkit/netfault"}, // netfault: a leaf, for its tests
+		"database":   {"schema", "database"},
 		"schema/rnd": {"schema"},
 		"schema":     {},
 		"results":    {"results/chart"},
@@ -104,7 +103,10 @@ func TestDependencyDirection(t *testing.T) {
 		"diskprofile":  {"results", "internal/fio"},
 		"internal/fio": {},
 		// Block-I/O capture and replay: tracefs, its trace files, fio.
-		"iotrace": {"results", "internal/fio", "internal/testkit/testloop"},
+		"iotrace": {"results", "internal/fio"},
+	}
+	for _, line := range testkitImports(imports) {
+		t.Error(line)
 	}
 	for pkg, ims := range imports {
 		// Benchmarks of brokerbench itself (scripts/pgxfloor, a main package) measure
@@ -124,7 +126,8 @@ func TestDependencyDirection(t *testing.T) {
 				t.Errorf("%s imports %s: only cmd may know the command line", where, im)
 			}
 			dep, ok := ours(im)
-			if !ok || under(pkg, "cmd") || under(pkg, "examples") || under(pkg, "scripts") {
+			// An import of a test harness is testkitImports's to judge.
+			if !ok || under(dep, testkit) || under(pkg, "cmd") || under(pkg, "examples") || under(pkg, "scripts") {
 				continue
 			}
 			// The longest matching rule wins (schema/rnd before schema).
@@ -205,6 +208,9 @@ func requiredModules(t *testing.T) []string {
 	}
 	return mods
 }
+
+// under says whether package pkg is prefix or inside it.
+func under(pkg, prefix string) bool { return pkg == prefix || strings.HasPrefix(pkg, prefix+"/") }
 
 // moduleOf returns the module of mods that import path im is in (the longest that
 // holds it), "" for none.
