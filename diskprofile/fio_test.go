@@ -11,7 +11,7 @@ import (
 	"time"
 
 	"github.com/brokerbench/brokerbench/internal/fio"
-	"github.com/brokerbench/brokerbench/internal/testloop"
+	"github.com/brokerbench/brokerbench/internal/testkit/testloop"
 	"github.com/brokerbench/brokerbench/results"
 )
 

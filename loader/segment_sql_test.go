@@ -8,7 +8,7 @@ import (
 	"github.com/brokerbench/brokerbench/database"
 	"github.com/brokerbench/brokerbench/database/postgres"
 	"github.com/brokerbench/brokerbench/database/sqlserver"
-	"github.com/brokerbench/brokerbench/internal/golden"
+	"github.com/brokerbench/brokerbench/internal/testkit/golden"
 )
 
 // The progress table and its statements as each database runs them (golden files): SQL

@@ -6,8 +6,8 @@ import (
 	"time"
 
 	"github.com/brokerbench/brokerbench/database"
-	"github.com/brokerbench/brokerbench/internal/testdb"
-	"github.com/brokerbench/brokerbench/internal/testpg"
+	"github.com/brokerbench/brokerbench/internal/testkit/testdb"
+	"github.com/brokerbench/brokerbench/internal/testkit/testpg"
 )
 
 // readThenUpdate must leave what the one-by-one order (read a row, write it, read the

@@ -7,13 +7,13 @@ import (
 	"testing"
 
 	"github.com/brokerbench/brokerbench/database"
-	"github.com/brokerbench/brokerbench/internal/testdb"
-	"github.com/brokerbench/brokerbench/internal/testmdb"
+	"github.com/brokerbench/brokerbench/internal/testkit/testdb"
+	"github.com/brokerbench/brokerbench/internal/testkit/testmdb"
 	"github.com/brokerbench/brokerbench/loader"
 	"github.com/brokerbench/brokerbench/schema"
 )
 
-// mariadbLoaded returns two databases on the test MariaDB (internal/testmdb), each a
+// mariadbLoaded returns two databases on the test MariaDB (internal/testkit/testmdb), each a
 // copy of a load at the test scale and seed (testdb.MariaDBLoaded), and the first's
 // DSN. The copies have the tables, their indexes, foreign keys and rows and the
 // trade-id sequence, not the routines, which the test installs.

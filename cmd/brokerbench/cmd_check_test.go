@@ -7,9 +7,9 @@ import (
 	"testing"
 
 	"github.com/brokerbench/brokerbench/database"
-	"github.com/brokerbench/brokerbench/internal/testdb"
-	"github.com/brokerbench/brokerbench/internal/testmdb"
-	"github.com/brokerbench/brokerbench/internal/testpg"
+	"github.com/brokerbench/brokerbench/internal/testkit/testdb"
+	"github.com/brokerbench/brokerbench/internal/testkit/testmdb"
+	"github.com/brokerbench/brokerbench/internal/testkit/testpg"
 )
 
 // TestMain stops the PostgreSQL and MariaDB servers testpg and testmdb may start for

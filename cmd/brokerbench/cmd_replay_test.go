@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/brokerbench/brokerbench/internal/testloop"
+	"github.com/brokerbench/brokerbench/internal/testkit/testloop"
 	"github.com/brokerbench/brokerbench/results"
 )
 

@@ -7,7 +7,7 @@ import (
 	"syscall"
 	"testing"
 
-	"github.com/brokerbench/brokerbench/internal/netfault"
+	"github.com/brokerbench/brokerbench/internal/testkit/netfault"
 )
 
 // TestConnectToSilentPort: a --db URL naming a port that accepts and never answers

@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"github.com/brokerbench/brokerbench/database"
-	"github.com/brokerbench/brokerbench/internal/testmdb"
+	"github.com/brokerbench/brokerbench/internal/testkit/testmdb"
 	"github.com/brokerbench/brokerbench/results"
 	"github.com/brokerbench/brokerbench/txn"
 )

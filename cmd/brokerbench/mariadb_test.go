@@ -9,8 +9,8 @@ import (
 
 	"github.com/brokerbench/brokerbench/internal/mdbmanaged"
 	"github.com/brokerbench/brokerbench/internal/memcap"
-	"github.com/brokerbench/brokerbench/internal/testdb"
-	"github.com/brokerbench/brokerbench/internal/testmdb"
+	"github.com/brokerbench/brokerbench/internal/testkit/testdb"
+	"github.com/brokerbench/brokerbench/internal/testkit/testmdb"
 	"github.com/brokerbench/brokerbench/results"
 )
 

@@ -9,9 +9,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/brokerbench/brokerbench/internal/testdb"
-	"github.com/brokerbench/brokerbench/internal/testloop"
-	"github.com/brokerbench/brokerbench/internal/testpg"
+	"github.com/brokerbench/brokerbench/internal/testkit/testdb"
+	"github.com/brokerbench/brokerbench/internal/testkit/testloop"
+	"github.com/brokerbench/brokerbench/internal/testkit/testpg"
 	"github.com/brokerbench/brokerbench/results"
 )
 

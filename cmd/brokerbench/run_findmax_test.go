@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/brokerbench/brokerbench/internal/testdb"
+	"github.com/brokerbench/brokerbench/internal/testkit/testdb"
 	"github.com/brokerbench/brokerbench/results"
 )
 

@@ -11,8 +11,8 @@ import (
 	"time"
 
 	"github.com/brokerbench/brokerbench/database"
-	"github.com/brokerbench/brokerbench/internal/testdb"
-	"github.com/brokerbench/brokerbench/internal/testpg"
+	"github.com/brokerbench/brokerbench/internal/testkit/testdb"
+	"github.com/brokerbench/brokerbench/internal/testkit/testpg"
 )
 
 // holdingRun is a run of dsn in a child process that holds the database until the

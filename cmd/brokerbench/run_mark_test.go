@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/brokerbench/brokerbench/internal/testdb"
+	"github.com/brokerbench/brokerbench/internal/testkit/testdb"
 )
 
 // TestSecondRunRefused: a second unsharded run on a database a run holds refuses

@@ -13,7 +13,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/brokerbench/brokerbench/internal/testdb"
+	"github.com/brokerbench/brokerbench/internal/testkit/testdb"
 )
 
 // TestSecretNodeExporterURL: a password in --io-node-exporter's URL (userinfo and a

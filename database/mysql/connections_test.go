@@ -5,7 +5,7 @@ import (
 	"testing"
 
 	"github.com/brokerbench/brokerbench/database"
-	"github.com/brokerbench/brokerbench/internal/testmdb"
+	"github.com/brokerbench/brokerbench/internal/testkit/testmdb"
 )
 
 // TestConnectionsOnMariaDB: the server's connection room reads max_connections and

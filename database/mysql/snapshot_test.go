@@ -7,7 +7,7 @@ import (
 
 	"github.com/brokerbench/brokerbench/database"
 	"github.com/brokerbench/brokerbench/database/mysql"
-	"github.com/brokerbench/brokerbench/internal/testmdb"
+	"github.com/brokerbench/brokerbench/internal/testkit/testmdb"
 )
 
 // TestSnapshotIsolation: brokerbench's sessions run with innodb_snapshot_isolation

@@ -13,7 +13,7 @@ import (
 	driver "github.com/go-sql-driver/mysql"
 
 	"github.com/brokerbench/brokerbench/database"
-	"github.com/brokerbench/brokerbench/internal/golden"
+	"github.com/brokerbench/brokerbench/internal/testkit/golden"
 	"github.com/brokerbench/brokerbench/schema"
 )
 

@@ -5,7 +5,7 @@ import (
 	"testing"
 
 	"github.com/brokerbench/brokerbench/database"
-	"github.com/brokerbench/brokerbench/internal/testpg"
+	"github.com/brokerbench/brokerbench/internal/testkit/testpg"
 )
 
 // TryLock takes a free lock at once and refuses, without waiting, one that another

@@ -8,7 +8,7 @@ import (
 
 	"github.com/brokerbench/brokerbench/database"
 	"github.com/brokerbench/brokerbench/database/postgres"
-	"github.com/brokerbench/brokerbench/internal/testpg"
+	"github.com/brokerbench/brokerbench/internal/testkit/testpg"
 )
 
 // The statement caches are fitted to the workload unless the DSN sizes them, and a

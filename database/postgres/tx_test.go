@@ -9,7 +9,7 @@ import (
 
 	"github.com/brokerbench/brokerbench/database"
 	"github.com/brokerbench/brokerbench/database/postgres"
-	"github.com/brokerbench/brokerbench/internal/testpg"
+	"github.com/brokerbench/brokerbench/internal/testkit/testpg"
 )
 
 func TestMain(m *testing.M) { os.Exit(testpg.Main(m)) }

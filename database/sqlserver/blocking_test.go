@@ -8,7 +8,7 @@ import (
 
 	"github.com/brokerbench/brokerbench/database"
 	"github.com/brokerbench/brokerbench/database/sqlserver"
-	"github.com/brokerbench/brokerbench/internal/testdb"
+	"github.com/brokerbench/brokerbench/internal/testkit/testdb"
 )
 
 // These tests provoke SQL Server's blocking behaviour on purpose, two sessions in a

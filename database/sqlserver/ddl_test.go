@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/brokerbench/brokerbench/internal/golden"
+	"github.com/brokerbench/brokerbench/internal/testkit/golden"
 	"github.com/brokerbench/brokerbench/schema"
 )
 

@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"github.com/brokerbench/brokerbench/database"
-	"github.com/brokerbench/brokerbench/internal/netfault"
+	"github.com/brokerbench/brokerbench/internal/testkit/netfault"
 )
 
 // TestConnectDeadline: a port that accepts and never answers (not SQL Server, or a

@@ -5,7 +5,7 @@ import (
 	"testing"
 
 	"github.com/brokerbench/brokerbench/database"
-	"github.com/brokerbench/brokerbench/internal/golden"
+	"github.com/brokerbench/brokerbench/internal/testkit/golden"
 )
 
 // The statements of schema drop and load --drop, as the golden file holds them: the

@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/brokerbench/brokerbench/internal/golden"
+	"github.com/brokerbench/brokerbench/internal/testkit/golden"
 )
 
 // The statements of resumable and sharded loads and of a run's mark, as the golden file holds them: no

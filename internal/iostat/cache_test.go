@@ -5,7 +5,7 @@ import (
 	"time"
 
 	"github.com/brokerbench/brokerbench/database"
-	"github.com/brokerbench/brokerbench/internal/testpg"
+	"github.com/brokerbench/brokerbench/internal/testkit/testpg"
 )
 
 // TestPostgresHitRatio reads a table that stays in shared_buffers, many times: the

@@ -11,8 +11,8 @@ import (
 	"github.com/brokerbench/brokerbench/database"
 	"github.com/brokerbench/brokerbench/database/sqlserver"
 	"github.com/brokerbench/brokerbench/internal/iostat"
-	"github.com/brokerbench/brokerbench/internal/testdb"
-	"github.com/brokerbench/brokerbench/internal/testpg"
+	"github.com/brokerbench/brokerbench/internal/testkit/testdb"
+	"github.com/brokerbench/brokerbench/internal/testkit/testpg"
 )
 
 // TestSQLServerSource opens the sampler on a SQL Server (BROKERBENCH_SQLSERVER_DSN)

@@ -11,7 +11,7 @@ import (
 
 	"github.com/brokerbench/brokerbench/internal/managed"
 	"github.com/brokerbench/brokerbench/internal/mdbmanaged"
-	"github.com/brokerbench/brokerbench/internal/testmdb"
+	"github.com/brokerbench/brokerbench/internal/testkit/testmdb"
 )
 
 // TestDataFolderMarked: the data folder mariadb-install-db made carries brokerbench's

@@ -1,4 +1,7 @@
-package main
+// Package archtest holds the repository-wide architecture tests: which package may import
+// which, who may name a database, the import graph ARCHITECTURE.md draws, and function
+// size. It has only tests, so it is fast and runs apart from the end-to-end suites.
+package archtest
 
 import (
 	"go/ast"
@@ -8,9 +11,6 @@ import (
 	"maps"
 	"os"
 	"path/filepath"
-	"reflect"
-	"runtime"
-	"runtime/debug"
 	"slices"
 	"strconv"
 	"strings"
@@ -21,12 +21,14 @@ import (
 
 const module = "github.com/brokerbench/brokerbench/"
 
+// root is the repository's root, seen from this package's folder (where go test runs).
+var root = filepath.Join("..", "..", "..")
+
 // walkSources calls fn for every Go file of the repository but its tests (path as
 // opened, rel from the repository's root with slashes), leaving out testdata, hidden
 // folders and the folders skip names (paths from the root).
 func walkSources(t *testing.T, skip []string, fn func(path, rel string) error) {
 	t.Helper()
-	root := filepath.Join("..", "..")
 	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return err
@@ -74,8 +76,8 @@ func packageImports(t *testing.T) map[string]map[string]string {
 }
 
 // TestDependencyDirection is the architecture test: imports point one way, database
-// clients live behind database/..., only cmd chooses the concrete databases, and only
-// cmd knows cobra.
+// clients live behind database/..., only cmd chooses the concrete databases, only cmd
+// knows cobra, and only tests import the test harnesses.
 func TestDependencyDirection(t *testing.T) {
 	imports := packageImports(t)
 	clients := clientModules(t, imports)
@@ -85,10 +87,9 @@ func TestDependencyDirection(t *testing.T) {
 		}
 		return "", false
 	}
-	under := func(pkg, prefix string) bool { return pkg == prefix || strings.HasPrefix(pkg, prefix+"/") }
 	// allowed lists, per package prefix, which of our packages it may import.
 	allowed := map[string][]string{
-		"database":   {"schema", "database", "internal/netfault"}, // netfault: a leaf, for its tests
+		"database":   {"schema", "database"},
 		"schema/rnd": {"schema"},
 		"schema":     {},
 		"results":    {"results/chart"},
@@ -104,7 +105,10 @@ func TestDependencyDirection(t *testing.T) {
 		"diskprofile":  {"results", "internal/fio"},
 		"internal/fio": {},
 		// Block-I/O capture and replay: tracefs, its trace files, fio.
-		"iotrace": {"results", "internal/fio", "internal/testloop"},
+		"iotrace": {"results", "internal/fio"},
+	}
+	for _, line := range testkitImports(imports) {
+		t.Error(line)
 	}
 	for pkg, ims := range imports {
 		// Benchmarks of brokerbench itself (scripts/pgxfloor, a main package) measure
@@ -124,7 +128,8 @@ func TestDependencyDirection(t *testing.T) {
 				t.Errorf("%s imports %s: only cmd may know the command line", where, im)
 			}
 			dep, ok := ours(im)
-			if !ok || under(pkg, "cmd") || under(pkg, "examples") || under(pkg, "scripts") {
+			// An import of a test harness is testkitImports's to judge.
+			if !ok || under(dep, testkit) || under(pkg, "cmd") || under(pkg, "examples") || under(pkg, "scripts") {
 				continue
 			}
 			// The longest matching rule wins (schema/rnd before schema).
@@ -151,25 +156,15 @@ func TestDependencyDirection(t *testing.T) {
 }
 
 // clientModules are the database clients that only database's sub-packages may
-// import: the modules (of the test binary's build, so a client's sub-packages map to
-// it) that the registered engines' packages import, each package found from its
-// engine's Open function. A new engine's client is covered as cmd links the engine in.
+// import: the modules (go.mod's, so a client's sub-packages map to it) that the
+// registered engines' packages import, each package found from its engine's Open
+// function. A new engine's client is covered as cmd links the engine in.
 func clientModules(t *testing.T, imports map[string]map[string]string) []string {
 	t.Helper()
-	bi, ok := debug.ReadBuildInfo()
-	if !ok {
-		t.Fatal("no build information in the test binary")
-	}
-	var linked []string
-	for _, m := range bi.Deps {
-		linked = append(linked, m.Path)
-	}
+	linked := requiredModules(t)
 	var clients []string
 	for _, e := range database.Engines() {
-		fn := runtime.FuncForPC(reflect.ValueOf(e.Open).Pointer()).Name()
-		slash := strings.LastIndex(fn, "/")
-		pkg, _, _ := strings.Cut(fn[slash+1:], ".")
-		pkg = strings.TrimPrefix(fn[:slash+1]+pkg, module)
+		pkg := enginePackage(e)
 		found := false
 		for im := range imports[pkg] {
 			if m := moduleOf(im, linked); m != "" {
@@ -186,6 +181,39 @@ func clientModules(t *testing.T, imports map[string]map[string]string) []string 
 	return clients
 }
 
+// requiredModules are the modules go.mod requires: every module the build can link. (A
+// test binary's build information lists its modules only when the package is main.)
+func requiredModules(t *testing.T) []string {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join(root, "go.mod"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var mods []string
+	block := false
+	for _, line := range strings.Split(string(b), "\n") {
+		f := strings.Fields(line)
+		switch {
+		case len(f) == 0:
+		case block && f[0] == ")":
+			block = false
+		case block:
+			mods = append(mods, f[0])
+		case f[0] == "require" && len(f) == 2 && f[1] == "(":
+			block = true
+		case f[0] == "require" && len(f) > 2:
+			mods = append(mods, f[1])
+		}
+	}
+	if len(mods) == 0 {
+		t.Fatal("go.mod requires no module")
+	}
+	return mods
+}
+
+// under says whether package pkg is prefix or inside it.
+func under(pkg, prefix string) bool { return pkg == prefix || strings.HasPrefix(pkg, prefix+"/") }
+
 // moduleOf returns the module of mods that import path im is in (the longest that
 // holds it), "" for none.
 func moduleOf(im string, mods []string) string {
@@ -199,11 +227,11 @@ func moduleOf(im string, mods []string) string {
 }
 
 // wiresDatabases says whether a non-test file may import a concrete database package:
-// cmd links them in; the test harnesses (internal/testpg, internal/testdb) open
-// servers of one kind by design, and so do the benchmarks under scripts/.
+// cmd links them in; the test harnesses (internal/testkit/testpg, internal/testkit/testdb,
+// ...) open servers of one kind by design, and so do the benchmarks under scripts/.
 func wiresDatabases(pkg, file string) bool {
 	switch {
-	case pkg == "cmd/brokerbench", strings.HasPrefix(pkg, "internal/test"), strings.HasPrefix(pkg, "scripts/"):
+	case pkg == "cmd/brokerbench", strings.HasPrefix(pkg, "internal/testkit/"), strings.HasPrefix(pkg, "scripts/"):
 		return true
 	}
 	return false
@@ -212,8 +240,9 @@ func wiresDatabases(pkg, file string) bool {
 // engineNames are what would name a registered engine outside database/...: the
 // identifiers of package database's Name constants whose value is a registered
 // engine's name ("Postgres"), and the engines' names and products as string literals
-// ("postgres", "PostgreSQL"). They are derived from the engines cmd links in
-// (databases.go), so a new engine is covered without editing this test.
+// ("postgres", "PostgreSQL"). They are derived from the engines linked in, which
+// TestEnginesLinked holds to those cmd links in (databases.go), so a new engine is
+// covered as cmd links it in.
 func engineNames(t *testing.T) (idents, literals map[string]string) {
 	t.Helper()
 	idents, literals = map[string]string{}, map[string]string{}
@@ -225,7 +254,7 @@ func engineNames(t *testing.T) (idents, literals map[string]string) {
 	if len(registered) < 2 {
 		t.Fatalf("engines linked in: %v", slices.Sorted(maps.Keys(registered)))
 	}
-	files, err := filepath.Glob(filepath.Join("..", "..", "database", "*.go"))
+	files, err := filepath.Glob(filepath.Join(root, "database", "*.go"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -312,11 +341,11 @@ func TestNoNameSwitchOnDatabases(t *testing.T) {
 // package of the module (examples/ is a module of its own) has one line, "pkg ──► dep,
 // dep" or "pkg ──► nothing of ours", listing exactly its imports of ours.
 func TestArchitectureDiagram(t *testing.T) {
-	b, err := os.ReadFile(filepath.Join("..", "..", "ARCHITECTURE.md"))
+	b, err := os.ReadFile(filepath.Join(root, "ARCHITECTURE.md"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	const start = "<!-- the import graph: cmd/brokerbench/deps_test.go checks it -->\n```\n"
+	const start = "<!-- the import graph: internal/testkit/archtest/deps_test.go checks it -->\n```\n"
 	_, block, ok := strings.Cut(string(b), start)
 	block, _, _ = strings.Cut(block, "```")
 	if !ok {

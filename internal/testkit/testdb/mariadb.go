@@ -3,11 +3,11 @@ package testdb
 import (
 	"testing"
 
-	"github.com/brokerbench/brokerbench/internal/testmdb"
+	"github.com/brokerbench/brokerbench/internal/testkit/testmdb"
 )
 
 // MariaDBLoaded returns the URL of a fresh database on the test MariaDB
-// (internal/testmdb), dropped when the test ends, holding a copy of a load at Scale
+// (internal/testkit/testmdb), dropped when the test ends, holding a copy of a load at Scale
 // and Seed: the load runs once per test process, each test copies its files
 // (testmdb.FromTemplate). The copy has the load's tables, rows, indexes, foreign keys
 // and trade-id sequence; it has no server routines (load installs those, not
