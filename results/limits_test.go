@@ -29,7 +29,7 @@ func TestParseLimit(t *testing.T) {
 		{expr: "trade-status.p90=0", bad: "not a positive time"},
 		{expr: "trade-status.p90=fast", bad: "not a positive time"},
 	} {
-		name, d, err := ParseLimit(tc.expr)
+		name, d, err := testWorkload().ParseLimit(tc.expr)
 		if tc.bad != "" {
 			var le *LimitError
 			if err == nil || !errors.As(err, &le) || !strings.Contains(err.Error(), tc.bad) {
@@ -44,7 +44,8 @@ func TestParseLimit(t *testing.T) {
 }
 
 func TestLimitOverrides(t *testing.T) {
-	got, err := DefaultLimits().WithOverrides([]string{"trade-status.p90=500ms", "trade-order.p90=none", "trade-status.p90=700ms", "data-maintenance.p90=30s"})
+	wl := testWorkload()
+	got, err := wl.Limits([]string{"trade-status.p90=500ms", "trade-order.p90=none", "trade-status.p90=700ms", "data-maintenance.p90=30s"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -57,10 +58,10 @@ func TestLimitOverrides(t *testing.T) {
 	if got["Data-Maintenance"] != 30*time.Second || got["Market-Feed"] != 2*time.Second {
 		t.Errorf("got %v", got)
 	}
-	if DefaultLimits()["Trade-Status"] != time.Second || DefaultLimits()["Trade-Order"] != 2*time.Second {
+	if wl.DefaultLimits()["Trade-Status"] != time.Second || wl.DefaultLimits()["Trade-Order"] != 2*time.Second {
 		t.Error("overrides changed the defaults")
 	}
-	_, err = DefaultLimits().WithOverrides([]string{"x.p90=1s", "trade-status.p99=1s"})
+	_, err = wl.Limits([]string{"x.p90=1s", "trade-status.p99=1s"})
 	if err == nil || !strings.Contains(err.Error(), `"x.p90=1s"`) || !strings.Contains(err.Error(), `"trade-status.p99=1s"`) {
 		t.Errorf("want both errors, got %v", err)
 	}
@@ -120,7 +121,7 @@ func TestBrokenAndJudge(t *testing.T) {
 
 func TestReportShowsLimits(t *testing.T) {
 	r := sampleRun("A", []int{10, 20}, 1, 1, 1)
-	lims, _ := DefaultLimits().WithOverrides([]string{"trade-order.p90=1ms"})
+	lims, _ := testWorkload().Limits([]string{"trade-order.p90=1ms"})
 	r.Limits = lims.Record()
 	for i := range r.Steps {
 		r.Steps[i].LimitsBroken = lims.Broken(&r.Steps[i])
