@@ -145,3 +145,26 @@ func TestReportShowsLimits(t *testing.T) {
 		t.Error("a file without limits must not be judged")
 	}
 }
+
+// TestLimitsNoteAndTable pins what the reports say of the limits: the note names the
+// limits the file recorded, sorted by name; the HTML report's table lists every
+// transaction type the workload knows, "none" where the file has no limit.
+func TestLimitsNoteAndTable(t *testing.T) {
+	lims := testWorkload().DefaultLimits()
+	want := "limits: a step passes when every transaction's p90 is within its limit and errors stay under 1 % (" +
+		"broker-volume 3 s, customer-position 3 s, market-feed 2 s, market-watch 3 s, security-detail 3 s, " +
+		"trade-lookup 3 s, trade-order 2 s, trade-result 2 s, trade-status 1 s, trade-update 3 s)."
+	if got := limitsNote(lims); got != want {
+		t.Errorf("note\n %q\nwant\n %q", got, want)
+	}
+	var rows []string
+	for _, r := range lims.table(testWorkload()).Rows {
+		rows = append(rows, r[0].Text+" "+r[1].Text)
+	}
+	wantRows := []string{"Broker-Volume 3 s", "Customer-Position 3 s", "Data-Maintenance none", "Market-Feed 2 s",
+		"Market-Watch 3 s", "Security-Detail 3 s", "Trade-Cleanup none", "Trade-Lookup 3 s", "Trade-Order 2 s",
+		"Trade-Result 2 s", "Trade-Status 1 s", "Trade-Update 3 s"}
+	if !slices.Equal(rows, wantRows) {
+		t.Errorf("table rows\n %q\nwant\n %q", rows, wantRows)
+	}
+}
