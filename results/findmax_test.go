@@ -102,7 +102,7 @@ func TestMaxSummary(t *testing.T) {
 // the limit and maximum marked.
 func TestReportHTMLMarks(t *testing.T) {
 	r := sampleRun("A", []int{2, 4, 8, 16}, 1, 1, 1)
-	r.Limits = DefaultLimits().Record()
+	r.Limits = testWorkload().DefaultLimits().Record()
 	var b bytes.Buffer
 	if err := WriteReportHTML(&b, Input{Path: "a.json", Run: r}, testWorkload()); err != nil {
 		t.Fatal(err)

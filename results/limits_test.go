@@ -74,16 +74,17 @@ func TestDefaultLimitsTable(t *testing.T) {
 		"Broker-Volume": 3 * time.Second, "Customer-Position": 3 * time.Second, "Market-Watch": 3 * time.Second,
 		"Security-Detail": 3 * time.Second, "Trade-Lookup": 3 * time.Second, "Trade-Update": 3 * time.Second,
 	}
-	if len(DefaultLimits()) != len(want) {
-		t.Fatalf("%d limits, want %d", len(DefaultLimits()), len(want))
+	lims := testWorkload().DefaultLimits()
+	if len(lims) != len(want) {
+		t.Fatalf("%d limits, want %d", len(lims), len(want))
 	}
 	for k, v := range want {
-		if DefaultLimits()[k] != v {
-			t.Errorf("%s: %v, want %v", k, DefaultLimits()[k], v)
+		if lims[k] != v {
+			t.Errorf("%s: %v, want %v", k, lims[k], v)
 		}
 	}
 	for _, none := range []string{"Data-Maintenance", "Trade-Cleanup"} {
-		if _, ok := DefaultLimits()[none]; ok {
+		if _, ok := lims[none]; ok {
 			t.Errorf("%s must have no limit", none)
 		}
 	}
@@ -97,7 +98,7 @@ func TestBrokenAndJudge(t *testing.T) {
 		"Data-Maintenance":  {Count: 1, P90MS: 60000}, // no limit
 		"Trade-Update":      {Count: 0, P90MS: 9000},  // did not run
 	}}
-	lims := DefaultLimits()
+	lims := testWorkload().DefaultLimits()
 	st.LimitsBroken = lims.Broken(st)
 	if want := []string{"Customer-Position", "Trade-Status"}; !slices.Equal(st.LimitsBroken, want) {
 		t.Fatalf("Broken = %v, want %v", st.LimitsBroken, want)

@@ -122,7 +122,7 @@ func TestMergeSumsCountsAndRecomputesPercentiles(t *testing.T) {
 		if len(st.Transactions) != len(fixtureTxns) || math.Abs(share-1) > 1e-9 {
 			t.Errorf("step %d: %d transactions, shares sum to %g", i, len(st.Transactions), share)
 		}
-		if !reflect.DeepEqual(st.LimitsBroken, DefaultLimits().Broken(st)) {
+		if !reflect.DeepEqual(st.LimitsBroken, testWorkload().DefaultLimits().Broken(st)) {
 			t.Errorf("step %d: limits_broken %v not recomputed", i, st.LimitsBroken)
 		}
 		if st.NominalPercent != math.Round(st.TPSE/2*1000)/10 || HasFlag(st, FlagOverNominal) != OverNominal(st, 1000) {
