@@ -260,7 +260,7 @@ func TestSearchStepsOneDriver(t *testing.T) {
 			return &fakeExec{m: m, r: rnd.New(7, uint64(w)), clock: cfg.Clock, lat: 5 * time.Millisecond}
 		}
 		cfg.NewMarketExecutor = cfg.NewUserExecutor
-		lims := results.DefaultLimits()
+		lims := Workload().DefaultLimits()
 		var judged []*results.Step
 		src, err := NewSearchSteps(context.Background(), DefaultSearchConfig(), Level{Users: 40, Step: 40 * time.Second, Warmup: 10 * time.Second},
 			func(req ProbeRequest, st *results.Step) ProbeOutcome {

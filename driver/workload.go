@@ -5,17 +5,14 @@ import (
 	"github.com/brokerbench/brokerbench/txn"
 )
 
-// results keys figures, limits and merges by transaction type but imports nothing of
-// ours: the driver, which records the catalogue's transactions into it, hands it their
-// facts as it is linked in. cmd links the driver in, so report, compare and merge know
-// them too.
-func init() { results.RegisterTransactions(resultsTransactions()) }
-
-// resultsTransactions are the catalogue's rows as results needs them.
-func resultsTransactions() []results.Transaction {
-	var out []results.Transaction
+// Workload is the catalogue's transaction types as results needs them: the names
+// --limit takes, the default limits, the read-only types merge needs. results keys
+// figures by transaction type but imports nothing of ours, so the command hands this
+// value to what needs these facts (limits, merge, the HTML report's limits table).
+func Workload() results.Workload {
+	var w results.Workload
 	for _, s := range txn.Catalogue {
-		out = append(out, results.Transaction{Name: s.Name, ReadOnly: s.ReadOnly, Limit: s.Limit})
+		w = append(w, results.Transaction{Name: s.Name, ReadOnly: s.ReadOnly, Limit: s.Limit})
 	}
-	return out
+	return w
 }

@@ -198,7 +198,7 @@ func TestBoundFlagsReportCompareGate(t *testing.T) {
 	}
 
 	buf.Reset()
-	if err := WriteReportHTML(&buf, b); err != nil {
+	if err := WriteReportHTML(&buf, b, testWorkload()); err != nil {
 		t.Fatal(err)
 	}
 	if !strings.Contains(buf.String(), "Database host CPU") || !strings.Contains(buf.String(), "C cpu-bound") {

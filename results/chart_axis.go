@@ -72,14 +72,12 @@ func maxMark(r *Run, lims Limits, withLimits bool, ax xAxis) (chart.Mark, bool) 
 
 // limitLines are each limited transaction's p90 as a percentage of its limit, so
 // transactions with 1 s and 3 s limits share one axis and one "limit" line at 100.
+// The limits are the file's, by name.
 func limitLines(r *Run, lims Limits, order []int, ax xAxis) []chart.Line {
 	var ls []chart.Line
 	k := 0
-	for _, name := range TransactionNames() {
-		lim, ok := lims[name]
-		if !ok {
-			continue
-		}
+	for _, name := range sortedKeys(lims) {
+		lim := lims[name]
 		l := chart.Line{Name: Slug(name), Color: k}
 		for _, i := range order {
 			t, ok := r.Steps[i].Transactions[name]

@@ -102,9 +102,9 @@ func TestMaxSummary(t *testing.T) {
 // the limit and maximum marked.
 func TestReportHTMLMarks(t *testing.T) {
 	r := sampleRun("A", []int{2, 4, 8, 16}, 1, 1, 1)
-	r.Limits = DefaultLimits().Record()
+	r.Limits = testWorkload().DefaultLimits().Record()
 	var b bytes.Buffer
-	if err := WriteReportHTML(&b, Input{Path: "a.json", Run: r}); err != nil {
+	if err := WriteReportHTML(&b, Input{Path: "a.json", Run: r}, testWorkload()); err != nil {
 		t.Fatal(err)
 	}
 	html := b.String()

@@ -11,9 +11,11 @@ import (
 
 // WriteReportHTML writes one run as a self-contained HTML page: the step table,
 // charts against users (throughput, response time, IOPS, each transaction's p95),
-// the I/O time series over the run, and each step's transaction table.
-func WriteReportHTML(w io.Writer, in Input) error {
+// the I/O time series over the run, and each step's transaction table. The limits
+// table lists every transaction type of wl, with the file's limits.
+func WriteReportHTML(w io.Writer, in Input, wl Workload) error {
 	rp := newReportPage(in)
+	rp.workload = wl
 	if err := rp.addCharts(); err != nil {
 		return err
 	}
@@ -32,6 +34,7 @@ type reportPage struct {
 	ax         xAxis
 	lims       Limits
 	withLimits bool
+	workload   Workload // the transaction types the limits table lists
 }
 
 // newReportPage starts the page with its title, the run's description and its notes.
@@ -147,7 +150,7 @@ func (rp *reportPage) addTables() {
 		rp.p.Tables = append(rp.p.Tables, hostTable(r))
 	}
 	if rp.withLimits {
-		rp.p.Tables = append(rp.p.Tables, rp.lims.table())
+		rp.p.Tables = append(rp.p.Tables, rp.lims.table(rp.workload))
 	}
 	flagNote := "Flags: P partial step (interrupted), D the load driver was the bottleneck, K the knee, U unsteady, N over nominal (tpsE above 102 % of customers/500)."
 	if memoryResidentNote(r) != "" {

@@ -108,7 +108,7 @@ func TestCompareHTMLGolden(t *testing.T) {
 func TestReportHTMLGolden(t *testing.T) {
 	in := goldenInputs()[0]
 	var buf bytes.Buffer
-	if err := WriteReportHTML(&buf, in); err != nil {
+	if err := WriteReportHTML(&buf, in, testWorkload()); err != nil {
 		t.Fatal(err)
 	}
 	html := buf.String()

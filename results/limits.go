@@ -29,10 +29,10 @@ func (e *LimitError) Error() string { return fmt.Sprintf("--limit %q: %s", e.Exp
 const limitGrammar = `want TRANSACTION.p90=DURATION, e.g. "trade-status.p90=500ms", or "=none" to drop a limit`
 
 // ParseLimit reads one override, "trade-status.p90=500ms": the transaction as a
-// slug (or its name), the figure (only p90), and a duration (a bare number is in
-// milliseconds, as in gates) or "none" to drop the limit. It returns the
-// transaction's name and the limit, 0 for none.
-func ParseLimit(expr string) (string, time.Duration, error) {
+// slug (or its name) of one of w's types, the figure (only p90), and a duration (a
+// bare number is in milliseconds, as in gates) or "none" to drop the limit. It
+// returns the transaction's name and the limit, 0 for none.
+func (w Workload) ParseLimit(expr string) (string, time.Duration, error) {
 	bad := func(reason string) (string, time.Duration, error) {
 		return "", 0, &LimitError{Expr: expr, Reason: reason}
 	}
@@ -49,7 +49,7 @@ func ParseLimit(expr string) (string, time.Duration, error) {
 	if fig != "p90" {
 		return bad(fmt.Sprintf("figure %q: limits are on the 90th percentile only (p90)", fig))
 	}
-	name, names := "", TransactionNames()
+	name, names := "", w.Names()
 	for _, n := range names {
 		if Slug(n) == slug {
 			name = n
@@ -81,16 +81,14 @@ func ParseLimit(expr string) (string, time.Duration, error) {
 	return name, d, nil
 }
 
-// WithOverrides returns a copy of l with every --limit applied in order (a later
-// override of the same transaction wins); all syntax errors are returned together.
-func (l Limits) WithOverrides(exprs []string) (Limits, error) {
-	out := make(Limits, len(l))
-	for k, v := range l {
-		out[k] = v
-	}
+// Limits are w's default limits with every --limit override applied in order (a
+// later override of the same transaction wins); all syntax errors are returned
+// together.
+func (w Workload) Limits(overrides []string) (Limits, error) {
+	out := w.DefaultLimits()
 	var errs []error
-	for _, e := range exprs {
-		name, d, err := ParseLimit(e)
+	for _, e := range overrides {
+		name, d, err := w.ParseLimit(e)
 		if err != nil {
 			errs = append(errs, err)
 			continue

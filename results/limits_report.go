@@ -7,10 +7,18 @@ import (
 	"time"
 )
 
-// LimitsTable is the documented limits as a table (report, README).
-func (l Limits) table() table {
+// table is the limits as a table (the HTML report): a row for each of w's
+// transaction types, "none" where l has no limit, and one for any other type l limits.
+func (l Limits) table(w Workload) table {
 	t := table{Caption: "Response-time limits (90th percentile)", Head: []string{"transaction", "p90 limit"}}
-	for _, name := range TransactionNames() {
+	names := w.Names()
+	for name := range l {
+		if !slices.Contains(names, name) {
+			names = append(names, name)
+		}
+	}
+	slices.Sort(names)
+	for _, name := range names {
 		lim, ok := l[name]
 		text := "none"
 		if ok {
@@ -43,13 +51,12 @@ func txnLimitCells(st *Step, name string, lims Limits) []cell {
 	return []cell{limCell, {Text: "pass", Class: "pass"}}
 }
 
-// limitsNote says what the limits column judges.
+// limitsNote says what the limits column judges: the limits the file recorded, by
+// name.
 func limitsNote(lims Limits) string {
 	var parts []string
-	for _, name := range TransactionNames() {
-		if lim, ok := lims[name]; ok {
-			parts = append(parts, Slug(name)+" "+formatLimitMS(float64(lim)/float64(time.Millisecond)))
-		}
+	for _, name := range sortedKeys(lims) {
+		parts = append(parts, Slug(name)+" "+formatLimitMS(float64(lims[name])/float64(time.Millisecond)))
 	}
 	return fmt.Sprintf("limits: a step passes when every transaction's p90 is within its limit and errors stay under %.0f %% (%s).",
 		MaxErrorShare*100, strings.Join(parts, ", "))

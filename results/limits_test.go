@@ -29,7 +29,7 @@ func TestParseLimit(t *testing.T) {
 		{expr: "trade-status.p90=0", bad: "not a positive time"},
 		{expr: "trade-status.p90=fast", bad: "not a positive time"},
 	} {
-		name, d, err := ParseLimit(tc.expr)
+		name, d, err := testWorkload().ParseLimit(tc.expr)
 		if tc.bad != "" {
 			var le *LimitError
 			if err == nil || !errors.As(err, &le) || !strings.Contains(err.Error(), tc.bad) {
@@ -44,7 +44,8 @@ func TestParseLimit(t *testing.T) {
 }
 
 func TestLimitOverrides(t *testing.T) {
-	got, err := DefaultLimits().WithOverrides([]string{"trade-status.p90=500ms", "trade-order.p90=none", "trade-status.p90=700ms", "data-maintenance.p90=30s"})
+	wl := testWorkload()
+	got, err := wl.Limits([]string{"trade-status.p90=500ms", "trade-order.p90=none", "trade-status.p90=700ms", "data-maintenance.p90=30s"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -57,10 +58,10 @@ func TestLimitOverrides(t *testing.T) {
 	if got["Data-Maintenance"] != 30*time.Second || got["Market-Feed"] != 2*time.Second {
 		t.Errorf("got %v", got)
 	}
-	if DefaultLimits()["Trade-Status"] != time.Second || DefaultLimits()["Trade-Order"] != 2*time.Second {
+	if wl.DefaultLimits()["Trade-Status"] != time.Second || wl.DefaultLimits()["Trade-Order"] != 2*time.Second {
 		t.Error("overrides changed the defaults")
 	}
-	_, err = DefaultLimits().WithOverrides([]string{"x.p90=1s", "trade-status.p99=1s"})
+	_, err = wl.Limits([]string{"x.p90=1s", "trade-status.p99=1s"})
 	if err == nil || !strings.Contains(err.Error(), `"x.p90=1s"`) || !strings.Contains(err.Error(), `"trade-status.p99=1s"`) {
 		t.Errorf("want both errors, got %v", err)
 	}
@@ -73,16 +74,17 @@ func TestDefaultLimitsTable(t *testing.T) {
 		"Broker-Volume": 3 * time.Second, "Customer-Position": 3 * time.Second, "Market-Watch": 3 * time.Second,
 		"Security-Detail": 3 * time.Second, "Trade-Lookup": 3 * time.Second, "Trade-Update": 3 * time.Second,
 	}
-	if len(DefaultLimits()) != len(want) {
-		t.Fatalf("%d limits, want %d", len(DefaultLimits()), len(want))
+	lims := testWorkload().DefaultLimits()
+	if len(lims) != len(want) {
+		t.Fatalf("%d limits, want %d", len(lims), len(want))
 	}
 	for k, v := range want {
-		if DefaultLimits()[k] != v {
-			t.Errorf("%s: %v, want %v", k, DefaultLimits()[k], v)
+		if lims[k] != v {
+			t.Errorf("%s: %v, want %v", k, lims[k], v)
 		}
 	}
 	for _, none := range []string{"Data-Maintenance", "Trade-Cleanup"} {
-		if _, ok := DefaultLimits()[none]; ok {
+		if _, ok := lims[none]; ok {
 			t.Errorf("%s must have no limit", none)
 		}
 	}
@@ -96,7 +98,7 @@ func TestBrokenAndJudge(t *testing.T) {
 		"Data-Maintenance":  {Count: 1, P90MS: 60000}, // no limit
 		"Trade-Update":      {Count: 0, P90MS: 9000},  // did not run
 	}}
-	lims := DefaultLimits()
+	lims := testWorkload().DefaultLimits()
 	st.LimitsBroken = lims.Broken(st)
 	if want := []string{"Customer-Position", "Trade-Status"}; !slices.Equal(st.LimitsBroken, want) {
 		t.Fatalf("Broken = %v, want %v", st.LimitsBroken, want)
@@ -120,7 +122,7 @@ func TestBrokenAndJudge(t *testing.T) {
 
 func TestReportShowsLimits(t *testing.T) {
 	r := sampleRun("A", []int{10, 20}, 1, 1, 1)
-	lims, _ := DefaultLimits().WithOverrides([]string{"trade-order.p90=1ms"})
+	lims, _ := testWorkload().Limits([]string{"trade-order.p90=1ms"})
 	r.Limits = lims.Record()
 	for i := range r.Steps {
 		r.Steps[i].LimitsBroken = lims.Broken(&r.Steps[i])
@@ -142,5 +144,28 @@ func TestReportShowsLimits(t *testing.T) {
 	}
 	if strings.Contains(old.String(), "p90 limit") {
 		t.Error("a file without limits must not be judged")
+	}
+}
+
+// TestLimitsNoteAndTable pins what the reports say of the limits: the note names the
+// limits the file recorded, sorted by name; the HTML report's table lists every
+// transaction type the workload knows, "none" where the file has no limit.
+func TestLimitsNoteAndTable(t *testing.T) {
+	lims := testWorkload().DefaultLimits()
+	want := "limits: a step passes when every transaction's p90 is within its limit and errors stay under 1 % (" +
+		"broker-volume 3 s, customer-position 3 s, market-feed 2 s, market-watch 3 s, security-detail 3 s, " +
+		"trade-lookup 3 s, trade-order 2 s, trade-result 2 s, trade-status 1 s, trade-update 3 s)."
+	if got := limitsNote(lims); got != want {
+		t.Errorf("note\n %q\nwant\n %q", got, want)
+	}
+	var rows []string
+	for _, r := range lims.table(testWorkload()).Rows {
+		rows = append(rows, r[0].Text+" "+r[1].Text)
+	}
+	wantRows := []string{"Broker-Volume 3 s", "Customer-Position 3 s", "Data-Maintenance none", "Market-Feed 2 s",
+		"Market-Watch 3 s", "Security-Detail 3 s", "Trade-Cleanup none", "Trade-Lookup 3 s", "Trade-Order 2 s",
+		"Trade-Result 2 s", "Trade-Status 1 s", "Trade-Update 3 s"}
+	if !slices.Equal(rows, wantRows) {
+		t.Errorf("table rows\n %q\nwant\n %q", rows, wantRows)
 	}
 }

@@ -36,9 +36,10 @@ func measuredSlack(a, b float64) float64 { return math.Max(1, 0.02*math.Max(a, b
 // Merge combines the shard files of one run into one Run with Shards set and no
 // Shard. Every shard 0..N-1 must be given exactly once, with the same seed, scale,
 // start time, database product, limits and plan (steps, warm-up and measured
-// windows; users may differ). Refusals are *MergeError; a histogram that cannot be
-// decoded, or that disagrees with its count, is a *FileError.
-func Merge(inputs []Input) (*Run, error) {
+// windows; users may differ). w says which transaction types commit nothing, for
+// the commits a step's WAL bytes are spread over. Refusals are *MergeError; a
+// histogram that cannot be decoded, or that disagrees with its count, is a *FileError.
+func Merge(inputs []Input, w Workload) (*Run, error) {
 	shards, err := shardSet(inputs)
 	if err != nil {
 		return nil, err
@@ -87,7 +88,7 @@ func Merge(inputs []Input) (*Run, error) {
 			out.Shards[k].Driver = append(out.Shards[k].Driver, in.Run.Steps[i].Driver)
 			out.Shards[k].DriverHost = append(out.Shards[k].DriverHost, in.Run.Steps[i].DriverHost)
 		}
-		st, err := mergeStep(parts)
+		st, err := mergeStep(parts, w)
 		if err != nil {
 			return nil, err
 		}

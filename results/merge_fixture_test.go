@@ -25,7 +25,7 @@ var fixtureTxns = []string{"Trade-Order", "Trade-Result", "Market-Feed", "Trade-
 // runs users[i]+k users at step i, so users differ per shard).
 func recordedShards(n int, users []int) shardFixture {
 	startAt := fixtureStart
-	lims := DefaultLimits().Record()
+	lims := testWorkload().DefaultLimits().Record()
 	fx := shardFixture{union: &Run{Format: FormatVersion, Label: "sharded", Seed: 7, Scale: Scale{Customers: 1000, TradeDays: 5},
 		Database: Database{Product: "PostgreSQL", Version: "15.8"}, StartedAt: fixtureStart, Limits: lims}}
 	unionRecs := make([]*Recorder, len(users))

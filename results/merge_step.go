@@ -26,7 +26,7 @@ var ownMergedFlags = []string{FlagPartial, FlagDriverBound, FlagKnee, FlagMemory
 
 // mergeStep combines one step of every shard (parts in shard order). Limits,
 // nominal and the flags SetStepFlags owns are left to the caller.
-func mergeStep(parts []shardStep) (*Step, error) {
+func mergeStep(parts []shardStep, w Workload) (*Step, error) {
 	first := parts[0].st
 	st := &Step{StartedAt: first.StartedAt, WarmupS: first.WarmupS}
 	var measured float64
@@ -60,7 +60,7 @@ func mergeStep(parts []shardStep) (*Step, error) {
 	st.Lag = mergeLag(parts)
 	st.Faults = mergeFaults(parts)
 	st.Driver = mergeDriver(parts)
-	st.IO, st.CacheHitRatio = mergeStorage(parts, txns)
+	st.IO, st.CacheHitRatio = mergeStorage(parts, txns, w)
 	st.Host = mergeHost(parts)
 	if s, unsteady := mergeSteadiness(parts); s != nil {
 		st.Steadiness = s
@@ -223,7 +223,7 @@ func mergeDriver(parts []shardStep) DriverCheck {
 // reads the same database host, so adding them would count the disks N times.
 // Shard 0's reading is preferred, else the first with a source; its
 // per-transaction figures are rescaled to every shard's transactions.
-func mergeStorage(parts []shardStep, txns map[string]TxnStats) (*StepIO, *float64) {
+func mergeStorage(parts []shardStep, txns map[string]TxnStats, w Workload) (*StepIO, *float64) {
 	from := 0
 	for k, p := range parts {
 		if ioKnown(p.st.IO) {
@@ -251,7 +251,7 @@ func mergeStorage(parts []shardStep, txns map[string]TxnStats) (*StepIO, *float6
 	var notes []string
 	if ioKnown(src) {
 		notes = append(notes, fmt.Sprintf("storage figures from shard %d's reading (every shard reads the same database host)", parts[from].index))
-		rescaleIO(&io, src, parts[from].st, txns)
+		rescaleIO(&io, src, parts[from].st, txns, w)
 	}
 	if hitFrom >= 0 && hitFrom != from {
 		notes = append(notes, fmt.Sprintf("cache hit ratio from shard %d", parts[hitFrom].index))
@@ -265,7 +265,7 @@ func mergeStorage(parts []shardStep, txns map[string]TxnStats) (*StepIO, *float6
 
 // rescaleIO turns the figures per transaction (and per commit) of one shard's
 // reading into figures per transaction of all shards: the disks served everyone's.
-func rescaleIO(io, src *StepIO, own *Step, txns map[string]TxnStats) {
+func rescaleIO(io, src *StepIO, own *Step, txns map[string]TxnStats, w Workload) {
 	ownTxns, allTxns := txnCount(own.Transactions), txnCount(txns)
 	scale := func(v float64, part, all int64) float64 {
 		if part <= 0 || all <= 0 {
@@ -281,7 +281,7 @@ func rescaleIO(io, src *StepIO, own *Step, txns map[string]TxnStats) {
 		}
 		io.ReadsPerTxn, io.WritesPerTxn = &r, &w
 	}
-	io.WALBytesPerCommit = scale(src.WALBytesPerCommit, commitCount(own.Transactions), commitCount(txns))
+	io.WALBytesPerCommit = scale(src.WALBytesPerCommit, commitCount(own.Transactions, w), commitCount(txns, w))
 }
 
 func txnCount(txns map[string]TxnStats) int64 {
@@ -293,12 +293,12 @@ func txnCount(txns map[string]TxnStats) int64 {
 }
 
 // commitCount counts what the driver counts as commits: transactions that write
-// and did not roll back. merge needs it to rescale WAL bytes per commit to all
-// shards' commits.
-func commitCount(txns map[string]TxnStats) int64 {
+// (w says which do not) and did not roll back. merge needs it to rescale WAL bytes
+// per commit to all shards' commits.
+func commitCount(txns map[string]TxnStats, w Workload) int64 {
 	var n int64
 	for name, t := range txns {
-		if !readOnly(name) {
+		if !w.ReadOnly(name) {
 			n += t.Count - t.Rollbacks
 		}
 	}

@@ -15,7 +15,7 @@ import (
 
 func mustMerge(t *testing.T, in []Input) *Run {
 	t.Helper()
-	m, err := Merge(in)
+	m, err := Merge(in, testWorkload())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -122,7 +122,7 @@ func TestMergeSumsCountsAndRecomputesPercentiles(t *testing.T) {
 		if len(st.Transactions) != len(fixtureTxns) || math.Abs(share-1) > 1e-9 {
 			t.Errorf("step %d: %d transactions, shares sum to %g", i, len(st.Transactions), share)
 		}
-		if !reflect.DeepEqual(st.LimitsBroken, DefaultLimits().Broken(st)) {
+		if !reflect.DeepEqual(st.LimitsBroken, testWorkload().DefaultLimits().Broken(st)) {
 			t.Errorf("step %d: limits_broken %v not recomputed", i, st.LimitsBroken)
 		}
 		if st.NominalPercent != math.Round(st.TPSE/2*1000)/10 || HasFlag(st, FlagOverNominal) != OverNominal(st, 1000) {
@@ -143,8 +143,16 @@ func TestMergeKeepsOneStorageReading(t *testing.T) {
 	if got, want := *st.IO.ReadsPerTxn, round(*own.IO.ReadsPerTxn*ratio, 4); got != want {
 		t.Errorf("reads/txn %g, want shard 0's over every shard's transactions %g", got, want)
 	}
-	if got, want := st.IO.WALBytesPerCommit, 8192*float64(commitCount(own.Transactions))/float64(commitCount(st.Transactions)); math.Abs(got-want) > 1e-9 {
+	if got, want := st.IO.WALBytesPerCommit, 8192*float64(commitCount(own.Transactions, testWorkload()))/float64(commitCount(st.Transactions, testWorkload())); math.Abs(got-want) > 1e-9 {
 		t.Errorf("wal bytes/commit %g, want %g", got, want)
+	}
+	// Commits leave out Trade-Status, the fixture's read-only type, as the workload says.
+	var commits int64
+	for _, name := range []string{"Trade-Order", "Trade-Result", "Market-Feed"} {
+		commits += st.Transactions[name].Count - st.Transactions[name].Rollbacks
+	}
+	if got := commitCount(st.Transactions, testWorkload()); got != commits || st.Transactions["Trade-Status"].Count == 0 {
+		t.Errorf("%d commits, want %d: the writing types' counts less their rollbacks", got, commits)
 	}
 	if *st.CacheHitRatio != *own.CacheHitRatio {
 		t.Errorf("hit ratio %g, want shard 0's %g", *st.CacheHitRatio, *own.CacheHitRatio)
@@ -250,7 +258,7 @@ func TestMergeRefuses(t *testing.T) {
 	fixture := recordedShards(3, []int{2, 4}).shards
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			_, err := Merge(c.breakIt(cloneInputs(t, fixture)))
+			_, err := Merge(c.breakIt(cloneInputs(t, fixture)), testWorkload())
 			var me *MergeError
 			if !errors.As(err, &me) {
 				t.Fatalf("err %v (%T), want a MergeError", err, err)
@@ -282,7 +290,7 @@ func TestMergeRefusesBadHistograms(t *testing.T) {
 			tx := in[2].Run.Steps[0].Transactions["Trade-Result"]
 			c.edit(&tx)
 			in[2].Run.Steps[0].Transactions["Trade-Result"] = tx
-			_, err := Merge(in)
+			_, err := Merge(in, testWorkload())
 			var fe *FileError
 			if !errors.As(err, &fe) || fe.Path != in[2].Path || !strings.Contains(err.Error(), c.want) {
 				t.Fatalf("err %v, want a FileError on %s containing %q", err, in[2].Path, c.want)

@@ -282,7 +282,7 @@ func TestReadWriteRatio(t *testing.T) {
 
 func TestReportHTMLShowsRegime(t *testing.T) {
 	var buf bytes.Buffer
-	if err := WriteReportHTML(&buf, readFixture(t, "memory_resident.json")); err != nil {
+	if err := WriteReportHTML(&buf, readFixture(t, "memory_resident.json"), testWorkload()); err != nil {
 		t.Fatal(err)
 	}
 	for _, want := range []string{"<th>reads/txn</th>", "<th>hit ratio</th>", "M memory-resident", "M: memory-resident (at 4, 8 users)"} {

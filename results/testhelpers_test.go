@@ -3,7 +3,19 @@ package results
 import (
 	"math/rand/v2"
 	"time"
+
+	"github.com/brokerbench/brokerbench/txn"
 )
+
+// testWorkload is the catalogue's transaction types as the command hands them in
+// (driver.Workload, which these tests cannot import: the driver imports results).
+func testWorkload() Workload {
+	var w Workload
+	for _, s := range txn.Catalogue {
+		w = append(w, Transaction{Name: s.Name, ReadOnly: s.ReadOnly, Limit: s.Limit})
+	}
+	return w
+}
 
 // sampleTxns are the workload's names as the driver records them.
 var sampleTxns = []string{"Trade-Order", "Trade-Result", "Market-Feed", "Customer-Position"}

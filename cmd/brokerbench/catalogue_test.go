@@ -10,23 +10,24 @@ import (
 	"testing"
 	"time"
 
+	"github.com/brokerbench/brokerbench/driver"
 	"github.com/brokerbench/brokerbench/results"
 	"github.com/brokerbench/brokerbench/txn"
 )
 
 // TestCatalogueAppearsEverywhere: txn.Catalogue states each transaction's facts once;
 // this test fails when a transaction, or one of its facts, is missing or different
-// anywhere else it must appear: results' registry (limits, names, the read-only types
-// merge needs), the mix table and a section of its own in docs/workload.md, the limits
-// in docs/result-format.md and the README, and the server routines' calls.
+// anywhere else it must appear: the workload the command hands results (limits, names,
+// the read-only types merge needs), the mix table and a section of its own in
+// docs/workload.md, the limits in docs/result-format.md and the README, and the server
+// routines' calls.
 func TestCatalogueAppearsEverywhere(t *testing.T) {
-	var want []results.Transaction
+	var want results.Workload
 	for _, s := range txn.Catalogue {
 		want = append(want, results.Transaction{Name: s.Name, ReadOnly: s.ReadOnly, Limit: s.Limit})
 	}
-	slices.SortFunc(want, func(a, b results.Transaction) int { return strings.Compare(a.Name, b.Name) })
-	if got := results.Transactions(); !slices.Equal(got, want) {
-		t.Errorf("results knows the transactions as\n%v\nthe catalogue says\n%v", got, want)
+	if got := driver.Workload(); !slices.Equal(got, want) {
+		t.Errorf("results is handed the transactions as\n%v\nthe catalogue says\n%v", got, want)
 	}
 
 	workload := readDoc(t, "docs/workload.md")

@@ -7,6 +7,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/brokerbench/brokerbench/driver"
 	"github.com/brokerbench/brokerbench/results"
 )
 
@@ -58,7 +59,7 @@ func runMerge(stdout io.Writer, paths []string, o mergeOptions) error {
 		}
 		inputs[i] = results.Input{Path: p, Run: run}
 	}
-	merged, err := results.Merge(inputs)
+	merged, err := results.Merge(inputs, driver.Workload())
 	var me *results.MergeError
 	if errors.As(err, &me) {
 		return usageError{err}

@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/brokerbench/brokerbench/driver"
 	"github.com/brokerbench/brokerbench/results"
 )
 
@@ -21,7 +22,7 @@ func writeShardFiles(t *testing.T, dir string, n int) (shards []string, union st
 	t.Helper()
 	start := time.Date(2026, 12, 1, 4, 0, 0, 0, time.UTC)
 	one := &results.Run{Format: results.FormatVersion, Label: "one driver", Seed: 3, Scale: results.Scale{Customers: 1000, TradeDays: 5},
-		Database: results.Database{Product: "PostgreSQL"}, Limits: results.DefaultLimits().Record()}
+		Database: results.Database{Product: "PostgreSQL"}, Limits: driver.Workload().DefaultLimits().Record()}
 	unionRecs := []*results.Recorder{results.NewRecorder(start), results.NewRecorder(start)}
 	for k := 0; k < n; k++ {
 		rng := rand.New(rand.NewPCG(uint64(k), 5))

@@ -13,6 +13,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/brokerbench/brokerbench/database"
+	"github.com/brokerbench/brokerbench/driver"
 	"github.com/brokerbench/brokerbench/loader"
 	"github.com/brokerbench/brokerbench/results"
 	"github.com/brokerbench/brokerbench/schema"
@@ -127,7 +128,7 @@ func runQuickstart(ctx context.Context, g *globalOptions, o *quickstartOptions) 
 
 	say("4/4 report")
 	in := results.Input{Path: res.Path, Run: res.Run}
-	if err := writeOutput(g.Stdout, htmlPath, func(w io.Writer) error { return results.WriteReportHTML(w, in) }); err != nil {
+	if err := writeOutput(g.Stdout, htmlPath, func(w io.Writer) error { return results.WriteReportHTML(w, in, driver.Workload()) }); err != nil {
 		return err
 	}
 	fmt.Fprintf(g.Stdout, "\n%s\nHTML report: %s\nresult file: %s\n", diskReadSummary(res.Run), htmlPath, res.Path)

@@ -9,6 +9,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/brokerbench/brokerbench/driver"
 	"github.com/brokerbench/brokerbench/results"
 )
 
@@ -76,7 +77,8 @@ func runReport(stdout io.Writer, path string, o reportOptions) error {
 	} else if err := results.WriteReport(stdout, in); err != nil {
 		return fmt.Errorf("report: %w", err)
 	}
-	csvOut, htmlOut := results.WriteStepsCSV, results.WriteReportHTML
+	csvOut := results.WriteStepsCSV
+	htmlOut := func(w io.Writer, in results.Input) error { return results.WriteReportHTML(w, in, driver.Workload()) }
 	if results.IsDisk(in) {
 		csvOut, htmlOut = results.WriteDiskCSV, results.WriteDiskReportHTML
 	}

@@ -27,9 +27,9 @@ func (o *limitOptions) bindFlags(f *pflag.FlagSet) {
 	f.IntVar(&o.MaxSteps, "max-steps", driver.DefaultSearchMaxProbes, "--find-max runs at most this many probes, the calibration included (each one --step long)")
 }
 
-// limits is the defaults with the --limit overrides applied (usage errors).
+// limits is the catalogue's defaults with the --limit overrides applied (usage errors).
 func (o *limitOptions) limits() (results.Limits, error) {
-	l, err := results.DefaultLimits().WithOverrides(o.Limits)
+	l, err := driver.Workload().Limits(o.Limits)
 	if err != nil {
 		return nil, usageError{err}
 	}

@@ -56,7 +56,7 @@ func TestStepJudge(t *testing.T) {
 // whose tps holds while its cache still warms (reads 2,000 → 1,000 per second, hit
 // ratio 80 → 90 %) is unsteady, and says why.
 func TestStepJudgeUnderAPacer(t *testing.T) {
-	j := newStepJudge(results.DefaultLimits())
+	j := newStepJudge(driver.Workload().DefaultLimits())
 	hit := 0.8
 	j.liveHit = func() (float64, bool) { return hit, true }
 	var stored *results.Step
@@ -75,7 +75,7 @@ func TestStepJudgeUnderAPacer(t *testing.T) {
 	if s == nil || !results.HasFlag(stored, results.FlagUnsteady) || !slices.Equal(s.Drifting, []string{"reads", "misses"}) {
 		t.Fatalf("steadiness %+v flags %v: want unsteady on reads and misses", s, stored.Flags)
 	}
-	if n := stepVerdictNote(results.DefaultLimits(), &results.Run{}, stored); !strings.Contains(n, "unsteady: reads -") {
+	if n := stepVerdictNote(driver.Workload().DefaultLimits(), &results.Run{}, stored); !strings.Contains(n, "unsteady: reads -") {
 		t.Errorf("note %q", n)
 	}
 }
@@ -87,7 +87,7 @@ func TestStepJudgeUnderAPacer(t *testing.T) {
 // 560 tps (0.15 → 0.12 reads per transaction): large in proportion, too small to
 // move any storage figure. The step is steady; its changes are still recorded.
 func TestStepJudgeMemoryResidentProbe(t *testing.T) {
-	j := newStepJudge(results.DefaultLimits())
+	j := newStepJudge(driver.Workload().DefaultLimits())
 	hits := []float64{0.9975, 0.9979, 0.9983, 0.9990, 0.9992, 0.9993}
 	reads := []float64{84, 84, 70, 71, 67, 67}
 	var hit float64
@@ -139,12 +139,12 @@ func TestFindMaxOptions(t *testing.T) {
 func TestProbeOutcome(t *testing.T) {
 	st := &results.Step{MeasuredS: 10, TPS: 50, TPSE: 5, Transactions: map[string]results.TxnStats{"Trade-Status": {Count: 10, P90MS: 2000}},
 		LimitsBroken: []string{"Trade-Status"}}
-	out := probeOutcome(results.DefaultLimits(), st, 3)
+	out := probeOutcome(driver.Workload().DefaultLimits(), st, 3)
 	if out.Pass || out.Limiting != "Trade-Status" || out.Step != 3 || out.DriverBound {
 		t.Errorf("%+v", out)
 	}
 	st.Driver.Bottleneck, st.Driver.BottleneckOn = true, "driver CPU 190 % of 2 cores"
-	if out := probeOutcome(results.DefaultLimits(), st, 3); !out.DriverBound || out.Why != st.Driver.BottleneckOn {
+	if out := probeOutcome(driver.Workload().DefaultLimits(), st, 3); !out.DriverBound || out.Why != st.Driver.BottleneckOn {
 		t.Errorf("%+v", out)
 	}
 }
