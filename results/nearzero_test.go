@@ -59,20 +59,8 @@ func TestZerosInRepeatsNearZeroBase(t *testing.T) {
 		}
 	}
 
-	var js bytes.Buffer
-	if err := up.WriteJSON(&js); err != nil {
-		t.Fatal(err)
-	}
-	var doc struct {
-		Steps []struct {
-			Figures []map[string]any `json:"figures"`
-		} `json:"steps"`
-	}
-	if err := json.Unmarshal(js.Bytes(), &doc); err != nil {
-		t.Fatal(err)
-	}
 	found := false
-	for _, f := range doc.Steps[0].Figures {
+	for _, f := range jsonFigures(t, up) {
 		if f["figure"] == "cpu_idle_pct" {
 			found = true
 			if f["change_lo"] != nil || f["detectable_pct"] != nil || f["verdict"] != "no verdict" || !strings.Contains(f["reason"].(string), "noise of the difference") {
@@ -120,6 +108,24 @@ func lineWith(s, sub string) string {
 		}
 	}
 	return ""
+}
+
+// jsonFigures are the compared figures of the first matched step in compare's JSON.
+func jsonFigures(t *testing.T, c *Comparison) []map[string]any {
+	t.Helper()
+	var js bytes.Buffer
+	if err := c.WriteJSON(&js); err != nil {
+		t.Fatal(err)
+	}
+	var doc struct {
+		Steps []struct {
+			Figures []map[string]any `json:"figures"`
+		} `json:"steps"`
+	}
+	if err := json.Unmarshal(js.Bytes(), &doc); err != nil {
+		t.Fatal(err)
+	}
+	return doc.Steps[0].Figures
 }
 
 // withAvgMS gives every run of a side one transaction type whose average response

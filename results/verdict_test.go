@@ -3,7 +3,6 @@ package results
 import (
 	"bytes"
 	"encoding/csv"
-	"encoding/json"
 	"math"
 	"math/rand/v2"
 	"strings"
@@ -76,19 +75,7 @@ func TestNearZeroBaseShownAsValues(t *testing.T) {
 	if !strings.Contains(b.String(), "0.4 → 51.0") || strings.Contains(b.String(), "+12650") {
 		t.Errorf("the table does not show the near-zero change as values:\n%s", b.String())
 	}
-	var j bytes.Buffer
-	if err := far.WriteJSON(&j); err != nil {
-		t.Fatal(err)
-	}
-	var doc struct {
-		Steps []struct {
-			Figures []map[string]any `json:"figures"`
-		} `json:"steps"`
-	}
-	if err := json.Unmarshal(j.Bytes(), &doc); err != nil {
-		t.Fatal(err)
-	}
-	for _, f := range doc.Steps[0].Figures {
+	for _, f := range jsonFigures(t, far) {
 		switch f["figure"] {
 		case "read_iops":
 			if f["change_lo"] != nil || f["detectable_pct"] != nil || f["verdict"] != "no verdict" || !strings.Contains(f["reason"].(string), "near zero") {
