@@ -156,8 +156,11 @@ func (s *Server) start(ctx context.Context, serverBin, installBin string, settin
 		return err
 	}
 	s.log("mariadb-install-db %s", s.DataDir)
-	install := s.command(context.WithoutCancel(ctx), installBin, "--no-defaults", "--datadir="+s.DataDir, "--skip-test-db",
-		"--auth-root-authentication-method=socket")
+	// The install's bootstrap server makes temporary tables too: in the shared /tmp,
+	// installs running at once removed each other's ("Could not remove temporary
+	// table … Unknown table 'mysql.tmp_proxies_priv'", then Aborting: 3 of 6 failed).
+	install := s.command(context.WithoutCancel(ctx), installBin, "--no-defaults", "--datadir="+s.DataDir, "--tmpdir="+s.tmpDir(),
+		"--skip-test-db", "--auth-root-authentication-method=socket")
 	if out, err := install.CombinedOutput(); err != nil {
 		return fmt.Errorf("mariadb-install-db failed: %w: %s", err, managed.ErrorLines(string(out), 3))
 	}
