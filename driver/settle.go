@@ -62,8 +62,7 @@ func (s *SettleSteps) Next(last *results.Step) (Level, bool) {
 		if s.OnWindow != nil {
 			s.OnWindow(&s.Record)
 		}
-		spent := time.Duration(len(s.Record.Windows)) * s.window
-		if s.Record.Steady || spent+s.window > s.max {
+		if s.Record.Steady || s.Record.Elapsed()+s.window.Seconds() > s.max.Seconds() {
 			s.state = settleDone
 			return s.first, true
 		}

@@ -70,14 +70,21 @@ func disturbancesOf(st *Step) []disturbance {
 // Disturbed tells whether anything disturbed the step's window.
 func Disturbed(st *Step) bool { return len(Disturbances(st)) > 0 }
 
-// disturbedNote explains the X flag under the step table when a step has it.
-func disturbedNote(r *Run) string {
+// DisturbedAt names each disturbed step of r and what disturbed it, in user order:
+// "8 users (checkpoint (1204 buffers written))". None: nil.
+func DisturbedAt(r *Run) []string {
 	var parts []string
 	for _, i := range stepOrder(r.Steps) {
 		if d := Disturbances(&r.Steps[i]); len(d) > 0 {
 			parts = append(parts, fmt.Sprintf("%d users (%s)", r.Steps[i].Users, strings.Join(d, ", ")))
 		}
 	}
+	return parts
+}
+
+// disturbedNote explains the X flag under the step table when a step has it.
+func disturbedNote(r *Run) string {
+	parts := DisturbedAt(r)
 	if len(parts) == 0 {
 		return ""
 	}

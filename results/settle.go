@@ -95,7 +95,7 @@ func (s *Settle) Judge() {
 	var moved []string
 	tps, tpsBefore := tpsOf(last), tpsOf(before)
 	lo, hi := minMax(tps)
-	shift := mean(tps)/mean(tpsBefore) - 1
+	shift := sum(tps)/sum(tpsBefore) - 1 // groups of one size: the ratio of their means
 	switch {
 	case lo <= 0 || hi/lo-1 > SettleSpread:
 		moved = append(moved, "tps "+settleRange(tps, "%.0f"))
@@ -107,11 +107,12 @@ func (s *Settle) Judge() {
 	readsBefore, okBefore := settleReads(before)
 	if okLast && okBefore {
 		rlo, rhi := minMax(reads)
-		rshift := mean(reads) - mean(readsBefore)
+		meanReads, meanBefore := sum(reads)/SettleGroup, sum(readsBefore)/SettleGroup
+		rshift := meanReads - meanBefore
 		switch {
 		case rhi-rlo > max(SettleReadsFloor, SettleSpread*rlo):
 			moved = append(moved, "reads per transaction "+settleRange(reads, "%.1f"))
-		case math.Abs(rshift) > max(SettleReadsFloor, SettleShift*mean(readsBefore)):
+		case math.Abs(rshift) > max(SettleReadsFloor, SettleShift*meanBefore):
 			moved = append(moved, fmt.Sprintf("reads per transaction %s after %s", settleRange(reads, "%.1f"), settleRange(readsBefore, "%.1f")))
 		}
 		steady += fmt.Sprintf(", reads per transaction %.1f to %.1f", rlo, rhi)
@@ -157,14 +158,6 @@ func minMax(xs []float64) (lo, hi float64) {
 		lo, hi = min(lo, x), max(hi, x)
 	}
 	return lo, hi
-}
-
-func mean(xs []float64) float64 {
-	sum := 0.0
-	for _, x := range xs {
-		sum += x
-	}
-	return sum / float64(len(xs))
 }
 
 func spreadPct(lo, hi float64) float64 {

@@ -60,7 +60,7 @@ func (s *runSession) drive(ctx context.Context) error {
 	if cfg.Steps == nil {
 		cfg.Steps = cfg.Plan.Source()
 	}
-	cfg.Steps = s.settled(cfg.Steps, &cfg)
+	cfg.Steps = s.settled(cfg.Steps)
 	d, err := driver.New(cfg)
 	if err != nil {
 		return usageError{err}

@@ -88,7 +88,7 @@ func (s *runSession) findMax(ctx context.Context, base driver.Config) error {
 		return usageError{err}
 	}
 	cfg := base
-	cfg.Steps, cfg.Rate = s.settled(steps, &cfg), 0
+	cfg.Steps, cfg.Rate = s.settled(steps), 0
 	d, err := driver.New(cfg)
 	if err != nil {
 		steps.Finish()

@@ -30,13 +30,7 @@ func disturbedSteps(r *results.Run) string {
 	if r == nil {
 		return ""
 	}
-	var parts []string
-	for i := range r.Steps {
-		if d := results.Disturbances(&r.Steps[i]); len(d) > 0 {
-			parts = append(parts, fmt.Sprintf("%d users (%s)", r.Steps[i].Users, strings.Join(d, ", ")))
-		}
-	}
-	return strings.Join(parts, " and ")
+	return strings.Join(results.DisturbedAt(r), " and ")
 }
 
 // take spends one replacement when there is one left.

@@ -64,7 +64,7 @@ func settleWindow(warmup time.Duration) time.Duration {
 // the first one's window may have been a cache still warming); later repeats start
 // on the settled server. Each window is logged as it is judged, and the record goes
 // into the result file with the first step.
-func (s *runSession) settled(src driver.StepSource, cfg *driver.Config) driver.StepSource {
+func (s *runSession) settled(src driver.StepSource) driver.StepSource {
 	if s.settleMax <= 0 || (s.repeat != nil && s.repeat.Index > 1) {
 		return src
 	}
@@ -87,7 +87,6 @@ func (s *runSession) settled(src driver.StepSource, cfg *driver.Config) driver.S
 	if s.ioAd != nil {
 		s.ioAd.settling = func() bool { return !st.Settled() }
 	}
-	cfg.OnSettle = func(*results.Step) {}
 	return st
 }
 
