@@ -86,6 +86,11 @@ var palette = [...]color.RGBA{
 // the palette's eighth are dashed as well.
 var glyphs = []draw.GlyphDrawer{draw.CircleGlyph{}, draw.SquareGlyph{}, draw.TriangleGlyph{}, draw.CrossGlyph{}, draw.PlusGlyph{}}
 
+// hollowGlyphs are glyphs' outlines, for dashed lines: a dashed series shares its
+// colour with a solid one (a run's p95 beside its average), and at a single user
+// count there is no line to show the dashes, only the points.
+var hollowGlyphs = []draw.GlyphDrawer{draw.RingGlyph{}, draw.BoxGlyph{}, draw.PyramidGlyph{}, draw.CrossGlyph{}, draw.PlusGlyph{}}
+
 // chartFont is the charts' one font family, the report pages' too (results' pageCSS): Liberation
 // Sans, which gonum/plot embeds, so the SVG's metrics and the text agree.
 var chartFont = font.Font{Typeface: "Liberation", Variant: "Sans"}
@@ -168,6 +173,9 @@ func addLine(p *plot.Plot, leg *plot.Legend, l Line, off vg.Length) error {
 	c := palette[l.Color%len(palette)]
 	sc.Color = c
 	sc.Shape = glyphs[l.Color%len(glyphs)]
+	if l.Dashed {
+		sc.Shape = hollowGlyphs[l.Color%len(hollowGlyphs)]
+	}
 	sc.Radius = vg.Points(3)
 	var ln *plotter.Line
 	for _, seg := range segments(pts, l.Breaks) {

@@ -66,3 +66,19 @@ func TestSegments(t *testing.T) {
 		t.Errorf("breaks at the ends or beyond: segments %v", segs)
 	}
 }
+
+// TestDashedLineHasHollowPoints: a dashed series of the same colour as a solid one
+// (a run's p95 beside its average) tells itself apart by its points too: at one user
+// count there is no line to carry the dashes.
+func TestDashedLineHasHollowPoints(t *testing.T) {
+	svg, err := SVG("Response time", "users", "ms", []Line{
+		{Name: "average", Xs: []float64{8}, Ys: []float64{18}},
+		{Name: "p95", Xs: []float64{8}, Ys: []float64{60}, Dashed: true},
+	}, Options{XTicks: []float64{8}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if filled, hollow := strings.Count(svg, `Z" style="fill:#0072B2"`), strings.Count(svg, `Z" style="fill:none;stroke:#0072B2`); filled == 0 || hollow == 0 {
+		t.Errorf("one colour, solid and dashed: %d filled and %d hollow points (legend included); want both", filled, hollow)
+	}
+}
