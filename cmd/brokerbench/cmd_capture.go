@@ -149,7 +149,7 @@ func runCapture(ctx context.Context, g *globalOptions, o captureOptions) error {
 			f.Close()
 			os.Remove(tracePath)
 			if be := (*iotrace.BlktraceError)(nil); errors.As(err, &be) {
-				return usageError{fmt.Errorf("--blktrace %w", err)}
+				return usageError{Err: fmt.Errorf("--blktrace %w", err)}
 			}
 			return err
 		}

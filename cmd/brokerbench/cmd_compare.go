@@ -165,7 +165,7 @@ func runCompare(stdout io.Writer, sides [][]string, o compareOptions) error {
 	}
 	gates, err := results.ParseGates(runGates)
 	if err != nil {
-		return usageError{err}
+		return usageError{Err: err}
 	}
 	inputs, disks, err := readSides(sides)
 	if err != nil {
@@ -176,14 +176,14 @@ func runCompare(stdout io.Writer, sides [][]string, o compareOptions) error {
 	}
 	cmp, err := results.Compare(inputs)
 	if err != nil {
-		return usageError{err}
+		return usageError{Err: err}
 	}
 	cmp.AllowDisturbed = o.AllowDisturbed
 	trips, err := cmp.CheckGates(gates)
 	if err != nil {
 		var se *results.GateSyntaxError
 		if errors.As(err, &se) {
-			return usageError{err}
+			return usageError{Err: err}
 		}
 		return err
 	}

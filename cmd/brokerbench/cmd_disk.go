@@ -142,7 +142,7 @@ func (o diskOptions) plan(all []diskprofile.Profile, extra []diskprofile.Profile
 		p.profiles = all
 	case len(names) > 0:
 		if p.profiles, err = diskprofile.Lookup(all, names); err != nil {
-			return p, usageError{err}
+			return p, usageError{Err: err}
 		}
 	case len(extra) > 0:
 		p.profiles = extra
@@ -206,7 +206,7 @@ func runDisk(ctx context.Context, g *globalOptions, o diskOptions) error {
 	if o.ProfileFile != "" {
 		ps, err := diskprofile.LoadFile(o.ProfileFile)
 		if err != nil {
-			return usageError{err}
+			return usageError{Err: err}
 		}
 		extra = ps
 		all = append(all, ps...)

@@ -62,7 +62,7 @@ func runMerge(stdout io.Writer, paths []string, o mergeOptions) error {
 	merged, err := results.Merge(inputs, driver.Workload())
 	var me *results.MergeError
 	if errors.As(err, &me) {
-		return usageError{err}
+		return usageError{Err: err}
 	}
 	if err != nil {
 		return err

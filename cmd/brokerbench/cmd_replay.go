@@ -147,7 +147,7 @@ func runReplay(ctx context.Context, g *globalOptions, o replayOptions, arg strin
 	}
 	info, err := iotrace.ScanTrace(p.trace)
 	if err != nil {
-		return usageError{err}
+		return usageError{Err: err}
 	}
 	bin, err := fio.Check(ctx, o.FIO)
 	if err != nil {
@@ -262,7 +262,7 @@ func (o replayOptions) setup(p replayPlan, info *iotrace.TraceInfo, work string)
 	if p.span != nil || o.SkipWrites {
 		setup.Trace = filepath.Join(work, "mapped.iolog")
 		if err := iotrace.WriteMapped(p.trace, setup.Trace, info, p.span, o.SkipWrites); err != nil {
-			return setup, "", usageError{err}
+			return setup, "", usageError{Err: err}
 		}
 	}
 	if p.span != nil {

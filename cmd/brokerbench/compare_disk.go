@@ -27,7 +27,7 @@ func splitGates(exprs []string) (runs []string, disks []results.DiskGate, err er
 		disks = append(disks, g)
 	}
 	if len(errs) > 0 {
-		return nil, nil, usageError{errors.Join(errs...)}
+		return nil, nil, usageError{Err: errors.Join(errs...)}
 	}
 	return runs, disks, nil
 }
@@ -75,7 +75,7 @@ func compareWithDisks(stdout io.Writer, runs, disks []results.Input, o compareOp
 	}
 	dc, err := results.CompareDisk(disks)
 	if err != nil {
-		return usageError{err}
+		return usageError{Err: err}
 	}
 	if err := dc.WriteText(stdout); err != nil {
 		return err

@@ -35,7 +35,7 @@ func fromRunProfile(path string, users int) (diskprofile.Profile, error) {
 	}
 	p, err := diskprofile.FromRun(path, r, users)
 	if err != nil {
-		return p, usageError{err}
+		return p, usageError{Err: err}
 	}
 	return p, nil
 }

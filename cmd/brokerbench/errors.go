@@ -3,9 +3,9 @@ package main
 import (
 	"context"
 	"errors"
-	"fmt"
 
 	"github.com/brokerbench/brokerbench/database"
+	"github.com/brokerbench/brokerbench/session"
 )
 
 // Exit codes (README.md, Usage).
@@ -18,13 +18,11 @@ const (
 	exitInterrupted = 130
 )
 
-// usageError marks a user mistake in the command line: exit 2.
-type usageError struct{ err error }
+// usageError marks a user mistake in the command line: exit 2. The sessions return
+// the same type, so a mistake found below the command exits alike.
+type usageError = session.UsageError
 
-func (e usageError) Error() string { return e.err.Error() }
-func (e usageError) Unwrap() error { return e.err }
-
-func usagef(format string, args ...any) error { return usageError{fmt.Errorf(format, args...)} }
+var usagef = session.Usagef
 
 // gateError is a --fail-if gate that tripped: exit 3.
 type gateError struct{ msg string }
@@ -39,7 +37,7 @@ type unjudgedError struct{ msg string }
 func (e unjudgedError) Error() string { return e.msg }
 
 // errInterrupted ends a command stopped by SIGINT/SIGTERM after it saved what it had.
-var errInterrupted = errors.New("interrupted")
+var errInterrupted = session.ErrInterrupted
 
 func exitCode(err error) int {
 	var u usageError

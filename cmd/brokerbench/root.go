@@ -70,7 +70,7 @@ With no --db, commands use a managed local PostgreSQL that brokerbench starts it
 		return checkNumericFlags(c.Flags())
 	}
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
-		return usageError{fmt.Errorf("%w (see '%s --help')", err, c.CommandPath())}
+		return usageError{Err: fmt.Errorf("%w (see '%s --help')", err, c.CommandPath())}
 	})
 	root.AddCommand(
 		newQuickstartCommand(g),
@@ -120,7 +120,7 @@ func Main(args []string, stdout, stderr io.Writer) int {
 	}()
 	err := root.ExecuteContext(ctx)
 	if err != nil && isCobraUsage(err) {
-		err = usageError{err}
+		err = usageError{Err: err}
 	}
 	if err != nil {
 		fmt.Fprintf(stderr, "brokerbench: %s\n", oneLine(err.Error()))

@@ -63,7 +63,7 @@ func (s *runSession) drive(ctx context.Context) error {
 	cfg.Steps = s.settled(cfg.Steps)
 	d, err := driver.New(cfg)
 	if err != nil {
-		return usageError{err}
+		return usageError{Err: err}
 	}
 	s.lw.logf("run: %s at %d customers (seed %d), users %v, %s steps after %s warm-up, %d + %d connections; results to %s",
 		s.tgt.Shown(), sc.Customers, s.seed, s.plan.Users, s.plan.Step, s.plan.Warmup, s.conns, s.meeWorkers+1, s.out)

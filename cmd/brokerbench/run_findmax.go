@@ -85,14 +85,14 @@ func (s *runSession) findMax(ctx context.Context, base driver.Config) error {
 		stored: func() int { return len(s.result.Steps) }}
 	steps, err := fm.steps(ctx)
 	if err != nil {
-		return usageError{err}
+		return usageError{Err: err}
 	}
 	cfg := base
 	cfg.Steps, cfg.Rate = s.settled(steps), 0
 	d, err := driver.New(cfg)
 	if err != nil {
 		steps.Finish()
-		return usageError{err}
+		return usageError{Err: err}
 	}
 	_, runErr := d.Run(ctx)
 	res, searchErr := steps.Finish()

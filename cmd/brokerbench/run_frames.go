@@ -15,7 +15,7 @@ import (
 func (s *runSession) openFrames(ctx context.Context) error {
 	f, err := txn.ParseFrames(s.opts.Frames)
 	if err != nil {
-		return usageError{err}
+		return usageError{Err: err}
 	}
 	s.frames = f
 	if f != txn.ServerFrames {

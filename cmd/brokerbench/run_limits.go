@@ -31,7 +31,7 @@ func (o *limitOptions) bindFlags(f *pflag.FlagSet) {
 func (o *limitOptions) limits() (results.Limits, error) {
 	l, err := driver.Workload().Limits(o.Limits)
 	if err != nil {
-		return nil, usageError{err}
+		return nil, usageError{Err: err}
 	}
 	return l, nil
 }
@@ -60,7 +60,7 @@ func (o *limitOptions) searchConfig(rate float64, users []int) (driver.SearchCon
 		cfg.Floor = cfg.Start
 	}
 	if err := cfg.Validate(); err != nil {
-		return cfg, usageError{err}
+		return cfg, usageError{Err: err}
 	}
 	return cfg, nil
 }

@@ -117,11 +117,11 @@ func (o runOptions) optionsMap(g *globalOptions, shownDB string) map[string]any 
 func (o runOptions) plan() (driver.Plan, error) {
 	users, err := driver.ParseUsers(o.Users)
 	if err != nil {
-		return driver.Plan{}, usageError{err}
+		return driver.Plan{}, usageError{Err: err}
 	}
 	p := driver.Plan{Users: users, Step: o.Step, Warmup: o.Warmup}
 	if err := p.Validate(); err != nil {
-		return p, usageError{err}
+		return p, usageError{Err: err}
 	}
 	switch {
 	case o.Rate < 0:

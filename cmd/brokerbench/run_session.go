@@ -237,7 +237,7 @@ func (s *runSession) instrument(ctx context.Context) error {
 		sampler, err := iostat.Open(ctx, iostat.Options{Devices: s.opts.IODevices, NodeExporterURL: s.opts.IONodeExp, Interval: s.opts.IOInterval,
 			DataDir: s.srv.DataDir, WALDir: s.srv.WALDir, DB: s.db, Log: s.lw.logf})
 		if err != nil {
-			return usageError{err}
+			return usageError{Err: err}
 		}
 		s.sampler = sampler
 		s.undo = append(s.undo, sampler.Close)

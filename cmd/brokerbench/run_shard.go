@@ -35,7 +35,7 @@ func (o runOptions) shardPlan(now time.Time) (shardPlan, error) {
 	if o.Shard != "" {
 		sh, err := driver.ParseShard(o.Shard)
 		if err != nil {
-			return p, usageError{err}
+			return p, usageError{Err: err}
 		}
 		if o.LimitOpts.FindMax {
 			return p, usagef("--find-max cannot run with --shard: each probe's rate is chosen from the whole run's figures, which no shard sees")
