@@ -165,7 +165,7 @@ func runCapture(ctx context.Context, g *globalOptions, o captureOptions) error {
 		paths = append(paths, d.Path)
 	}
 	sum, err := iotrace.Capture(cctx, devs, f, func() {
-		g.logf("capturing the block requests of %s%s", strings.Join(paths, ", "), map[bool]string{true: " until Ctrl-C", false: " for " + o.Duration.String()}[o.Duration == 0])
+		g.Logf("capturing the block requests of %s%s", strings.Join(paths, ", "), map[bool]string{true: " until Ctrl-C", false: " for " + o.Duration.String()}[o.Duration == 0])
 	})
 	if err != nil {
 		f.Close()

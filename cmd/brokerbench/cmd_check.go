@@ -36,7 +36,7 @@ func (e violationsError) Error() string {
 }
 
 func runCheck(ctx context.Context, g *globalOptions) (retErr error) {
-	logf := g.logf
+	logf := g.Logf
 	tgt, err := openTarget(ctx, g, logf)
 	if err != nil {
 		return err

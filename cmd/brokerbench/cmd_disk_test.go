@@ -12,6 +12,7 @@ import (
 
 	"github.com/brokerbench/brokerbench/internal/testkit/testloop"
 	"github.com/brokerbench/brokerbench/results"
+	"github.com/brokerbench/brokerbench/session"
 )
 
 // TestDiskRefusals: every refusal is one line and the right exit code, and nothing
@@ -149,7 +150,7 @@ func TestDiskInterruptKeepsFinishedSteps(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	stderr := &cancelOnWrite{mark: "outstanding:", cancel: cancel}
-	g := &globalOptions{Stdout: &bytes.Buffer{}, Stderr: stderr}
+	g := &globalOptions{Console: session.Console{Stdout: &bytes.Buffer{}, Stderr: stderr}}
 	// The first step finishes; the context ends as its progress line is written, so
 	// the second never runs.
 	o := diskOptions{Dir: d.Mount, Size: "16MB", Profiles: []string{"database", "streaming"}, Depths: "1,4,16",

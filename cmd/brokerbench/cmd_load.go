@@ -153,7 +153,7 @@ alone with --resume.`,
 }
 
 func runLoad(ctx context.Context, g *globalOptions, o *loadOptions) (retErr error) {
-	t, err := openTarget(ctx, g, g.logf)
+	t, err := openTarget(ctx, g, g.Logf)
 	if err != nil {
 		return err
 	}
@@ -177,7 +177,7 @@ func runLoad(ctx context.Context, g *globalOptions, o *loadOptions) (retErr erro
 	case o.Resume:
 		what = "continuing the load of"
 	}
-	g.logf("%s %d customers, %d trade days, seed %d, %d workers into %s", what, lo.Scale.Customers, lo.Scale.TradeDays, lo.Seed, o.Workers, t.Shown())
+	g.Logf("%s %d customers, %d trade days, seed %d, %d workers into %s", what, lo.Scale.Customers, lo.Scale.TradeDays, lo.Seed, o.Workers, t.Shown())
 	if t.Managed != nil && o.shard.Count <= 1 {
 		// The server restarts with the load settings: the pool reconnects after it.
 		// Shards do not: one shard restarting the server would cut the others' COPYs.
@@ -227,7 +227,7 @@ func planLoad(ctx context.Context, g *globalOptions, db database.DB, o *loadOpti
 		plan = loader.PlanFor(resolved.Scale, model)
 	}
 	lo.Scale, lo.Seed = resolved.Scale, resolved.Seed
-	g.logf("%s", plan)
+	g.Logf("%s", plan)
 	return lo, nil
 }
 
@@ -250,14 +250,14 @@ func loadAndReport(ctx context.Context, g *globalOptions, db database.DB, lo loa
 		return err
 	}
 	if st.Resumed > 0 {
-		g.logf("kept %d segments an earlier run had committed", st.Resumed)
+		g.Logf("kept %d segments an earlier run had committed", st.Resumed)
 	}
 	if st.Note != "" {
 		fmt.Fprintln(g.Stdout, st.Note)
 		return nil
 	}
 	printLoadSummary(g.Stdout, st, lo.Seed)
-	installRoutines(ctx, db, g.logf)
+	installRoutines(ctx, db, g.Logf)
 	return nil
 }
 

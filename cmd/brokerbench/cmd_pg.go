@@ -66,10 +66,10 @@ func runPGStart(ctx context.Context, g *globalOptions) error {
 			return err
 		}
 		fmt.Fprintf(g.Stdout, "already running: %s\n", cl.PassfileURL("brokerbench"))
-		g.logf("%s", connectHint(cl))
+		g.Logf("%s", connectHint(cl))
 		return nil
 	}
-	cl, err := pgmanaged.Start(ctx, pgmanaged.Options{DataDir: g.PGData, Log: g.logf, MemoryCap: capBytes, KeepMemoryCap: !capGiven})
+	cl, err := pgmanaged.Start(ctx, pgmanaged.Options{DataDir: g.PGData, Log: g.Logf, MemoryCap: capBytes, KeepMemoryCap: !capGiven})
 	if err != nil {
 		return err
 	}
@@ -78,7 +78,7 @@ func runPGStart(ctx context.Context, g *globalOptions) error {
 	}
 	// Scripts read the URL from standard output: it stays one line.
 	fmt.Fprintf(g.Stdout, "%s\n", cl.PassfileURL("brokerbench"))
-	g.logf("%s", connectHint(cl))
+	g.Logf("%s", connectHint(cl))
 	return nil
 }
 
@@ -107,15 +107,15 @@ func runPGStatus(g *globalOptions) error {
 	}
 	if cl.Unprotected() {
 		fmt.Fprintf(g.Stdout, "running without a password: %s\n", cl.PassfileURL("brokerbench"))
-		g.logf("%s", unprotectedWarning(cl))
+		g.Logf("%s", unprotectedWarning(cl))
 		return nil
 	}
 	fmt.Fprintf(g.Stdout, "running: %s\n", cl.PassfileURL("brokerbench"))
 	switch {
 	case cl.CapLifted():
-		g.logf("server memory capped at %s (cgroup %s), lifted while a load runs", memcap.FormatSize(cl.MemoryCap), cl.MemoryGroup())
+		g.Logf("server memory capped at %s (cgroup %s), lifted while a load runs", memcap.FormatSize(cl.MemoryCap), cl.MemoryGroup())
 	case cl.MemoryCap > 0:
-		g.logf("server memory capped at %s (cgroup %s)", memcap.FormatSize(cl.MemoryCap), cl.MemoryGroup())
+		g.Logf("server memory capped at %s (cgroup %s)", memcap.FormatSize(cl.MemoryCap), cl.MemoryGroup())
 	}
 	return nil
 }

@@ -169,7 +169,7 @@ func runReplay(ctx context.Context, g *globalOptions, o replayOptions, arg strin
 		return err
 	}
 	setup.ReadOnly = !o.writes(info)
-	g.logf("replaying %d requests (%.1fs captured) on %s, %d outstanding", info.Requests(), float64(info.LastUS-info.FirstUS)/1e6, o.Target, setup.Depth)
+	g.Logf("replaying %d requests (%.1fs captured) on %s, %d outstanding", info.Requests(), float64(info.LastUS-info.FirstUS)/1e6, o.Target, setup.Depth)
 	started := time.Now().UTC()
 	out, runErr := bin.Run(ctx, setup.Job())
 	if out == nil {
@@ -243,7 +243,7 @@ func (o replayOptions) openTarget(info *iotrace.TraceInfo, span *iotrace.Span) (
 func (o replayOptions) closeTarget(g *globalOptions, tgt *diskTarget) {
 	tgt.close()
 	if tgt.created && !tgt.keep {
-		g.logf("replay: removed the %s target file %s it created (--keep-target keeps it)", memcap.FormatSize(tgt.size), tgt.path)
+		g.Logf("replay: removed the %s target file %s it created (--keep-target keeps it)", memcap.FormatSize(tgt.size), tgt.path)
 	}
 }
 

@@ -47,7 +47,7 @@ brokerbench merge makes one result file of the shards' files.`,
 					return err
 				}
 			}
-			defer prof.start(g.logf)()
+			defer prof.start(g.Logf)()
 			return runRun(c.Context(), g, *o)
 		},
 	}

@@ -77,7 +77,7 @@ func printDDL(w io.Writer, ddl database.DDL) error {
 // database without the load marker, one whose tables others' objects depend on
 // (loader.PlanDrop) and one a run holds, which it keeps off while it drops.
 func runSchemaDrop(ctx context.Context, g *globalOptions) error {
-	logf := g.logf
+	logf := g.Logf
 	t, err := openTarget(ctx, g, logf)
 	if err != nil {
 		return err

@@ -84,7 +84,7 @@ func (s *diskSession) measure(ctx context.Context) error {
 		}
 	}
 	if interrupted {
-		s.g.logf("disk: interrupted; %d finished step(s) kept in %s", len(s.res.Disk.Steps), s.o.Out)
+		s.g.Logf("disk: interrupted; %d finished step(s) kept in %s", len(s.res.Disk.Steps), s.o.Out)
 		return errInterrupted
 	}
 	return err
@@ -119,7 +119,7 @@ func (s *diskSession) record() error {
 // instrument opens the same I/O sampler a run uses, on the device under the target,
 // so each step has the device's own figures beside fio's.
 func (s *diskSession) instrument(ctx context.Context) {
-	o := iostat.Options{Log: func(f string, a ...any) { s.g.logf(f, a...) }}
+	o := iostat.Options{Log: func(f string, a ...any) { s.g.Logf(f, a...) }}
 	if s.tgt.raw {
 		o.Devices = []string{filepath.Base(s.tgt.path) + "=data"}
 	} else {
@@ -130,7 +130,7 @@ func (s *diskSession) instrument(ctx context.Context) {
 	}
 	sm, err := iostat.Open(ctx, o)
 	if err != nil {
-		s.g.logf("disk: no device figures: %v", err)
+		s.g.Logf("disk: no device figures: %v", err)
 		sm, _ = iostat.Open(ctx, iostat.Options{DataDir: "", Log: o.Log})
 	}
 	s.sampler = sm
@@ -147,7 +147,7 @@ func (s *diskSession) precondition(ctx context.Context, setup diskprofile.Setup,
 		s.res.Disk.Precondition = &results.Precondition{Skipped: true, SkipNote: "reading profiles on a raw device: its contents are read as they are"}
 		return nil
 	}
-	s.g.logf("disk: writing the %s target in full (preconditioning)", memcap.FormatSize(setup.SizeBytes))
+	s.g.Logf("disk: writing the %s target in full (preconditioning)", memcap.FormatSize(setup.SizeBytes))
 	start := time.Now()
 	if _, err := s.bin.Run(ctx, diskprofile.PreconditionJob(setup)); err != nil {
 		return fmt.Errorf("preconditioning %s: %w", setup.Path, err)
@@ -171,7 +171,7 @@ func (s *diskSession) steps(ctx context.Context, setup diskprofile.Setup) error 
 				return err
 			}
 			s.res.Disk.Steps = append(s.res.Disk.Steps, st)
-			s.g.logf("disk: %s at %d outstanding: %.0f IOPS, %.1f MB/s, %.3f ms", p.Name, st.Depth, st.IOPS, st.MBps, st.LatencyMS())
+			s.g.Logf("disk: %s at %d outstanding: %.0f IOPS, %.1f MB/s, %.3f ms", p.Name, st.Depth, st.IOPS, st.MBps, st.LatencyMS())
 			if err := results.Write(s.o.Out, s.res); err != nil {
 				return err
 			}

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/brokerbench/brokerbench/session"
 	"github.com/spf13/cobra"
 	"go.yaml.in/yaml/v3"
 )
@@ -21,7 +22,7 @@ const k8sExamples = "../../examples/k8s"
 // global flags are inherited as on the real command line.
 func k8sCommand(t *testing.T, name string) *cobra.Command {
 	t.Helper()
-	root := newRootCommand(&globalOptions{Stdout: io.Discard, Stderr: io.Discard})
+	root := newRootCommand(&globalOptions{Console: session.Console{Stdout: io.Discard, Stderr: io.Discard}})
 	c, _, err := root.Find([]string{name})
 	if err != nil || c.Name() != name {
 		t.Fatalf("no %s command: %v", name, err)

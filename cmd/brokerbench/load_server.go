@@ -20,9 +20,9 @@ import (
 // server that failed the load usually fails its restart too, and the cause must come
 // first, not a "pg_ctl failed" line printed before it.
 func beginManagedLoad(ctx context.Context, g *globalOptions, t *target) (end func(loadErr error) error, err error) {
-	g.logf("restarting managed PostgreSQL with the load settings (wal_level = minimal, no checkpoints, no autovacuum); its own are restored after the load")
+	g.Logf("restarting managed PostgreSQL with the load settings (wal_level = minimal, no checkpoints, no autovacuum); its own are restored after the load")
 	if t.Managed.LoadLiftsCap() {
-		g.logf("lifting the server's memory cap of %s for the load (its table streams and index builds need more); it is set again after the load",
+		g.Logf("lifting the server's memory cap of %s for the load (its table streams and index builds need more); it is set again after the load",
 			memcap.FormatSize(t.Managed.MemoryCap))
 	}
 	if err := t.Managed.BeginLoad(ctx, pgmanaged.LoadSettings()); err != nil {

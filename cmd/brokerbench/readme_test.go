@@ -9,6 +9,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/brokerbench/brokerbench/database"
+	"github.com/brokerbench/brokerbench/session"
 )
 
 // TestReadmeListsEveryCommand: a user finds every command and sub-command of `brokerbench
@@ -28,7 +29,7 @@ func TestReadmeListsEveryCommand(t *testing.T) {
 			walk(sub, p)
 		}
 	}
-	walk(newRootCommand(&globalOptions{Stdout: io.Discard, Stderr: io.Discard}), "")
+	walk(newRootCommand(&globalOptions{Console: session.Console{Stdout: io.Discard, Stderr: io.Discard}}), "")
 }
 
 // TestReadmeStatesSupportedVersions: the versions an engine checks (run and load refuse

@@ -12,6 +12,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/brokerbench/brokerbench/results"
+	"github.com/brokerbench/brokerbench/session"
 )
 
 // globalOptions are the flags every command shares.
@@ -21,20 +22,11 @@ type globalOptions struct {
 	// Engine is --engine: which managed server a command starts when no --db is
 	// given (target.go).
 	Engine string
-	Quiet  bool
-	Stdout io.Writer
-	Stderr io.Writer
+	// Console is where every command speaks: --quiet, stdout and stderr.
+	session.Console
 
 	// ServerMemory is --server-memory of pg start, load and run (server_memory.go).
 	ServerMemory string
-}
-
-// logf reports progress on stderr unless --quiet: the logger every command hands to
-// the managed PostgreSQL and the loader.
-func (g *globalOptions) logf(format string, args ...any) {
-	if !g.Quiet {
-		fmt.Fprintln(g.Stderr, results.Printable(fmt.Sprintf(format, args...)))
-	}
 }
 
 // envOr returns the environment variable's value, or def.
@@ -93,7 +85,7 @@ With no --db, commands use a managed local PostgreSQL that brokerbench starts it
 // Main runs the command line and returns the exit code. A first SIGINT/SIGTERM cancels
 // the context so commands can save what they have; a second one exits at once.
 func Main(args []string, stdout, stderr io.Writer) int {
-	g := &globalOptions{Stdout: stdout, Stderr: stderr}
+	g := &globalOptions{Console: session.Console{Stdout: stdout, Stderr: stderr}}
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	root := newRootCommand(g)

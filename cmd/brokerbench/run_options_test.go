@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/brokerbench/brokerbench/session"
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 )
@@ -59,7 +60,7 @@ func TestOptionsMapMatchesFlags(t *testing.T) {
 		{"--think", "10ms", "--connections", "7", "--mee-workers", "9", "--seed", "42", "--metrics-addr", ":9090", "--io-interval", "2s", "--pgdata", "/tmp/x"},
 		{"--config", cfg, "--label", "from-flag", "--think", "1ms"},
 	} {
-		g := &globalOptions{Stdout: &strings.Builder{}, Stderr: &strings.Builder{}}
+		g := &globalOptions{Console: session.Console{Stdout: &strings.Builder{}, Stderr: &strings.Builder{}}}
 		root := newRootCommand(g)
 		real, _, err := root.Find([]string{"run"})
 		if err != nil {

@@ -18,6 +18,7 @@ import (
 	"github.com/brokerbench/brokerbench/driver"
 	"github.com/brokerbench/brokerbench/internal/testkit/testdb"
 	"github.com/brokerbench/brokerbench/results"
+	"github.com/brokerbench/brokerbench/session"
 )
 
 // TestShardedRun is issue 14's local end-to-end run: three `run --shard I/3`
@@ -215,7 +216,7 @@ func TestShardRefusesASkewedClock(t *testing.T) {
 	dsn := testdb.Loaded(t)
 	out := filepath.Join(t.TempDir(), "skewed.json")
 	var stdout, stderr bytes.Buffer
-	g := &globalOptions{DB: dsn, Quiet: true, Stdout: &stdout, Stderr: &stderr}
+	g := &globalOptions{DB: dsn, Console: session.Console{Stdout: &stdout, Stderr: &stderr, Quiet: true}}
 	o := defaultRunOptions()
 	o.Users, o.Step, o.Warmup, o.Shard, o.Out, o.IODevices = "2", 4*time.Second, time.Second, "1/2", out, []string{"none"}
 	s, err := newRunSession(g, o, newLiveWriter(g))
@@ -223,7 +224,7 @@ func TestShardRefusesASkewedClock(t *testing.T) {
 		t.Fatal(err)
 	}
 	s.clock = skewedClock{by: -5 * time.Second}
-	tgt, err := openTarget(context.Background(), g, g.logf)
+	tgt, err := openTarget(context.Background(), g, g.Logf)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -12,6 +12,7 @@ import (
 	"github.com/brokerbench/brokerbench/database"
 	"github.com/brokerbench/brokerbench/internal/memcap"
 	"github.com/brokerbench/brokerbench/internal/pgmanaged"
+	"github.com/brokerbench/brokerbench/session"
 )
 
 // TestOOMKillNamedAfterTheError: a backend of a capped managed PostgreSQL that
@@ -35,7 +36,7 @@ func TestOOMKillNamedAfterTheError(t *testing.T) {
 	t.Cleanup(func() { os.RemoveAll(base) })
 	var stderr bytes.Buffer
 	g := &globalOptions{PGData: filepath.Join(base, "pgdata"), ServerMemory: "192MiB", Engine: managedPostgres,
-		Stdout: &bytes.Buffer{}, Stderr: &stderr}
+		Console: session.Console{Stdout: &bytes.Buffer{}, Stderr: &stderr}}
 	ctx := context.Background()
 	tgt, err := openTarget(ctx, g, nil)
 	if err != nil {
