@@ -1,54 +1,28 @@
 package main
 
-import (
-	"errors"
-	"fmt"
-	"io"
-	"io/fs"
-	"os"
-	"path/filepath"
-)
+import "github.com/brokerbench/brokerbench/session"
 
 // Files brokerbench did not create are never written over by accident
-// (docs/faults.md, "Files brokerbench did not create"): no output may be one of the
-// command's inputs, and every file a person names is read with a bound.
+// (docs/faults.md, "Files brokerbench did not create"): the rules are the
+// sessions' (session/files.go), and the commands keep the same.
 
 // output is a file a command writes, with the flag that names it.
 type output struct{ flag, path string }
 
 // refuseOutputOverInput refuses the first output that is also one of the inputs:
-// writing it would destroy what the command reads. "-" (standard output) and
-// empty (not asked for) outputs are skipped.
+// writing it would destroy what the command reads.
 func refuseOutputOverInput(outs []output, inputs []string) error {
-	for _, o := range outs {
-		if o.path == "" || o.path == "-" {
-			continue
-		}
-		for _, in := range inputs {
-			if sameFile(o.path, in) {
-				return usagef("%s %s is also an input; choose another output file", o.flag, o.path)
-			}
-		}
+	so := make([]session.Output, len(outs))
+	for i, o := range outs {
+		so[i] = session.Output{Flag: o.flag, Path: o.path}
 	}
-	return nil
+	return session.RefuseOutputOverInput(so, inputs)
 }
 
-// sameFile reports whether two paths name one file: the same inode when both
-// exist (a hard link, a symlink or ./x and x all match), otherwise the same
-// absolute, cleaned path (a file about to be created under a name an input has).
-func sameFile(a, b string) bool {
-	if a == "" || b == "" {
-		return false
-	}
-	fa, errA := os.Stat(a)
-	fb, errB := os.Stat(b)
-	if errA == nil && errB == nil {
-		return os.SameFile(fa, fb)
-	}
-	pa, errA := filepath.Abs(a)
-	pb, errB := filepath.Abs(b)
-	return errA == nil && errB == nil && filepath.Clean(pa) == filepath.Clean(pb)
-}
+var (
+	sameFile    = session.SameFile
+	readBounded = session.ReadBounded
+)
 
 // Bounds of the files a person names that are not result files (results.Read has
 // its own): far above any real one, small enough that /dev/zero or a wrong file
@@ -57,29 +31,3 @@ const (
 	maxConfigBytes  = 1 << 20 // --config: a few dozen flags
 	maxSummaryBytes = 1 << 20 // a capture's capture.json: a few KB of figures
 )
-
-// readBounded reads path, named by flag, refusing one larger than limit bytes
-// before it is held in memory (a pipe or a device that never ends included).
-func readBounded(flag, path string, limit int64) ([]byte, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		var pe *fs.PathError
-		if errors.As(err, &pe) {
-			err = pe.Err // the path is said once
-		}
-		return nil, usagef("%s %s: %v", flag, path, err)
-	}
-	defer f.Close()
-	tooBig := usagef("%s %s: larger than %d KiB, the most brokerbench reads of such a file; is it the right one?", flag, path, limit>>10)
-	if st, err := f.Stat(); err == nil && st.Mode().IsRegular() && st.Size() > limit {
-		return nil, tooBig
-	}
-	data, err := io.ReadAll(io.LimitReader(f, limit+1))
-	if err != nil {
-		return nil, fmt.Errorf("%s %s: %w", flag, path, err)
-	}
-	if int64(len(data)) > limit {
-		return nil, tooBig
-	}
-	return data, nil
-}
