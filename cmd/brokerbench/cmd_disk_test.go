@@ -13,6 +13,7 @@ import (
 	"github.com/brokerbench/brokerbench/internal/testkit/testloop"
 	"github.com/brokerbench/brokerbench/results"
 	"github.com/brokerbench/brokerbench/session"
+	"github.com/brokerbench/brokerbench/session/device"
 )
 
 // TestDiskRefusals: every refusal is one line and the right exit code, and nothing
@@ -42,7 +43,7 @@ func TestDiskRefusals(t *testing.T) {
 			if code != tc.code || !strings.Contains(stderr, tc.want) || strings.Count(strings.TrimSpace(stderr), "\n") > 0 {
 				t.Errorf("exit %d, stderr %q; want exit %d and one line with %q", code, stderr, tc.code, tc.want)
 			}
-			if _, err := os.Stat(filepath.Join(dir, testFileName)); err == nil {
+			if _, err := os.Stat(filepath.Join(dir, device.TestFileName)); err == nil {
 				t.Errorf("a test file was left in %s", dir)
 			}
 		})
@@ -85,7 +86,7 @@ func TestDiskRunAndReport(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
-	if _, err := os.Stat(filepath.Join(d.Mount, testFileName)); err == nil {
+	if _, err := os.Stat(filepath.Join(d.Mount, device.TestFileName)); err == nil {
 		t.Error("the test file was not removed")
 	}
 	r, err := results.Read(out)
@@ -166,7 +167,7 @@ func TestDiskInterruptKeepsFinishedSteps(t *testing.T) {
 	if !r.Interrupted || len(r.Disk.Steps) != 1 || r.Disk.Steps[0].Profile != "database" || r.Disk.Steps[0].Depth != 1 {
 		t.Errorf("interrupted %v, steps %+v; want the one finished step kept", r.Interrupted, r.Disk.Steps)
 	}
-	if _, err := os.Stat(filepath.Join(d.Mount, testFileName)); err == nil {
+	if _, err := os.Stat(filepath.Join(d.Mount, device.TestFileName)); err == nil {
 		t.Error("the test file was left behind")
 	}
 }

@@ -18,6 +18,7 @@ import (
 	"github.com/brokerbench/brokerbench/internal/memcap"
 	"github.com/brokerbench/brokerbench/iotrace"
 	"github.com/brokerbench/brokerbench/results"
+	"github.com/brokerbench/brokerbench/session/device"
 )
 
 // replayOptions are the flags of `brokerbench replay`.
@@ -158,7 +159,7 @@ func runReplay(ctx context.Context, g *globalOptions, o replayOptions, arg strin
 		return err
 	}
 	defer o.closeTarget(g, tgt)
-	tgt.warnDestroys(g.Stderr)
+	tgt.WarnDestroys(g.Stderr)
 	work, err := os.MkdirTemp("", "brokerbench-replay-*")
 	if err != nil {
 		return err
@@ -205,7 +206,7 @@ func (o replayOptions) writes(info *iotrace.TraceInfo) bool {
 // offset as mapped: a device only when the trace does not write or
 // --allow-device-writes names it; a file created and written in full when missing,
 // an existing one only read unless --allow-overwrite names it.
-func (o replayOptions) openTarget(info *iotrace.TraceInfo, span *iotrace.Span) (*diskTarget, error) {
+func (o replayOptions) openTarget(info *iotrace.TraceInfo, span *iotrace.Span) (*device.Target, error) {
 	// Where the replay reaches on the target.
 	reach := info.HighestEnd
 	switch {
@@ -218,14 +219,14 @@ func (o replayOptions) openTarget(info *iotrace.TraceInfo, span *iotrace.Span) (
 		if o.AllowOverwrite != "" {
 			return nil, usagef("--allow-overwrite goes with a file --target; a device takes --allow-device-writes")
 		}
-		tgt, err := openDeviceTarget(deviceUse{"--target", "the trace's requests", "pass --skip-writes"}, o.Target, 0, o.writes(info), o.AllowWrites)
+		tgt, err := device.OpenDevice(device.Use{Flag: "--target", Writer: "the trace's requests", Instead: "pass --skip-writes"}, o.Target, 0, o.writes(info), o.AllowWrites)
 		if err != nil {
 			return nil, err
 		}
-		if reach > tgt.size {
-			tgt.close()
+		if reach > tgt.Size {
+			tgt.Close()
 			return nil, usagef("the trace reaches offset %s but %s holds %s: map it with --span START:LEN, --scale or --align",
-				memcap.FormatSize(reach), o.Target, memcap.FormatSize(tgt.size))
+				memcap.FormatSize(reach), o.Target, memcap.FormatSize(tgt.Size))
 		}
 		return tgt, nil
 	}
@@ -240,10 +241,10 @@ func (o replayOptions) openTarget(info *iotrace.TraceInfo, span *iotrace.Span) (
 
 // closeTarget removes a target file the replay created, unless --keep-target, and
 // says which.
-func (o replayOptions) closeTarget(g *globalOptions, tgt *diskTarget) {
-	tgt.close()
-	if tgt.created && !tgt.keep {
-		g.Logf("replay: removed the %s target file %s it created (--keep-target keeps it)", memcap.FormatSize(tgt.size), tgt.path)
+func (o replayOptions) closeTarget(g *globalOptions, tgt *device.Target) {
+	tgt.Close()
+	if tgt.Created && !tgt.Keep {
+		g.Logf("replay: removed the %s target file %s it created (--keep-target keeps it)", memcap.FormatSize(tgt.Size), tgt.Path)
 	}
 }
 
@@ -275,7 +276,7 @@ func (o replayOptions) setup(p replayPlan, info *iotrace.TraceInfo, work string)
 
 // result is the replay's result file: a disk run of one step, profile "replay", with
 // fio's options and the fidelity.
-func (o replayOptions) result(p replayPlan, bin *fio.Binary, tgt *diskTarget, setup iotrace.ReplaySetup, step results.DiskStep, fid *results.Replay) *results.Run {
+func (o replayOptions) result(p replayPlan, bin *fio.Binary, tgt *device.Target, setup iotrace.ReplaySetup, step results.DiskStep, fid *results.Replay) *results.Run {
 	var lines []string
 	for _, op := range setup.Job().Jobs[0].Options {
 		if op.Key != "write_lat_log" && op.Key != "read_iolog" {
@@ -283,7 +284,7 @@ func (o replayOptions) result(p replayPlan, bin *fio.Binary, tgt *diskTarget, se
 		}
 	}
 	dr := &results.DiskRun{
-		Target: results.DiskTarget{Path: o.Target, Raw: tgt.raw, SizeBytes: tgt.size, Filesystem: tgt.fsType, Kept: tgt.created && tgt.keep},
+		Target: results.DiskTarget{Path: o.Target, Raw: tgt.Raw, SizeBytes: tgt.Size, Filesystem: tgt.FSType, Kept: tgt.Created && tgt.Keep},
 		FIO:    bin.Version.String(), Direct: true,
 		Profiles: []results.DiskProfile{{Name: "replay", Description: "replay of " + p.trace, Source: "replay " + p.trace,
 			FIO: []string{"replay: " + strings.Join(lines, " ")}, ReadPercent: step.ReadPercent}},
@@ -300,7 +301,7 @@ func (o replayOptions) result(p replayPlan, bin *fio.Binary, tgt *diskTarget, se
 // as the trace. A missing one is created, after checking it fits, and written in
 // full, so the replay's reads reach allocated blocks on the device (a read of a
 // hole or of unwritten space never leaves the file system).
-func (o replayOptions) openReplayFile(reach int64, writes bool) (*diskTarget, error) {
+func (o replayOptions) openReplayFile(reach int64, writes bool) (*device.Target, error) {
 	path := o.Target
 	fi, err := os.Stat(path)
 	if err == nil {
@@ -314,7 +315,7 @@ func (o replayOptions) openReplayFile(reach int64, writes bool) (*diskTarget, er
 			return nil, usagef("--target %s holds %s but the trace reaches offset %s: give a file name that does not exist (brokerbench creates it at that size) or a larger file",
 				path, memcap.FormatSize(fi.Size()), memcap.FormatSize(reach))
 		}
-		return &diskTarget{path: path, size: fi.Size(), fsType: fsTypeOf(filepath.Dir(path))}, nil
+		return &device.Target{Path: path, Size: fi.Size(), FSType: device.FSTypeOf(filepath.Dir(path))}, nil
 	}
 	if !errors.Is(err, os.ErrNotExist) {
 		return nil, fmt.Errorf("--target %s: %w", path, errors.Unwrap(err))
@@ -332,7 +333,7 @@ func (o replayOptions) openReplayFile(reach int64, writes bool) (*diskTarget, er
 	if err != nil {
 		return nil, fmt.Errorf("--target %s: %w", path, errors.Unwrap(err))
 	}
-	t := &diskTarget{path: path, size: size, fsType: fsTypeOf(filepath.Dir(path)), created: true, keep: o.KeepTarget}
+	t := &device.Target{Path: path, Size: size, FSType: device.FSTypeOf(filepath.Dir(path)), Created: true, Keep: o.KeepTarget}
 	if err := fillFile(f, size); err != nil {
 		f.Close()
 		os.Remove(path)

@@ -13,6 +13,7 @@ import (
 	"github.com/brokerbench/brokerbench/internal/iostat"
 	"github.com/brokerbench/brokerbench/internal/memcap"
 	"github.com/brokerbench/brokerbench/results"
+	"github.com/brokerbench/brokerbench/session/device"
 )
 
 // diskSession is one `brokerbench disk`: fio checked, the target opened safely, the
@@ -23,7 +24,7 @@ type diskSession struct {
 	plan diskPlan
 
 	bin     *fio.Binary
-	tgt     *diskTarget
+	tgt     *device.Target
 	sampler *iostat.Sampler
 	res     *results.Run
 }
@@ -51,21 +52,21 @@ func (s *diskSession) measure(ctx context.Context) error {
 		writes = writes || p.Writes()
 	}
 	if s.o.Device != "" {
-		s.tgt, err = openDeviceTarget(deviceUse{"--device", "the profiles", "run only reading profiles"}, s.o.Device, s.plan.size, writes, s.o.AllowWrites)
+		s.tgt, err = device.OpenDevice(device.Use{Flag: "--device", Writer: "the profiles", Instead: "run only reading profiles"}, s.o.Device, s.plan.size, writes, s.o.AllowWrites)
 	} else {
-		s.tgt, err = openFileTarget(s.o.Dir, s.plan.size, !s.o.Buffered, s.o.Keep)
+		s.tgt, err = device.OpenFile(s.o.Dir, s.plan.size, !s.o.Buffered, s.o.Keep)
 	}
 	if err != nil {
 		return err
 	}
-	defer s.tgt.close()
-	s.tgt.warnDestroys(s.g.Stderr)
+	defer s.tgt.Close()
+	s.tgt.WarnDestroys(s.g.Stderr)
 	if err := s.record(); err != nil {
 		return err
 	}
 	s.instrument(ctx)
 	defer s.sampler.Close()
-	setup := diskprofile.Setup{Path: s.tgt.path, SizeBytes: s.tgt.size, Direct: !s.o.Buffered,
+	setup := diskprofile.Setup{Path: s.tgt.Path, SizeBytes: s.tgt.Size, Direct: !s.o.Buffered,
 		Ramp: s.o.Ramp, Measure: s.o.Measure, Seed: s.o.Seed}
 	err = s.precondition(ctx, setup, writes)
 	if err == nil {
@@ -74,7 +75,7 @@ func (s *diskSession) measure(ctx context.Context) error {
 	interrupted := ctx.Err() != nil
 	s.res.Interrupted = interrupted
 	s.res.FinishedAt = time.Now().UTC()
-	s.res.Disk.Target.Kept = s.tgt.created && s.o.Keep
+	s.res.Disk.Target.Kept = s.tgt.Created && s.o.Keep
 	if werr := results.Write(s.o.Out, s.res); werr != nil && err == nil {
 		err = werr
 	}
@@ -93,7 +94,7 @@ func (s *diskSession) measure(ctx context.Context) error {
 // record creates the result file before any I/O, so a bad --out fails at once.
 func (s *diskSession) record() error {
 	dr := &results.DiskRun{
-		Target: results.DiskTarget{Path: s.tgt.path, Raw: s.tgt.raw, SizeBytes: s.tgt.size, Filesystem: s.tgt.fsType},
+		Target: results.DiskTarget{Path: s.tgt.Path, Raw: s.tgt.Raw, SizeBytes: s.tgt.Size, Filesystem: s.tgt.FSType},
 		FIO:    s.bin.Version.String(), Direct: !s.o.Buffered, Steps: []results.DiskStep{},
 	}
 	for _, p := range s.plan.profiles {
@@ -103,7 +104,7 @@ func (s *diskSession) record() error {
 	s.res = &results.Run{Format: results.FormatVersion, Kind: results.KindDisk, Label: s.o.Label, Tags: s.plan.tags,
 		Seed: s.o.Seed, Tool: toolVersion(), StartedAt: time.Now().UTC(), Steps: []results.Step{}, Disk: dr,
 		Options: map[string]any{"depths": s.plan.levels, "ramp": s.o.Ramp.String(), "measure": s.o.Measure.String(),
-			"size": s.tgt.size, "seed": s.o.Seed, "buffered": s.o.Buffered}}
+			"size": s.tgt.Size, "seed": s.o.Seed, "buffered": s.o.Buffered}}
 	if s.o.FromRun != "" {
 		s.res.Options["from-run"] = s.o.FromRun
 	}
@@ -120,12 +121,12 @@ func (s *diskSession) record() error {
 // so each step has the device's own figures beside fio's.
 func (s *diskSession) instrument(ctx context.Context) {
 	o := iostat.Options{Log: func(f string, a ...any) { s.g.Logf(f, a...) }}
-	if s.tgt.raw {
-		o.Devices = []string{filepath.Base(s.tgt.path) + "=data"}
+	if s.tgt.Raw {
+		o.Devices = []string{filepath.Base(s.tgt.Path) + "=data"}
 	} else {
 		// No database here: the WAL directory is the test file's too (iostat would
 		// otherwise look for a pg_wal beside it).
-		o.DataDir = filepath.Dir(s.tgt.path)
+		o.DataDir = filepath.Dir(s.tgt.Path)
 		o.WALDir = o.DataDir
 	}
 	sm, err := iostat.Open(ctx, o)
@@ -143,7 +144,7 @@ func (s *diskSession) instrument(ctx context.Context) {
 // precondition lays the test file out and writes it in full, timed. A raw device is
 // written only when the profiles write (and --allow-device-writes allowed it).
 func (s *diskSession) precondition(ctx context.Context, setup diskprofile.Setup, writes bool) error {
-	if s.tgt.raw && !writes {
+	if s.tgt.Raw && !writes {
 		s.res.Disk.Precondition = &results.Precondition{Skipped: true, SkipNote: "reading profiles on a raw device: its contents are read as they are"}
 		return nil
 	}

@@ -1,4 +1,9 @@
-package main
+// Package device is where the storage sessions (disk, replay) do their I/O, with what
+// makes it safe: a test file brokerbench created itself, or a block device held
+// exclusively, written only when the flag naming it allows, and everything
+// brokerbench did not create refused untouched (docs/faults.md, "Files brokerbench
+// did not create").
+package device
 
 import (
 	"errors"
@@ -14,55 +19,56 @@ import (
 
 	"github.com/brokerbench/brokerbench/internal/memcap"
 	"github.com/brokerbench/brokerbench/results"
+	"github.com/brokerbench/brokerbench/session"
 )
 
-// diskTarget is where `brokerbench disk` does its I/O, with what makes it safe: a
+// Target is where a disk session or a replay does its I/O, with what makes it safe: a
 // test file brokerbench created itself, or a block device held exclusively.
-type diskTarget struct {
-	path   string // the test file or the device node
-	raw    bool
-	size   int64
-	fsType string
+type Target struct {
+	Path   string // the test file or the device node
+	Raw    bool
+	Size   int64
+	FSType string // the file system of a test file ("ext4"), "" if unknown
 	// held is the device opened with O_EXCL for the whole run: the kernel refuses
 	// that while the device is mounted or claimed (a file system, md, dm, swap), and
 	// while we hold it nothing can mount it.
 	held    *os.File
-	created bool // the test file is ours to remove
-	keep    bool
+	Created bool // the test file is ours to remove
+	Keep    bool // and is kept after the session
 	// holds is what the allowed writes destroy on a device ("a file system
 	// (ext4)"), "" when nothing is recognised or nothing is written.
 	holds string
 }
 
-// deviceUse says who uses a device target, for its messages: the flag that named
+// Use says who uses a device target, for its messages: the flag that named
 // it, what writes, and what to do instead of allowing the writes.
-type deviceUse struct{ flag, writer, instead string }
+type Use struct{ Flag, Writer, Instead string }
 
-// warnDestroys says, once the writes are allowed and before they start, what they
+// WarnDestroys says, once the writes are allowed and before they start, what they
 // destroy on the device.
 // It is printed even with --quiet.
-func (t *diskTarget) warnDestroys(w io.Writer) {
-	if t.raw && t.holds != "" {
-		fmt.Fprintln(w, results.Printable(fmt.Sprintf("brokerbench: WARNING: --allow-device-writes %s: it holds %s, which the writes destroy", t.path, t.holds)))
+func (t *Target) WarnDestroys(w io.Writer) {
+	if t.Raw && t.holds != "" {
+		fmt.Fprintln(w, results.Printable(fmt.Sprintf("brokerbench: WARNING: --allow-device-writes %s: it holds %s, which the writes destroy", t.Path, t.holds)))
 	}
 }
 
-// testFileName is the test file's name in --dir: the same on every system, so a
+// TestFileName is the test file's name in --dir: the same on every system, so a
 // comparison runs the same target.
-const testFileName = "brokerbench-disk.dat"
+const TestFileName = "brokerbench-disk.dat"
 
-// openFileTarget refuses what --dir must not be (not a folder, a file already
+// OpenFile refuses what --dir must not be (not a folder, a file already
 // there, less free space than size, a file system without direct I/O) and creates
 // the empty test file, which fio then lays out and writes in full.
-func openFileTarget(dir string, size int64, direct, keep bool) (*diskTarget, error) {
+func OpenFile(dir string, size int64, direct, keep bool) (*Target, error) {
 	fi, err := os.Stat(dir)
 	if err != nil {
 		return nil, fmt.Errorf("--dir %s: %w", dir, errors.Unwrap(err))
 	}
 	if !fi.IsDir() {
-		return nil, usagef("--dir %s: not a folder (give the folder the test file goes in)", dir)
+		return nil, session.Usagef("--dir %s: not a folder (give the folder the test file goes in)", dir)
 	}
-	path := filepath.Join(dir, testFileName)
+	path := filepath.Join(dir, TestFileName)
 	var st unix.Statfs_t
 	if err := unix.Statfs(dir, &st); err != nil {
 		return nil, fmt.Errorf("--dir %s: %w", dir, err)
@@ -79,31 +85,31 @@ func openFileTarget(dir string, size int64, direct, keep bool) (*diskTarget, err
 		return nil, fmt.Errorf("--dir %s: %w", dir, errors.Unwrap(err))
 	}
 	f.Close()
-	t := &diskTarget{path: path, size: size, fsType: fsTypeOf(dir), created: true, keep: keep}
+	t := &Target{Path: path, Size: size, FSType: FSTypeOf(dir), Created: true, Keep: keep}
 	if direct {
 		// fio would fail on its first step; say why at once (tmpfs has no O_DIRECT).
 		fd, err := unix.Open(path, unix.O_RDWR|unix.O_DIRECT, 0)
 		if err != nil {
-			t.close()
-			return nil, fmt.Errorf("--dir %s: the file system (%s) does not support direct I/O (%v); use another, or --buffered to measure through the page cache", dir, t.fsType, err)
+			t.Close()
+			return nil, fmt.Errorf("--dir %s: the file system (%s) does not support direct I/O (%v); use another, or --buffered to measure through the page cache", dir, t.FSType, err)
 		}
 		unix.Close(fd)
 	}
 	return t, nil
 }
 
-// openDeviceTarget refuses a device that is not a block device, is mounted (or a
+// OpenDevice refuses a device that is not a block device, is mounted (or a
 // partition of it is), is used as swap or claimed by the kernel, and writes to one
 // unless --allow-device-writes names it. size 0 means the whole device. When the
 // writes are allowed, the target's holds says what they destroy.
-func openDeviceTarget(use deviceUse, dev string, size int64, writes bool, allowWrites string) (*diskTarget, error) {
-	flag := use.flag
+func OpenDevice(use Use, dev string, size int64, writes bool, allowWrites string) (*Target, error) {
+	flag := use.Flag
 	fi, err := os.Stat(dev)
 	if err != nil {
 		return nil, fmt.Errorf("%s %s: %w", flag, dev, errors.Unwrap(err))
 	}
 	if fi.Mode()&os.ModeDevice == 0 || fi.Mode()&os.ModeCharDevice != 0 {
-		return nil, usagef("%s %s: not a block device", flag, dev)
+		return nil, session.Usagef("%s %s: not a block device", flag, dev)
 	}
 	var holds string
 	if writes {
@@ -116,7 +122,7 @@ func openDeviceTarget(use deviceUse, dev string, size int64, writes bool, allowW
 		if holds != "" {
 			data = "what it holds: " + holds
 		}
-		return nil, usagef("%s %s: %s write, which destroys %s; pass --allow-device-writes %s to confirm, or %s", flag, dev, use.writer, data, dev, use.instead)
+		return nil, session.Usagef("%s %s: %s write, which destroys %s; pass --allow-device-writes %s to confirm, or %s", flag, dev, use.Writer, data, dev, use.Instead)
 	}
 	var sys unix.Stat_t
 	if err := unix.Stat(dev, &sys); err != nil {
@@ -144,11 +150,11 @@ func openDeviceTarget(use deviceUse, dev string, size int64, writes bool, allowW
 	if size == 0 || size > devSize {
 		if size > devSize {
 			f.Close()
-			return nil, usagef("--size %s is larger than %s (%s)", memcap.FormatSize(size), dev, memcap.FormatSize(devSize))
+			return nil, session.Usagef("--size %s is larger than %s (%s)", memcap.FormatSize(size), dev, memcap.FormatSize(devSize))
 		}
 		size = devSize
 	}
-	return &diskTarget{path: dev, raw: true, size: size, held: f, holds: holds}, nil
+	return &Target{Path: dev, Raw: true, Size: size, held: f, holds: holds}, nil
 }
 
 // sameDevice tells whether a names the device b (the same node, or a link to it).
@@ -218,8 +224,8 @@ func blockSize(maj, min uint32) (int64, error) {
 	return n * 512, nil
 }
 
-// fsTypeOf is the file system type of the mount holding dir ("ext4"), "" if unknown.
-func fsTypeOf(dir string) string {
+// FSTypeOf is the file system type of the mount holding dir ("ext4"), "" if unknown.
+func FSTypeOf(dir string) string {
 	mounts, err := procfs.GetMounts()
 	if err != nil {
 		return ""
@@ -238,12 +244,12 @@ func fsTypeOf(dir string) string {
 	return fs
 }
 
-// close releases the device or removes the test file, unless it is to be kept.
-func (t *diskTarget) close() {
+// Close releases the device or removes the test file, unless it is to be kept.
+func (t *Target) Close() {
 	if t.held != nil {
 		t.held.Close()
 	}
-	if t.created && !t.keep {
-		os.Remove(t.path)
+	if t.Created && !t.Keep {
+		os.Remove(t.Path)
 	}
 }
