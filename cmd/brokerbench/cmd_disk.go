@@ -1,42 +1,17 @@
 package main
 
 import (
-	"context"
-	"encoding/json"
-	"fmt"
-	"io"
-	"slices"
-	"strconv"
 	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
 
 	"github.com/brokerbench/brokerbench/diskprofile"
-	"github.com/brokerbench/brokerbench/internal/fio"
-	"github.com/brokerbench/brokerbench/internal/memcap"
+	"github.com/brokerbench/brokerbench/session/disk"
 )
 
-// diskOptions are the flags of `brokerbench disk`.
-type diskOptions struct {
-	Dir, Device, AllowWrites string
-	Size                     string
-	Profiles                 []string
-	ProfileFile              string
-	FromRun                  string
-	FromRunUsers             int
-	Depths                   string
-	BlockSizes               string
-	Ramp, Measure            time.Duration
-	Seed                     uint64
-	Buffered, Keep           bool
-	Out, Label               string
-	Tags                     []string
-	FIO                      string
-	List, ListJSON           bool
-}
-
-func (o *diskOptions) AddFlags(c *cobra.Command) {
+// addDiskFlags binds the flags of `brokerbench disk` to the session's options.
+func addDiskFlags(c *cobra.Command, o *disk.Options) {
 	f := c.Flags()
 	f.StringVar(&o.Dir, "dir", "", "run on a test file in `DIR` (on the file system under test)")
 	f.StringVar(&o.Device, "device", "", "run on the raw block `DEVICE` instead (reading profiles only, unless --allow-device-writes names it)")
@@ -62,7 +37,7 @@ func (o *diskOptions) AddFlags(c *cobra.Command) {
 }
 
 func newDiskCommand(g *globalOptions) *cobra.Command {
-	var o diskOptions
+	var o disk.Options
 	c := &cobra.Command{
 		Use:   "disk (--dir DIR | --device DEVICE) [--profile NAME...] [--depths 1,4,16,64]",
 		Short: "Measure what the storage itself can do: standard access-pattern profiles on fio",
@@ -83,152 +58,10 @@ same systems. Needs fio (apt-get install fio).`,
   brokerbench compare h800.json h810.json h800-disk.json h810-disk.json`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			return runDisk(cmd.Context(), g, o)
+			o.Tool = toolVersion()
+			return disk.Run(cmd.Context(), g.Console, o)
 		},
 	}
-	o.AddFlags(c)
+	addDiskFlags(c, &o)
 	return c
-}
-
-// diskPlan is the checked options: what to run, where, how long.
-type diskPlan struct {
-	profiles []diskprofile.Profile
-	levels   []int
-	// blockSizes, when set, sweeps every profile's request size (disk_sweep.go).
-	blockSizes []string
-	size       int64 // 0: the whole device
-	tags       map[string]string
-}
-
-// plan checks every flag before anything touches the target: a typo must not cost a
-// preconditioning pass.
-func (o diskOptions) plan(all []diskprofile.Profile, extra []diskprofile.Profile) (diskPlan, error) {
-	var p diskPlan
-	if (o.Dir == "") == (o.Device == "") {
-		return p, usagef("give one target: --dir DIR (a test file on a file system) or --device DEVICE")
-	}
-	if o.AllowWrites != "" && o.Device == "" {
-		return p, usagef("--allow-device-writes goes with --device")
-	}
-	if o.FromRunUsers < 0 || o.FromRunUsers > 0 && o.FromRun == "" {
-		return p, usagef("--from-run-users takes a user count of the --from-run file's steps")
-	}
-	if o.Ramp < 0 || o.Measure <= 0 {
-		return p, usagef("--measure must be positive and --ramp not negative")
-	}
-	levels, err := parseDepths(o.Depths)
-	if err != nil {
-		return p, err
-	}
-	p.levels = levels
-	if p.blockSizes, err = parseBlockSizes(o.BlockSizes); err != nil {
-		return p, err
-	}
-	size := o.Size
-	if size == "" && o.Device == "" {
-		size = "8GB"
-	}
-	if size != "" {
-		if p.size, err = memcap.ParseSize(size); err != nil {
-			return p, usagef("--size: %v", err)
-		}
-		if p.size < 1<<20 {
-			return p, usagef("--size %s: at least 1MiB", o.Size)
-		}
-	}
-	names := o.Profiles
-	switch {
-	case len(names) == 1 && names[0] == "all":
-		p.profiles = all
-	case len(names) > 0:
-		if p.profiles, err = diskprofile.Lookup(all, names); err != nil {
-			return p, usageError{Err: err}
-		}
-	case len(extra) > 0:
-		p.profiles = extra
-	case o.FromRun == "":
-		p.profiles, _ = diskprofile.Lookup(all, diskprofile.DefaultProfiles)
-	}
-	if p.tags, err = parseTags(o.Tags); err != nil {
-		return p, err
-	}
-	return p, nil
-}
-
-func parseDepths(s string) ([]int, error) {
-	var out []int
-	for _, f := range strings.Split(s, ",") {
-		n, err := strconv.Atoi(strings.TrimSpace(f))
-		if err != nil || n < 1 || n > 4096 {
-			return nil, usagef("--depths %q: want outstanding I/Os from 1 to 4096, comma-separated", s)
-		}
-		if slices.Contains(out, n) {
-			return nil, usagef("--depths %q: %d repeats", s, n)
-		}
-		out = append(out, n)
-	}
-	return out, nil
-}
-
-// listProfiles prints every profile with its fio options ({depth} is the step's).
-func listProfiles(w io.Writer, all []diskprofile.Profile, asJSON bool) error {
-	if asJSON {
-		enc := json.NewEncoder(w)
-		enc.SetIndent("", "  ")
-		return enc.Encode(all)
-	}
-	for _, p := range all {
-		def := ""
-		if slices.Contains(diskprofile.DefaultProfiles, p.Name) {
-			def = " (default)"
-		}
-		fmt.Fprintf(w, "%s%s: %s\n", p.Name, def, p.Description)
-		for _, line := range p.Describe() {
-			fmt.Fprintf(w, "    %s\n", line)
-		}
-	}
-	fmt.Fprintln(w, "\nEvery step adds: filename=TARGET size=SIZE direct=1 time_based ramp_time=RAMP runtime=MEASURE")
-	fmt.Fprintln(w, "randseed=SEED norandommap group_reporting percentile_list="+fio.PercentileList+"; {depth} is the step's outstanding I/Os.")
-	return nil
-}
-
-func runDisk(ctx context.Context, g *globalOptions, o diskOptions) error {
-	all := append([]diskprofile.Profile(nil), diskprofile.Builtin...)
-	for i := range all {
-		all[i].Source = "builtin"
-	}
-	if !o.List {
-		if err := refuseOutputOverInput([]output{{"--out", o.Out}}, []string{o.ProfileFile, o.FromRun}); err != nil {
-			return err
-		}
-	}
-	var extra []diskprofile.Profile
-	if o.ProfileFile != "" {
-		ps, err := diskprofile.LoadFile(o.ProfileFile)
-		if err != nil {
-			return usageError{Err: err}
-		}
-		extra = ps
-		all = append(all, ps...)
-	}
-	if o.List {
-		return listProfiles(g.Stdout, all, o.ListJSON)
-	}
-	if o.ListJSON {
-		return usagef("--json goes with --list")
-	}
-	plan, err := o.plan(all, extra)
-	if err != nil {
-		return err
-	}
-	if o.FromRun != "" {
-		fr, err := fromRunProfile(o.FromRun, o.FromRunUsers)
-		if err != nil {
-			return err
-		}
-		plan.profiles = append(plan.profiles, fr)
-	}
-	plan.profiles = sweepProfiles(plan.profiles, plan.blockSizes)
-	s := &diskSession{g: g, o: o, plan: plan}
-	return s.measure(ctx)
 }

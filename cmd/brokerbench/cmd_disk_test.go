@@ -2,17 +2,14 @@ package main
 
 import (
 	"bytes"
-	"context"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/brokerbench/brokerbench/internal/testkit/testloop"
 	"github.com/brokerbench/brokerbench/results"
-	"github.com/brokerbench/brokerbench/session"
 	"github.com/brokerbench/brokerbench/session/device"
 )
 
@@ -122,53 +119,6 @@ func needFioBinary(t *testing.T) {
 	t.Helper()
 	if _, err := exec.LookPath("fio"); err != nil {
 		t.Skip("fio is not installed")
-	}
-}
-
-// cancelOnWrite cancels a context when a line containing mark is written: the
-// session's progress line after a finished step.
-type cancelOnWrite struct {
-	mark   string
-	cancel context.CancelFunc
-	buf    bytes.Buffer
-}
-
-func (c *cancelOnWrite) Write(p []byte) (int, error) {
-	c.buf.Write(p)
-	if strings.Contains(c.buf.String(), c.mark) {
-		c.cancel()
-	}
-	return len(p), nil
-}
-
-// TestDiskInterruptKeepsFinishedSteps: an interrupt after the first step stops fio,
-// keeps that step in the result file, marks the run interrupted and exits 130.
-func TestDiskInterruptKeepsFinishedSteps(t *testing.T) {
-	t.Parallel()
-	needFioBinary(t)
-	d := testloop.New(t, 64)
-	out := filepath.Join(t.TempDir(), "disk.json")
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	stderr := &cancelOnWrite{mark: "outstanding:", cancel: cancel}
-	g := &globalOptions{Console: session.Console{Stdout: &bytes.Buffer{}, Stderr: stderr}}
-	// The first step finishes; the context ends as its progress line is written, so
-	// the second never runs.
-	o := diskOptions{Dir: d.Mount, Size: "16MB", Profiles: []string{"database", "streaming"}, Depths: "1,4,16",
-		Measure: time.Second, Seed: 1, Out: out, FIO: "fio"}
-	err := runDisk(ctx, g, o)
-	if exitCode(err) != exitInterrupted {
-		t.Fatalf("err %v (exit %d); want exit 130", err, exitCode(err))
-	}
-	r, rerr := results.Read(out)
-	if rerr != nil {
-		t.Fatal(rerr)
-	}
-	if !r.Interrupted || len(r.Disk.Steps) != 1 || r.Disk.Steps[0].Profile != "database" || r.Disk.Steps[0].Depth != 1 {
-		t.Errorf("interrupted %v, steps %+v; want the one finished step kept", r.Interrupted, r.Disk.Steps)
-	}
-	if _, err := os.Stat(filepath.Join(d.Mount, device.TestFileName)); err == nil {
-		t.Error("the test file was left behind")
 	}
 }
 

@@ -1,9 +1,10 @@
-package main
+package disk
 
 import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"path/filepath"
 	"sync"
 	"time"
@@ -13,14 +14,15 @@ import (
 	"github.com/brokerbench/brokerbench/internal/iostat"
 	"github.com/brokerbench/brokerbench/internal/memcap"
 	"github.com/brokerbench/brokerbench/results"
+	"github.com/brokerbench/brokerbench/session"
 	"github.com/brokerbench/brokerbench/session/device"
 )
 
 // diskSession is one `brokerbench disk`: fio checked, the target opened safely, the
 // result file written before the first step and after every step.
 type diskSession struct {
-	g    *globalOptions
-	o    diskOptions
+	con  session.Console
+	o    Options
 	plan diskPlan
 
 	bin     *fio.Binary
@@ -36,7 +38,7 @@ func fromRunProfile(path string, users int) (diskprofile.Profile, error) {
 	}
 	p, err := diskprofile.FromRun(path, r, users)
 	if err != nil {
-		return p, usageError{Err: err}
+		return p, session.UsageError{Err: err}
 	}
 	return p, nil
 }
@@ -60,7 +62,7 @@ func (s *diskSession) measure(ctx context.Context) error {
 		return err
 	}
 	defer s.tgt.Close()
-	s.tgt.WarnDestroys(s.g.Stderr)
+	s.tgt.WarnDestroys(s.con.Stderr)
 	if err := s.record(); err != nil {
 		return err
 	}
@@ -80,13 +82,13 @@ func (s *diskSession) measure(ctx context.Context) error {
 		err = werr
 	}
 	if len(s.res.Disk.Steps) > 0 {
-		if rerr := results.WriteDiskReport(s.g.Stdout, results.Input{Path: s.o.Out, Run: s.res}); rerr != nil && err == nil {
+		if rerr := results.WriteDiskReport(s.con.Stdout, results.Input{Path: s.o.Out, Run: s.res}); rerr != nil && err == nil {
 			err = rerr
 		}
 	}
 	if interrupted {
-		s.g.Logf("disk: interrupted; %d finished step(s) kept in %s", len(s.res.Disk.Steps), s.o.Out)
-		return errInterrupted
+		s.con.Logf("disk: interrupted; %d finished step(s) kept in %s", len(s.res.Disk.Steps), s.o.Out)
+		return session.ErrInterrupted
 	}
 	return err
 }
@@ -102,7 +104,7 @@ func (s *diskSession) record() error {
 			Source: p.Source, FIO: p.Describe(), ReadPercent: p.ReadPercent()})
 	}
 	s.res = &results.Run{Format: results.FormatVersion, Kind: results.KindDisk, Label: s.o.Label, Tags: s.plan.tags,
-		Seed: s.o.Seed, Tool: toolVersion(), StartedAt: time.Now().UTC(), Steps: []results.Step{}, Disk: dr,
+		Seed: s.o.Seed, Tool: s.o.Tool, StartedAt: time.Now().UTC(), Steps: []results.Step{}, Disk: dr,
 		Options: map[string]any{"depths": s.plan.levels, "ramp": s.o.Ramp.String(), "measure": s.o.Measure.String(),
 			"size": s.tgt.Size, "seed": s.o.Seed, "buffered": s.o.Buffered}}
 	if s.o.FromRun != "" {
@@ -120,7 +122,7 @@ func (s *diskSession) record() error {
 // instrument opens the same I/O sampler a run uses, on the device under the target,
 // so each step has the device's own figures beside fio's.
 func (s *diskSession) instrument(ctx context.Context) {
-	o := iostat.Options{Log: func(f string, a ...any) { s.g.Logf(f, a...) }}
+	o := iostat.Options{Log: func(f string, a ...any) { s.con.Logf(f, a...) }}
 	if s.tgt.Raw {
 		o.Devices = []string{filepath.Base(s.tgt.Path) + "=data"}
 	} else {
@@ -131,7 +133,7 @@ func (s *diskSession) instrument(ctx context.Context) {
 	}
 	sm, err := iostat.Open(ctx, o)
 	if err != nil {
-		s.g.Logf("disk: no device figures: %v", err)
+		s.con.Logf("disk: no device figures: %v", err)
 		sm, _ = iostat.Open(ctx, iostat.Options{DataDir: "", Log: o.Log})
 	}
 	s.sampler = sm
@@ -148,7 +150,7 @@ func (s *diskSession) precondition(ctx context.Context, setup diskprofile.Setup,
 		s.res.Disk.Precondition = &results.Precondition{Skipped: true, SkipNote: "reading profiles on a raw device: its contents are read as they are"}
 		return nil
 	}
-	s.g.Logf("disk: writing the %s target in full (preconditioning)", memcap.FormatSize(setup.SizeBytes))
+	s.con.Logf("disk: writing the %s target in full (preconditioning)", memcap.FormatSize(setup.SizeBytes))
 	start := time.Now()
 	if _, err := s.bin.Run(ctx, diskprofile.PreconditionJob(setup)); err != nil {
 		return fmt.Errorf("preconditioning %s: %w", setup.Path, err)
@@ -172,7 +174,7 @@ func (s *diskSession) steps(ctx context.Context, setup diskprofile.Setup) error 
 				return err
 			}
 			s.res.Disk.Steps = append(s.res.Disk.Steps, st)
-			s.g.Logf("disk: %s at %d outstanding: %.0f IOPS, %.1f MB/s, %.3f ms", p.Name, st.Depth, st.IOPS, st.MBps, st.LatencyMS())
+			s.con.Logf("disk: %s at %d outstanding: %.0f IOPS, %.1f MB/s, %.3f ms", p.Name, st.Depth, st.IOPS, st.MBps, st.LatencyMS())
 			if err := results.Write(s.o.Out, s.res); err != nil {
 				return err
 			}
@@ -216,3 +218,7 @@ func (s *diskSession) step(ctx context.Context, p diskprofile.Profile, depth int
 	diskprofile.CheckDevice(&st)
 	return st, nil
 }
+
+// round3 keeps three decimals: the precondition's figures as the result file holds
+// a run's.
+func round3(x float64) float64 { return math.Round(x*1000) / 1000 }

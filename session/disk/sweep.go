@@ -1,4 +1,4 @@
-package main
+package disk
 
 import (
 	"regexp"
@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/brokerbench/brokerbench/diskprofile"
+	"github.com/brokerbench/brokerbench/session"
 )
 
 // blockSizeForm is a request size fio reads: bytes, or a number of KiB or MiB
@@ -21,10 +22,10 @@ func parseBlockSizes(s string) ([]string, error) {
 	for _, f := range strings.Split(s, ",") {
 		bs := strings.ToLower(strings.TrimSpace(f))
 		if !blockSizeForm.MatchString(bs) {
-			return nil, usagef("--block-sizes %q: want request sizes such as 512,4k,64k,1m, comma-separated", s)
+			return nil, session.Usagef("--block-sizes %q: want request sizes such as 512,4k,64k,1m, comma-separated", s)
 		}
 		if slices.Contains(out, bs) {
-			return nil, usagef("--block-sizes %q: %s repeats", s, bs)
+			return nil, session.Usagef("--block-sizes %q: %s repeats", s, bs)
 		}
 		out = append(out, bs)
 	}
