@@ -9,6 +9,7 @@ import (
 
 	"github.com/brokerbench/brokerbench/internal/testkit/testloop"
 	"github.com/brokerbench/brokerbench/results"
+	"github.com/brokerbench/brokerbench/session/capture"
 )
 
 // TestCaptureCommand: refusals in one line (a file that is not blktrace's among
@@ -59,3 +60,6 @@ func TestCaptureCommand(t *testing.T) {
 		t.Errorf("second capture: exit %d, %q", code, stderr)
 	}
 }
+
+// sizeOfBucket reads a capture summary's size bucket in bytes.
+var sizeOfBucket = capture.SizeOfBucket
