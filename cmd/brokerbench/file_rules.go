@@ -19,15 +19,9 @@ func refuseOutputOverInput(outs []output, inputs []string) error {
 	return session.RefuseOutputOverInput(so, inputs)
 }
 
-var (
-	sameFile    = session.SameFile
-	readBounded = session.ReadBounded
-)
+// readBounded reads a file a person names with a bound (session.ReadBounded).
+var readBounded = session.ReadBounded
 
-// Bounds of the files a person names that are not result files (results.Read has
-// its own): far above any real one, small enough that /dev/zero or a wrong file
-// costs a moment and a few MB, not gigabytes of memory.
-const (
-	maxConfigBytes  = 1 << 20 // --config: a few dozen flags
-	maxSummaryBytes = 1 << 20 // a capture's capture.json: a few KB of figures
-)
+// maxConfigBytes bounds --config, a few dozen flags: far above any real one, small
+// enough that /dev/zero or a wrong file costs a moment, not gigabytes of memory.
+const maxConfigBytes = 1 << 20
