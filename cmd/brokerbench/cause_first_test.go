@@ -2,8 +2,6 @@ package main
 
 import (
 	"context"
-	"errors"
-	"fmt"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -84,30 +82,4 @@ func waitCopying(t *testing.T, dsn string) {
 		}
 	}
 	t.Fatal("never saw the load copy rows")
-}
-
-// followedBy keeps the cause first and its exit code; a cleanup failure alone is the
-// error.
-func TestFollowedBy(t *testing.T) {
-	later := errors.New("pg_ctl failed")
-	cause := fmt.Errorf("%w: the run was stopped", errInterrupted)
-	for _, tc := range []struct {
-		cause, later error
-		want         string
-		code         int
-	}{
-		{nil, nil, "", exitOK},
-		{cause, nil, "interrupted: the run was stopped", exitInterrupted},
-		{nil, later, "stop managed PostgreSQL: pg_ctl failed", exitRuntime},
-		{cause, later, "interrupted: the run was stopped (and then stop managed PostgreSQL: pg_ctl failed)", exitInterrupted},
-	} {
-		err := followedBy(tc.cause, tc.later, "stop managed PostgreSQL")
-		got := ""
-		if err != nil {
-			got = err.Error()
-		}
-		if got != tc.want || exitCode(err) != tc.code {
-			t.Errorf("followedBy(%v, %v) = %q, exit %d; want %q, exit %d", tc.cause, tc.later, got, exitCode(err), tc.want, tc.code)
-		}
-	}
 }

@@ -7,6 +7,7 @@ import (
 
 	"github.com/brokerbench/brokerbench/database"
 	"github.com/brokerbench/brokerbench/loader"
+	"github.com/brokerbench/brokerbench/session/target"
 	"github.com/brokerbench/brokerbench/txn"
 	"github.com/spf13/cobra"
 )
@@ -37,11 +38,11 @@ func (e violationsError) Error() string {
 
 func runCheck(ctx context.Context, g *globalOptions) (retErr error) {
 	logf := g.Logf
-	tgt, err := openTarget(ctx, g, logf)
+	tgt, err := target.Open(ctx, g, logf)
 	if err != nil {
 		return err
 	}
-	defer func() { retErr = tgt.closeAfter(retErr, g.Stderr) }()
+	defer func() { retErr = tgt.CloseAfter(retErr, g.Stderr) }()
 	db, err := database.Open(ctx, tgt.DSN, database.Options{MaxConns: 2, AppName: "brokerbench check"})
 	if err != nil {
 		return err

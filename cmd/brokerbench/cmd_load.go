@@ -20,6 +20,7 @@ import (
 	"github.com/brokerbench/brokerbench/internal/memcap"
 	"github.com/brokerbench/brokerbench/loader"
 	"github.com/brokerbench/brokerbench/schema"
+	"github.com/brokerbench/brokerbench/session/target"
 	"github.com/brokerbench/brokerbench/txn"
 )
 
@@ -153,17 +154,17 @@ alone with --resume.`,
 }
 
 func runLoad(ctx context.Context, g *globalOptions, o *loadOptions) (retErr error) {
-	t, err := openTarget(ctx, g, g.Logf)
+	t, err := target.Open(ctx, g, g.Logf)
 	if err != nil {
 		return err
 	}
-	defer func() { retErr = t.closeAfter(retErr, g.Stderr) }()
+	defer func() { retErr = t.CloseAfter(retErr, g.Stderr) }()
 	db, err := openLoadDB(ctx, t, o)
 	if err != nil {
 		return err
 	}
 	defer db.Close()
-	if _, err := supportedServer(ctx, db); err != nil {
+	if _, err := target.SupportedServer(ctx, db); err != nil {
 		return err
 	}
 	lo, err := planLoad(ctx, g, db, o)
@@ -182,7 +183,7 @@ func runLoad(ctx context.Context, g *globalOptions, o *loadOptions) (retErr erro
 		// The server restarts with the load settings: the pool reconnects after it.
 		// Shards do not: one shard restarting the server would cut the others' COPYs.
 		db.Close()
-		end, err := beginManagedLoad(ctx, g, t)
+		end, err := t.BeginManagedLoad(ctx, g.Logf)
 		if err != nil {
 			return err
 		}
@@ -197,7 +198,7 @@ func runLoad(ctx context.Context, g *globalOptions, o *loadOptions) (retErr erro
 
 // openLoadDB opens the pool a load uses: a connection per table stream besides the
 // generator workers'.
-func openLoadDB(ctx context.Context, t *target, o *loadOptions) (database.DB, error) {
+func openLoadDB(ctx context.Context, t *target.Target, o *loadOptions) (database.DB, error) {
 	return database.Open(ctx, t.DSN, database.Options{MaxConns: loader.MaxConnections + o.Workers, AppName: "brokerbench load"})
 }
 

@@ -6,6 +6,7 @@ import (
 
 	"github.com/brokerbench/brokerbench/internal/memcap"
 	"github.com/brokerbench/brokerbench/internal/pgmanaged"
+	"github.com/brokerbench/brokerbench/session/target"
 	"github.com/spf13/cobra"
 )
 
@@ -55,14 +56,14 @@ func runPGStart(ctx context.Context, g *globalOptions) error {
 	if err := needPGData(g); err != nil {
 		return err
 	}
-	capBytes, capGiven, err := parseServerMemory(g.ServerMemory, managedPostgres)
+	capBytes, capGiven, err := target.ParseServerMemory(g.ServerMemory, target.ManagedPostgres)
 	if err != nil {
 		return err
 	}
 	// One an earlier brokerbench started without a password is not attached
 	// to: Start converts it.
 	if cl, err := pgmanaged.Attach(g.PGData); err == nil && !cl.Unprotected() {
-		if err := checkAttachedCap(cl, capBytes, capGiven); err != nil {
+		if err := target.CheckAttachedCap(cl, capBytes, capGiven); err != nil {
 			return err
 		}
 		fmt.Fprintf(g.Stdout, "already running: %s\n", cl.PassfileURL("brokerbench"))
@@ -73,7 +74,7 @@ func runPGStart(ctx context.Context, g *globalOptions) error {
 	if err != nil {
 		return err
 	}
-	if err := ensureDatabase(ctx, cl, "brokerbench"); err != nil {
+	if err := target.EnsureDatabase(ctx, cl, "brokerbench"); err != nil {
 		return err
 	}
 	// Scripts read the URL from standard output: it stays one line.
@@ -107,7 +108,7 @@ func runPGStatus(g *globalOptions) error {
 	}
 	if cl.Unprotected() {
 		fmt.Fprintf(g.Stdout, "running without a password: %s\n", cl.PassfileURL("brokerbench"))
-		g.Logf("%s", unprotectedWarning(cl))
+		g.Logf("%s", target.UnprotectedWarning(cl))
 		return nil
 	}
 	fmt.Fprintf(g.Stdout, "running: %s\n", cl.PassfileURL("brokerbench"))
@@ -124,11 +125,4 @@ func runPGStatus(g *globalOptions) error {
 func connectHint(cl *pgmanaged.Cluster) string {
 	return fmt.Sprintf("connect with psql: %s (that file holds the password; only its owner can read it)",
 		cl.PsqlCommand("brokerbench"))
-}
-
-// unprotectedWarning says that a cluster an earlier brokerbench started lets every
-// local user in, and how to close it.
-func unprotectedWarning(cl *pgmanaged.Cluster) string {
-	return fmt.Sprintf("warning: the managed PostgreSQL in %s lets every local user in without a password "+
-		"(started by an earlier brokerbench); `brokerbench pg start --pgdata %s` converts it", cl.DataDir, cl.DataDir)
 }

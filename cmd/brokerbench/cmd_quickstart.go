@@ -17,6 +17,7 @@ import (
 	"github.com/brokerbench/brokerbench/loader"
 	"github.com/brokerbench/brokerbench/results"
 	"github.com/brokerbench/brokerbench/schema"
+	"github.com/brokerbench/brokerbench/session/target"
 )
 
 // The quickstart's scale: one load unit and the minimum trade days load in about
@@ -94,23 +95,23 @@ func runQuickstart(ctx context.Context, g *globalOptions, o *quickstartOptions) 
 	if err != nil {
 		return err
 	}
-	capBytes, capGiven, err := parseServerMemory(o.ServerMemory, g.Engine)
+	capBytes, capGiven, err := target.ParseServerMemory(o.ServerMemory, g.Engine)
 	if err != nil {
 		return err
 	}
 	// The same rule openTarget applies: --db or the PG* variables name a server
 	// brokerbench does not manage. Said before the load, not after it.
-	if capGiven && capBytes > 0 && (g.DB != "" || hasPGEnv()) {
-		return errCapNeedsManaged()
+	if capGiven && capBytes > 0 && (g.DB != "" || target.HasPGEnv()) {
+		return target.ErrCapNeedsManaged()
 	}
 	say := func(format string, args ...any) { lw.logf("quickstart: "+format, args...) }
 
 	say("1/4 database: %s", describeQuickstartTarget(g))
-	tgt, err := openTarget(ctx, g, lw.logf)
+	tgt, err := target.Open(ctx, g, lw.logf)
 	if err != nil {
 		return err
 	}
-	defer func() { retErr = tgt.closeAfter(retErr, g.Stderr) }()
+	defer func() { retErr = tgt.CloseAfter(retErr, g.Stderr) }()
 
 	if err := quickstartLoad(ctx, g, tgt, say); err != nil {
 		return err
@@ -143,7 +144,7 @@ func describeQuickstartTarget(g *globalOptions) string {
 	switch {
 	case g.DB != "":
 		return database.Redact(g.DB)
-	case g.Engine == managedMariaDB:
+	case g.Engine == target.ManagedMariaDB:
 		return "a temporary managed MariaDB (removed at the end)"
 	case g.PGData != "":
 		return "managed PostgreSQL in " + g.PGData
@@ -153,7 +154,7 @@ func describeQuickstartTarget(g *globalOptions) string {
 
 // quickstartLoad loads the quickstart scale unless the database already holds a
 // finished load (a kept --pgdata cluster, or a --db the user loaded before).
-func quickstartLoad(ctx context.Context, g *globalOptions, tgt *target, say func(string, ...any)) error {
+func quickstartLoad(ctx context.Context, g *globalOptions, tgt *target.Target, say func(string, ...any)) error {
 	db, err := database.Open(ctx, tgt.DSN, database.Options{MaxConns: loader.MaxConnections + 4, AppName: "brokerbench quickstart"})
 	if err != nil {
 		return err
@@ -165,7 +166,7 @@ func quickstartLoad(ctx context.Context, g *globalOptions, tgt *target, say func
 		say("2/4 the database already holds a load of %d customers, %d trade days (seed %d): using it", m.Scale.Customers, m.Scale.TradeDays, m.Seed)
 		return nil
 	case errors.Is(err, loader.ErrNoLoad):
-	case errors.Is(err, loader.ErrUnfinished) && tgt.managed():
+	case errors.Is(err, loader.ErrUnfinished) && tgt.IsManaged():
 		// Our own cluster with a load that was stopped: replace it.
 	default:
 		return err
@@ -173,7 +174,7 @@ func quickstartLoad(ctx context.Context, g *globalOptions, tgt *target, say func
 	say("2/4 loading %d customers and %d trade days (about half a minute)", quickstartScale.Customers, quickstartScale.TradeDays)
 	tr := loader.NewTracker(quickstartScale)
 	stop := startProgress(g, tr)
-	st, err := loader.Load(ctx, db, loader.Options{Scale: quickstartScale, Seed: loader.DefaultSeed, Drop: tgt.managed(), ToolVersion: toolVersion()}, tr)
+	st, err := loader.Load(ctx, db, loader.Options{Scale: quickstartScale, Seed: loader.DefaultSeed, Drop: tgt.IsManaged(), ToolVersion: toolVersion()}, tr)
 	stop()
 	if err != nil {
 		if ctx.Err() != nil {

@@ -8,6 +8,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/brokerbench/brokerbench/session/target"
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 	"go.yaml.in/yaml/v3"
@@ -64,11 +65,11 @@ func runRun(ctx context.Context, g *globalOptions, o runOptions) (retErr error) 
 	if err != nil {
 		return err
 	}
-	tgt, err := openTarget(ctx, g, lw.logf)
+	tgt, err := target.Open(ctx, g, lw.logf)
 	if err != nil {
 		return err
 	}
-	defer func() { retErr = tgt.closeAfter(retErr, g.Stderr) }()
+	defer func() { retErr = tgt.CloseAfter(retErr, g.Stderr) }()
 	if o.RepeatOpts.Repeat > 1 {
 		return runRepeats(ctx, g, o, lw, tgt)
 	}

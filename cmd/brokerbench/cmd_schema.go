@@ -11,6 +11,7 @@ import (
 	"github.com/brokerbench/brokerbench/database"
 	"github.com/brokerbench/brokerbench/loader"
 	"github.com/brokerbench/brokerbench/schema"
+	"github.com/brokerbench/brokerbench/session/target"
 	"github.com/brokerbench/brokerbench/txn"
 )
 
@@ -78,7 +79,7 @@ func printDDL(w io.Writer, ddl database.DDL) error {
 // (loader.PlanDrop) and one a run holds, which it keeps off while it drops.
 func runSchemaDrop(ctx context.Context, g *globalOptions) error {
 	logf := g.Logf
-	t, err := openTarget(ctx, g, logf)
+	t, err := target.Open(ctx, g, logf)
 	if err != nil {
 		return err
 	}

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/brokerbench/brokerbench/session"
 	"github.com/spf13/pflag"
 )
 
@@ -87,14 +88,5 @@ func flagLimit(name string, def float64) float64 {
 	return def
 }
 
-// shortDuration drops a duration's zero minutes and seconds ("168h", not "168h0m0s").
-func shortDuration(d time.Duration) string {
-	s := d.String()
-	if strings.HasSuffix(s, "m0s") {
-		s = strings.TrimSuffix(s, "0s")
-	}
-	if strings.HasSuffix(s, "h0m") {
-		s = strings.TrimSuffix(s, "0m")
-	}
-	return s
-}
+// shortDuration drops a duration's zero minutes and seconds (session.ShortDuration).
+func shortDuration(d time.Duration) string { return session.ShortDuration(d) }

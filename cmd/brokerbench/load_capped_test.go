@@ -53,24 +53,3 @@ func TestLoadIntoKeptCappedCluster(t *testing.T) {
 		t.Errorf("pg stop: exit %d\n%s", code, stderr)
 	}
 }
-
-// TestOOMAdviceAboveTheCap: the advice after an OOM kill names a cap above the one
-// that was too small, as --server-memory reads it; "more than 183.1 MiB" for a cap
-// the user gave as 192MB read as less than it.
-func TestOOMAdviceAboveTheCap(t *testing.T) {
-	for capBytes, want := range map[int64]string{
-		192_000_000: "its cap of 183.1 MiB was too small: give --server-memory 288MiB or more",
-		192 << 20:   "its cap of 192 MiB was too small: give --server-memory 288MiB or more",
-		96 << 20:    "its cap of 96 MiB was too small: give --server-memory 160MiB or more",
-		4 << 30:     "its cap of 4 GiB was too small: give --server-memory 6144MiB or more",
-	} {
-		got := oomAdvice(capBytes)
-		if !strings.Contains(got, want) {
-			t.Errorf("oomAdvice(%d) = %q, want it to say %q", capBytes, got, want)
-		}
-		figure := strings.TrimSuffix(strings.Fields(strings.SplitAfter(got, "--server-memory ")[1])[0], "MiB")
-		if v, err := memcap.ParseSize(figure + "MiB"); err != nil || v <= capBytes {
-			t.Errorf("oomAdvice(%d) advises %sMiB (%v), not above the cap", capBytes, figure, err)
-		}
-	}
-}

@@ -11,23 +11,13 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/brokerbench/brokerbench/results"
 	"github.com/brokerbench/brokerbench/session"
+	"github.com/brokerbench/brokerbench/session/target"
 )
 
-// globalOptions are the flags every command shares.
-type globalOptions struct {
-	DB     string // --db; BROKERBENCH_DB
-	PGData string // --pgdata: keep the managed cluster there
-	// Engine is --engine: which managed server a command starts when no --db is
-	// given (target.go).
-	Engine string
-	// Console is where every command speaks: --quiet, stdout and stderr.
-	session.Console
-
-	// ServerMemory is --server-memory of pg start, load and run (server_memory.go).
-	ServerMemory string
-}
+// globalOptions are the flags every command shares: the sessions' Globals, which
+// the persistent flags fill.
+type globalOptions = session.Globals
 
 // envOr returns the environment variable's value, or def.
 func envOr(name, def string) string {
@@ -53,7 +43,7 @@ With no --db, commands use a managed local PostgreSQL that brokerbench starts it
 	root.SetErr(g.Stderr)
 	pf := root.PersistentFlags()
 	pf.StringVar(&g.DB, "db", envOr("BROKERBENCH_DB", ""), "database URL: postgres://..., sqlserver://... or mysql://... (env BROKERBENCH_DB; PG* variables work); empty: a managed local PostgreSQL")
-	pf.StringVar(&g.Engine, "engine", envOr("BROKERBENCH_ENGINE", managedPostgres), "with no --db: the managed server to start, postgres or mariadb (env BROKERBENCH_ENGINE)")
+	pf.StringVar(&g.Engine, "engine", envOr("BROKERBENCH_ENGINE", target.ManagedPostgres), "with no --db: the managed server to start, postgres or mariadb (env BROKERBENCH_ENGINE)")
 	pf.StringVar(&g.PGData, "pgdata", envOr("BROKERBENCH_PGDATA", ""), "with no --db: keep the managed PostgreSQL cluster in this folder (e.g. on the disk under test)")
 	pf.BoolVarP(&g.Quiet, "quiet", "q", false, "print only results and errors")
 	// Ranges first, before a command's own checks (and again after run's --config).
@@ -85,7 +75,7 @@ With no --db, commands use a managed local PostgreSQL that brokerbench starts it
 // Main runs the command line and returns the exit code. A first SIGINT/SIGTERM cancels
 // the context so commands can save what they have; a second one exits at once.
 func Main(args []string, stdout, stderr io.Writer) int {
-	g := &globalOptions{Console: session.Console{Stdout: stdout, Stderr: stderr}}
+	g := &globalOptions{Console: session.Console{Stdout: stdout, Stderr: stderr}, Tool: toolVersion()}
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	root := newRootCommand(g)
@@ -147,8 +137,5 @@ func isCobraUsage(err error) bool {
 	return false
 }
 
-// oneLine keeps an error on one line: users get a sentence, never a dump, and
-// never a terminal escape from a file or a server's message.
-func oneLine(s string) string {
-	return results.Printable(strings.Join(strings.Fields(s), " "))
-}
+// oneLine keeps an error on one line (session.OneLine).
+func oneLine(s string) string { return session.OneLine(s) }

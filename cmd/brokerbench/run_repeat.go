@@ -12,6 +12,7 @@ import (
 	"github.com/brokerbench/brokerbench/database"
 	"github.com/brokerbench/brokerbench/internal/iostat"
 	"github.com/brokerbench/brokerbench/results"
+	"github.com/brokerbench/brokerbench/session/target"
 )
 
 // repeatOptions are run's --repeat, --repeat-cold and --replace-disturbed: the whole
@@ -57,7 +58,7 @@ func repeatPath(out string, k int) string {
 // disturbed repeat runs again while --replace-disturbed's budget lasts
 // (run_replace.go). An interrupt or a failed repeat ends the series; the files
 // written so far, set-aside ones included, stay.
-func runRepeats(ctx context.Context, g *globalOptions, o runOptions, lw *liveWriter, tgt *target) error {
+func runRepeats(ctx context.Context, g *globalOptions, o runOptions, lw *liveWriter, tgt *target.Target) error {
 	if o.RepeatOpts.Cold && tgt.Managed == nil {
 		return usagef("--repeat-cold restarts the managed PostgreSQL; a server given with --db must be restarted by hand between runs")
 	}
@@ -92,7 +93,7 @@ func runRepeats(ctx context.Context, g *globalOptions, o runOptions, lw *liveWri
 // runOneRepeat runs repeat f.k once into f's files and returns its result: after a
 // restart when --repeat-cold asks for one, after a checkpoint always, a replacement
 // as any repeat.
-func runOneRepeat(ctx context.Context, g *globalOptions, o runOptions, lw *liveWriter, tgt *target, f repeatFiles) (*results.Run, error) {
+func runOneRepeat(ctx context.Context, g *globalOptions, o runOptions, lw *liveWriter, tgt *target.Target, f repeatFiles) (*results.Run, error) {
 	k, n := f.k, f.n
 	ro := o
 	ro.Out, ro.CaptureIO = f.out, f.capture
@@ -126,7 +127,7 @@ func runOneRepeat(ctx context.Context, g *globalOptions, o runOptions, lw *liveW
 // here, so a repeat shorter than checkpoint_timeout holds none of the timed ones. A
 // CHECKPOINT writes data that is already committed and changes none of it. A server
 // that refuses it (no pg_checkpoint role) is said in one line and the repeat runs.
-func checkpointBeforeRepeat(ctx context.Context, tgt *target, logf func(string, ...any), k, n int) {
+func checkpointBeforeRepeat(ctx context.Context, tgt *target.Target, logf func(string, ...any), k, n int) {
 	db, err := database.Open(ctx, tgt.DSN, database.Options{MaxConns: 1, AppName: "brokerbench checkpoint"})
 	if err != nil {
 		logf("repeat %d of %d: no checkpoint before it: %v", k, n, err)

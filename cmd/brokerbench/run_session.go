@@ -9,6 +9,7 @@ import (
 	"github.com/brokerbench/brokerbench/internal/iostat"
 	"github.com/brokerbench/brokerbench/loader"
 	"github.com/brokerbench/brokerbench/results"
+	"github.com/brokerbench/brokerbench/session/target"
 	"github.com/brokerbench/brokerbench/txn"
 )
 
@@ -44,7 +45,7 @@ type runSession struct {
 	// recordStep, so the file and the step source see what they add.
 	probes []driver.WindowProbe
 
-	tgt      *target
+	tgt      *target.Target
 	db       database.DB // the users'
 	marketDB database.DB // the emulator's and the timer's
 	marker   loader.Marker
@@ -125,7 +126,7 @@ func newRunSession(g *globalOptions, o runOptions, lw *liveWriter) (*runSession,
 }
 
 // run runs every phase on an open target (the caller closes it).
-func (s *runSession) run(ctx context.Context, tgt *target) (*runResult, error) {
+func (s *runSession) run(ctx context.Context, tgt *target.Target) (*runResult, error) {
 	defer s.close()
 	if err := s.open(ctx, tgt); err != nil {
 		return nil, err
@@ -156,7 +157,7 @@ func (s *runSession) close() {
 	s.undo = nil
 }
 
-func (s *runSession) open(ctx context.Context, tgt *target) error {
+func (s *runSession) open(ctx context.Context, tgt *target.Target) error {
 	s.tgt = tgt
 	if err := s.checkConnections(ctx); err != nil {
 		return err
@@ -167,7 +168,7 @@ func (s *runSession) open(ctx context.Context, tgt *target) error {
 	}
 	s.db = db
 	s.undo = append(s.undo, db.Close)
-	if s.srv, err = supportedServer(ctx, db); err != nil {
+	if s.srv, err = target.SupportedServer(ctx, db); err != nil {
 		return err
 	}
 	// The emulator and the timer get their own pool: queued users must never starve
@@ -215,7 +216,7 @@ func (s *runSession) record() error {
 	srv := s.srv
 	s.result = &results.Run{
 		Format: results.FormatVersion, Label: s.opts.Label, Tags: s.tags,
-		Database: results.Database{Product: srv.Product, Version: srv.Version, Edition: srv.Edition, Settings: srv.Settings, Managed: s.tgt.managed(), Notes: srv.Notes},
+		Database: results.Database{Product: srv.Product, Version: srv.Version, Edition: srv.Edition, Settings: srv.Settings, Managed: s.tgt.IsManaged(), Notes: srv.Notes},
 		Scale:    results.Scale{Customers: s.marker.Scale.Customers, TradeDays: s.marker.Scale.TradeDays},
 		Seed:     s.seed, Options: used.optionsMap(s.g, s.tgt.Shown()), Tool: toolVersion(),
 		StartedAt: time.Now().UTC(), Steps: []results.Step{}, Frames: string(s.frames),
@@ -253,7 +254,7 @@ func (s *runSession) instrument(ctx context.Context) error {
 	}
 	recordStorageRegime(ctx, s.result, s.tgt, s.db, s.lw.logf)
 	s.result.System = systemOf(s.sampler)
-	warnCapFits(s.tgt, s.connectionsNeeded(), s.lw.logf)
+	target.WarnCapFits(s.tgt, s.connectionsNeeded(), s.lw.logf)
 	if s.opts.MetricsAddr != "" {
 		s.metrics = driver.NewMetrics()
 		stop, err := serveMetrics(s.opts.MetricsAddr, s.metrics, s.lw)

@@ -19,6 +19,7 @@ import (
 	"github.com/brokerbench/brokerbench/internal/testkit/testdb"
 	"github.com/brokerbench/brokerbench/results"
 	"github.com/brokerbench/brokerbench/session"
+	"github.com/brokerbench/brokerbench/session/target"
 )
 
 // TestShardedRun is issue 14's local end-to-end run: three `run --shard I/3`
@@ -224,7 +225,7 @@ func TestShardRefusesASkewedClock(t *testing.T) {
 		t.Fatal(err)
 	}
 	s.clock = skewedClock{by: -5 * time.Second}
-	tgt, err := openTarget(context.Background(), g, g.Logf)
+	tgt, err := target.Open(context.Background(), g, g.Logf)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,4 +1,4 @@
-package main
+package target
 
 import (
 	"context"
@@ -10,17 +10,18 @@ import (
 	"github.com/brokerbench/brokerbench/internal/mdbmanaged"
 	"github.com/brokerbench/brokerbench/internal/memcap"
 	"github.com/brokerbench/brokerbench/internal/pgmanaged"
+	"github.com/brokerbench/brokerbench/session"
 )
 
 // The managed servers --engine chooses from when no --db is given.
 const (
-	managedPostgres = "postgres"
-	managedMariaDB  = "mariadb"
+	ManagedPostgres = "postgres"
+	ManagedMariaDB  = "mariadb"
 )
 
-// target is the database a command works on: the one --db names, or a managed local
+// Target is the database a command works on: the one --db names, or a managed local
 // PostgreSQL started for the command (and stopped by Close).
-type target struct {
+type Target struct {
 	// DSN is what the command connects with. A managed cluster's carries its
 	// password: show Shown, never DSN.
 	DSN     string
@@ -36,7 +37,7 @@ type target struct {
 
 // Shown names the target for messages and result files, password removed: the
 // engine's own form (SQL Server: "host:port, database D, user U"), else the DSN masked.
-func (t *target) Shown() string {
+func (t *Target) Shown() string {
 	if t.Managed != nil {
 		return "managed PostgreSQL in " + t.Managed.DataDir
 	}
@@ -46,11 +47,11 @@ func (t *target) Shown() string {
 	return database.Shown(t.DSN)
 }
 
-// managed says whether brokerbench started (or keeps) the server.
-func (t *target) managed() bool { return t.Managed != nil || t.MariaDB != nil }
+// IsManaged says whether brokerbench started (or keeps) the server.
+func (t *Target) IsManaged() bool { return t.Managed != nil || t.MariaDB != nil }
 
-// memoryCap is the managed server's memory cap, 0 for none or a server given with --db.
-func (t *target) memoryCap() int64 {
+// MemoryCap is the managed server's memory cap, 0 for none or a server given with --db.
+func (t *Target) MemoryCap() int64 {
 	switch {
 	case t.Managed != nil:
 		return t.Managed.MemoryCap
@@ -60,26 +61,26 @@ func (t *target) memoryCap() int64 {
 	return 0
 }
 
-// restartWithMemoryCap restarts the managed server with a memory cap; it listens on
+// RestartWithMemoryCap restarts the managed server with a memory cap; it listens on
 // a port of its own choosing afterwards, so DSN is renewed. A cap that was not asked
 // for is raised to the managed MariaDB's minimum.
-func (t *target) restartWithMemoryCap(ctx context.Context, capBytes int64, given bool) error {
+func (t *Target) RestartWithMemoryCap(ctx context.Context, capBytes int64, given bool) error {
 	if t.MariaDB != nil {
 		if !given {
 			capBytes = max(capBytes, mdbmanaged.MinMemoryCap)
 		}
 		err := t.MariaDB.RestartWithMemoryCap(ctx, capBytes)
-		t.DSN, t.oomBase = t.MariaDB.URL(mdbmanaged.Database), t.oomKills()
+		t.DSN, t.oomBase = t.MariaDB.URL(mdbmanaged.Database), t.OOMKills()
 		return err
 	}
 	err := t.Managed.RestartWithMemoryCap(ctx, capBytes)
-	t.DSN, t.oomBase = t.Managed.URL("brokerbench"), t.oomKills()
+	t.DSN, t.oomBase = t.Managed.URL("brokerbench"), t.OOMKills()
 	return err
 }
 
-// oomKills is how many processes the managed server's memory cap has had the
+// OOMKills is how many processes the managed server's memory cap has had the
 // kernel's OOM killer end, 0 without a cap or where the kernel does not count them.
-func (t *target) oomKills() int64 {
+func (t *Target) OOMKills() int64 {
 	var dir string
 	switch {
 	case t.Managed != nil:
@@ -95,9 +96,9 @@ func (t *target) oomKills() int64 {
 	return n
 }
 
-// hasPGEnv reports whether the user configured PostgreSQL through PG* variables, which
+// HasPGEnv reports whether the user configured PostgreSQL through PG* variables, which
 // pgx reads when the DSN is empty, as psql does.
-func hasPGEnv() bool {
+func HasPGEnv() bool {
 	for _, v := range []string{"PGHOST", "PGPORT", "PGDATABASE", "PGUSER", "PGSERVICE"} {
 		if os.Getenv(v) != "" {
 			return true
@@ -106,36 +107,36 @@ func hasPGEnv() bool {
 	return false
 }
 
-// openTarget resolves --db, BROKERBENCH_DB, the PG* variables and finally the managed
+// Open resolves --db, BROKERBENCH_DB, the PG* variables and finally the managed
 // default. logf reports the managed server's progress (nil when quiet).
-func openTarget(ctx context.Context, g *globalOptions, logf func(string, ...any)) (*target, error) {
-	capBytes, capGiven, err := parseServerMemory(g.ServerMemory, g.Engine)
+func Open(ctx context.Context, g *session.Globals, logf func(string, ...any)) (*Target, error) {
+	capBytes, capGiven, err := ParseServerMemory(g.ServerMemory, g.Engine)
 	if err != nil {
 		return nil, err
 	}
-	if g.DB != "" || hasPGEnv() {
+	if g.DB != "" || HasPGEnv() {
 		if capBytes > 0 {
-			return nil, errCapNeedsManaged()
+			return nil, ErrCapNeedsManaged()
 		}
-		return &target{DSN: g.DB}, nil
+		return &Target{DSN: g.DB}, nil
 	}
 	switch g.Engine {
-	case managedPostgres:
-	case managedMariaDB:
+	case ManagedPostgres:
+	case ManagedMariaDB:
 		return startMariaDB(ctx, g, capBytes, logf)
 	default:
-		return nil, usagef("--engine %q: want %s or %s", g.Engine, managedPostgres, managedMariaDB)
+		return nil, session.Usagef("--engine %q: want %s or %s", g.Engine, ManagedPostgres, ManagedMariaDB)
 	}
 	if g.PGData != "" {
 		if c, err := pgmanaged.Attach(g.PGData); err == nil {
-			if err := checkAttachedCap(c, capBytes, capGiven); err != nil {
+			if err := CheckAttachedCap(c, capBytes, capGiven); err != nil {
 				return nil, err
 			}
 			if c.Unprotected() && logf != nil {
-				logf("%s", unprotectedWarning(c))
+				logf("%s", UnprotectedWarning(c))
 			}
-			t := &target{DSN: c.URL("brokerbench"), Managed: c, keep: true}
-			t.oomBase = t.oomKills()
+			t := &Target{DSN: c.URL("brokerbench"), Managed: c, keep: true}
+			t.oomBase = t.OOMKills()
 			return t, nil
 		}
 	}
@@ -143,9 +144,9 @@ func openTarget(ctx context.Context, g *globalOptions, logf func(string, ...any)
 	if err != nil {
 		return nil, fmt.Errorf("managed PostgreSQL: %w", err)
 	}
-	t := &target{Managed: c, DSN: c.URL("brokerbench")}
-	t.oomBase = t.oomKills()
-	if err := ensureDatabase(ctx, c, "brokerbench"); err != nil {
+	t := &Target{Managed: c, DSN: c.URL("brokerbench")}
+	t.oomBase = t.OOMKills()
+	if err := EnsureDatabase(ctx, c, "brokerbench"); err != nil {
 		t.Close()
 		return nil, err
 	}
@@ -153,21 +154,21 @@ func openTarget(ctx context.Context, g *globalOptions, logf func(string, ...any)
 }
 
 // startMariaDB starts a throwaway managed MariaDB (internal/mdbmanaged).
-func startMariaDB(ctx context.Context, g *globalOptions, capBytes int64, logf func(string, ...any)) (*target, error) {
+func startMariaDB(ctx context.Context, g *session.Globals, capBytes int64, logf func(string, ...any)) (*Target, error) {
 	if g.PGData != "" {
-		return nil, usagef("--pgdata keeps a managed PostgreSQL; the managed MariaDB is always temporary")
+		return nil, session.Usagef("--pgdata keeps a managed PostgreSQL; the managed MariaDB is always temporary")
 	}
 	s, err := mdbmanaged.Start(ctx, mdbmanaged.Options{Log: logf, MemoryCap: capBytes})
 	if err != nil {
 		return nil, fmt.Errorf("managed MariaDB: %w", err)
 	}
-	t := &target{MariaDB: s, DSN: s.URL(mdbmanaged.Database)}
-	t.oomBase = t.oomKills()
+	t := &Target{MariaDB: s, DSN: s.URL(mdbmanaged.Database)}
+	t.oomBase = t.OOMKills()
 	return t, nil
 }
 
-// ensureDatabase creates the managed cluster's benchmark database once.
-func ensureDatabase(ctx context.Context, c *pgmanaged.Cluster, name string) error {
+// EnsureDatabase creates the managed cluster's benchmark database once.
+func EnsureDatabase(ctx context.Context, c *pgmanaged.Cluster, name string) error {
 	db, err := database.Open(ctx, c.URL("postgres"), database.Options{MaxConns: 1})
 	if err != nil {
 		return err
@@ -187,7 +188,7 @@ func ensureDatabase(ctx context.Context, c *pgmanaged.Cluster, name string) erro
 
 // Close stops a managed cluster this command started (a temporary one is removed; a
 // --pgdata one is kept on disk).
-func (t *target) Close() error {
+func (t *Target) Close() error {
 	if t.MariaDB != nil {
 		return t.MariaDB.Stop()
 	}
@@ -197,7 +198,7 @@ func (t *target) Close() error {
 	return t.Managed.Stop()
 }
 
-// closeAfter closes the target once the command has its outcome, cmdErr, and returns
+// CloseAfter closes the target once the command has its outcome, cmdErr, and returns
 // the command's error with a failed stop after it: a server that failed the command
 // (killed, out of memory) usually fails its stop too, and the cause must be read
 // first, not a "pg_ctl failed" line printed before it. A stop that fails after a
@@ -208,9 +209,9 @@ func (t *target) Close() error {
 // cause of a lost connection, and the client cannot tell it from a crash: the count
 // is read before the stop removes the group and named after the command's error, or
 // in a line of its own when the command survived it (its figures hold the recovery).
-func (t *target) closeAfter(cmdErr error, stderr io.Writer) error {
-	if n := t.oomKills() - t.oomBase; n > 0 {
-		oom := fmt.Errorf("the memory cap's OOM killer ended %d process(es) of the %s during the command: %s", n, t.Shown(), oomAdvice(t.memoryCap()))
+func (t *Target) CloseAfter(cmdErr error, stderr io.Writer) error {
+	if n := t.OOMKills() - t.oomBase; n > 0 {
+		oom := fmt.Errorf("the memory cap's OOM killer ended %d process(es) of the %s during the command: %s", n, t.Shown(), oomAdvice(t.MemoryCap()))
 		if cmdErr == nil {
 			fmt.Fprintf(stderr, "brokerbench: %s\n", oom)
 		} else {
@@ -223,7 +224,7 @@ func (t *target) closeAfter(cmdErr error, stderr io.Writer) error {
 		what = "stop managed MariaDB"
 	}
 	if cmdErr == nil && stopErr != nil {
-		fmt.Fprintf(stderr, "brokerbench: %s\n", oneLine(what+": "+stopErr.Error()))
+		fmt.Fprintf(stderr, "brokerbench: %s\n", session.OneLine(what+": "+stopErr.Error()))
 		return nil
 	}
 	return followedBy(cmdErr, stopErr, what)
@@ -240,4 +241,11 @@ func followedBy(cause, later error, what string) error {
 		return fmt.Errorf("%s: %w", what, later)
 	}
 	return fmt.Errorf("%w (and then %s: %v)", cause, what, later)
+}
+
+// UnprotectedWarning says that a cluster an earlier brokerbench started lets every
+// local user in, and how to close it.
+func UnprotectedWarning(cl *pgmanaged.Cluster) string {
+	return fmt.Sprintf("warning: the managed PostgreSQL in %s lets every local user in without a password "+
+		"(started by an earlier brokerbench); `brokerbench pg start --pgdata %s` converts it", cl.DataDir, cl.DataDir)
 }

@@ -1,4 +1,4 @@
-package main
+package target
 
 import (
 	"context"
@@ -8,7 +8,7 @@ import (
 	"github.com/brokerbench/brokerbench/internal/pgmanaged"
 )
 
-// beginManagedLoad restarts the managed server with the load settings
+// BeginManagedLoad restarts the managed server with the load settings
 // (pgmanaged.LoadSettings: wal_level = minimal and the rest) for the duration of a load.
 // The returned function restores the cluster's own settings: a cluster that stays up
 // (pg start) is restarted with them, so runs are measured on the normal settings; one
@@ -19,10 +19,10 @@ import (
 // end returns the load's own error (loadErr) with the restore's failure after it: a
 // server that failed the load usually fails its restart too, and the cause must come
 // first, not a "pg_ctl failed" line printed before it.
-func beginManagedLoad(ctx context.Context, g *globalOptions, t *target) (end func(loadErr error) error, err error) {
-	g.Logf("restarting managed PostgreSQL with the load settings (wal_level = minimal, no checkpoints, no autovacuum); its own are restored after the load")
+func (t *Target) BeginManagedLoad(ctx context.Context, logf func(string, ...any)) (end func(loadErr error) error, err error) {
+	logf("restarting managed PostgreSQL with the load settings (wal_level = minimal, no checkpoints, no autovacuum); its own are restored after the load")
 	if t.Managed.LoadLiftsCap() {
-		g.Logf("lifting the server's memory cap of %s for the load (its table streams and index builds need more); it is set again after the load",
+		logf("lifting the server's memory cap of %s for the load (its table streams and index builds need more); it is set again after the load",
 			memcap.FormatSize(t.Managed.MemoryCap))
 	}
 	if err := t.Managed.BeginLoad(ctx, pgmanaged.LoadSettings()); err != nil {

@@ -1,4 +1,4 @@
-package main
+package target
 
 import (
 	"bytes"
@@ -35,10 +35,10 @@ func TestOOMKillNamedAfterTheError(t *testing.T) {
 	os.Chmod(base, 0o755)
 	t.Cleanup(func() { os.RemoveAll(base) })
 	var stderr bytes.Buffer
-	g := &globalOptions{PGData: filepath.Join(base, "pgdata"), ServerMemory: "192MiB", Engine: managedPostgres,
+	g := &session.Globals{PGData: filepath.Join(base, "pgdata"), ServerMemory: "192MiB", Engine: ManagedPostgres,
 		Console: session.Console{Stdout: &bytes.Buffer{}, Stderr: &stderr}}
 	ctx := context.Background()
-	tgt, err := openTarget(ctx, g, nil)
+	tgt, err := Open(ctx, g, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -46,7 +46,7 @@ func TestOOMKillNamedAfterTheError(t *testing.T) {
 		_ = tgt.Close()
 		t.Fatal("the managed cluster runs without its memory group")
 	}
-	if n := tgt.oomKills() - tgt.oomBase; n != 0 {
+	if n := tgt.OOMKills() - tgt.oomBase; n != 0 {
 		_ = tgt.Close()
 		t.Fatalf("%d OOM kills before the query", n)
 	}
@@ -55,7 +55,7 @@ func TestOOMKillNamedAfterTheError(t *testing.T) {
 		_ = tgt.Close()
 		t.Fatal("a query building a 600 MB string ran under a 192 MiB cap")
 	}
-	err = tgt.closeAfter(hogErr, &stderr)
+	err = tgt.CloseAfter(hogErr, &stderr)
 	if !errors.Is(err, hogErr) {
 		t.Errorf("the command's error %v does not lead", err)
 	}

@@ -1,4 +1,4 @@
-package main
+package target
 
 import (
 	"context"
@@ -7,10 +7,10 @@ import (
 	"github.com/brokerbench/brokerbench/database"
 )
 
-// supportedServer describes db's server, and refuses in one line a server older than
+// SupportedServer describes db's server, and refuses in one line a server older than
 // the versions its engine supports (the README states them): run and load call it
 // before they touch anything.
-func supportedServer(ctx context.Context, db database.DB) (database.ServerInfo, error) {
+func SupportedServer(ctx context.Context, db database.DB) (database.ServerInfo, error) {
 	info, err := db.Server(ctx)
 	if err != nil {
 		return info, fmt.Errorf("describe the server at %s: %w", db.Target(), err)
