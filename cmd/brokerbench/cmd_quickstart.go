@@ -17,6 +17,7 @@ import (
 	"github.com/brokerbench/brokerbench/loader"
 	"github.com/brokerbench/brokerbench/results"
 	"github.com/brokerbench/brokerbench/schema"
+	"github.com/brokerbench/brokerbench/session/load"
 	"github.com/brokerbench/brokerbench/session/target"
 )
 
@@ -173,7 +174,7 @@ func quickstartLoad(ctx context.Context, g *globalOptions, tgt *target.Target, s
 	}
 	say("2/4 loading %d customers and %d trade days (about half a minute)", quickstartScale.Customers, quickstartScale.TradeDays)
 	tr := loader.NewTracker(quickstartScale)
-	stop := startProgress(g, tr)
+	stop := load.StartProgress(g.Console, tr)
 	st, err := loader.Load(ctx, db, loader.Options{Scale: quickstartScale, Seed: loader.DefaultSeed, Drop: tgt.IsManaged(), ToolVersion: toolVersion()}, tr)
 	stop()
 	if err != nil {
