@@ -65,6 +65,11 @@ type Engine struct {
 	// docs/workload.md §13), and returns the frame it belongs to and what failed. Nil
 	// for an engine without server routines.
 	RoutineCheck func(err error) (frame int, what string, ok bool)
+	// CheckpointSQL writes every dirty page of the server out now (run --repeat
+	// checkpoints before each repeat, so each starts as far from the last one); ""
+	// where no statement forces a full checkpoint (MariaDB and MySQL flush their
+	// pages by their own rules).
+	CheckpointSQL string
 	// ClockSQL reads the server's clock now, as one timestamp (not the transaction's
 	// start: a sharded run measures its clock's offset against it, ServerTime).
 	ClockSQL string
