@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/brokerbench/brokerbench/results"
+	"github.com/brokerbench/brokerbench/session/run"
 )
 
 // TestBadInputEveryFlag runs the invalid forms of every command's flags through the
@@ -220,7 +221,7 @@ func TestPlanFitsResultFile(t *testing.T) {
 		if users == "1:1000:1" {
 			o.Step, o.Warmup = 20*time.Second, 5*time.Second
 		}
-		if _, err := o.plan(); err != nil {
+		if _, err := run.New(&globalOptions{}, o); err != nil {
 			t.Errorf("--users %s --step %s: %v", users, o.Step, err)
 		}
 	}

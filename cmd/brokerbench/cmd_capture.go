@@ -7,16 +7,11 @@ import (
 )
 
 // The files a capture writes in its --out folder, and run --capture-io in each
-// step's.
+// step's (the command's tests read them).
 const (
 	captureTraceFile   = capture.TraceFile
 	captureSummaryFile = capture.SummaryFile
 )
-
-// run --capture-io resolves the database's folders to devices as capture does.
-type captureOptions = capture.Options
-
-var captureDevices = capture.Devices
 
 func newCaptureCommand(g *globalOptions) *cobra.Command {
 	var o capture.Options

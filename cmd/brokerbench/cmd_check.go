@@ -7,6 +7,7 @@ import (
 
 	"github.com/brokerbench/brokerbench/database"
 	"github.com/brokerbench/brokerbench/loader"
+	"github.com/brokerbench/brokerbench/session"
 	"github.com/brokerbench/brokerbench/session/target"
 	"github.com/brokerbench/brokerbench/txn"
 	"github.com/spf13/cobra"
@@ -27,14 +28,7 @@ Trade-Result. It prints one line per violation and exits 1 when there is any.`,
 }
 
 // violationsError ends check with exit code 1 after the violations were printed.
-type violationsError struct{ n int }
-
-func (e violationsError) Error() string {
-	if e.n == 1 {
-		return "1 consistency violation"
-	}
-	return fmt.Sprintf("%d consistency violations", e.n)
-}
+type violationsError = session.ViolationsError
 
 func runCheck(ctx context.Context, g *globalOptions) (retErr error) {
 	logf := g.Logf
@@ -60,7 +54,7 @@ func runCheck(ctx context.Context, g *globalOptions) (retErr error) {
 		return err
 	}
 	if len(v) > 0 {
-		return violationsError{len(v)}
+		return violationsError{N: len(v)}
 	}
 	fmt.Fprintf(g.Stdout, "OK: %s at %d customers, %d trade days: %s hold\n", db.Target(), m.Scale.Customers, m.Scale.TradeDays,
 		strings.Join([]string{"row counts", "broker totals", "holding summaries", "completed trades' settlement and history",

@@ -18,6 +18,7 @@ import (
 	"github.com/brokerbench/brokerbench/results"
 	"github.com/brokerbench/brokerbench/schema"
 	"github.com/brokerbench/brokerbench/session/load"
+	"github.com/brokerbench/brokerbench/session/run"
 	"github.com/brokerbench/brokerbench/session/target"
 )
 
@@ -51,7 +52,7 @@ func (o *quickstartOptions) AddFlags(c *cobra.Command) {
 // runOptions are the options of the run quickstart makes: those of a `run` given
 // the quickstart's ramp, its label, a result file named for now, and a storage
 // series fine enough for 20-second steps.
-func (o *quickstartOptions) runOptions(now time.Time) runOptions {
+func (o *quickstartOptions) runOptions(now time.Time) run.Options {
 	ro := defaultRunOptions()
 	ro.Users, ro.Step, ro.Warmup, ro.Out = o.Users, o.Step, o.Warmup, o.Out
 	ro.Label, ro.IOInterval = "quickstart", 2*time.Second
@@ -91,8 +92,7 @@ func runQuickstart(ctx context.Context, g *globalOptions, o *quickstartOptions) 
 	if htmlPath == "" {
 		htmlPath = strings.TrimSuffix(ro.Out, filepath.Ext(ro.Out)) + ".html"
 	}
-	lw := newLiveWriter(g)
-	s, err := newRunSession(g, ro, lw)
+	s, err := run.New(g, ro)
 	if err != nil {
 		return err
 	}
@@ -105,10 +105,10 @@ func runQuickstart(ctx context.Context, g *globalOptions, o *quickstartOptions) 
 	if capGiven && capBytes > 0 && (g.DB != "" || target.HasPGEnv()) {
 		return target.ErrCapNeedsManaged()
 	}
-	say := func(format string, args ...any) { lw.logf("quickstart: "+format, args...) }
+	say := func(format string, args ...any) { s.Logf("quickstart: "+format, args...) }
 
 	say("1/4 database: %s", describeQuickstartTarget(g))
-	tgt, err := target.Open(ctx, g, lw.logf)
+	tgt, err := target.Open(ctx, g, s.Logf)
 	if err != nil {
 		return err
 	}
@@ -117,12 +117,12 @@ func runQuickstart(ctx context.Context, g *globalOptions, o *quickstartOptions) 
 	if err := quickstartLoad(ctx, g, tgt, say); err != nil {
 		return err
 	}
-	if err := capQuickstartServer(ctx, tgt, capBytes, capGiven, runConnections(slices.Max(s.plan.Users)), say); err != nil {
+	if err := capQuickstartServer(ctx, tgt, capBytes, capGiven, run.Connections(slices.Max(s.Plan().Users)), say); err != nil {
 		return err
 	}
 
-	say("3/4 running users %v for %s each (%s warm-up); one live line per second, one row per step", s.plan.Users, s.plan.Step, s.plan.Warmup)
-	res, err := s.run(ctx, tgt)
+	say("3/4 running users %v for %s each (%s warm-up); one live line per second, one row per step", s.Plan().Users, s.Plan().Step, s.Plan().Warmup)
+	res, err := s.RunOn(ctx, tgt)
 	if err != nil && (res == nil || !errors.Is(err, errInterrupted)) {
 		return err
 	}

@@ -1,22 +1,21 @@
 package main
 
 import (
-	"context"
 	"errors"
 	"fmt"
 	"slices"
 	"sort"
 	"strings"
 
-	"github.com/brokerbench/brokerbench/session/target"
+	"github.com/brokerbench/brokerbench/session/run"
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 	"go.yaml.in/yaml/v3"
 )
 
 func newRunCommand(g *globalOptions) *cobra.Command {
-	o := &runOptions{}
-	prof := &profileOptions{}
+	o := &run.Options{Record: optionsMap}
+	prof := &run.Profile{}
 	c := &cobra.Command{
 		Use:   "run",
 		Short: "Ramp users through the TPC-E-like workload and measure each step",
@@ -48,33 +47,14 @@ brokerbench merge makes one result file of the shards' files.`,
 					return err
 				}
 			}
-			defer prof.start(g.Logf)()
-			return runRun(c.Context(), g, *o)
+			defer prof.Start(g.Logf)()
+			return run.Run(c.Context(), g, *o)
 		},
 	}
-	o.bindFlags(c.Flags())
+	bindRunFlags(c.Flags(), o)
 	addServerMemoryFlag(c, &g.ServerMemory, serverMemoryUsage)
-	prof.bindFlags(c.Flags())
+	bindProfileFlags(c.Flags(), prof)
 	return c
-}
-
-// runRun checks the options before anything starts, then runs them on the target.
-func runRun(ctx context.Context, g *globalOptions, o runOptions) (retErr error) {
-	lw := newLiveWriter(g)
-	s, err := newRunSession(g, o, lw)
-	if err != nil {
-		return err
-	}
-	tgt, err := target.Open(ctx, g, lw.logf)
-	if err != nil {
-		return err
-	}
-	defer func() { retErr = tgt.CloseAfter(retErr, g.Stderr) }()
-	if o.RepeatOpts.Repeat > 1 {
-		return runRepeats(ctx, g, o, lw, tgt)
-	}
-	_, err = s.run(ctx, tgt)
-	return err
 }
 
 // applyConfigFile sets every flag the YAML file names, unless the command line gave

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/brokerbench/brokerbench/session/run"
 	"github.com/spf13/cobra"
 )
 
@@ -24,9 +25,9 @@ func TestOldFlagNameInConfig(t *testing.T) {
 		{[]string{"--emulator-workers", "5"}, 5},
 		{[]string{"--mee-workers", "6"}, 6},
 	} {
-		var o runOptions
+		var o run.Options
 		c := &cobra.Command{Use: "run"}
-		o.bindFlags(c.Flags())
+		bindRunFlags(c.Flags(), &o)
 		var errb strings.Builder
 		c.SetErr(&errb)
 		if err := c.Flags().Parse(tc.args); err != nil {

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/brokerbench/brokerbench/session/run"
 	"github.com/spf13/pflag"
 )
 
@@ -21,10 +22,10 @@ func FuzzRunFlags(f *testing.F) {
 		f.Add(s[0], s[1], s[2])
 	}
 	f.Fuzz(func(t *testing.T, rate, think, grace string) {
-		var o runOptions
+		var o run.Options
 		fs := pflag.NewFlagSet("run", pflag.ContinueOnError)
 		fs.SetOutput(discard{})
-		o.bindFlags(fs)
+		bindRunFlags(fs, &o)
 		if fs.Parse([]string{"--rate=" + rate, "--think=" + think, "--reconnect-grace=" + grace}) != nil {
 			return
 		}
@@ -42,7 +43,7 @@ func FuzzRunFlags(f *testing.F) {
 				t.Fatalf("--think %q / --reconnect-grace %q passed as %v", think, grace, d)
 			}
 		}
-		_, _ = o.plan()
+		_, _ = run.New(&globalOptions{}, o)
 	})
 }
 

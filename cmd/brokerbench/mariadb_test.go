@@ -12,6 +12,7 @@ import (
 	"github.com/brokerbench/brokerbench/internal/testkit/testdb"
 	"github.com/brokerbench/brokerbench/internal/testkit/testmdb"
 	"github.com/brokerbench/brokerbench/results"
+	"github.com/brokerbench/brokerbench/session/run"
 )
 
 // TestQuickstartOnManagedMariaDB is the "done when": one command starts a
@@ -89,7 +90,7 @@ func TestCappedQuickstartOnManagedMariaDB(t *testing.T) {
 	if _, err := memcap.Find(); err != nil {
 		t.Skipf("no memory cgroup can be made here, so no capped run: %v", err)
 	}
-	capBytes := mdbmanaged.CapFor(runConnections(16))
+	capBytes := mdbmanaged.CapFor(run.Connections(16))
 	out := filepath.Join(t.TempDir(), "mdb.json")
 	code, stdout, stderr := runMain("quickstart", "--engine", "mariadb", "--users", "4,16", "--step", "4s", "--warmup", "1s",
 		"--server-memory", strconv.FormatInt(capBytes, 10), "--out", out)

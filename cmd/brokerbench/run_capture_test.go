@@ -1,7 +1,6 @@
 package main
 
 import (
-	"errors"
 	"math"
 	"os"
 	"os/exec"
@@ -156,20 +155,5 @@ func TestRunCaptureIO(t *testing.T) {
 		"--no-check", "--capture-io", capDir, "--out", filepath.Join(dir, "again.json"))
 	if code != exitUsage || !strings.Contains(stderr, "already holds a run's traces") {
 		t.Errorf("a second run into %s: exit %d, %q", capDir, code, stderr)
-	}
-}
-
-// TestRunCaptureNeedsLocalDisks: without the sampler's local directories (a remote
-// server, or sampling off) --capture-io stops the run before its first step, in a
-// line that says why.
-func TestRunCaptureNeedsLocalDisks(t *testing.T) {
-	s := &runSession{opts: runOptions{CaptureIO: t.TempDir()}}
-	err := s.openCapture()
-	var ue usageError
-	if !errors.As(err, &ue) || !strings.Contains(err.Error(), "not measured on this host (storage sampling is off)") {
-		t.Errorf("openCapture without a sampler: %v", err)
-	}
-	if len(s.probes) != 0 || len(s.undo) != 0 {
-		t.Error("a refused capture left a probe or an undo behind")
 	}
 }

@@ -8,7 +8,6 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/brokerbench/brokerbench/database"
-	"github.com/brokerbench/brokerbench/driver"
 	"github.com/brokerbench/brokerbench/internal/mdbmanaged"
 	"github.com/brokerbench/brokerbench/internal/memcap"
 	"github.com/brokerbench/brokerbench/internal/pgmanaged"
@@ -28,25 +27,6 @@ func addServerMemoryFlag(c *cobra.Command, dst *string, usage string) {
 	c.Flags().StringVar(dst, "server-memory", "", usage)
 }
 
-// recordStorageRegime stores the server's memory cap and the database's size in the
-// run, so report and compare can tell storage-bound runs from memory-resident ones.
-func recordStorageRegime(ctx context.Context, run *results.Run, tgt *target.Target, db database.DB, logf func(string, ...any)) {
-	run.Database.MemoryCapBytes = tgt.MemoryCap()
-	size, err := database.DatabaseBytes(ctx, db)
-	if err != nil {
-		logf("run: the database's size is unknown (%v); compare cannot check that runs used the same data", err)
-		if run.Database.Unavailable == nil {
-			run.Database.Unavailable = map[string]string{}
-		}
-		run.Database.Unavailable[results.UnavailableSize] = err.Error()
-		return
-	}
-	run.Database.SizeBytes = size
-	if run.Database.MemoryCapBytes > 0 {
-		logf("run: database %s, server memory capped at %s", memcap.FormatSize(size), memcap.FormatSize(run.Database.MemoryCapBytes))
-	}
-}
-
 // quickstartCap is the cap quickstart puts on its managed server once the database
 // is loaded: half the database, so it is about twice the memory and most reads go to
 // the disks; at least the managed server's minimum, and at least what the run's conns
@@ -54,13 +34,6 @@ func recordStorageRegime(ctx context.Context, run *results.Run, tgt *target.Targ
 // at the end of quickstart's 16-user step).
 func quickstartCap(dbBytes int64, conns int) int64 {
 	return max(dbBytes/2, pgmanaged.MinMemoryCap, target.CapNeeded(conns))
-}
-
-// runConnections is how many server connections a run of at most maxUsers users
-// holds: the users, the market emulator's workers, the timer and the run's own
-// (runOwnConnections), as the run's connection check and its cap warning count them.
-func runConnections(maxUsers int) int {
-	return maxUsers + driver.MEEWorkersFor(maxUsers) + 1 + runOwnConnections
 }
 
 // capQuickstartServer restarts quickstart's managed server with its cap: the one

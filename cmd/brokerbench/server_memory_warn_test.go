@@ -4,15 +4,16 @@ import (
 	"testing"
 
 	"github.com/brokerbench/brokerbench/driver"
+	"github.com/brokerbench/brokerbench/session/run"
 	"github.com/brokerbench/brokerbench/session/target"
 )
 
 // TestQuickstartCap: half the database when that holds the run's backends, else
 // what they need, so quickstart's own cap never draws its own warning.
 func TestQuickstartCap(t *testing.T) {
-	conns := runConnections(16)
+	conns := run.Connections(16)
 	if want := 16 + driver.MEEWorkersFor(16) + 5; conns != want {
-		t.Errorf("runConnections(16) = %d, want %d (16 users, the emulator's workers, the timer, the run's lock's two, the sampler and the liveness probe)", conns, want)
+		t.Errorf("run.Connections(16) = %d, want %d (16 users, the emulator's workers, the timer, the run's lock's two, the sampler and the liveness probe)", conns, want)
 	}
 	for _, db := range []int64{455 << 20, 2 << 30, 20 << 30} {
 		c := quickstartCap(db, conns)
