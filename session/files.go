@@ -1,6 +1,7 @@
 package session
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -77,4 +78,21 @@ func ReadBounded(flag, path string, limit int64) ([]byte, error) {
 		return nil, tooBig
 	}
 	return data, nil
+}
+
+// WriteOutput renders into memory first, so a failed rendering leaves no half file,
+// then writes path ("-" is standard output).
+func WriteOutput(stdout io.Writer, path string, render func(io.Writer) error) error {
+	var buf bytes.Buffer
+	if err := render(&buf); err != nil {
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	if path == "-" {
+		_, err := stdout.Write(buf.Bytes())
+		return err
+	}
+	if err := os.WriteFile(path, buf.Bytes(), 0o644); err != nil {
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	return nil
 }

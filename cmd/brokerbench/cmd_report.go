@@ -1,16 +1,15 @@
 package main
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
 	"io"
-	"os"
 
 	"github.com/spf13/cobra"
 
 	"github.com/brokerbench/brokerbench/driver"
 	"github.com/brokerbench/brokerbench/results"
+	"github.com/brokerbench/brokerbench/session"
 )
 
 // reportOptions are the flags of `brokerbench report`.
@@ -126,18 +125,7 @@ func runRepeatsReport(stdout io.Writer, paths []string, o reportOptions) error {
 }
 
 // writeOutput renders into memory first, so a failed rendering leaves no half file,
-// then writes path ("-" is standard output).
+// then writes path ("-" is standard output): session.WriteOutput.
 func writeOutput(stdout io.Writer, path string, render func(io.Writer) error) error {
-	var buf bytes.Buffer
-	if err := render(&buf); err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	if path == "-" {
-		_, err := stdout.Write(buf.Bytes())
-		return err
-	}
-	if err := os.WriteFile(path, buf.Bytes(), 0o644); err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	return nil
+	return session.WriteOutput(stdout, path, render)
 }

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/brokerbench/brokerbench/session"
+	"github.com/brokerbench/brokerbench/session/quickstart"
 	"github.com/brokerbench/brokerbench/session/run"
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
@@ -94,12 +95,12 @@ func TestOptionsMapMatchesFlags(t *testing.T) {
 // TestQuickstartRunOptions: quickstart runs a `run`'s defaults but for its ramp,
 // label, result file and storage interval.
 func TestQuickstartRunOptions(t *testing.T) {
-	qs := quickstartOptions{Users: "2,4", Step: 20 * time.Second, Warmup: 5 * time.Second}
+	qs := quickstart.Options{Users: "2,4", Step: 20 * time.Second, Warmup: 5 * time.Second, Run: defaultRunOptions()}
 	now := time.Date(2026, 12, 1, 1, 2, 3, 0, time.UTC)
 	want := defaultRunOptions()
 	want.Users, want.Step, want.Warmup = "2,4", 20*time.Second, 5*time.Second
 	want.Label, want.IOInterval, want.Out = "quickstart", 2*time.Second, "quickstart-20261201-010203.json"
-	got := qs.runOptions(now)
+	got := qs.RunOptions(now)
 	if got.Record == nil {
 		t.Error("quickstart's run does not record its options")
 	}
@@ -109,7 +110,7 @@ func TestQuickstartRunOptions(t *testing.T) {
 		t.Errorf("got %+v\nwant %+v", got, want)
 	}
 	qs.Out = "qs.json"
-	if got := qs.runOptions(now); got.Out != "qs.json" {
+	if got := qs.RunOptions(now); got.Out != "qs.json" {
 		t.Errorf("--out qs.json: %q", got.Out)
 	}
 }
