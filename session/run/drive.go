@@ -40,7 +40,7 @@ func (s *runSession) drive(ctx context.Context) error {
 		OnStep:  s.recordStep,
 		Logf:    s.lw.logf,
 	}
-	if s.opts.Pace == PaceNominal {
+	if s.opts.Pace == paceNominal {
 		cfg.NominalTPSE = results.NominalTPSE(sc.Customers)
 	}
 	if s.sampler != nil {

@@ -51,8 +51,8 @@ type Options struct {
 	Record func(used Options, g *session.Globals, shownDB string) map[string]any
 }
 
-// PaceNominal is --pace's one value (driver.NominalThink).
-const PaceNominal = "nominal"
+// paceNominal is --pace's one value (driver.NominalThink).
+const paceNominal = "nominal"
 
 // plan checks the options and turns them into the driver's plan (usage errors).
 func (o Options) plan() (driver.Plan, error) {
@@ -79,9 +79,9 @@ func (o Options) plan() (driver.Plan, error) {
 		return p, session.Usagef("--reconnect-grace must be positive, got %s", o.LostGrace)
 	case o.IOInterval <= 0:
 		return p, session.Usagef("--io-interval must be positive, got %s", o.IOInterval)
-	case o.Pace != "" && o.Pace != PaceNominal:
-		return p, session.Usagef("--pace takes %q, got %q", PaceNominal, o.Pace)
-	case o.Pace == PaceNominal && (o.Think > 0 || o.Rate > 0 || o.LimitOpts.FindMax):
+	case o.Pace != "" && o.Pace != paceNominal:
+		return p, session.Usagef("--pace takes %q, got %q", paceNominal, o.Pace)
+	case o.Pace == paceNominal && (o.Think > 0 || o.Rate > 0 || o.LimitOpts.FindMax):
 		return p, session.Usagef("--pace nominal sets the think time itself: give it without --think, --rate and --find-max")
 	}
 	if o.CaptureIO != "" {

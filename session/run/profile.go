@@ -6,7 +6,7 @@ import (
 	"runtime/pprof"
 )
 
-// Profile is run's hidden profiling flags: for finding the driver's own cost
+// Profile holds run's hidden profiling flags: for finding the driver's own cost
 // (scripts/bench-cpu.sh measures it), not part of the run's options or its result
 // file.
 type Profile struct {

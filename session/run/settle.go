@@ -12,8 +12,10 @@ import (
 // database holds still (results/settle.go, docs/result-format.md "settle").
 
 const (
+	// SettleAuto and settleOff are --settle's words beside a budget (cmd's default
+	// is SettleAuto).
 	SettleAuto = "auto"
-	SettleOff  = "off"
+	settleOff  = "off"
 	// defaultSettleMax is auto's budget with --repeat: a freshly loaded database
 	// under a capped server climbed for minutes of 8 users before its tps held still
 	// (its cache, then the storage's own caches under it, warming).
@@ -36,7 +38,7 @@ func (o Options) settleMax() (time.Duration, error) {
 			d = defaultSettleMax
 		}
 		return d, nil
-	case SettleOff:
+	case settleOff:
 		return 0, nil
 	}
 	d, err := time.ParseDuration(o.Settle)
