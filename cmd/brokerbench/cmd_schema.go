@@ -1,7 +1,6 @@
 package main
 
 import (
-	"context"
 	"fmt"
 	"io"
 	"strings"
@@ -9,10 +8,8 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/brokerbench/brokerbench/database"
-	"github.com/brokerbench/brokerbench/loader"
 	"github.com/brokerbench/brokerbench/schema"
-	"github.com/brokerbench/brokerbench/session/target"
-	"github.com/brokerbench/brokerbench/txn"
+	"github.com/brokerbench/brokerbench/session/load"
 )
 
 func newSchemaCommand(g *globalOptions) *cobra.Command {
@@ -41,7 +38,7 @@ refused (docs/faults.md, "Dropping the schema").`,
 		Use:   "drop",
 		Short: "Drop brokerbench's tables and sequence from the database",
 		Args:  cobra.NoArgs,
-		RunE:  func(c *cobra.Command, _ []string) error { return runSchemaDrop(c.Context(), g) },
+		RunE:  func(c *cobra.Command, _ []string) error { return load.Drop(c.Context(), g) },
 	})
 	return c
 }
@@ -72,40 +69,4 @@ func printDDL(w io.Writer, ddl database.DDL) error {
 	b.WriteString(ddl.CreateSequence(schema.TradeIDSequence, sc.FirstRunTradeID()) + ";\n")
 	_, err := io.WriteString(w, b.String())
 	return err
-}
-
-// runSchemaDrop drops what brokerbench loaded and nothing else: it refuses a
-// database without the load marker, one whose tables others' objects depend on
-// (loader.PlanDrop) and one a run holds, which it keeps off while it drops.
-func runSchemaDrop(ctx context.Context, g *globalOptions) error {
-	logf := g.Logf
-	t, err := target.Open(ctx, g, logf)
-	if err != nil {
-		return err
-	}
-	defer func() { _ = t.Close() }()
-	// One connection for the queries, one for the run lock held, one to try others'.
-	db, err := database.Open(ctx, t.DSN, database.Options{MaxConns: 3, AppName: "brokerbench schema drop"})
-	if err != nil {
-		return err
-	}
-	defer db.Close()
-	if _, err := loader.PlanDrop(ctx, db); err != nil {
-		return err
-	}
-	release, err := loader.ExcludeRuns(ctx, db)
-	if err != nil {
-		return err
-	}
-	defer release()
-	if err := loader.Drop(ctx, db); err != nil {
-		return err
-	}
-	if err := txn.DropRoutines(ctx, db); err != nil {
-		return err
-	}
-	if !g.Quiet {
-		fmt.Fprintf(g.Stdout, "dropped the brokerbench schema in %s\n", t.Shown())
-	}
-	return nil
 }

@@ -41,9 +41,9 @@ func ErrCapNeedsManaged() error {
 		"(docs/storage-bound.md: shared_buffers or innodb_buffer_pool_size plus systemd MemoryMax= or a cgroup, SQL Server's max server memory)")
 }
 
-// CheckAttachedCap refuses to use a running managed cluster with another cap than
+// checkAttachedCap refuses to use a running managed cluster with another cap than
 // the one asked for: the cap is set when the server starts.
-func CheckAttachedCap(c *pgmanaged.Cluster, capBytes int64, given bool) error {
+func checkAttachedCap(c *pgmanaged.Cluster, capBytes int64, given bool) error {
 	if !given || c.MemoryCap == capBytes {
 		return nil
 	}

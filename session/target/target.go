@@ -129,7 +129,7 @@ func Open(ctx context.Context, g *session.Globals, logf func(string, ...any)) (*
 	}
 	if g.PGData != "" {
 		if c, err := pgmanaged.Attach(g.PGData); err == nil {
-			if err := CheckAttachedCap(c, capBytes, capGiven); err != nil {
+			if err := checkAttachedCap(c, capBytes, capGiven); err != nil {
 				return nil, err
 			}
 			if c.Unprotected() && logf != nil {
@@ -146,7 +146,7 @@ func Open(ctx context.Context, g *session.Globals, logf func(string, ...any)) (*
 	}
 	t := &Target{Managed: c, DSN: c.URL("brokerbench")}
 	t.oomBase = t.OOMKills()
-	if err := EnsureDatabase(ctx, c, "brokerbench"); err != nil {
+	if err := ensureDatabase(ctx, c, "brokerbench"); err != nil {
 		t.Close()
 		return nil, err
 	}
@@ -167,8 +167,8 @@ func startMariaDB(ctx context.Context, g *session.Globals, capBytes int64, logf 
 	return t, nil
 }
 
-// EnsureDatabase creates the managed cluster's benchmark database once.
-func EnsureDatabase(ctx context.Context, c *pgmanaged.Cluster, name string) error {
+// ensureDatabase creates the managed cluster's benchmark database once.
+func ensureDatabase(ctx context.Context, c *pgmanaged.Cluster, name string) error {
 	db, err := database.Open(ctx, c.URL("postgres"), database.Options{MaxConns: 1})
 	if err != nil {
 		return err
