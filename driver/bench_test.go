@@ -5,7 +5,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/brokerbench/brokerbench/results"
+	"github.com/brokerbench/brokerbench/results/record"
 	"github.com/brokerbench/brokerbench/schema/rnd"
 	"github.com/brokerbench/brokerbench/txn"
 )
@@ -42,7 +42,7 @@ func BenchmarkUserLoopOverhead(b *testing.B) {
 			ctx, cancel := context.WithCancel(context.Background())
 			defer cancel()
 			clk := RealClock{}
-			rec := &recording{rec: results.NewRecorder(clk.Now()), txCtx: context.Background()}
+			rec := &recording{rec: record.NewRecorder(clk.Now()), txCtx: context.Background()}
 			d := &Driver{cfg: Config{Seed: 1}, clock: clk, rec: rec}
 			if rate > 0 {
 				d.sched.Store(NewRateSchedule(rate, clk.Now()))

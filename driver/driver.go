@@ -11,6 +11,7 @@ import (
 	hdrhistogram "github.com/HdrHistogram/hdrhistogram-go"
 
 	"github.com/brokerbench/brokerbench/results"
+	"github.com/brokerbench/brokerbench/results/record"
 	"github.com/brokerbench/brokerbench/schema"
 	"github.com/brokerbench/brokerbench/txn"
 )
@@ -126,9 +127,9 @@ type Config struct {
 	// Probes add their own figures to every step (optional; see WindowProbe).
 	Probes []WindowProbe
 
-	OnTick     func(Live)             // once a second
-	OnInterval func(results.Interval) // each transaction type's figures of the last second
-	OnStep     func(*results.Step)    // each finished (or interrupted) step
+	OnTick     func(Live)            // once a second
+	OnInterval func(record.Interval) // each transaction type's figures of the last second
+	OnStep     func(*results.Step)   // each finished (or interrupted) step
 	// OnSettle gets each finished settling window (Level.Settle), which is not a step:
 	// OnStep never sees it and Run does not return it.
 	OnSettle func(*results.Step)
@@ -247,7 +248,7 @@ func (d *Driver) Run(ctx context.Context) ([]results.Step, error) {
 	cfg := &d.cfg
 	txCtx, cancelTx := context.WithCancel(context.WithoutCancel(ctx))
 	defer cancelTx()
-	d.rec = &recording{rec: results.NewRecorder(d.clock.Now()), txCtx: txCtx, deadlines: deadlines(cfg.Limits, cfg.LostGrace),
+	d.rec = &recording{rec: record.NewRecorder(d.clock.Now()), txCtx: txCtx, deadlines: deadlines(cfg.Limits, cfg.LostGrace),
 		onNewFail: func(class string, err error) { cfg.Logf("first %s failure: %v", class, err) }}
 
 	timer := d.rec.newWorker(timerStream, cfg.NewMarketExecutor(timerStream))
@@ -611,7 +612,7 @@ func (d *Driver) tick(ctx context.Context, abort context.CancelCauseFunc, timer 
 		merged.Reset()
 		var count, tr, errs int64
 		var elapsed time.Duration
-		d.rec.rec.Tick(now, func(iv results.Interval) {
+		d.rec.rec.Tick(now, func(iv record.Interval) {
 			elapsed = iv.Elapsed
 			n := iv.Response.TotalCount()
 			count += n

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/brokerbench/brokerbench/results"
+	"github.com/brokerbench/brokerbench/results/figures"
 	"github.com/brokerbench/brokerbench/schema/rnd"
 	"github.com/brokerbench/brokerbench/txn"
 )
@@ -265,8 +266,8 @@ func TestSearchStepsOneDriver(t *testing.T) {
 		src, err := NewSearchSteps(context.Background(), DefaultSearchConfig(), Level{Users: 40, Step: 40 * time.Second, Warmup: 10 * time.Second},
 			func(req ProbeRequest, st *results.Step) ProbeOutcome {
 				judged = append(judged, st)
-				st.LimitsBroken = lims.Broken(st)
-				v := lims.Judge(st)
+				st.LimitsBroken = figures.BrokenLimits(lims, st)
+				v := figures.JudgeLimits(lims, st)
 				return ProbeOutcome{Pass: v.Pass, Why: v.Why, Limiting: v.Limiting, Step: len(judged) - 1, TPS: st.TPS, TPSE: st.TPSE}
 			})
 		if err != nil {

@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/brokerbench/brokerbench/results"
+	"github.com/brokerbench/brokerbench/results/figures"
 )
 
 // hostHeader and hostCells are the step rows' host columns (docs/host.md): the
@@ -17,7 +18,7 @@ func hostCells(st *results.Step) string {
 	if h == nil || h.Source == "" || h.Source == results.HostSourceNone {
 		return fmt.Sprintf(" %-21s %5s %9s", "-", "-", "-")
 	}
-	return fmt.Sprintf(" %-21s %5.1f %9.2f", results.CPUSplit(h.HostFigures), h.RunQueue, (h.NetRxBytes+h.NetTxBytes)/(1<<20))
+	return fmt.Sprintf(" %-21s %5.1f %9.2f", figures.CPUSplit(h.HostFigures), h.RunQueue, (h.NetRxBytes+h.NetTxBytes)/(1<<20))
 }
 
 // sourceAndBottleneck names where the step's data came from and what limited it, as
@@ -28,7 +29,7 @@ func sourceAndBottleneck(st *results.Step) []string {
 	if st.DataSource != "" && st.DataSource != results.DataUnknown {
 		f = append(f, "data "+st.DataSource)
 	}
-	if st.Bottleneck != "" && st.Bottleneck != results.BottleneckNone && st.Bottleneck != results.BottleneckDriver {
+	if st.Bottleneck != "" && st.Bottleneck != figures.BottleneckNone && st.Bottleneck != figures.BottleneckDriver {
 		f = append(f, "bottleneck "+st.Bottleneck)
 	}
 	return f

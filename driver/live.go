@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/brokerbench/brokerbench/results"
+	"github.com/brokerbench/brokerbench/results/figures"
 )
 
 // IOAwaitMS is the average I/O latency over reads and writes, weighted by their
@@ -63,7 +64,7 @@ func StepHeader(withIO bool) string {
 
 // StepRow is one finished step.
 func StepRow(n int, st *results.Step, withIO bool) string {
-	ov := results.StepOverall(st)
+	ov := figures.StepOverall(st)
 	p95 := "-"
 	if ov.HasPercentiles {
 		p95 = fmt.Sprintf("%.3f", ov.P95MS)
@@ -93,8 +94,8 @@ func StepRow(n int, st *results.Step, withIO bool) string {
 	if st.Lag.Missed > 0 {
 		flags = append(flags, fmt.Sprintf("%d starts missed", st.Lag.Missed))
 	}
-	if results.BehindSchedule(st) {
-		flags = append(flags, fmt.Sprintf("%s: %d starts owed", results.FlagBehindSchedule, st.Lag.Owed))
+	if figures.BehindSchedule(st) {
+		flags = append(flags, fmt.Sprintf("%s: %d starts owed", figures.FlagBehindSchedule, st.Lag.Owed))
 	}
 	if st.Faults != nil && st.Faults.ConnectionsLost > 0 {
 		flags = append(flags, fmt.Sprintf("%d connections lost", st.Faults.ConnectionsLost))
@@ -109,7 +110,7 @@ func StepRow(n int, st *results.Step, withIO bool) string {
 		flags = append(flags, "server lost")
 	}
 	flags = append(flags, sourceAndBottleneck(st)...)
-	if d := results.Disturbances(st); len(d) > 0 {
+	if d := figures.Disturbances(st); len(d) > 0 {
 		flags = append(flags, "disturbed: "+strings.Join(d, ", "))
 	}
 	return r + "  " + strings.Join(flags, ", ")

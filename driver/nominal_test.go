@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/brokerbench/brokerbench/results"
+	"github.com/brokerbench/brokerbench/results/figures"
 	"github.com/brokerbench/brokerbench/schema"
 	"github.com/brokerbench/brokerbench/schema/rnd"
 	"github.com/brokerbench/brokerbench/txn"
@@ -42,20 +43,20 @@ func testRunNominalPace(t *testing.T) {
 	m := newFakeMarket()
 	cfg := fakeConfig(m, []int{10, 40}, 20*time.Minute, 16*time.Minute)
 	cfg.Scale = schema.Scale{Customers: 10000, TradeDays: 5}
-	cfg.NominalTPSE = results.NominalTPSE(cfg.Scale.Customers)
+	cfg.NominalTPSE = figures.NominalTPSE(cfg.Scale.Customers)
 	cfg.Think = time.Second // ignored under nominal pacing
 	cfg.DataMaintenanceEvery = -1
 	steps := mustRun(t, cfg)
 	for _, st := range steps {
-		results.SetNominal(&st, cfg.Scale.Customers)
+		figures.SetNominal(&st, cfg.Scale.Customers)
 		n := float64(st.Transactions["Trade-Result"].Count)
 		sd := 100 / math.Sqrt(n)
 		t.Logf("%d users: tpsE %.2f, %.1f %% of nominal %.0f (Trade-Results %.0f, ±%.1f %%), tps %.1f",
 			st.Users, st.TPSE, st.NominalPercent, cfg.NominalTPSE, n, sd, st.TPS)
-		if st.NominalPercent < results.NominalFloorPercent || st.NominalPercent > results.NominalCeilingPercent || math.Abs(st.NominalPercent-100) > 4*sd {
+		if st.NominalPercent < figures.NominalFloorPercent || st.NominalPercent > figures.NominalCeilingPercent || math.Abs(st.NominalPercent-100) > 4*sd {
 			t.Errorf("%d users: %.1f %% of nominal, want 80-102 %% and 100 ± %.1f %%", st.Users, st.NominalPercent, 4*sd)
 		}
-		if results.HasFlag(&st, results.FlagOverNominal) {
+		if results.HasFlag(&st, figures.FlagOverNominal) {
 			t.Errorf("%d users: flagged %v", st.Users, st.Flags)
 		}
 	}
@@ -91,10 +92,10 @@ func TestNominalPaceIgnoresResponseTimes(t *testing.T) {
 					}
 				}
 				offered := float64(starts) / st.MeasuredS * TradeResultsPerCustomerTxn
-				nominal := results.NominalTPSE(1000)
+				nominal := figures.NominalTPSE(1000)
 				t.Logf("offered %.3f tpsE of nominal %.1f (%.1f %%), %d customer starts, owed %d, dropped %d",
 					offered, nominal, offered/nominal*100, starts, st.Lag.Owed, st.Lag.Missed)
-				if got := results.BehindSchedule(&st); got != c.behind {
+				if got := figures.BehindSchedule(&st); got != c.behind {
 					t.Errorf("behind schedule %v (owed %d, dropped %d), want %v", got, st.Lag.Owed, st.Lag.Missed, c.behind)
 				}
 				if !c.behind && math.Abs(offered/nominal-1) > 0.02 {
@@ -111,7 +112,7 @@ func runNominalFake(t *testing.T, users int, lat time.Duration) results.Step {
 	t.Helper()
 	m := newFakeMarket()
 	cfg := fakeConfig(m, []int{users}, 21*time.Minute, time.Minute)
-	cfg.NominalTPSE = results.NominalTPSE(cfg.Scale.Customers)
+	cfg.NominalTPSE = figures.NominalTPSE(cfg.Scale.Customers)
 	cfg.DataMaintenanceEvery = -1
 	cfg.NewUserExecutor = func(w int) txn.Executor {
 		return &fakeExec{m: m, r: rnd.New(7, uint64(w)), clock: cfg.Clock, lat: lat}
@@ -132,23 +133,23 @@ func TestNominalShortSaysWhy(t *testing.T) {
 		m := newFakeMarket()
 		cfg := fakeConfig(m, []int{10}, 2*time.Minute, 30*time.Second)
 		cfg.Scale = schema.Scale{Customers: 10000, TradeDays: 5}
-		cfg.NominalTPSE = results.NominalTPSE(cfg.Scale.Customers)
+		cfg.NominalTPSE = figures.NominalTPSE(cfg.Scale.Customers)
 		cfg.DataMaintenanceEvery = -1
 		st := mustRun(t, cfg)[0]
-		results.SetNominal(&st, cfg.Scale.Customers)
+		figures.SetNominal(&st, cfg.Scale.Customers)
 		if st.LimitOrders == nil || st.LimitOrders.Waiting == 0 {
 			t.Fatalf("limit orders %+v: want some still waiting two minutes into the run", st.LimitOrders)
 		}
 		t.Logf("tpsE %.1f %% of nominal, limit orders %+v", st.NominalPercent, *st.LimitOrders)
-		if st.NominalPercent >= results.NominalShortPercent {
+		if st.NominalPercent >= figures.NominalShortPercent {
 			t.Fatalf("%.1f %% of nominal two minutes into the run: want it short", st.NominalPercent)
 		}
 		run := &results.Run{Options: map[string]any{"pace": "nominal"}}
-		note := results.NominalShortNote(run, &st)
+		note := figures.NominalShortNote(run, &st)
 		if want := fmt.Sprintf("%d limit orders were still waiting", st.LimitOrders.Waiting+st.LimitOrders.Triggered); !strings.Contains(note, want) {
 			t.Errorf("note %q lacks %q", note, want)
 		}
-		if results.NominalShortNote(&results.Run{}, &st) != "" {
+		if figures.NominalShortNote(&results.Run{}, &st) != "" {
 			t.Error("a step not paced at nominal got the note")
 		}
 	})

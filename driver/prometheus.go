@@ -6,7 +6,7 @@ import (
 
 	"github.com/prometheus/client_golang/prometheus"
 
-	"github.com/brokerbench/brokerbench/results"
+	"github.com/brokerbench/brokerbench/results/record"
 )
 
 // metricBuckets are the Prometheus histogram bounds in seconds: dense below 10 ms,
@@ -38,7 +38,7 @@ type bucketCounts struct {
 	n      uint64
 }
 
-func (b *bucketCounts) add(iv *results.Interval, svc bool) {
+func (b *bucketCounts) add(iv *record.Interval, svc bool) {
 	h := iv.Response
 	if svc {
 		h = iv.Service
@@ -93,7 +93,7 @@ func NewMetrics() *Metrics {
 }
 
 // Observe adds one tick's interval of one transaction type.
-func (m *Metrics) Observe(iv results.Interval) {
+func (m *Metrics) Observe(iv record.Interval) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	t := m.txns[iv.Name]

@@ -6,19 +6,19 @@ import (
 
 	"github.com/prometheus/client_golang/prometheus"
 
-	"github.com/brokerbench/brokerbench/results"
+	"github.com/brokerbench/brokerbench/results/record"
 )
 
 // TestMetrics feeds the collector from a recorder's tick and reads it back through a
 // Prometheus registry: counters and cumulative histogram buckets per transaction.
 func TestMetrics(t *testing.T) {
 	now := time.Unix(1000, 0)
-	rec := results.NewRecorder(now)
+	rec := record.NewRecorder(now)
 	h := rec.Handle()
 	for _, d := range []time.Duration{300 * time.Microsecond, 3 * time.Millisecond, 40 * time.Millisecond} {
-		h.Record("Trade-Order", d, d/2, results.Outcome{Retries: 1})
+		h.Record("Trade-Order", d, d/2, record.Outcome{Retries: 1})
 	}
-	h.Record("Trade-Order", 0, 0, results.Outcome{Failed: true})
+	h.Record("Trade-Order", 0, 0, record.Outcome{Failed: true})
 	m := NewMetrics()
 	rec.Tick(now.Add(time.Second), m.Observe)
 	m.SetLive(Live{Step: 2, Users: 50, TPS: 3})

@@ -7,7 +7,7 @@ import (
 	"time"
 
 	"github.com/brokerbench/brokerbench/database"
-	"github.com/brokerbench/brokerbench/results"
+	"github.com/brokerbench/brokerbench/results/record"
 	"github.com/brokerbench/brokerbench/txn"
 )
 
@@ -24,13 +24,13 @@ var kindNames = func() (n [txn.NumKinds]string) {
 type worker struct {
 	id    int
 	exec  txn.Executor
-	h     *results.Handle
+	h     *record.Handle
 	stats *workerStats
 }
 
 // recording is what every worker records into.
 type recording struct {
-	rec   *results.Recorder
+	rec   *record.Recorder
 	stats statsRegistry
 	// txCtx is the context transactions run under: it outlives the run's context so
 	// in-flight transactions can finish after an interrupt, and ends after the grace
@@ -89,7 +89,7 @@ func (r *recording) finish(w *worker, k txn.Kind, at txnTimes, out *txn.Outcome,
 		c := failureClass(err)
 		w.stats.fails[c].Add(1)
 		r.noteFailure(c, err)
-		w.h.Record(kindNames[k], 0, 0, results.Outcome{Failed: true, Retries: retries})
+		w.h.Record(kindNames[k], 0, 0, record.Outcome{Failed: true, Retries: retries})
 		return true
 	}
 	svc := out.ServiceStart
@@ -97,7 +97,7 @@ func (r *recording) finish(w *worker, k txn.Kind, at txnTimes, out *txn.Outcome,
 		svc = start
 	}
 	w.stats.ok.Add(1)
-	w.h.Record(kindNames[k], end.Sub(intended), end.Sub(svc), results.Outcome{Retries: retries, RolledBack: out.RolledBack})
+	w.h.Record(kindNames[k], end.Sub(intended), end.Sub(svc), record.Outcome{Retries: retries, RolledBack: out.RolledBack})
 	return true
 }
 

@@ -4,6 +4,7 @@ import (
 	"time"
 
 	"github.com/brokerbench/brokerbench/results"
+	"github.com/brokerbench/brokerbench/results/figures"
 )
 
 // SettleSteps runs settling windows before a source's first step: the first step's
@@ -56,9 +57,9 @@ func (s *SettleSteps) Next(last *results.Step) (Level, bool) {
 		return s.settleLevel(), true
 	case settleRunning:
 		if last != nil {
-			s.Record.Windows = append(s.Record.Windows, results.SettleWindowOf(last))
+			s.Record.Windows = append(s.Record.Windows, figures.SettleWindowOf(last))
 		}
-		s.Record.Judge()
+		figures.JudgeSettle(&s.Record)
 		if s.OnWindow != nil {
 			s.OnWindow(&s.Record)
 		}

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/brokerbench/brokerbench/results"
+	"github.com/brokerbench/brokerbench/results/figures"
 )
 
 // TestSettleWindowsAreNotSteps: the settling windows run before the first step at its
@@ -41,7 +42,7 @@ func testSettleWindowsAreNotSteps(t *testing.T) {
 	if len(got) != 2 || got[0].Users != 2 || got[1].Users != 4 || len(stepped) != 2 {
 		t.Fatalf("steps %+v, OnStep saw %d", got, len(stepped))
 	}
-	if len(settled) < results.SettleSpan || len(settled) != len(src.Record.Windows) {
+	if len(settled) < figures.SettleSpan || len(settled) != len(src.Record.Windows) {
 		t.Fatalf("OnSettle saw %d windows, the record holds %d", len(settled), len(src.Record.Windows))
 	}
 	for i, st := range settled {

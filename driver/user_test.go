@@ -6,7 +6,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/brokerbench/brokerbench/results"
+	"github.com/brokerbench/brokerbench/results/record"
 	"github.com/brokerbench/brokerbench/schema/rnd"
 	"github.com/brokerbench/brokerbench/txn"
 )
@@ -94,7 +94,7 @@ func TestUserLoopFakeClock(t *testing.T) {
 			ctx, cancel := context.WithCancel(context.Background())
 			defer cancel()
 			exec := &clockExec{c: clk, queue: 2 * time.Millisecond, service: 5 * time.Millisecond, stop: cancel, limit: 200}
-			rec := &recording{rec: results.NewRecorder(clk.Now()), txCtx: context.Background()}
+			rec := &recording{rec: record.NewRecorder(clk.Now()), txCtx: context.Background()}
 			d := &Driver{cfg: Config{Think: tc.think, Seed: 1}, clock: clk, rec: rec}
 			d.mee = newMEE(DefaultMarket(1), clk, rec, 685, 1, clk.Now())
 			u := &user{w: rec.newWorker(0, exec), deck: newTestDeck(rnd.New(1, 2)), r: rnd.New(1, 3), done: make(chan struct{})}

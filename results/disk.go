@@ -162,17 +162,17 @@ func (s *DiskStep) LatencyMS() float64 {
 	return sum / n
 }
 
-// diskKey identifies a profile step: the same profile at the same depth on two
+// DiskKey identifies a profile step: the same profile at the same depth on two
 // systems is the same test.
-type diskKey struct {
+type DiskKey struct {
 	Profile string
 	Depth   int
 }
 
-func (k diskKey) String() string { return fmt.Sprintf("%s, %d outstanding", k.Profile, k.Depth) }
+func (k DiskKey) String() string { return fmt.Sprintf("%s, %d outstanding", k.Profile, k.Depth) }
 
-// profileOrder is the profiles in the order the run ran them.
-func profileOrder(d *DiskRun) []string {
+// ProfileOrder is the profiles in the order the run ran them.
+func ProfileOrder(d *DiskRun) []string {
 	var out []string
 	for _, p := range d.Profiles {
 		if !slices.Contains(out, p.Name) {
@@ -187,8 +187,8 @@ func profileOrder(d *DiskRun) []string {
 	return out
 }
 
-// depthsOf is every depth the steps ran at, ascending.
-func depthsOf(steps []DiskStep) []int {
+// DepthsOf is every depth the steps ran at, ascending.
+func DepthsOf(steps []DiskStep) []int {
 	var out []int
 	for _, st := range steps {
 		if !slices.Contains(out, st.Depth) {
@@ -199,8 +199,8 @@ func depthsOf(steps []DiskStep) []int {
 	return out
 }
 
-// stepAt returns the first step of profile at depth, nil when none.
-func stepAt(d *DiskRun, k diskKey) *DiskStep {
+// StepAt returns the first step of profile at depth, nil when none.
+func StepAt(d *DiskRun, k DiskKey) *DiskStep {
 	for i := range d.Steps {
 		if d.Steps[i].Profile == k.Profile && d.Steps[i].Depth == k.Depth {
 			return &d.Steps[i]

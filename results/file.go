@@ -117,7 +117,7 @@ func Parse(data []byte) (*Run, error) {
 	if err := json.Unmarshal(data, &r); err != nil {
 		return nil, jsonError(data, err)
 	}
-	if err := validate(&r); err != nil {
+	if err := Validate(&r); err != nil {
 		return nil, &FileError{Err: err}
 	}
 	return &r, nil

@@ -146,7 +146,7 @@ type Shard struct {
 }
 
 // MergedShard is one shard of a merged file: where it came from and the
-// figures that belong to each driver, not to the run (they are never summed).
+// Figures that belong to each driver, not to the run (they are never summed).
 type MergedShard struct {
 	Index         int     `json:"index"`
 	File          string  `json:"file,omitempty"` // base name of the shard's file

@@ -25,15 +25,15 @@ func NewHistogram() *hdrhistogram.Histogram {
 	return hdrhistogram.New(HistLowestMicros, HistHighestMicros, HistSigFigs)
 }
 
-// newPacked returns a sparse histogram of the same geometry; per-worker interval
+// NewPacked returns a sparse histogram of the same geometry; per-worker interval
 // histograms hold only a handful of values, and a dense one costs ~190 KB.
-func newPacked() *hdrhistogram.PackedHistogram {
+func NewPacked() *hdrhistogram.PackedHistogram {
 	return hdrhistogram.NewPacked(HistLowestMicros, HistHighestMicros, HistSigFigs)
 }
 
-// clampMicros converts d to whole microseconds inside the histogram's range, so a
-// value is never dropped: a zero-length or hour-long transaction still counts.
-func clampMicros(d time.Duration) int64 {
+// ClampMicros converts d to whole microseconds inside the histogram's range, so a
+// Value is never dropped: a zero-length or hour-long transaction still counts.
+func ClampMicros(d time.Duration) int64 {
 	us := d.Microseconds()
 	if us < HistLowestMicros {
 		return HistLowestMicros
@@ -97,18 +97,18 @@ func Summarize(resp, svc *hdrhistogram.Histogram, errs, retries, rollbacks int64
 	if resp != nil && resp.TotalCount() > 0 {
 		s.Count = resp.TotalCount()
 		s.AvgMS = resp.Mean() / 1000
-		s.P50MS = microsToMS(resp.ValueAtQuantile(50))
-		s.P90MS = microsToMS(resp.ValueAtQuantile(90))
-		s.P95MS = microsToMS(resp.ValueAtQuantile(95))
-		s.P99MS = microsToMS(resp.ValueAtQuantile(99))
-		s.MaxMS = microsToMS(resp.Max())
+		s.P50MS = MicrosToMS(resp.ValueAtQuantile(50))
+		s.P90MS = MicrosToMS(resp.ValueAtQuantile(90))
+		s.P95MS = MicrosToMS(resp.ValueAtQuantile(95))
+		s.P99MS = MicrosToMS(resp.ValueAtQuantile(99))
+		s.MaxMS = MicrosToMS(resp.Max())
 		// An encoding error is impossible for a histogram made here; a summary without
 		// its histogram still carries every figure, so it is not worth failing for.
 		s.Response, _ = EncodeHistogram(resp)
 	}
 	if svc != nil && svc.TotalCount() > 0 {
 		s.ServiceAvgMS = svc.Mean() / 1000
-		s.ServiceP95MS = microsToMS(svc.ValueAtQuantile(95))
+		s.ServiceP95MS = MicrosToMS(svc.ValueAtQuantile(95))
 		s.Service, _ = EncodeHistogram(svc)
 	}
 	return s
@@ -129,10 +129,10 @@ func SetShares(txns map[string]TxnStats) {
 	}
 }
 
-func microsToMS(us int64) float64 { return float64(us) / 1000 }
+func MicrosToMS(us int64) float64 { return float64(us) / 1000 }
 
-// round rounds x to n decimals; figures in files and tables carry no false precision.
-func round(x float64, n int) float64 {
+// Round rounds x to n decimals; figures in files and tables carry no false precision.
+func Round(x float64, n int) float64 {
 	p := math.Pow(10, float64(n))
 	return math.Round(x*p) / p
 }

@@ -106,7 +106,7 @@ func TestClampMicros(t *testing.T) {
 		d    time.Duration
 		want int64
 	}{{0, 1}, {-time.Second, 1}, {1500 * time.Nanosecond, 1}, {2 * time.Millisecond, 2000}, {3 * time.Hour, HistHighestMicros}} {
-		if got := clampMicros(c.d); got != c.want {
+		if got := ClampMicros(c.d); got != c.want {
 			t.Errorf("clampMicros(%v) = %d, want %d", c.d, got, c.want)
 		}
 	}

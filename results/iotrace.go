@@ -38,7 +38,7 @@ type IOCapture struct {
 	LowestOffset int64 `json:"lowest_offset"`
 	HighestEnd   int64 `json:"highest_end"`
 	// Outstanding is the number of requests issued and not completed: time-weighted
-	// mean and maximum over the capture, and per second.
+	// Mean and maximum over the capture, and per second.
 	OutstandingMean float64             `json:"outstanding_mean"`
 	OutstandingMax  int                 `json:"outstanding_max"`
 	PerSecond       []OutstandingSecond `json:"outstanding_per_second,omitempty"`

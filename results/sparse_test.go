@@ -3,6 +3,8 @@ package results
 import (
 	"math/rand/v2"
 	"testing"
+
+	"github.com/brokerbench/brokerbench/results/stats"
 )
 
 // TestSparseMatchesDistribution: the fast walk over the counts gives the buckets
@@ -14,13 +16,13 @@ func TestSparseMatchesDistribution(t *testing.T) {
 		_ = h.RecordValue(1 + int64(rng.ExpFloat64()*float64(1+rng.IntN(4)*1000000)))
 	}
 	_ = h.RecordValue(HistHighestMicros)
-	var want []valueCount
+	var want []stats.ValueCount
 	for _, b := range h.Distribution() {
 		if b.Count > 0 {
-			want = append(want, valueCount{v: b.To, mid: (b.From + b.To) / 2, n: b.Count})
+			want = append(want, stats.ValueCount{Value: b.To, Mid: (b.From + b.To) / 2, Count: b.Count})
 		}
 	}
-	got := sparse(h)
+	got := stats.Sparse(h)
 	if len(got) != len(want) {
 		t.Fatalf("%d buckets, want %d", len(got), len(want))
 	}

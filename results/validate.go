@@ -22,10 +22,10 @@ const (
 	MaxSteps = 10_000
 )
 
-// validate refuses what the format forbids beyond JSON types: strings and lists
+// Validate refuses what the format forbids beyond JSON types: strings and lists
 // past the bounds, and counts or figures below zero (no step measures -5 tps). The
 // error names the field as the file spells it.
-func validate(r *Run) error {
+func Validate(r *Run) error {
 	v := validator{}
 	v.text("label", r.Label)
 	v.text("tool", r.Tool)

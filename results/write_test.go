@@ -1,4 +1,4 @@
-package results
+package results_test
 
 import (
 	"os"
@@ -6,6 +6,9 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/brokerbench/brokerbench/internal/testkit/runfixture"
+	"github.com/brokerbench/brokerbench/results"
 )
 
 // TestWriteKeepsAnExistingFile: a run with no step yet never replaces a file at its
@@ -17,18 +20,18 @@ func TestWriteKeepsAnExistingFile(t *testing.T) {
 	if err := os.WriteFile(path, []byte("the user's own notes\n"), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	empty := sampleRun("started", nil, 1, 1, 1)
-	empty.Steps = []Step{}
-	if err := Write(path, empty); err != nil {
+	empty := runfixture.SampleRun("started", nil, 1, 1, 1)
+	empty.Steps = []results.Step{}
+	if err := results.Write(path, empty); err != nil {
 		t.Fatal(err)
 	}
 	if data, _ := os.ReadFile(path); string(data) != "the user's own notes\n" {
 		t.Fatalf("a run without steps replaced the file: %q", data)
 	}
-	if err := Write(path, sampleRun("one step", []int{8}, 1, 1, 1)); err != nil {
+	if err := results.Write(path, runfixture.SampleRun("one step", []int{8}, 1, 1, 1)); err != nil {
 		t.Fatal(err)
 	}
-	got, err := Read(path)
+	got, err := results.Read(path)
 	if err != nil || got.Label != "one step" {
 		t.Fatalf("after the first step: %v, %+v", err, got)
 	}
@@ -37,7 +40,7 @@ func TestWriteKeepsAnExistingFile(t *testing.T) {
 	}
 	// A new file without steps is written (a bad --out fails at once), 0644.
 	fresh := filepath.Join(dir, "fresh.json")
-	if err := Write(fresh, empty); err != nil {
+	if err := results.Write(fresh, empty); err != nil {
 		t.Fatal(err)
 	}
 	if fi, err := os.Stat(fresh); err != nil || fi.Mode().Perm() != 0o644 {
@@ -80,7 +83,7 @@ func TestWriteRemovesStaleTemps(t *testing.T) {
 	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX); err != nil {
 		t.Fatal(err)
 	}
-	if err := Write(path, sampleRun("r", []int{8}, 1, 1, 1)); err != nil {
+	if err := results.Write(path, runfixture.SampleRun("r", []int{8}, 1, 1, 1)); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := os.Stat(stale); err == nil {
@@ -98,13 +101,13 @@ func TestWriteRemovesStaleTemps(t *testing.T) {
 // put there since by someone else is not replaced by a run with nothing measured.
 func TestWriteReplacesItsOwnFile(t *testing.T) {
 	p := filepath.Join(t.TempDir(), "run.json")
-	if err := Write(p, &Run{Label: "waiting"}); err != nil {
+	if err := results.Write(p, &results.Run{Label: "waiting"}); err != nil {
 		t.Fatal(err)
 	}
-	if err := Write(p, &Run{Label: "waiting", Interrupted: true}); err != nil {
+	if err := results.Write(p, &results.Run{Label: "waiting", Interrupted: true}); err != nil {
 		t.Fatal(err)
 	}
-	if r, err := Read(p); err != nil || !r.Interrupted {
+	if r, err := results.Read(p); err != nil || !r.Interrupted {
 		t.Fatalf("own file not replaced: %v %+v", err, r)
 	}
 	if err := os.Remove(p); err != nil {
@@ -113,7 +116,7 @@ func TestWriteReplacesItsOwnFile(t *testing.T) {
 	if err := os.WriteFile(p, []byte("someone's notes\n"), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	if err := Write(p, &Run{Label: "waiting", Interrupted: true}); err != nil {
+	if err := results.Write(p, &results.Run{Label: "waiting", Interrupted: true}); err != nil {
 		t.Fatal(err)
 	}
 	if b, _ := os.ReadFile(p); string(b) != "someone's notes\n" {

@@ -9,6 +9,8 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/brokerbench/brokerbench/results"
+	"github.com/brokerbench/brokerbench/results/compare"
+	"github.com/brokerbench/brokerbench/results/report"
 )
 
 // compareOptions are the flags of `brokerbench compare`.
@@ -163,7 +165,7 @@ func runCompare(stdout io.Writer, sides [][]string, o compareOptions) error {
 	if err != nil {
 		return err
 	}
-	gates, err := results.ParseGates(runGates)
+	gates, err := compare.ParseGates(runGates)
 	if err != nil {
 		return usageError{Err: err}
 	}
@@ -174,21 +176,21 @@ func runCompare(stdout io.Writer, sides [][]string, o compareOptions) error {
 	if len(disks) > 0 {
 		return compareWithDisks(stdout, inputs, disks, o, diskGates)
 	}
-	cmp, err := results.Compare(inputs)
+	cmp, err := compare.Compare(inputs)
 	if err != nil {
 		return usageError{Err: err}
 	}
 	cmp.AllowDisturbed = o.AllowDisturbed
 	trips, err := cmp.CheckGates(gates)
 	if err != nil {
-		var se *results.GateSyntaxError
+		var se *compare.GateSyntaxError
 		if errors.As(err, &se) {
 			return usageError{Err: err}
 		}
 		return err
 	}
 	unjudged := cmp.Unjudged(gates)
-	if err := cmp.WriteText(stdout); err != nil {
+	if err := report.WriteComparisonText(cmp, stdout); err != nil {
 		return err
 	}
 	if len(gates) > 0 {
@@ -199,7 +201,7 @@ func runCompare(stdout io.Writer, sides [][]string, o compareOptions) error {
 		gateLines{heading: "Gates:", where: "shared step", given: stringsOf(gates), unchecked: unchecked, trips: stringsOf(trips),
 			unjudged: stringsOf(unjudged), allowUnjudged: o.AllowUnjudged}.write(stdout)
 	}
-	if err := writeComparison(stdout, o, cmp, results.CompareHTMLOptions{Gates: gates, Trips: trips}); err != nil {
+	if err := writeComparison(stdout, o, cmp, report.CompareHTMLOptions{Gates: gates, Trips: trips}); err != nil {
 		return err
 	}
 	if len(trips) > 0 {
@@ -222,11 +224,11 @@ func readSides(sides [][]string) (runs, disks []results.Input, err error) {
 			return nil, nil, err
 		}
 		for _, x := range in.All() {
-			if results.IsDisk(x) && len(paths) > 1 {
+			if compare.IsDisk(x) && len(paths) > 1 {
 				return nil, nil, usagef("compare: %s is a storage profile; a side of several files (separated by --) takes OLTP result files only", x.Path)
 			}
 		}
-		if results.IsDisk(in) {
+		if compare.IsDisk(in) {
 			disks = append(disks, in)
 		} else {
 			runs = append(runs, in)
@@ -236,19 +238,19 @@ func readSides(sides [][]string) (runs, disks []results.Input, err error) {
 }
 
 // writeComparison writes the --csv, --json and --html files a compare was asked for.
-func writeComparison(stdout io.Writer, o compareOptions, cmp *results.Comparison, ho results.CompareHTMLOptions) error {
+func writeComparison(stdout io.Writer, o compareOptions, cmp *compare.Comparison, ho report.CompareHTMLOptions) error {
 	if o.CSV != "" {
-		if err := writeOutput(stdout, o.CSV, cmp.WriteCSV); err != nil {
+		if err := writeOutput(stdout, o.CSV, func(w io.Writer) error { return report.WriteComparisonCSV(cmp, w) }); err != nil {
 			return err
 		}
 	}
 	if o.JSON != "" {
-		if err := writeOutput(stdout, o.JSON, cmp.WriteJSON); err != nil {
+		if err := writeOutput(stdout, o.JSON, func(w io.Writer) error { return report.WriteComparisonJSON(cmp, w) }); err != nil {
 			return err
 		}
 	}
 	if o.HTML != "" {
-		return writeOutput(stdout, o.HTML, func(w io.Writer) error { return cmp.WriteCompareHTML(w, ho) })
+		return writeOutput(stdout, o.HTML, func(w io.Writer) error { return report.WriteComparisonHTML(cmp, w, ho) })
 	}
 	return nil
 }

@@ -9,6 +9,7 @@ import (
 
 	"github.com/brokerbench/brokerbench/driver"
 	"github.com/brokerbench/brokerbench/results"
+	"github.com/brokerbench/brokerbench/results/merge"
 )
 
 // mergeOptions are the flags of `brokerbench merge`.
@@ -59,8 +60,8 @@ func runMerge(stdout io.Writer, paths []string, o mergeOptions) error {
 		}
 		inputs[i] = results.Input{Path: p, Run: run}
 	}
-	merged, err := results.Merge(inputs, driver.Workload())
-	var me *results.MergeError
+	merged, err := merge.Merge(inputs, driver.Workload())
+	var me *merge.MergeError
 	if errors.As(err, &me) {
 		return usageError{Err: err}
 	}

@@ -11,6 +11,7 @@ import (
 
 	"github.com/brokerbench/brokerbench/driver"
 	"github.com/brokerbench/brokerbench/results"
+	"github.com/brokerbench/brokerbench/results/record"
 )
 
 var mergeTxnNames = []string{"Trade-Order", "Trade-Result", "Trade-Status"}
@@ -23,20 +24,20 @@ func writeShardFiles(t *testing.T, dir string, n int) (shards []string, union st
 	start := time.Date(2026, 12, 1, 4, 0, 0, 0, time.UTC)
 	one := &results.Run{Format: results.FormatVersion, Label: "one driver", Seed: 3, Scale: results.Scale{Customers: 1000, TradeDays: 5},
 		Database: results.Database{Product: "PostgreSQL"}, Limits: driver.Workload().DefaultLimits().Record()}
-	unionRecs := []*results.Recorder{results.NewRecorder(start), results.NewRecorder(start)}
+	unionRecs := []*record.Recorder{record.NewRecorder(start), record.NewRecorder(start)}
 	for k := 0; k < n; k++ {
 		rng := rand.New(rand.NewPCG(uint64(k), 5))
 		r := &results.Run{Format: results.FormatVersion, Label: "sharded", Seed: 3, Scale: one.Scale, Database: one.Database,
 			StartedAt: start, StartAt: &start, Limits: one.Limits, Options: map[string]any{"shard": fmt.Sprintf("%d/%d", k, n)},
 			Shard: &results.Shard{Index: k, Count: n}}
 		for i, users := range []int{2, 4} {
-			rec := results.NewRecorder(start)
+			rec := record.NewRecorder(start)
 			h, uh := rec.Handle(), unionRecs[i].Handle()
 			for j, name := range mergeTxnNames {
 				for v := 0; v < 30*(k+1)*(i+1)/(j+1); v++ {
 					d := time.Duration(rng.ExpFloat64() * float64(users*(j+1)) * float64(time.Millisecond))
-					h.Record(name, d, d/2, results.Outcome{Retries: v % 2})
-					uh.Record(name, d, d/2, results.Outcome{Retries: v % 2})
+					h.Record(name, d, d/2, record.Outcome{Retries: v % 2})
+					uh.Record(name, d, d/2, record.Outcome{Retries: v % 2})
 				}
 			}
 			txns, _ := rec.Window()

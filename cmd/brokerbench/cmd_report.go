@@ -9,6 +9,8 @@ import (
 
 	"github.com/brokerbench/brokerbench/driver"
 	"github.com/brokerbench/brokerbench/results"
+	"github.com/brokerbench/brokerbench/results/compare"
+	"github.com/brokerbench/brokerbench/results/report"
 	"github.com/brokerbench/brokerbench/session"
 )
 
@@ -69,17 +71,17 @@ func runReport(stdout io.Writer, path string, o reportOptions) error {
 		if err := enc.Encode(run); err != nil {
 			return fmt.Errorf("report: %w", err)
 		}
-	} else if results.IsDisk(in) {
-		if err := results.WriteDiskReport(stdout, in); err != nil {
+	} else if compare.IsDisk(in) {
+		if err := report.WriteDiskReport(stdout, in); err != nil {
 			return fmt.Errorf("report: %w", err)
 		}
-	} else if err := results.WriteReport(stdout, in); err != nil {
+	} else if err := report.WriteReport(stdout, in); err != nil {
 		return fmt.Errorf("report: %w", err)
 	}
-	csvOut := results.WriteStepsCSV
-	htmlOut := func(w io.Writer, in results.Input) error { return results.WriteReportHTML(w, in, driver.Workload()) }
-	if results.IsDisk(in) {
-		csvOut, htmlOut = results.WriteDiskCSV, results.WriteDiskReportHTML
+	csvOut := report.WriteStepsCSV
+	htmlOut := func(w io.Writer, in results.Input) error { return report.WriteReportHTML(w, in, driver.Workload()) }
+	if compare.IsDisk(in) {
+		csvOut, htmlOut = report.WriteDiskCSV, report.WriteDiskReportHTML
 	}
 	if o.CSV != "" {
 		if err := writeOutput(stdout, o.CSV, func(w io.Writer) error { return csvOut(w, []results.Input{in}) }); err != nil {
@@ -104,20 +106,20 @@ func runRepeatsReport(stdout io.Writer, paths []string, o reportOptions) error {
 		return err
 	}
 	for _, in := range side.All() {
-		if results.IsDisk(in) {
+		if compare.IsDisk(in) {
 			return usagef("report: %s is a storage profile; report takes several files only as repeats of one OLTP run", in.Path)
 		}
 	}
-	if err := results.WriteRepeatsReport(stdout, side); err != nil {
+	if err := report.WriteRepeatsReport(stdout, side); err != nil {
 		return fmt.Errorf("report: %w", err)
 	}
 	if o.CSV != "" {
-		if err := writeOutput(stdout, o.CSV, func(w io.Writer) error { return results.WriteStepsCSV(w, []results.Input{side}) }); err != nil {
+		if err := writeOutput(stdout, o.CSV, func(w io.Writer) error { return report.WriteStepsCSV(w, []results.Input{side}) }); err != nil {
 			return err
 		}
 	}
 	if o.HTML != "" {
-		if err := writeOutput(stdout, o.HTML, func(w io.Writer) error { return results.WriteRepeatsReportHTML(w, side) }); err != nil {
+		if err := writeOutput(stdout, o.HTML, func(w io.Writer) error { return report.WriteRepeatsReportHTML(w, side) }); err != nil {
 			return err
 		}
 	}

@@ -16,6 +16,7 @@ import (
 	"github.com/brokerbench/brokerbench/internal/testkit/testdb"
 	"github.com/brokerbench/brokerbench/internal/testkit/testpg"
 	"github.com/brokerbench/brokerbench/results"
+	"github.com/brokerbench/brokerbench/results/figures"
 )
 
 // withPassword returns a test DSN as a role whose password is pw (the tests' cluster
@@ -142,8 +143,8 @@ func TestRunFlow(t *testing.T) {
 			// --settle auto: the first repeat settles (windows of 5 s, the shortest, as
 			// --warmup is 1 s), the second starts on the settled server.
 			switch s := r.Settle; {
-			case k == 1 && (s == nil || len(s.Windows) < results.SettleSpan || s.WindowS != 5):
-				t.Errorf("%s: settling %+v; want %d or more windows of 5 s", f, s, results.SettleSpan)
+			case k == 1 && (s == nil || len(s.Windows) < figures.SettleSpan || s.WindowS != 5):
+				t.Errorf("%s: settling %+v; want %d or more windows of 5 s", f, s, figures.SettleSpan)
 			case k == 1 && !strings.Contains(errOut, "settling 1: ") && !strings.Contains(errOut, "settled in ") && !strings.Contains(errOut, "not steady after "):
 				t.Errorf("the settling was not logged:\n%s", errOut)
 			case k == 2 && s != nil:

@@ -8,18 +8,20 @@ import (
 	"strings"
 
 	"github.com/brokerbench/brokerbench/results"
+	"github.com/brokerbench/brokerbench/results/compare"
+	"github.com/brokerbench/brokerbench/results/report"
 )
 
 // splitGates separates the storage-profile gates (disk.METRIC ...) from the run
 // gates and parses the former; a malformed one is a usage error.
-func splitGates(exprs []string) (runs []string, disks []results.DiskGate, err error) {
+func splitGates(exprs []string) (runs []string, disks []compare.DiskGate, err error) {
 	var errs []error
 	for _, e := range exprs {
-		if !results.IsDiskGate(e) {
+		if !compare.IsDiskGate(e) {
 			runs = append(runs, e)
 			continue
 		}
-		g, perr := results.ParseDiskGate(e)
+		g, perr := compare.ParseDiskGate(e)
 		if perr != nil {
 			errs = append(errs, perr)
 			continue
@@ -36,7 +38,7 @@ func splitGates(exprs []string) (runs []string, disks []results.DiskGate, err er
 // them: the runs' comparison first (as compare prints it alone), then the
 // profiles'. With both halves, --csv and --html get the runs' and the profiles' go
 // to a sibling file (report.html → report-disk.html), since their columns differ.
-func compareWithDisks(stdout io.Writer, runs, disks []results.Input, o compareOptions, diskGates []results.DiskGate) error {
+func compareWithDisks(stdout io.Writer, runs, disks []results.Input, o compareOptions, diskGates []compare.DiskGate) error {
 	if len(disks) < 2 {
 		return usagef("compare needs two or more storage-profile files to compare; got one (%s)", disks[0].Path)
 	}
@@ -49,7 +51,7 @@ func compareWithDisks(stdout io.Writer, runs, disks []results.Input, o compareOp
 		ro := o
 		ro.FailIf = nil
 		for _, e := range o.FailIf {
-			if !results.IsDiskGate(e) {
+			if !compare.IsDiskGate(e) {
 				ro.FailIf = append(ro.FailIf, e)
 			}
 		}
@@ -73,11 +75,11 @@ func compareWithDisks(stdout io.Writer, runs, disks []results.Input, o compareOp
 	} else if len(diskGates) < len(o.FailIf) {
 		return usagef("--fail-if: only disk.METRIC gates apply to storage-profile files (no OLTP run given)")
 	}
-	dc, err := results.CompareDisk(disks)
+	dc, err := compare.CompareDisk(disks)
 	if err != nil {
 		return usageError{Err: err}
 	}
-	if err := dc.WriteText(stdout); err != nil {
+	if err := report.WriteDiskComparisonText(dc, stdout); err != nil {
 		return err
 	}
 	trips, unchecked := dc.CheckGates(diskGates)
@@ -89,12 +91,12 @@ func compareWithDisks(stdout io.Writer, runs, disks []results.Input, o compareOp
 		gateLines{heading: "Storage-profile gates:", where: "shared profile step", given: stringsOf(diskGates), unchecked: exprs, trips: trips}.write(stdout)
 	}
 	if diskCSV != "" {
-		if err := writeOutput(stdout, diskCSV, func(w io.Writer) error { return results.WriteDiskCSV(w, disks) }); err != nil {
+		if err := writeOutput(stdout, diskCSV, func(w io.Writer) error { return report.WriteDiskCSV(w, disks) }); err != nil {
 			return err
 		}
 	}
 	if diskHTML != "" {
-		if err := writeOutput(stdout, diskHTML, func(w io.Writer) error { return dc.WriteHTML(w, diskGates, trips) }); err != nil {
+		if err := writeOutput(stdout, diskHTML, func(w io.Writer) error { return report.WriteDiskComparisonHTML(dc, w, diskGates, trips) }); err != nil {
 			return err
 		}
 	}

@@ -9,6 +9,7 @@ import (
 
 	"github.com/brokerbench/brokerbench/internal/testkit/testloop"
 	"github.com/brokerbench/brokerbench/results"
+	"github.com/brokerbench/brokerbench/results/figures"
 )
 
 // TestDiskBlockSizeSweep sweeps the streaming profile's request size on a loop
@@ -42,7 +43,7 @@ func TestDiskBlockSizeSweep(t *testing.T) {
 		if st.Host == nil || st.Host.Source != results.HostSourceProcfs || st.Host.Cores < 1 {
 			t.Errorf("%s: host figures %+v", bs, st.Host)
 		}
-		t.Logf("%s: %.1f MB/s, %.0f IOPS, host %s", bs, st.MBps, st.IOPS, results.CPUSplit(st.Host.HostFigures))
+		t.Logf("%s: %.1f MB/s, %.0f IOPS, host %s", bs, st.MBps, st.IOPS, figures.CPUSplit(st.Host.HostFigures))
 	}
 	if !(steps[0].MBps < steps[1].MBps) {
 		t.Errorf("MB/s did not rise with block size: 4k %.1f, 1m %.1f", steps[0].MBps, steps[1].MBps)

@@ -9,6 +9,7 @@ import (
 
 	"github.com/brokerbench/brokerbench/internal/testkit/testdb"
 	"github.com/brokerbench/brokerbench/results"
+	"github.com/brokerbench/brokerbench/results/figures"
 )
 
 // TestRunCPUBoundWithBurners runs a real step on a database of this host while
@@ -45,14 +46,14 @@ func TestRunCPUBoundWithBurners(t *testing.T) {
 	if h == nil || h.Source != results.HostSourceProcfs || st.DriverHost != nil {
 		t.Fatalf("host %+v, driver host %+v: want this host's procfs and no driver host apart", h, st.DriverHost)
 	}
-	t.Logf("host: %d cores, usr/sys/iow/st/idle %s, run queue %.1f; flags %v", h.Cores, results.CPUSplit(h.HostFigures), h.RunQueue, st.Flags)
-	if !results.HasFlag(&st, results.FlagCPUBound) || results.HasFlag(&st, results.FlagIOBound) {
+	t.Logf("host: %d cores, usr/sys/iow/st/idle %s, run queue %.1f; flags %v", h.Cores, figures.CPUSplit(h.HostFigures), h.RunQueue, st.Flags)
+	if !results.HasFlag(&st, figures.FlagCPUBound) || results.HasFlag(&st, figures.FlagIOBound) {
 		t.Errorf("flags %v, want cpu-bound and not io-bound (idle %.1f %%, iowait %.1f %%)", st.Flags, h.IdlePct, h.IOWaitPct)
 	}
 	if h.RunQueue < float64(max(2, runtime.NumCPU())) {
 		t.Errorf("run queue %.1f below the burners' count", h.RunQueue)
 	}
-	if st.Bottleneck != results.BottleneckCPU {
+	if st.Bottleneck != figures.BottleneckCPU {
 		t.Errorf("bottleneck %q, want cpu", st.Bottleneck)
 	}
 	for _, want := range []string{"CPU usr/sys/iow/st/id", "bottleneck cpu", "C: cpu-bound (at 2 users)"} {

@@ -11,6 +11,7 @@ import (
 	"github.com/brokerbench/brokerbench/internal/testkit/testdb"
 	"github.com/brokerbench/brokerbench/internal/testkit/testpg"
 	"github.com/brokerbench/brokerbench/results"
+	"github.com/brokerbench/brokerbench/results/figures"
 )
 
 func TestReplaceDisturbedUsage(t *testing.T) {
@@ -96,7 +97,7 @@ func TestRunReplacesDisturbedRepeat(t *testing.T) {
 			t.Errorf("%s: %v", name, err)
 			continue
 		}
-		if r.Repeat == nil || r.Repeat.Replaced != replaced || len(r.Steps) != 1 || !results.Disturbed(&r.Steps[0]) {
+		if r.Repeat == nil || r.Repeat.Replaced != replaced || len(r.Steps) != 1 || !figures.Disturbed(&r.Steps[0]) {
 			t.Errorf("%s: repeat %+v, %d steps, want %d replaced and a disturbed step", name, r.Repeat, len(r.Steps), replaced)
 		}
 	}

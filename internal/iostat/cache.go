@@ -1,6 +1,8 @@
 package iostat
 
-import "github.com/brokerbench/brokerbench/results"
+import (
+	"github.com/brokerbench/brokerbench/results/figures"
+)
 
 // CacheCounters are a database source's cumulative buffer-cache page requests: Hits
 // found in the database's own cache, Reads asked of the OS or the disk.
@@ -27,7 +29,7 @@ func (s *Sampler) HitRatio(a, b Mark) (float64, bool) {
 	if sa == nil || sa.Cache == nil || sb.Cache == nil || sa.Epoch != sb.Epoch {
 		return 0, false
 	}
-	return results.CacheHitRatio(sb.Cache.Hits-sa.Cache.Hits, sb.Cache.Reads-sa.Cache.Reads)
+	return figures.CacheHitRatio(sb.Cache.Hits-sa.Cache.Hits, sb.Cache.Reads-sa.Cache.Reads)
 }
 
 // LiveHitRatio is the hit ratio between the last two snapshots that have cache
@@ -57,7 +59,7 @@ func (s *Sampler) LiveHitRatio() (float64, bool) {
 		if sn.Epoch != last.Epoch {
 			return 0, false
 		}
-		return results.CacheHitRatio(last.Cache.Hits-sn.Cache.Hits, last.Cache.Reads-sn.Cache.Reads)
+		return figures.CacheHitRatio(last.Cache.Hits-sn.Cache.Hits, last.Cache.Reads-sn.Cache.Reads)
 	}
 	return 0, false
 }

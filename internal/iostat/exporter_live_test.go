@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/brokerbench/brokerbench/results"
+	"github.com/brokerbench/brokerbench/results/figures"
 )
 
 // TestRealNodeExporterAgreesWithDiskstats starts a real node_exporter (when one is
@@ -139,4 +140,4 @@ func TestRealNodeExporterHostAgreesWithProcfs(t *testing.T) {
 	}
 }
 
-func remoteSplit(h *results.StepHost) string { return results.CPUSplit(h.HostFigures) }
+func remoteSplit(h *results.StepHost) string { return figures.CPUSplit(h.HostFigures) }

@@ -6,6 +6,7 @@ import (
 	"math"
 
 	"github.com/brokerbench/brokerbench/results"
+	"github.com/brokerbench/brokerbench/results/figures"
 )
 
 // HostCounters are one reading of a host's CPU, memory and network (docs/host.md):
@@ -100,7 +101,7 @@ func hostFigures(a, b *HostCounters, seconds float64) (results.HostFigures, []re
 		ni := results.NetInterface{Name: name, SpeedMbit: cb.SpeedMbit, Loopback: cb.Loopback,
 			RxBytes: round2(float64(dd[0]) / seconds), TxBytes: round2(float64(dd[1]) / seconds),
 			RxPackets: round2(float64(dd[2]) / seconds), TxPackets: round2(float64(dd[3]) / seconds)}
-		ni.LinkPct = results.LinkPct(max(ni.RxBytes, ni.TxBytes), cb.SpeedMbit)
+		ni.LinkPct = figures.LinkPct(max(ni.RxBytes, ni.TxBytes), cb.SpeedMbit)
 		ifs = append(ifs, ni)
 		if ni.Loopback {
 			continue

@@ -11,6 +11,8 @@ import (
 	"golang.org/x/sys/unix"
 
 	"github.com/brokerbench/brokerbench/results"
+	"github.com/brokerbench/brokerbench/results/compare"
+	"github.com/brokerbench/brokerbench/results/report"
 )
 
 // stackFixture builds a /proc and /sys tree under root (the shape of the kernel's:
@@ -165,7 +167,7 @@ func TestDescribeStackFixture(t *testing.T) {
 func TestWhatDiffersFromFixtures(t *testing.T) {
 	a := &results.Run{Format: results.FormatVersion, Label: "A", System: fixtureSystem(t, "raid10", "write back"), Steps: []results.Step{{Users: 1, TPS: 1}}}
 	b := &results.Run{Format: results.FormatVersion, Label: "B", System: fixtureSystem(t, "raid5", "write through"), Steps: []results.Step{{Users: 1, TPS: 1}}}
-	c, err := results.Compare([]results.Input{{Path: "a.json", Run: a}, {Path: "b.json", Run: b}})
+	c, err := compare.Compare([]results.Input{{Path: "a.json", Run: a}, {Path: "b.json", Run: b}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -178,7 +180,7 @@ func TestWhatDiffersFromFixtures(t *testing.T) {
 		t.Errorf("differences\n got %q\nwant %q", got, want)
 	}
 	var buf strings.Builder
-	if err := c.WriteText(&buf); err != nil {
+	if err := report.WriteComparisonText(c, &buf); err != nil {
 		t.Fatal(err)
 	}
 	out := buf.String()

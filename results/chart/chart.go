@@ -416,7 +416,7 @@ func roundStep(span float64) float64 {
 }
 
 // maxValueTicks bounds the labelled ticks of valueTicks: beyond it every other
-// value goes unlabelled so the labels do not run into each other.
+// Value goes unlabelled so the labels do not run into each other.
 const maxValueTicks = 16
 
 // valueTicks ticks the axis at exactly these values (a ramp's user counts),

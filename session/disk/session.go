@@ -14,6 +14,7 @@ import (
 	"github.com/brokerbench/brokerbench/internal/iostat"
 	"github.com/brokerbench/brokerbench/internal/memcap"
 	"github.com/brokerbench/brokerbench/results"
+	"github.com/brokerbench/brokerbench/results/report"
 	"github.com/brokerbench/brokerbench/session"
 	"github.com/brokerbench/brokerbench/session/device"
 )
@@ -82,7 +83,7 @@ func (s *diskSession) measure(ctx context.Context) error {
 		err = werr
 	}
 	if len(s.res.Disk.Steps) > 0 {
-		if rerr := results.WriteDiskReport(s.con.Stdout, results.Input{Path: s.o.Out, Run: s.res}); rerr != nil && err == nil {
+		if rerr := report.WriteDiskReport(s.con.Stdout, results.Input{Path: s.o.Out, Run: s.res}); rerr != nil && err == nil {
 			err = rerr
 		}
 	}

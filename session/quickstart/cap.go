@@ -10,6 +10,7 @@ import (
 	"github.com/brokerbench/brokerbench/internal/memcap"
 	"github.com/brokerbench/brokerbench/internal/pgmanaged"
 	"github.com/brokerbench/brokerbench/results"
+	"github.com/brokerbench/brokerbench/results/figures"
 	"github.com/brokerbench/brokerbench/session/target"
 )
 
@@ -62,7 +63,7 @@ func capServer(ctx context.Context, tgt *target.Target, asked int64, given bool,
 // diskReadSummary is quickstart's closing line on how much of the reads came from
 // the disks.
 func diskReadSummary(r *results.Run) string {
-	s := results.SummarizeDiskReads(r)
+	s := figures.SummarizeDiskReads(r)
 	if !s.HasReadsPerTxn && !s.HasHitRatio {
 		return "Reads from disk: unknown (no storage figures for this run)."
 	}
@@ -79,7 +80,7 @@ func diskReadSummary(r *results.Run) string {
 	}
 	line += "."
 	if s.MemoryResidentSteps > 0 {
-		line += fmt.Sprintf(" %d of %d steps were memory-resident: the disks served almost no reads; %s.", s.MemoryResidentSteps, s.Steps, results.MemoryResidentAdvice)
+		line += fmt.Sprintf(" %d of %d steps were memory-resident: the disks served almost no reads; %s.", s.MemoryResidentSteps, s.Steps, figures.MemoryResidentAdvice)
 	}
 	return line
 }

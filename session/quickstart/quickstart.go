@@ -14,6 +14,7 @@ import (
 	"github.com/brokerbench/brokerbench/driver"
 	"github.com/brokerbench/brokerbench/loader"
 	"github.com/brokerbench/brokerbench/results"
+	"github.com/brokerbench/brokerbench/results/report"
 	"github.com/brokerbench/brokerbench/schema"
 	"github.com/brokerbench/brokerbench/session"
 	"github.com/brokerbench/brokerbench/session/load"
@@ -100,7 +101,7 @@ func Run(ctx context.Context, g *session.Globals, o *Options) (retErr error) {
 
 	say("4/4 report")
 	in := results.Input{Path: res.Path, Run: res.Run}
-	if err := session.WriteOutput(g.Stdout, htmlPath, func(w io.Writer) error { return results.WriteReportHTML(w, in, driver.Workload()) }); err != nil {
+	if err := session.WriteOutput(g.Stdout, htmlPath, func(w io.Writer) error { return report.WriteReportHTML(w, in, driver.Workload()) }); err != nil {
 		return err
 	}
 	fmt.Fprintf(g.Stdout, "\n%s\nHTML report: %s\nresult file: %s\n", diskReadSummary(res.Run), htmlPath, res.Path)

@@ -21,6 +21,7 @@ import (
 	"github.com/brokerbench/brokerbench/internal/memcap"
 	"github.com/brokerbench/brokerbench/iotrace"
 	"github.com/brokerbench/brokerbench/results"
+	"github.com/brokerbench/brokerbench/results/report"
 	"github.com/brokerbench/brokerbench/session"
 	"github.com/brokerbench/brokerbench/session/capture"
 	"github.com/brokerbench/brokerbench/session/device"
@@ -337,5 +338,5 @@ func printReplay(con session.Console, st *results.DiskStep, r *results.Replay) {
 			fmt.Fprintf(w, "  %-5s %8.0f IOPS %7.1f MB/s  latency p50 %.3f ms p99 %.3f ms\n", d.name, d.d.IOPS, d.d.MBps, d.d.P50MS, d.d.P99MS)
 		}
 	}
-	fmt.Fprintln(w, "  "+r.FidelityLine())
+	fmt.Fprintln(w, "  "+report.FidelityLine(r))
 }

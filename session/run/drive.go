@@ -9,6 +9,8 @@ import (
 	"github.com/brokerbench/brokerbench/driver"
 	"github.com/brokerbench/brokerbench/internal/iostat"
 	"github.com/brokerbench/brokerbench/results"
+	"github.com/brokerbench/brokerbench/results/figures"
+	"github.com/brokerbench/brokerbench/results/report"
 	"github.com/brokerbench/brokerbench/schema/rnd"
 	"github.com/brokerbench/brokerbench/session"
 	"github.com/brokerbench/brokerbench/txn"
@@ -41,7 +43,7 @@ func (s *runSession) drive(ctx context.Context) error {
 		Logf:    s.lw.logf,
 	}
 	if s.opts.Pace == paceNominal {
-		cfg.NominalTPSE = results.NominalTPSE(sc.Customers)
+		cfg.NominalTPSE = figures.NominalTPSE(sc.Customers)
 	}
 	if s.sampler != nil {
 		cfg.IO = s.ioAd
@@ -95,10 +97,10 @@ func (s *runSession) withIO() bool {
 func (s *runSession) recordStep(st *results.Step) {
 	s.keepSettle()
 	// A shard's nominal tpsE is its slice's.
-	results.SetNominal(st, s.shard.shard.CustomerCount(s.marker.Scale))
+	figures.SetNominal(st, s.shard.shard.CustomerCount(s.marker.Scale))
 	s.result.Steps = append(s.result.Steps, *st)
 	// Flags are the run's: the knee moves as steps arrive.
-	results.SetStepFlags(s.result)
+	figures.SetStepFlags(s.result)
 	st = &s.result.Steps[len(s.result.Steps)-1]
 	if err := results.Write(s.out, s.result); err != nil && s.fileErr == nil {
 		s.fileErr = err
@@ -139,7 +141,7 @@ func (s *runSession) finish(ctx context.Context) (*Result, error) {
 		return res, s.fileErr
 	}
 	fmt.Fprintln(g.Stdout)
-	if err := results.WriteReport(g.Stdout, results.Input{Path: out, Run: run}); err != nil {
+	if err := report.WriteReport(g.Stdout, results.Input{Path: out, Run: run}); err != nil {
 		return res, err
 	}
 	printMax(g.Stdout, run.Max)

@@ -3,7 +3,7 @@ package run
 import (
 	"fmt"
 
-	"github.com/brokerbench/brokerbench/results"
+	"github.com/brokerbench/brokerbench/results/figures"
 )
 
 // liveHost is the live line's host figure: the database host's CPU split since the
@@ -16,5 +16,5 @@ func (a *ioAdapter) liveHost() string {
 	if !ok || f.Cores == 0 {
 		return ""
 	}
-	return fmt.Sprintf("  CPU %.0f %% (usr/sys/iow/st/idle %s)  runq %.0f", f.BusyPct(), results.CPUSplit(f), f.RunQueue)
+	return fmt.Sprintf("  CPU %.0f %% (usr/sys/iow/st/idle %s)  runq %.0f", f.BusyPct(), figures.CPUSplit(f), f.RunQueue)
 }

@@ -6,6 +6,7 @@ import (
 
 	"github.com/brokerbench/brokerbench/driver"
 	"github.com/brokerbench/brokerbench/results"
+	"github.com/brokerbench/brokerbench/results/figures"
 	"github.com/brokerbench/brokerbench/session"
 )
 
@@ -114,8 +115,8 @@ func (j *stepJudge) judge(st *results.Step) {
 			samples.ReadIOPS = append(samples.ReadIOPS, p.ReadIOPS)
 		}
 	}
-	st.LimitsBroken = j.lims.Broken(st)
-	if s, unsteady := results.SteadinessOfSamples(samples); s != nil {
+	st.LimitsBroken = figures.BrokenLimits(j.lims, st)
+	if s, unsteady := figures.SteadinessOfSamples(samples); s != nil {
 		st.Steadiness = s
 		if unsteady {
 			results.AddFlag(st, results.FlagUnsteady)
@@ -145,14 +146,14 @@ func (j *stepJudge) wrap(cfg *driver.Config) {
 // unsteady step.
 func stepVerdictNote(lims results.Limits, r *results.Run, st *results.Step) string {
 	var notes []string
-	if n := results.NominalShortNote(r, st); n != "" {
+	if n := figures.NominalShortNote(r, st); n != "" {
 		notes = append(notes, n)
 	}
-	if v := lims.Judge(st); !v.Pass {
+	if v := figures.JudgeLimits(lims, st); !v.Pass {
 		notes = append(notes, "limits: FAIL: "+v.Why)
 	}
 	if results.HasFlag(st, results.FlagUnsteady) && st.Steadiness != nil {
-		notes = append(notes, "unsteady: "+results.DescribeDrift(st.Steadiness)+" between the window's halves; lengthen --warmup or --step")
+		notes = append(notes, "unsteady: "+figures.DescribeDrift(st.Steadiness)+" between the window's halves; lengthen --warmup or --step")
 	}
 	if len(notes) == 0 {
 		return ""
@@ -162,7 +163,7 @@ func stepVerdictNote(lims results.Limits, r *results.Run, st *results.Step) stri
 
 // probeOutcome turns a probe's step into the search's verdict.
 func probeOutcome(lims results.Limits, st *results.Step, index int) driver.ProbeOutcome {
-	v := lims.Judge(st)
+	v := figures.JudgeLimits(lims, st)
 	out := driver.ProbeOutcome{Pass: v.Pass, Why: v.Why, Limiting: v.Limiting, Step: index, TPS: st.TPS, TPSE: st.TPSE,
 		Unsteady: results.HasFlag(st, results.FlagUnsteady)}
 	if st.Driver.Bottleneck {

@@ -10,6 +10,7 @@ import (
 	"golang.org/x/sys/unix"
 
 	"github.com/brokerbench/brokerbench/results"
+	"github.com/brokerbench/brokerbench/results/figures"
 )
 
 // run --repeat N --replace-disturbed M: a repeat whose window something other than the
@@ -30,7 +31,7 @@ func disturbedSteps(r *results.Run) string {
 	if r == nil {
 		return ""
 	}
-	return strings.Join(results.DisturbedAt(r), " and ")
+	return strings.Join(figures.DisturbedAt(r), " and ")
 }
 
 // take spends one replacement when there is one left.

@@ -3,15 +3,16 @@ package run
 import (
 	"github.com/brokerbench/brokerbench/driver"
 	"github.com/brokerbench/brokerbench/results"
+	"github.com/brokerbench/brokerbench/results/record"
 )
 
 // wrapSamples keeps every step's per-second figures (results.StepSamples) in its
 // result: each tick's per-transaction histograms, then the tick's rates. compare
 // makes its intervals from them.
 func wrapSamples(cfg *driver.Config) {
-	col := results.NewSampleCollector()
+	col := record.NewSampleCollector()
 	onInterval, onTick, onStep := cfg.OnInterval, cfg.OnTick, cfg.OnStep
-	cfg.OnInterval = func(iv results.Interval) {
+	cfg.OnInterval = func(iv record.Interval) {
 		col.Interval(iv)
 		if onInterval != nil {
 			onInterval(iv)

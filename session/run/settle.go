@@ -5,6 +5,7 @@ import (
 
 	"github.com/brokerbench/brokerbench/driver"
 	"github.com/brokerbench/brokerbench/results"
+	"github.com/brokerbench/brokerbench/results/figures"
 	"github.com/brokerbench/brokerbench/session"
 )
 
@@ -49,9 +50,9 @@ func (o Options) settleMax() (time.Duration, error) {
 		return 0, session.Usagef("--settle must not be negative, got %s", o.Settle)
 	case d > 0 && o.Shard != "":
 		return 0, session.Usagef("--settle cannot be combined with --shard: each shard would settle at its own moment and the steps would not line up; settle with a short unsharded run first")
-	case d > 0 && d < results.SettleSpan*settleWindow(o.Warmup):
+	case d > 0 && d < figures.SettleSpan*settleWindow(o.Warmup):
 		return 0, session.Usagef("--settle %s is shorter than the %d windows of %s the rule needs (windows are --warmup long, %s to %s)",
-			o.Settle, results.SettleSpan, settleWindow(o.Warmup), driver.MinSettleWindow, maxSettleWindow)
+			o.Settle, figures.SettleSpan, settleWindow(o.Warmup), driver.MinSettleWindow, maxSettleWindow)
 	}
 	return d, nil
 }
@@ -80,7 +81,7 @@ func (s *runSession) settled(src driver.StepSource) driver.StepSource {
 		switch {
 		case r.Steady:
 			line += "; " + r.Summary()
-		case len(r.Windows) >= results.SettleSpan:
+		case len(r.Windows) >= figures.SettleSpan:
 			line += "; not yet: " + r.Why
 		}
 		s.lw.clear()

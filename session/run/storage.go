@@ -6,6 +6,7 @@ import (
 	"github.com/brokerbench/brokerbench/database"
 	"github.com/brokerbench/brokerbench/internal/memcap"
 	"github.com/brokerbench/brokerbench/results"
+	"github.com/brokerbench/brokerbench/results/report"
 	"github.com/brokerbench/brokerbench/session/target"
 )
 
@@ -19,7 +20,7 @@ func recordStorageRegime(ctx context.Context, run *results.Run, tgt *target.Targ
 		if run.Database.Unavailable == nil {
 			run.Database.Unavailable = map[string]string{}
 		}
-		run.Database.Unavailable[results.UnavailableSize] = err.Error()
+		run.Database.Unavailable[report.UnavailableSize] = err.Error()
 		return
 	}
 	run.Database.SizeBytes = size

@@ -1,0 +1,242 @@
+package compare
+
+import (
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/brokerbench/brokerbench/results"
+	"github.com/brokerbench/brokerbench/results/figures"
+	"github.com/brokerbench/brokerbench/results/stats"
+)
+
+// DiskComparison is two or more storage-profile runs with their steps matched by
+// profile and outstanding I/Os. The first input is the base.
+type DiskComparison struct {
+	Inputs []results.Input
+	// Keys are the matched (profile, depth) pairs: in the base and in at least one
+	// other run, in the base's profile order, depths ascending.
+	Keys      []results.DiskKey
+	Unmatched []string
+}
+
+// IsDisk tells whether in is a storage-profile file.
+func IsDisk(in results.Input) bool {
+	return results.KindOf(in.Run) == results.KindDisk && in.Run.Disk != nil
+}
+
+// CompareDisk matches the runs' profile steps.
+func CompareDisk(inputs []results.Input) (*DiskComparison, error) {
+	if len(inputs) < 2 {
+		return nil, errors.New("compare needs at least two storage-profile files")
+	}
+	for _, in := range inputs {
+		if !IsDisk(in) {
+			return nil, fmt.Errorf("%s is not a storage-profile file", in.Path)
+		}
+	}
+	inputs = distinctNames(inputs)
+	c := &DiskComparison{Inputs: inputs}
+	base := inputs[0].Run.Disk
+	for _, p := range results.ProfileOrder(base) {
+		for _, d := range results.DepthsOf(base.Steps) {
+			k := results.DiskKey{Profile: p, Depth: d}
+			if results.StepAt(base, k) == nil {
+				continue
+			}
+			matched := false
+			for _, in := range inputs[1:] {
+				matched = matched || results.StepAt(in.Run.Disk, k) != nil
+			}
+			if matched {
+				c.Keys = append(c.Keys, k)
+			} else {
+				c.Unmatched = append(c.Unmatched, fmt.Sprintf("%s: %s (no other run has it)", inputs[0].Name(), k))
+			}
+		}
+	}
+	for _, in := range inputs[1:] {
+		for _, st := range in.Run.Disk.Steps {
+			k := results.DiskKey{Profile: st.Profile, Depth: st.Depth}
+			if !slices.Contains(c.Keys, k) {
+				c.Unmatched = append(c.Unmatched, fmt.Sprintf("%s: %s (the base has no such step)", in.Name(), k))
+			}
+		}
+	}
+	return c, nil
+}
+
+func (c *DiskComparison) Value(k results.DiskKey, r int, m figures.DiskMetric) (float64, bool) {
+	st := results.StepAt(c.Inputs[r].Run.Disk, k)
+	if st == nil {
+		return 0, false
+	}
+	return m.Value(st)
+}
+
+// Headlines are run r's one-line summaries against the base, one per profile at the
+// highest depth both ran: "database, 64 outstanding: IOPS +55 %, latency -33 %".
+func (c *DiskComparison) Headlines(r int) []string {
+	var out []string
+	seen := map[string]bool{}
+	for i := len(c.Keys) - 1; i >= 0; i-- {
+		k := c.Keys[i]
+		if seen[k.Profile] {
+			continue
+		}
+		parts := c.replayHeadline(k, r)
+		if parts == nil {
+			parts = c.profileHeadline(k, r)
+		}
+		if len(parts) == 0 {
+			continue
+		}
+		seen[k.Profile] = true
+		out = append(out, k.String()+": "+strings.Join(parts, ", "))
+	}
+	slices.Reverse(out)
+	return out
+}
+
+// profileHeadline is run r's IOPS and latency changes against the base at k.
+func (c *DiskComparison) profileHeadline(k results.DiskKey, r int) []string {
+	return c.changeParts(k, r, []headlineFigure{{"iops", ""}, {"latency", ""}})
+}
+
+// headlineFigure is a figure of a headline, by its key, and the words that name
+// it there ("": the figure's title).
+type headlineFigure struct{ key, title string }
+
+// changeParts are "IOPS +55 %": each figure's change from the base to run r at
+// k, for the figures both runs have.
+func (c *DiskComparison) changeParts(k results.DiskKey, r int, figs []headlineFigure) []string {
+	var parts []string
+	for _, f := range figs {
+		m, _ := figures.LookupDiskMetric(f.key)
+		b, okB := c.Value(k, 0, m)
+		v, okV := c.Value(k, r, m)
+		if !okB || !okV {
+			continue
+		}
+		title := f.title
+		if title == "" {
+			title = m.Title
+		}
+		parts = append(parts, title+" "+figures.FormatChange(stats.Change(b, v), 0))
+	}
+	return parts
+}
+
+// DiskGate is a --fail-if expression on a storage-profile figure, disk.KEY OP VALUE,
+// checked at every matched profile step of every run after the first.
+type DiskGate struct {
+	g Gate
+	m figures.DiskMetric
+}
+
+// Expr is the expression as typed.
+func (g DiskGate) Expr() string { return g.g.Expr }
+
+// IsDiskGate tells whether a --fail-if expression is about storage profiles.
+func IsDiskGate(expr string) bool {
+	return strings.HasPrefix(strings.ToLower(strings.TrimSpace(expr)), figures.DiskGatePrefix)
+}
+
+// ParseDiskGate parses disk.KEY OP VALUE, where KEY is one of the diskMetrics keys
+// and VALUE a change (-10%) or an absolute value in the figure's unit.
+func ParseDiskGate(expr string) (DiskGate, error) {
+	bad := func(reason string) (DiskGate, error) {
+		return DiskGate{}, &GateSyntaxError{Expr: expr, Reason: reason}
+	}
+	s := strings.TrimSpace(expr)[len(figures.DiskGatePrefix):]
+	name, op, rest, ok := splitGateOp(s)
+	if !ok {
+		return bad(`no operator; want disk.METRIC OP VALUE, e.g. "disk.iops<-10%", "disk.read_p99>+20%"`)
+	}
+	g := DiskGate{g: Gate{Expr: expr, op: op}}
+	m, ok := figures.LookupDiskMetric(name)
+	if !ok {
+		keys := make([]string, len(figures.DiskMetrics))
+		for k, dm := range figures.DiskMetrics {
+			keys[k] = figures.DiskGatePrefix + dm.Key
+		}
+		return bad(fmt.Sprintf("unknown storage-profile metric %q; use one of %s", name, strings.Join(keys, ", ")))
+	}
+	g.m, g.g.metric = m, m.AsMetric()
+	if rest == "" || strings.ContainsAny(rest, "<>=") {
+		return bad("want one value after one operator")
+	}
+	var err error
+	if g.g.value, g.g.relative, err = parseGateValue(rest, m.Unit); err != nil {
+		return bad(err.Error())
+	}
+	return g, nil
+}
+
+// String renders the gate canonically, "disk.iops < -10 %".
+func (g DiskGate) String() string { return figures.DiskGatePrefix + g.g.String() }
+
+// CheckGates returns every trip of the gates, as "run B at database, 64
+// outstanding: disk.iops -12.0 % < -10 %", and the gates checked nowhere.
+func (c *DiskComparison) CheckGates(gates []DiskGate) (trips []string, unchecked []DiskGate) {
+	for _, g := range gates {
+		checked := false
+		for r := 1; r < len(c.Inputs); r++ {
+			for _, k := range c.Keys {
+				v, ok := c.Value(k, r, g.m)
+				if !ok {
+					continue
+				}
+				if _, okB := c.Value(k, 0, g.m); g.g.relative && !okB {
+					continue
+				}
+				checked = true
+				_, shown, tripped := g.g.trips(v, func() (float64, bool) { return c.Value(k, 0, g.m) },
+					func(x float64) string { return figures.FormatValue(g.m.AsMetric(), x) })
+				if tripped {
+					trips = append(trips, fmt.Sprintf("run %s at %s: %s%s %s %s %s", c.Inputs[r].Name(), k,
+						figures.DiskGatePrefix, g.m.Key, shown, g.g.op, g.g.formatThreshold()))
+				}
+			}
+		}
+		if !checked {
+			unchecked = append(unchecked, g)
+		}
+	}
+	return trips, unchecked
+}
+
+// Warnings name what makes two storage-profile runs measure different things: another
+// seed (other offsets), test size (another share of the disk and of its cache), I/O
+// mode, or a profile of the same name defined with other fio options.
+func (c *DiskComparison) Warnings() []string {
+	var out []string
+	b := c.Inputs[0]
+	bd := b.Run.Disk
+	for _, in := range c.Inputs[1:] {
+		d := in.Run.Disk
+		out = append(out, replayWarnings(b, in)...)
+		if in.Run.Seed != b.Run.Seed {
+			out = append(out, fmt.Sprintf("%s ran with seed %d, %s with %d: other offsets and sizes", in.Name(), in.Run.Seed, b.Name(), b.Run.Seed))
+		}
+		if d.Target.SizeBytes != bd.Target.SizeBytes {
+			out = append(out, fmt.Sprintf("%s addressed %s, %s %s: a different share of the storage and its cache", in.Name(),
+				results.FormatBytes(d.Target.SizeBytes), b.Name(), results.FormatBytes(bd.Target.SizeBytes)))
+		}
+		if d.Direct != bd.Direct {
+			out = append(out, fmt.Sprintf("%s and %s differ in direct I/O: one went through the page cache", in.Name(), b.Name()))
+		}
+		if d.Replay != nil && bd.Replay != nil {
+			continue // fio's options name each replay's target; replayWarnings compares the traces
+		}
+		for _, p := range d.Profiles {
+			for _, q := range bd.Profiles {
+				if p.Name == q.Name && !slices.Equal(p.FIO, q.FIO) {
+					out = append(out, fmt.Sprintf("profile %s is defined differently in %s and %s", p.Name, in.Name(), b.Name()))
+				}
+			}
+		}
+	}
+	return out
+}
