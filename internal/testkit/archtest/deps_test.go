@@ -92,13 +92,23 @@ func TestDependencyDirection(t *testing.T) {
 		"database":   {"schema", "database"},
 		"schema/rnd": {"schema"},
 		"schema":     {},
-		"results":    {"results/chart"},
+		// The results tree, one layer on another (results/doc.go); TestResultsLayers
+		// holds the order.
+		"results":         {},
+		"results/stats":   {},
+		"results/record":  {"results"},
+		"results/figures": {"results", "results/stats"},
+		"results/merge":   {"results", "results/stats", "results/figures"},
+		"results/compare": {"results", "results/stats", "results/figures"},
+		"results/report":  {"results", "results/stats", "results/figures", "results/merge", "results/compare", "results/chart"},
 		// The charts of the HTML reports: series in, SVG out, no result files.
 		"results/chart": {},
 		"loader":        {"schema", "internal", "database"},
 		"txn":           {"schema", "database"},
 		"driver":        {"txn", "results", "schema", "driver", "internal", "database"},
 		"internal":      {"schema", "internal", "loader", "database"},
+		// The test harnesses also build result files for the tests of results/....
+		"internal/testkit": {"schema", "internal", "loader", "database", "results", "txn"},
 		// The storage and host sampler: the database's I/O views in, a step's figures out.
 		"internal/iostat": {"database", "results"},
 		// The storage profiles read result files (from-run) and run fio.
