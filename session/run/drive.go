@@ -108,10 +108,10 @@ func (s *runSession) recordStep(st *results.Step) {
 	}
 	s.lw.clear()
 	if s.rows == 0 {
-		fmt.Fprintln(s.g.Stdout, driver.StepHeader(s.withIO()))
+		fmt.Fprintln(s.g.Stdout, report.StepHeader(s.withIO()))
 	}
 	s.rows++
-	fmt.Fprintln(s.g.Stdout, driver.StepRow(s.rows, st, s.withIO()))
+	fmt.Fprintln(s.g.Stdout, report.StepRow(s.rows, st, s.withIO()))
 	if note := stepVerdictNote(s.lims, s.result, st); note != "" {
 		fmt.Fprintln(s.g.Stdout, note)
 	}
