@@ -1,9 +1,5 @@
 package results
 
-import (
-	"fmt"
-)
-
 // Whether a step exercised the storage: its reads and writes per transaction, the
 // database's cache hit ratio, and where its data came from (docs/result-format.md,
 // "Data source and bottleneck").
@@ -72,24 +68,4 @@ func (io *StepIO) PerTxn(measuredS float64, txns int64) {
 	r := Round(io.ReadIOPS*measuredS/float64(txns), 4)
 	w := Round(io.WriteIOPS*measuredS/float64(txns), 4)
 	io.ReadsPerTxn, io.WritesPerTxn = &r, &w
-}
-
-// FormatBytes shows bytes in the largest binary unit that keeps a whole number part,
-// labelled as such (MiB: 2^20 bytes; --size and --server-memory read MB as 10^6), with
-// one decimal unless whole. It is memcap.FormatSize's rule, which the commands' logs
-// and quickstart's closing line print the same sizes with; results imports nothing of
-// ours, so the rule is written twice and TestFormatBytesIsMemcaps holds the two to one
-// output.
-func FormatBytes(b int64) string {
-	units := []string{"B", "KiB", "MiB", "GiB", "TiB"}
-	v := float64(b)
-	i := 0
-	for v >= 1024 && i < len(units)-1 {
-		v /= 1024
-		i++
-	}
-	if v == float64(int64(v)) {
-		return fmt.Sprintf("%d %s", int64(v), units[i])
-	}
-	return fmt.Sprintf("%.1f %s", v, units[i])
 }

@@ -6,7 +6,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/brokerbench/brokerbench/internal/memcap"
+	"github.com/brokerbench/brokerbench/internal/bytesize"
 	"github.com/brokerbench/brokerbench/loader"
 	"github.com/brokerbench/brokerbench/schema"
 	"github.com/brokerbench/brokerbench/session/load"
@@ -18,7 +18,7 @@ func addLoadFlags(c *cobra.Command, o *load.Options) {
 	f.Int64Var(&o.Customers, "customers", 1000, "customers to load, a multiple of 1000 (one load unit)")
 	f.IntVar(&o.TradeDays, "trade-days", schema.DefaultTradeDays, fmt.Sprintf("initial trade days of history, %d to %d (TPC-E: %d)",
 		schema.MinTradeDays, schema.MaxTradeDays, schema.MaxTradeDays))
-	f.StringVar(&o.Size, "size", "", "target size on disk with indexes, e.g. 50GB ("+memcap.SizeUnits+"): picks customers and trade days")
+	f.StringVar(&o.Size, "size", "", "target size on disk with indexes, e.g. 50GB ("+bytesize.Units+"): picks customers and trade days")
 	f.Uint64Var(&o.Seed, "seed", loader.DefaultSeed, "seed of the data generator; the same seed and scale give the same data")
 	f.IntVar(&o.Workers, "workers", runtime.NumCPU(), "generator goroutines")
 	f.BoolVar(&o.Drop, "drop", false, "drop the brokerbench load in the database first (refused without its marker, while others' objects depend on it or a run holds it)")

@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	"github.com/brokerbench/brokerbench/database"
-	"github.com/brokerbench/brokerbench/internal/memcap"
+	"github.com/brokerbench/brokerbench/internal/bytesize"
 	"github.com/brokerbench/brokerbench/internal/testkit/testdb"
 	"github.com/brokerbench/brokerbench/internal/testkit/testpg"
 	"github.com/brokerbench/brokerbench/loader"
@@ -180,8 +180,8 @@ func TestLoadSizeBadInput(t *testing.T) {
 // TestSizeReadsEverySizeForm reads each).
 func TestLoadSizeHelpListsTheUnits(t *testing.T) {
 	code, out, _ := runCLI(t, "load", "--help")
-	if code != 0 || !strings.Contains(strings.Join(strings.Fields(out), " "), memcap.SizeUnits) {
-		t.Errorf("load --help (exit %d) does not list the units sizes are read in, %q:\n%s", code, memcap.SizeUnits, out)
+	if code != 0 || !strings.Contains(strings.Join(strings.Fields(out), " "), bytesize.Units) {
+		t.Errorf("load --help (exit %d) does not list the units sizes are read in, %q:\n%s", code, bytesize.Units, out)
 	}
 }
 

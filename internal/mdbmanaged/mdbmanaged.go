@@ -30,6 +30,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/brokerbench/brokerbench/internal/bytesize"
 	"github.com/brokerbench/brokerbench/internal/managed"
 	"github.com/brokerbench/brokerbench/internal/memcap"
 )
@@ -272,7 +273,7 @@ func (s *Server) waitReady(ctx context.Context, logFrom int) error {
 		select {
 		case <-s.exited:
 			if st, ok := s.cmd.ProcessState.Sys().(syscall.WaitStatus); ok && st.Signaled() && st.Signal() == syscall.SIGKILL && s.MemoryCap > 0 {
-				return fmt.Errorf("mariadbd was killed at start, by the OOM killer of its %s memory cap most likely: give --server-memory more", memcap.FormatSize(s.MemoryCap))
+				return fmt.Errorf("mariadbd was killed at start, by the OOM killer of its %s memory cap most likely: give --server-memory more", bytesize.Format(s.MemoryCap))
 			}
 			return fmt.Errorf("mariadbd exited at start: %s", managed.ErrorLines(s.errorLog(), 3))
 		case <-ctx.Done():

@@ -5,6 +5,7 @@ import (
 	"os"
 	"strconv"
 
+	"github.com/brokerbench/brokerbench/internal/bytesize"
 	"github.com/brokerbench/brokerbench/internal/memcap"
 )
 
@@ -42,7 +43,7 @@ const MinMemoryCap = 2 * serverReserveBytes
 func CheckMemoryCap(capBytes int64) error {
 	if capBytes != 0 && capBytes < MinMemoryCap {
 		return fmt.Errorf("a memory cap of %s is below the %s the managed MariaDB needs for its buffer pool, its own memory and its connections",
-			memcap.FormatSize(capBytes), memcap.FormatSize(MinMemoryCap))
+			bytesize.Format(capBytes), bytesize.Format(MinMemoryCap))
 	}
 	return nil
 }
@@ -122,9 +123,9 @@ func (s *Server) openMemoryGroup(bufferPool string) (*memcap.Group, error) {
 		return nil, err
 	}
 	if n, err := strconv.ParseInt(bufferPool, 10, 64); err == nil {
-		bufferPool = memcap.FormatSize(n)
+		bufferPool = bytesize.Format(n)
 	}
-	s.log("server memory capped at %s in cgroup %s (innodb_buffer_pool_size %s)", memcap.FormatSize(s.MemoryCap), g.Dir, bufferPool)
+	s.log("server memory capped at %s in cgroup %s (innodb_buffer_pool_size %s)", bytesize.Format(s.MemoryCap), g.Dir, bufferPool)
 	return g, nil
 }
 

@@ -21,7 +21,7 @@
 // name, derived from the data directory, and reused by the next Open; RemoveStale
 // removes empty leftovers of any data directory.
 //
-// It also holds the byte sizes every command reads and prints (size.go: ParseSize for
-// the flags that take a size, FormatSize for what the commands say), since the cap is
+// It also holds the byte sizes every command reads and prints (size.go: bytesize.Parse for
+// the flags that take a size, bytesize.Format for what the commands say), since the cap is
 // the first size a user gives.
 package memcap

@@ -61,30 +61,6 @@ func TestParseController(t *testing.T) {
 	}
 }
 
-// TestParseSize: units mean what they say, as --size reads them: MB is 10^6 bytes,
-// MiB 2^20 (the bare letters, as PostgreSQL reads them, binary), so a planned 4:1
-// database-to-memory ratio stays 4:1 whichever flag a size is given to.
-func TestParseSize(t *testing.T) {
-	for in, want := range map[string]int64{"0": 0, "4096": 4096, "256MB": 256e6, "256MiB": 256 << 20, "256m": 256 << 20, "1.5GiB": 3 << 29,
-		"2G": 2 << 30, "2GB": 2e9, " 64 MiB ": 64 << 20, "1kb": 1000, "1KiB": 1024, "1TB": 1e12} {
-		got, err := ParseSize(in)
-		if err != nil || got != want {
-			t.Errorf("ParseSize(%q) = %d, %v; want %d", in, got, err, want)
-		}
-	}
-	for _, in := range []string{"", "-1MB", "12XB", "MB", "abc", "1e30GB"} {
-		if _, err := ParseSize(in); err == nil {
-			t.Errorf("ParseSize(%q) accepted", in)
-		}
-	}
-	if s := FormatSize(256 << 20); s != "256 MiB" {
-		t.Errorf("FormatSize = %q", s)
-	}
-	if s := FormatSize(3 << 29); s != "1.5 GiB" {
-		t.Errorf("FormatSize = %q", s)
-	}
-}
-
 func TestNameForIsStable(t *testing.T) {
 	a, b := NameFor("pg", "/srv/bb"), NameFor("pg", "/srv/bb/")
 	if a != b || !strings.HasPrefix(a, Prefix+"pg-") || NameFor("pg", "/srv/other") == a {

@@ -6,7 +6,7 @@ import (
 	"os"
 	"path/filepath"
 
-	"github.com/brokerbench/brokerbench/internal/memcap"
+	"github.com/brokerbench/brokerbench/internal/bytesize"
 )
 
 // A load into a capped cluster runs with the cap lifted. The loader streams every
@@ -36,7 +36,7 @@ func (c *Cluster) restoreCap() error {
 		return nil
 	}
 	if err := c.cgroup.SetLimit(c.MemoryCap); err != nil {
-		return fmt.Errorf("set the memory cap of %s again after the load: %w", memcap.FormatSize(c.MemoryCap), err)
+		return fmt.Errorf("set the memory cap of %s again after the load: %w", bytesize.Format(c.MemoryCap), err)
 	}
 	return nil
 }
@@ -64,6 +64,6 @@ func (c *Cluster) restoreLiftedCap() {
 		return
 	}
 	if c.cgroup.SetLimit(c.MemoryCap) == nil {
-		c.log("the memory cap of %s, lifted by a load that did not finish, is set again", memcap.FormatSize(c.MemoryCap))
+		c.log("the memory cap of %s, lifted by a load that did not finish, is set again", bytesize.Format(c.MemoryCap))
 	}
 }

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/brokerbench/brokerbench/internal/bytesize"
 	"github.com/brokerbench/brokerbench/internal/memcap"
 )
 
@@ -34,7 +35,7 @@ func SharedBuffersFor(capBytes int64) string {
 func CheckMemoryCap(capBytes int64) error {
 	if capBytes != 0 && capBytes < MinMemoryCap {
 		return fmt.Errorf("a memory cap of %s is below the %s the managed PostgreSQL needs for its shared memory and backends",
-			memcap.FormatSize(capBytes), memcap.FormatSize(MinMemoryCap))
+			bytesize.Format(capBytes), bytesize.Format(MinMemoryCap))
 	}
 	return nil
 }
@@ -65,7 +66,7 @@ func (c *Cluster) openMemoryGroup(capBytes int64) (*memcap.Group, error) {
 		return nil, fmt.Errorf("evict %s from the page cache: %w", c.DataDir, err)
 	}
 	c.log("server memory capped at %s in cgroup %s (%d files of the cluster evicted from the page cache)",
-		memcap.FormatSize(capBytes), g.Dir, files)
+		bytesize.Format(capBytes), g.Dir, files)
 	return g, nil
 }
 
@@ -136,7 +137,7 @@ func (c *Cluster) removeMemoryGroup() error {
 		return err
 	}
 	c.log("memory cgroup %s removed (the server used at most %s of its %s cap, page cache included)",
-		c.cgroup.Dir, memcap.FormatSize(peak), memcap.FormatSize(c.MemoryCap))
+		c.cgroup.Dir, bytesize.Format(peak), bytesize.Format(c.MemoryCap))
 	c.cgroup = nil
 	return nil
 }
@@ -227,8 +228,8 @@ func (c *Cluster) checkCapFits(ctx context.Context, settings map[string]string) 
 	}
 	return &capTooSmallError{fmt.Sprintf("a memory cap of %s is too small for the managed PostgreSQL: its shared memory alone takes %s "+
 		"(shared_buffers %s, max_connections %s); give at least %s, or load more data to read from disk with a larger cap",
-		memcap.FormatSize(c.MemoryCap), memcap.FormatSize(shm), strings.Trim(all["shared_buffers"], "'"), all["max_connections"],
-		memcap.FormatSize(roundUpMB(shm+backendHeadroom)))}
+		bytesize.Format(c.MemoryCap), bytesize.Format(shm), strings.Trim(all["shared_buffers"], "'"), all["max_connections"],
+		bytesize.Format(roundUpMB(shm+backendHeadroom)))}
 }
 
 // capTooSmallError is a cap below what the server needs before any page cache.
@@ -305,6 +306,6 @@ func RememberedCap(dataDir string) int64 {
 func (c *Cluster) keepRememberedCap() {
 	if prev := RememberedCap(c.Dir); prev > 0 {
 		c.MemoryCap = prev
-		c.log("server memory capped at %s, as when this cluster last started (--server-memory 0 starts it uncapped)", memcap.FormatSize(prev))
+		c.log("server memory capped at %s, as when this cluster last started (--server-memory 0 starts it uncapped)", bytesize.Format(prev))
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/brokerbench/brokerbench/internal/bytesize"
 	"github.com/brokerbench/brokerbench/results"
 	"github.com/brokerbench/brokerbench/results/figures"
 )
@@ -97,7 +98,7 @@ func addLayers(devices []results.BlockDevice, add func(name, value string)) {
 			v += fmt.Sprintf(" %d disks", d.RAIDDisks)
 		}
 		if d.ChunkBytes > 0 {
-			v += ", " + results.FormatBytes(d.ChunkBytes) + " chunk"
+			v += ", " + bytesize.Format(d.ChunkBytes) + " chunk"
 		}
 		add("md RAID", strings.TrimSpace(v))
 	}
@@ -126,7 +127,7 @@ var deviceSettings = []struct {
 		if d.SizeBytes == 0 {
 			return ""
 		}
-		return results.FormatBytes(d.SizeBytes)
+		return bytesize.Format(d.SizeBytes)
 	}},
 	{"scheduler", true, func(d results.BlockDevice) string { return d.Scheduler }},
 	{"nr_requests", true, func(d results.BlockDevice) string { return intText(d.NrRequests) }},

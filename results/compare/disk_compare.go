@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/brokerbench/brokerbench/internal/bytesize"
 	"github.com/brokerbench/brokerbench/results"
 	"github.com/brokerbench/brokerbench/results/figures"
 	"github.com/brokerbench/brokerbench/results/stats"
@@ -222,7 +223,7 @@ func (c *DiskComparison) Warnings() []string {
 		}
 		if d.Target.SizeBytes != bd.Target.SizeBytes {
 			out = append(out, fmt.Sprintf("%s addressed %s, %s %s: a different share of the storage and its cache", in.Name(),
-				results.FormatBytes(d.Target.SizeBytes), b.Name(), results.FormatBytes(bd.Target.SizeBytes)))
+				bytesize.Format(d.Target.SizeBytes), b.Name(), bytesize.Format(bd.Target.SizeBytes)))
 		}
 		if d.Direct != bd.Direct {
 			out = append(out, fmt.Sprintf("%s and %s differ in direct I/O: one went through the page cache", in.Name(), b.Name()))

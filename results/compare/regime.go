@@ -5,6 +5,7 @@ import (
 	"math"
 	"slices"
 
+	"github.com/brokerbench/brokerbench/internal/bytesize"
 	"github.com/brokerbench/brokerbench/results"
 	"github.com/brokerbench/brokerbench/results/figures"
 )
@@ -57,7 +58,7 @@ func (c *Comparison) RegimeWarnings() []string {
 			}
 		} else if sizesDiffer(db, dr) {
 			out = append(out, fmt.Sprintf("%s: the databases differ in size (%s vs %s, more than %.0f %%); their tps are not comparable.",
-				pair, results.FormatBytes(dr.SizeBytes), results.FormatBytes(db.SizeBytes), RegimeTolerance*100))
+				pair, bytesize.Format(dr.SizeBytes), bytesize.Format(db.SizeBytes), RegimeTolerance*100))
 		}
 		// A cap recorded on one side only is a difference too: a managed server
 		// always records its cap, so 0 next to a cap means "uncapped".
@@ -79,7 +80,7 @@ func (c *Comparison) RegimeNotes() []string {
 		db, dr := base.Run.Database, in.Run.Database
 		if known, same := sameLoad(in.Run, base.Run); known && same && differentDatabases(in.Run, base.Run) && sizesDiffer(db, dr) {
 			out = append(out, fmt.Sprintf("%s vs %s: the same load (%s) takes %s on %s and %s on %s: the sizes differ by engine, not by data.",
-				in.Name(), base.Name(), loadText(base.Run), results.FormatBytes(dr.SizeBytes), dr.Product, results.FormatBytes(db.SizeBytes), db.Product))
+				in.Name(), base.Name(), loadText(base.Run), bytesize.Format(dr.SizeBytes), dr.Product, bytesize.Format(db.SizeBytes), db.Product))
 		}
 	}
 	return out
@@ -109,7 +110,7 @@ func capText(b int64) string {
 	if b <= 0 {
 		return "none"
 	}
-	return results.FormatBytes(b)
+	return bytesize.Format(b)
 }
 
 // differs reports a relative difference above RegimeTolerance of the larger value.

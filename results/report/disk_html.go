@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/brokerbench/brokerbench/internal/bytesize"
 	"github.com/brokerbench/brokerbench/results"
 	"github.com/brokerbench/brokerbench/results/chart"
 	"github.com/brokerbench/brokerbench/results/compare"
@@ -52,7 +53,7 @@ func diskRunsTable(inputs []results.Input) table {
 		}
 		target := strings.TrimSpace(d.Target.Path + " " + d.Target.Filesystem + " " + d.Target.Device)
 		t.Rows = append(t.Rows, []cell{{Text: in.Name(), Class: "name"}, {Text: in.Path}, {Text: target},
-			{Text: results.FormatBytes(d.Target.SizeBytes)}, {Text: d.FIO}, {Text: io}, {Text: seed},
+			{Text: bytesize.Format(d.Target.SizeBytes)}, {Text: d.FIO}, {Text: io}, {Text: seed},
 			{Text: formatTags(r.Tags)}, {Text: startedText(r)}})
 	}
 	return t

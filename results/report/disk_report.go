@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/brokerbench/brokerbench/internal/bytesize"
 	"github.com/brokerbench/brokerbench/results"
 	"github.com/brokerbench/brokerbench/results/figures"
 )
@@ -39,7 +40,7 @@ func describeDisk(in results.Input) string {
 		}
 		head = fmt.Sprintf("replay of %s (%s) on %s", rp.Trace, how, where)
 	}
-	parts := []string{head, results.FormatBytes(t.SizeBytes)}
+	parts := []string{head, bytesize.Format(t.SizeBytes)}
 	if d.FIO != "" {
 		parts = append(parts, "fio "+d.FIO)
 	}
@@ -102,7 +103,7 @@ func diskRunLines(d *results.DiskRun) []string {
 		if pc.Skipped {
 			out = append(out, "not preconditioned: "+pc.SkipNote)
 		} else {
-			out = append(out, fmt.Sprintf("preconditioned: %s written in %.1f s (%.0f MB/s)", results.FormatBytes(pc.Bytes), pc.Seconds, pc.MBps))
+			out = append(out, fmt.Sprintf("preconditioned: %s written in %.1f s (%.0f MB/s)", bytesize.Format(pc.Bytes), pc.Seconds, pc.MBps))
 		}
 	}
 	if d.Replay != nil {

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/brokerbench/brokerbench/internal/bytesize"
 	"github.com/brokerbench/brokerbench/results"
 	"github.com/brokerbench/brokerbench/results/chart"
 	"github.com/brokerbench/brokerbench/results/figures"
@@ -35,7 +36,7 @@ func hostCells(st *results.Step, with bool) []cell {
 	}
 	mem := dash
 	if h.MemTotalBytes > 0 {
-		mem = cell{Text: results.FormatBytes(h.MemUsedBytes) + " / " + results.FormatBytes(h.MemCacheBytes) + " / " + results.FormatBytes(h.MemFreeBytes), Class: "num"}
+		mem = cell{Text: bytesize.Format(h.MemUsedBytes) + " / " + bytesize.Format(h.MemCacheBytes) + " / " + bytesize.Format(h.MemFreeBytes), Class: "num"}
 	}
 	link := dash
 	if h.NetLinkPct != nil {

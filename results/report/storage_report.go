@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/brokerbench/brokerbench/internal/bytesize"
 	"github.com/brokerbench/brokerbench/results"
 	"github.com/brokerbench/brokerbench/results/compare"
 	"github.com/brokerbench/brokerbench/results/figures"
@@ -107,10 +108,10 @@ func warmingNote(r *results.Run) string {
 func describeStorage(d results.Database) []string {
 	var parts []string
 	if d.SizeBytes > 0 {
-		parts = append(parts, "database "+results.FormatBytes(d.SizeBytes))
+		parts = append(parts, "database "+bytesize.Format(d.SizeBytes))
 	}
 	if d.MemoryCapBytes > 0 {
-		parts = append(parts, "server memory capped at "+results.FormatBytes(d.MemoryCapBytes))
+		parts = append(parts, "server memory capped at "+bytesize.Format(d.MemoryCapBytes))
 	}
 	return parts
 }

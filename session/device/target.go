@@ -17,7 +17,7 @@ import (
 	"github.com/prometheus/procfs"
 	"golang.org/x/sys/unix"
 
-	"github.com/brokerbench/brokerbench/internal/memcap"
+	"github.com/brokerbench/brokerbench/internal/bytesize"
 	"github.com/brokerbench/brokerbench/results"
 	"github.com/brokerbench/brokerbench/session"
 )
@@ -75,7 +75,7 @@ func OpenFile(dir string, size int64, direct, keep bool) (*Target, error) {
 	}
 	free := int64(st.Bavail) * int64(st.Bsize)
 	if size > free {
-		return nil, fmt.Errorf("--dir %s: the %s test file does not fit: %s free; give a smaller --size", dir, memcap.FormatSize(size), memcap.FormatSize(free))
+		return nil, fmt.Errorf("--dir %s: the %s test file does not fit: %s free; give a smaller --size", dir, bytesize.Format(size), bytesize.Format(free))
 	}
 	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o600)
 	if err != nil {
@@ -150,7 +150,7 @@ func OpenDevice(use Use, dev string, size int64, writes bool, allowWrites string
 	if size == 0 || size > devSize {
 		if size > devSize {
 			f.Close()
-			return nil, session.Usagef("--size %s is larger than %s (%s)", memcap.FormatSize(size), dev, memcap.FormatSize(devSize))
+			return nil, session.Usagef("--size %s is larger than %s (%s)", bytesize.Format(size), dev, bytesize.Format(devSize))
 		}
 		size = devSize
 	}

@@ -16,8 +16,8 @@ import (
 	"time"
 
 	"github.com/brokerbench/brokerbench/diskprofile"
+	"github.com/brokerbench/brokerbench/internal/bytesize"
 	"github.com/brokerbench/brokerbench/internal/fio"
-	"github.com/brokerbench/brokerbench/internal/memcap"
 	"github.com/brokerbench/brokerbench/session"
 )
 
@@ -81,7 +81,7 @@ func (o Options) plan(all []diskprofile.Profile, extra []diskprofile.Profile) (d
 		size = "8GB"
 	}
 	if size != "" {
-		if p.size, err = memcap.ParseSize(size); err != nil {
+		if p.size, err = bytesize.Parse(size); err != nil {
 			return p, session.Usagef("--size: %v", err)
 		}
 		if p.size < 1<<20 {

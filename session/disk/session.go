@@ -10,9 +10,9 @@ import (
 	"time"
 
 	"github.com/brokerbench/brokerbench/diskprofile"
+	"github.com/brokerbench/brokerbench/internal/bytesize"
 	"github.com/brokerbench/brokerbench/internal/fio"
 	"github.com/brokerbench/brokerbench/internal/iostat"
-	"github.com/brokerbench/brokerbench/internal/memcap"
 	"github.com/brokerbench/brokerbench/results"
 	"github.com/brokerbench/brokerbench/results/report"
 	"github.com/brokerbench/brokerbench/session"
@@ -151,7 +151,7 @@ func (s *diskSession) precondition(ctx context.Context, setup diskprofile.Setup,
 		s.res.Disk.Precondition = &results.Precondition{Skipped: true, SkipNote: "reading profiles on a raw device: its contents are read as they are"}
 		return nil
 	}
-	s.con.Logf("disk: writing the %s target in full (preconditioning)", memcap.FormatSize(setup.SizeBytes))
+	s.con.Logf("disk: writing the %s target in full (preconditioning)", bytesize.Format(setup.SizeBytes))
 	start := time.Now()
 	if _, err := s.bin.Run(ctx, diskprofile.PreconditionJob(setup)); err != nil {
 		return fmt.Errorf("preconditioning %s: %w", setup.Path, err)

@@ -6,7 +6,7 @@ import (
 	"time"
 
 	"github.com/brokerbench/brokerbench/database"
-	"github.com/brokerbench/brokerbench/internal/memcap"
+	"github.com/brokerbench/brokerbench/internal/bytesize"
 	"github.com/brokerbench/brokerbench/loader"
 	"github.com/brokerbench/brokerbench/schema"
 	"github.com/brokerbench/brokerbench/session"
@@ -76,7 +76,7 @@ func planLoad(ctx context.Context, g *session.Globals, db database.DB, o *Option
 	model := loader.SizeModelFor(string(db.Name()))
 	plan := loader.PlanFor(schema.Scale{Customers: o.Customers, TradeDays: o.TradeDays}, model)
 	if o.Size != "" {
-		target, _ := memcap.ParseSize(o.Size) // validated
+		target, _ := bytesize.Parse(o.Size) // validated
 		var err error
 		if plan, err = loader.PlanForSize(target, model); err != nil {
 			return loader.Options{}, session.Usagef("--size %s: %v", o.Size, err)

@@ -6,7 +6,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/brokerbench/brokerbench/internal/memcap"
+	"github.com/brokerbench/brokerbench/internal/bytesize"
 	"github.com/brokerbench/brokerbench/loader"
 	"github.com/brokerbench/brokerbench/schema"
 	"github.com/brokerbench/brokerbench/session"
@@ -57,7 +57,7 @@ func (o *Options) Validate() error {
 		if o.ScaleSet {
 			return session.Usagef("--size picks customers and trade days: give either --size or --customers/--trade-days")
 		}
-		n, err := memcap.ParseSize(o.Size)
+		n, err := bytesize.Parse(o.Size)
 		if err != nil {
 			return session.Usagef("--size: %v", err)
 		}

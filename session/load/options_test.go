@@ -7,7 +7,7 @@ import (
 )
 
 // load --size reads sizes as --server-memory, disk --size and replay --span do
-// (memcap.ParseSize), so a database planned at four times a memory cap given in the
+// (bytesize.Parse), so a database planned at four times a memory cap given in the
 // same words is four times it.
 func TestSizeReadsEverySizeForm(t *testing.T) {
 	for _, in := range []string{"50GB", "1.5 TB", "800MiB", "2gib", "120 MB", "512M", "2G", "900000kb"} {

@@ -6,8 +6,8 @@ import (
 	"fmt"
 
 	"github.com/brokerbench/brokerbench/database"
+	"github.com/brokerbench/brokerbench/internal/bytesize"
 	"github.com/brokerbench/brokerbench/internal/mdbmanaged"
-	"github.com/brokerbench/brokerbench/internal/memcap"
 	"github.com/brokerbench/brokerbench/internal/pgmanaged"
 	"github.com/brokerbench/brokerbench/results"
 	"github.com/brokerbench/brokerbench/results/figures"
@@ -47,7 +47,7 @@ func capServer(ctx context.Context, tgt *target.Target, asked int64, given bool,
 			capBytes = max(size/2, mdbmanaged.CapFor(conns))
 		}
 		say("capping the server's memory at %s for a %s database, so most reads go to the disks (--server-memory 0 turns this off)",
-			memcap.FormatSize(capBytes), memcap.FormatSize(size))
+			bytesize.Format(capBytes), bytesize.Format(size))
 	}
 	if capBytes == tgt.MemoryCap() {
 		return nil
@@ -76,7 +76,7 @@ func diskReadSummary(r *results.Run) string {
 	}
 	line := "Reads from disk: " + joinAnd(parts)
 	if d := r.Database; d.MemoryCapBytes > 0 && d.SizeBytes > 0 {
-		line += fmt.Sprintf(", with the server's memory capped at %s for a %s database", memcap.FormatSize(d.MemoryCapBytes), memcap.FormatSize(d.SizeBytes))
+		line += fmt.Sprintf(", with the server's memory capped at %s for a %s database", bytesize.Format(d.MemoryCapBytes), bytesize.Format(d.SizeBytes))
 	}
 	line += "."
 	if s.MemoryResidentSteps > 0 {

@@ -17,8 +17,8 @@ import (
 	"golang.org/x/sys/unix"
 
 	"github.com/brokerbench/brokerbench/diskprofile"
+	"github.com/brokerbench/brokerbench/internal/bytesize"
 	"github.com/brokerbench/brokerbench/internal/fio"
-	"github.com/brokerbench/brokerbench/internal/memcap"
 	"github.com/brokerbench/brokerbench/iotrace"
 	"github.com/brokerbench/brokerbench/results"
 	"github.com/brokerbench/brokerbench/results/report"
@@ -74,8 +74,8 @@ func (o Options) plan(arg string) (replayPlan, error) {
 			return p, session.Usagef("--span maps offsets itself: leave out --scale and --align")
 		}
 		a, b, ok := strings.Cut(o.Span, ":")
-		start, err1 := memcap.ParseSize(a)
-		n, err2 := memcap.ParseSize(b)
+		start, err1 := bytesize.Parse(a)
+		n, err2 := bytesize.Parse(b)
 		if !ok || err1 != nil || err2 != nil || start < 0 || n <= 0 || start%4096 != 0 {
 			return p, session.Usagef("--span %q: want START:LEN, e.g. 0:36GB (START a multiple of 4 KiB)", o.Span)
 		}
@@ -193,7 +193,7 @@ func (o Options) openTarget(info *iotrace.TraceInfo, span *iotrace.Span) (*devic
 		if reach > tgt.Size {
 			tgt.Close()
 			return nil, session.Usagef("the trace reaches offset %s but %s holds %s: map it with --span START:LEN, --scale or --align",
-				memcap.FormatSize(reach), o.Target, memcap.FormatSize(tgt.Size))
+				bytesize.Format(reach), o.Target, bytesize.Format(tgt.Size))
 		}
 		return tgt, nil
 	}
@@ -211,7 +211,7 @@ func (o Options) openTarget(info *iotrace.TraceInfo, span *iotrace.Span) (*devic
 func (o Options) closeTarget(con session.Console, tgt *device.Target) {
 	tgt.Close()
 	if tgt.Created && !tgt.Keep {
-		con.Logf("replay: removed the %s target file %s it created (--keep-target keeps it)", memcap.FormatSize(tgt.Size), tgt.Path)
+		con.Logf("replay: removed the %s target file %s it created (--keep-target keeps it)", bytesize.Format(tgt.Size), tgt.Path)
 	}
 }
 
@@ -280,7 +280,7 @@ func (o Options) openReplayFile(reach int64, writes bool) (*device.Target, error
 		}
 		if reach > fi.Size() {
 			return nil, session.Usagef("--target %s holds %s but the trace reaches offset %s: give a file name that does not exist (brokerbench creates it at that size) or a larger file",
-				path, memcap.FormatSize(fi.Size()), memcap.FormatSize(reach))
+				path, bytesize.Format(fi.Size()), bytesize.Format(reach))
 		}
 		return &device.Target{Path: path, Size: fi.Size(), FSType: device.FSTypeOf(filepath.Dir(path))}, nil
 	}
@@ -294,7 +294,7 @@ func (o Options) openReplayFile(reach int64, writes bool) (*device.Target, error
 	}
 	if free := int64(st.Bavail) * int64(st.Bsize); size > free {
 		return nil, session.Usagef("--target %s: the trace reaches offset %s, so the target file would be %s, but %s is free there; confine the replay with --span START:LEN or --scale, or write it elsewhere",
-			path, memcap.FormatSize(reach), memcap.FormatSize(size), memcap.FormatSize(free))
+			path, bytesize.Format(reach), bytesize.Format(size), bytesize.Format(free))
 	}
 	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
 	if err != nil {

@@ -4,7 +4,7 @@ import (
 	"context"
 
 	"github.com/brokerbench/brokerbench/database"
-	"github.com/brokerbench/brokerbench/internal/memcap"
+	"github.com/brokerbench/brokerbench/internal/bytesize"
 	"github.com/brokerbench/brokerbench/results"
 	"github.com/brokerbench/brokerbench/results/report"
 	"github.com/brokerbench/brokerbench/session/target"
@@ -25,6 +25,6 @@ func recordStorageRegime(ctx context.Context, run *results.Run, tgt *target.Targ
 	}
 	run.Database.SizeBytes = size
 	if run.Database.MemoryCapBytes > 0 {
-		logf("run: database %s, server memory capped at %s", memcap.FormatSize(size), memcap.FormatSize(run.Database.MemoryCapBytes))
+		logf("run: database %s, server memory capped at %s", bytesize.Format(size), bytesize.Format(run.Database.MemoryCapBytes))
 	}
 }

@@ -4,7 +4,7 @@ import (
 	"context"
 	"fmt"
 
-	"github.com/brokerbench/brokerbench/internal/memcap"
+	"github.com/brokerbench/brokerbench/internal/bytesize"
 	"github.com/brokerbench/brokerbench/internal/pgmanaged"
 	"github.com/brokerbench/brokerbench/session"
 )
@@ -82,9 +82,9 @@ func KeptStatus(g *session.Globals) error {
 	fmt.Fprintf(g.Stdout, "running: %s\n", cl.PassfileURL("brokerbench"))
 	switch {
 	case cl.CapLifted():
-		g.Logf("server memory capped at %s (cgroup %s), lifted while a load runs", memcap.FormatSize(cl.MemoryCap), cl.MemoryGroup())
+		g.Logf("server memory capped at %s (cgroup %s), lifted while a load runs", bytesize.Format(cl.MemoryCap), cl.MemoryGroup())
 	case cl.MemoryCap > 0:
-		g.Logf("server memory capped at %s (cgroup %s)", memcap.FormatSize(cl.MemoryCap), cl.MemoryGroup())
+		g.Logf("server memory capped at %s (cgroup %s)", bytesize.Format(cl.MemoryCap), cl.MemoryGroup())
 	}
 	return nil
 }

@@ -4,7 +4,7 @@ import (
 	"context"
 	"fmt"
 
-	"github.com/brokerbench/brokerbench/internal/memcap"
+	"github.com/brokerbench/brokerbench/internal/bytesize"
 	"github.com/brokerbench/brokerbench/internal/pgmanaged"
 )
 
@@ -23,7 +23,7 @@ func (t *Target) BeginManagedLoad(ctx context.Context, logf func(string, ...any)
 	logf("restarting managed PostgreSQL with the load settings (wal_level = minimal, no checkpoints, no autovacuum); its own are restored after the load")
 	if t.Managed.LoadLiftsCap() {
 		logf("lifting the server's memory cap of %s for the load (its table streams and index builds need more); it is set again after the load",
-			memcap.FormatSize(t.Managed.MemoryCap))
+			bytesize.Format(t.Managed.MemoryCap))
 	}
 	if err := t.Managed.BeginLoad(ctx, pgmanaged.LoadSettings()); err != nil {
 		return nil, fmt.Errorf("managed PostgreSQL: %w", err)

@@ -3,8 +3,8 @@ package target
 import (
 	"fmt"
 
+	"github.com/brokerbench/brokerbench/internal/bytesize"
 	"github.com/brokerbench/brokerbench/internal/mdbmanaged"
-	"github.com/brokerbench/brokerbench/internal/memcap"
 	"github.com/brokerbench/brokerbench/internal/pgmanaged"
 	"github.com/brokerbench/brokerbench/session"
 )
@@ -20,7 +20,7 @@ func ParseServerMemory(s, engine string) (capBytes int64, given bool, err error)
 	if s == "" {
 		return 0, false, nil
 	}
-	v, err := memcap.ParseSize(s)
+	v, err := bytesize.Parse(s)
 	if err != nil {
 		return 0, true, session.Usagef("--server-memory: %v", err)
 	}
@@ -55,7 +55,7 @@ func capWords(b int64) string {
 	if b <= 0 {
 		return "no memory cap"
 	}
-	return "a memory cap of " + memcap.FormatSize(b)
+	return "a memory cap of " + bytesize.Format(b)
 }
 
 // backendBytes is about what one of the run's server backends keeps for itself once
@@ -83,7 +83,7 @@ func oomAdvice(capBytes int64) string {
 	const step = 16 << 20
 	need := capBytes + max(capBytes/2, 64<<20)
 	need = (need + step - 1) / step * step
-	return fmt.Sprintf("its cap of %s was too small: give --server-memory %dMiB or more, or fewer users", memcap.FormatSize(capBytes), need>>20)
+	return fmt.Sprintf("its cap of %s was too small: give --server-memory %dMiB or more, or fewer users", bytesize.Format(capBytes), need>>20)
 }
 
 // WarnTightCap says when a capped managed server's memory, after shared_buffers
@@ -97,8 +97,8 @@ func WarnTightCap(capBytes int64, conns int, logf func(string, ...any)) {
 	if need := CapNeeded(conns); capBytes < need {
 		logf("warning: the server's memory cap of %s leaves about %s beside shared_buffers and the server's other shared memory for %d connections' backends "+
 			"(about %s each) and the page cache; the cap's OOM killer may end them mid-run: give --server-memory %s or more, or fewer users",
-			memcap.FormatSize(capBytes), memcap.FormatSize(max(capBytes-capBytes/4-otherSharedBytes, 0)), conns, memcap.FormatSize(backendBytes),
-			memcap.FormatSize(need))
+			bytesize.Format(capBytes), bytesize.Format(max(capBytes-capBytes/4-otherSharedBytes, 0)), conns, bytesize.Format(backendBytes),
+			bytesize.Format(need))
 	}
 }
 
@@ -113,6 +113,6 @@ func WarnCapFits(t *Target, conns int, logf func(string, ...any)) {
 	if c := t.MariaDB.MemoryCap; c > 0 && conns > mdbmanaged.ConnectionsFit(c) {
 		logf("warning: the server's memory cap of %s holds about %d connections beside innodb_buffer_pool_size and MariaDB's own memory, and this run opens %d; "+
 			"the cap's OOM killer may end the server mid-run: give --server-memory %s or more, or fewer users",
-			memcap.FormatSize(c), mdbmanaged.ConnectionsFit(c), conns, memcap.FormatSize(mdbmanaged.CapFor(conns)))
+			bytesize.Format(c), mdbmanaged.ConnectionsFit(c), conns, bytesize.Format(mdbmanaged.CapFor(conns)))
 	}
 }

@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/brokerbench/brokerbench/internal/memcap"
+	"github.com/brokerbench/brokerbench/internal/bytesize"
 )
 
 // TestWarnTightCap: a cap whose three quarters cannot hold the server's other shared
@@ -52,7 +52,7 @@ func TestOOMAdviceAboveTheCap(t *testing.T) {
 			t.Errorf("oomAdvice(%d) = %q, want it to say %q", capBytes, got, want)
 		}
 		figure := strings.TrimSuffix(strings.Fields(strings.SplitAfter(got, "--server-memory ")[1])[0], "MiB")
-		if v, err := memcap.ParseSize(figure + "MiB"); err != nil || v <= capBytes {
+		if v, err := bytesize.Parse(figure + "MiB"); err != nil || v <= capBytes {
 			t.Errorf("oomAdvice(%d) advises %sMiB (%v), not above the cap", capBytes, figure, err)
 		}
 	}

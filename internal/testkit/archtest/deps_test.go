@@ -94,13 +94,15 @@ func TestDependencyDirection(t *testing.T) {
 		"schema":     {},
 		// The results tree, one layer on another (results/doc.go); TestResultsLayers
 		// holds the order.
-		"results":         {},
+		"results":         {"internal/bytesize"},
 		"results/stats":   {},
-		"results/record":  {"results"},
-		"results/figures": {"results", "results/stats"},
-		"results/merge":   {"results", "results/stats", "results/figures"},
-		"results/compare": {"results", "results/stats", "results/figures"},
-		"results/report":  {"results", "results/stats", "results/figures", "results/merge", "results/compare", "results/chart"},
+		"results/record":  {"results", "internal/bytesize"},
+		"results/figures": {"results", "results/stats", "internal/bytesize"},
+		"results/merge":   {"results", "results/stats", "results/figures", "internal/bytesize"},
+		"results/compare": {"results", "results/stats", "results/figures", "internal/bytesize"},
+		"results/report":  {"results", "results/stats", "results/figures", "results/merge", "results/compare", "results/chart", "internal/bytesize"},
+		// Sizes read and shown one way everywhere: a leaf any package may import.
+		"internal/bytesize": {},
 		// The charts of the HTML reports: series in, SVG out, no result files.
 		"results/chart": {},
 		"loader":        {"schema", "internal", "database"},
