@@ -73,6 +73,25 @@ func StepRow(n int, st *results.Step, withIO bool) string {
 	return r + "  " + strings.Join(flags, ", ")
 }
 
+// StepNote is printed under a step's live row (StepRow): what broke, and advice
+// for an unsteady step; the report says the same in its limits column and notes.
+func StepNote(lims results.Limits, r *results.Run, st *results.Step) string {
+	var notes []string
+	if n := figures.NominalShortNote(r, st); n != "" {
+		notes = append(notes, n)
+	}
+	if v := figures.JudgeLimits(lims, st); !v.Pass {
+		notes = append(notes, "limits: FAIL: "+v.Why)
+	}
+	if results.HasFlag(st, results.FlagUnsteady) && st.Steadiness != nil {
+		notes = append(notes, "unsteady: "+figures.DescribeDrift(st.Steadiness)+" between the window's halves; lengthen --warmup or --step")
+	}
+	if len(notes) == 0 {
+		return ""
+	}
+	return "      " + strings.Join(notes, "; ")
+}
+
 // optional formats a figure that may be unknown, "-" right-aligned in its width.
 func optional(format string, v *float64) string {
 	if v == nil {

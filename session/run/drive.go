@@ -112,7 +112,7 @@ func (s *runSession) recordStep(st *results.Step) {
 	}
 	s.rows++
 	fmt.Fprintln(s.g.Stdout, report.StepRow(s.rows, st, s.withIO()))
-	if note := stepVerdictNote(s.lims, s.result, st); note != "" {
+	if note := report.StepNote(s.lims, s.result, st); note != "" {
 		fmt.Fprintln(s.g.Stdout, note)
 	}
 }

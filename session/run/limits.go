@@ -1,7 +1,6 @@
 package run
 
 import (
-	"strings"
 	"sync"
 
 	"github.com/brokerbench/brokerbench/driver"
@@ -140,25 +139,6 @@ func (j *stepJudge) wrap(cfg *driver.Config) {
 			onStep(st)
 		}
 	}
-}
-
-// stepVerdictNote is printed under a step's row: what broke, and advice for an
-// unsteady step.
-func stepVerdictNote(lims results.Limits, r *results.Run, st *results.Step) string {
-	var notes []string
-	if n := figures.NominalShortNote(r, st); n != "" {
-		notes = append(notes, n)
-	}
-	if v := figures.JudgeLimits(lims, st); !v.Pass {
-		notes = append(notes, "limits: FAIL: "+v.Why)
-	}
-	if results.HasFlag(st, results.FlagUnsteady) && st.Steadiness != nil {
-		notes = append(notes, "unsteady: "+figures.DescribeDrift(st.Steadiness)+" between the window's halves; lengthen --warmup or --step")
-	}
-	if len(notes) == 0 {
-		return ""
-	}
-	return "      " + strings.Join(notes, "; ")
 }
 
 // probeOutcome turns a probe's step into the search's verdict.

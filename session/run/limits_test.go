@@ -8,6 +8,7 @@ import (
 
 	"github.com/brokerbench/brokerbench/driver"
 	"github.com/brokerbench/brokerbench/results"
+	"github.com/brokerbench/brokerbench/results/report"
 	"github.com/brokerbench/brokerbench/session"
 )
 
@@ -46,7 +47,7 @@ func TestStepJudge(t *testing.T) {
 	if b.Steadiness == nil || b.Steadiness.Seconds != 30 || len(b.Flags) != 0 {
 		t.Errorf("step 2 must be steady from its own 30 seconds: %+v %v", b.Steadiness, b.Flags)
 	}
-	if n := stepVerdictNote(lims, &results.Run{}, a); n == "" {
+	if n := report.StepNote(lims, &results.Run{}, a); n == "" {
 		t.Error("no note under a failing, unsteady step")
 	}
 }
@@ -76,7 +77,7 @@ func TestStepJudgeUnderAPacer(t *testing.T) {
 	if s == nil || !results.HasFlag(stored, results.FlagUnsteady) || !slices.Equal(s.Drifting, []string{"reads", "misses"}) {
 		t.Fatalf("steadiness %+v flags %v: want unsteady on reads and misses", s, stored.Flags)
 	}
-	if n := stepVerdictNote(driver.Workload().DefaultLimits(), &results.Run{}, stored); !strings.Contains(n, "unsteady: reads -") {
+	if n := report.StepNote(driver.Workload().DefaultLimits(), &results.Run{}, stored); !strings.Contains(n, "unsteady: reads -") {
 		t.Errorf("note %q", n)
 	}
 }
