@@ -1,7 +1,6 @@
-package report
+package merge_test
 
 import (
-	"bytes"
 	"encoding/json"
 	"errors"
 	"math"
@@ -13,8 +12,8 @@ import (
 	"time"
 
 	"github.com/brokerbench/brokerbench/internal/testkit/runfixture"
+	"github.com/brokerbench/brokerbench/internal/testkit/shardfixture"
 	"github.com/brokerbench/brokerbench/results"
-	"github.com/brokerbench/brokerbench/results/compare"
 	"github.com/brokerbench/brokerbench/results/figures"
 	"github.com/brokerbench/brokerbench/results/merge"
 )
@@ -54,35 +53,35 @@ func cloneInputs(t *testing.T, in []results.Input) []results.Input {
 }
 
 func TestMergeSumsCountsAndRecomputesPercentiles(t *testing.T) {
-	fx := recordedShards(3, []int{2, 4})
-	m := mustMerge(t, fx.shards)
-	if m.Shard != nil || len(m.Shards) != 3 || m.Seed != 7 || m.StartAt == nil || !m.StartAt.Equal(fixtureStart) {
+	fx := shardfixture.RecordedShards(3, []int{2, 4})
+	m := mustMerge(t, fx.Shards)
+	if m.Shard != nil || len(m.Shards) != 3 || m.Seed != 7 || m.StartAt == nil || !m.StartAt.Equal(shardfixture.Start) {
 		t.Fatalf("identity: shard %v, shards %d, seed %d, start_at %v", m.Shard, len(m.Shards), m.Seed, m.StartAt)
 	}
 	if _, ok := m.Options["shard"]; ok || m.Options["users"] != "2,4" {
 		t.Errorf("options %v: want shard 0's without its shard", m.Options)
 	}
-	if !m.StartedAt.Equal(fixtureStart) || !m.FinishedAt.Equal(fx.shards[2].Run.FinishedAt) {
+	if !m.StartedAt.Equal(shardfixture.Start) || !m.FinishedAt.Equal(fx.Shards[2].Run.FinishedAt) {
 		t.Errorf("started %v finished %v: want the earliest start and the latest finish", m.StartedAt, m.FinishedAt)
 	}
 	for k, sh := range m.Shards {
-		if sh.Index != k || sh.File != filepath.Base(fx.shards[k].Path) || sh.ClockOffsetMS != 0.25*float64(k) || len(sh.Driver) != 2 {
+		if sh.Index != k || sh.File != filepath.Base(fx.Shards[k].Path) || sh.ClockOffsetMS != 0.25*float64(k) || len(sh.Driver) != 2 {
 			t.Errorf("shards[%d] = %+v", k, sh)
 		}
-		if sh.Driver[1] != fx.shards[k].Run.Steps[1].Driver {
-			t.Errorf("shards[%d] driver %+v, want the shard's own %+v", k, sh.Driver[1], fx.shards[k].Run.Steps[1].Driver)
+		if sh.Driver[1] != fx.Shards[k].Run.Steps[1].Driver {
+			t.Errorf("shards[%d] driver %+v, want the shard's own %+v", k, sh.Driver[1], fx.Shards[k].Run.Steps[1].Driver)
 		}
 	}
 	if len(m.Steps) != 2 {
 		t.Fatalf("%d steps", len(m.Steps))
 	}
 	for i := range m.Steps {
-		st, want := &m.Steps[i], &fx.union.Steps[i]
+		st, want := &m.Steps[i], &fx.Union.Steps[i]
 		var users int
 		var statements, late, missed int64
 		var tps, tpsE, lagMax, lagDelay float64
 		counts := map[string][4]int64{}
-		for _, sh := range fx.shards {
+		for _, sh := range fx.Shards {
 			s := &sh.Run.Steps[i]
 			users += s.Users
 			statements += s.Statements
@@ -103,7 +102,7 @@ func TestMergeSumsCountsAndRecomputesPercentiles(t *testing.T) {
 		if st.TPS != results.Round(tps, 2) || st.TPSE != results.Round(tpsE, 2) {
 			t.Errorf("step %d: tps %g tpsE %g, want the sums %g %g", i, st.TPS, st.TPSE, tps, tpsE)
 		}
-		if st.MeasuredS != 50.01 || st.WarmupS != 10 || !st.StartedAt.Equal(fx.shards[0].Run.Steps[i].StartedAt) {
+		if st.MeasuredS != 50.01 || st.WarmupS != 10 || !st.StartedAt.Equal(fx.Shards[0].Run.Steps[i].StartedAt) {
 			t.Errorf("step %d: window %v + %g s, %g s measured", i, st.StartedAt, st.WarmupS, st.MeasuredS)
 		}
 		if st.Lag.Late != late || st.Lag.Missed != missed || st.Lag.MaxMS != lagMax || st.Lag.AvgMS != results.Round(lagDelay/float64(late), 2) {
@@ -125,7 +124,7 @@ func TestMergeSumsCountsAndRecomputesPercentiles(t *testing.T) {
 			}
 			share += tx.Share
 		}
-		if len(st.Transactions) != len(fixtureTxns) || math.Abs(share-1) > 1e-9 {
+		if len(st.Transactions) != len(shardfixture.Txns) || math.Abs(share-1) > 1e-9 {
 			t.Errorf("step %d: %d transactions, shares sum to %g", i, len(st.Transactions), share)
 		}
 		if !reflect.DeepEqual(st.LimitsBroken, figures.BrokenLimits(runfixture.Workload().DefaultLimits(), st)) {
@@ -138,9 +137,9 @@ func TestMergeSumsCountsAndRecomputesPercentiles(t *testing.T) {
 }
 
 func TestMergeKeepsOneStorageReading(t *testing.T) {
-	fx := recordedShards(3, []int{2, 4})
-	m := mustMerge(t, fx.shards)
-	own := &fx.shards[0].Run.Steps[0]
+	fx := shardfixture.RecordedShards(3, []int{2, 4})
+	m := mustMerge(t, fx.Shards)
+	own := &fx.Shards[0].Run.Steps[0]
 	st := &m.Steps[0]
 	if st.IO == nil || st.IO.ReadIOPS != own.IO.ReadIOPS || !strings.Contains(st.IO.Note, "shard 0") {
 		t.Fatalf("io %+v: want shard 0's reading, said so", st.IO)
@@ -168,21 +167,21 @@ func TestMergeKeepsOneStorageReading(t *testing.T) {
 	}
 
 	// Shard 0 without a source: the first shard with one.
-	fx = recordedShards(3, []int{2})
-	fx.shards[0].Run.Steps[0].IO = &results.StepIO{Source: "none", Note: "no access"}
-	fx.shards[0].Run.Steps[0].CacheHitRatio = nil
-	st = &mustMerge(t, fx.shards).Steps[0]
+	fx = shardfixture.RecordedShards(3, []int{2})
+	fx.Shards[0].Run.Steps[0].IO = &results.StepIO{Source: "none", Note: "no access"}
+	fx.Shards[0].Run.Steps[0].CacheHitRatio = nil
+	st = &mustMerge(t, fx.Shards).Steps[0]
 	if st.IO.Source != "diskstats" || st.IO.ReadIOPS != 101 || !strings.Contains(st.IO.Note, "shard 1") || *st.CacheHitRatio != 0.94 {
 		t.Errorf("io %+v hit %g: want shard 1's", st.IO, *st.CacheHitRatio)
 	}
 }
 
 func TestMergeDriverAndFlags(t *testing.T) {
-	fx := recordedShards(3, []int{2, 4})
-	fx.shards[2].Run.Steps[1].Driver.Bottleneck = true
-	fx.shards[2].Run.Steps[1].Driver.BottleneckOn = "CPU 98 %"
-	fx.shards[1].Run.Steps[1].Flags = append(fx.shards[1].Run.Steps[1].Flags, results.FlagUnsteady, "future-flag")
-	m := mustMerge(t, fx.shards)
+	fx := shardfixture.RecordedShards(3, []int{2, 4})
+	fx.Shards[2].Run.Steps[1].Driver.Bottleneck = true
+	fx.Shards[2].Run.Steps[1].Driver.BottleneckOn = "CPU 98 %"
+	fx.Shards[1].Run.Steps[1].Flags = append(fx.Shards[1].Run.Steps[1].Flags, results.FlagUnsteady, "future-flag")
+	m := mustMerge(t, fx.Shards)
 	d := m.Steps[1].Driver
 	if !d.Bottleneck || d.BottleneckOn != "shard 2: CPU 98 %" || d.CPUPercent != 22 || d.PoolWaits != 2 {
 		t.Errorf("driver %+v: want shard 2 named, the worst figures", d)
@@ -197,7 +196,7 @@ func TestMergeDriverAndFlags(t *testing.T) {
 	}
 	s := m.Steps[1].Steadiness
 	var w, hc float64
-	for _, sh := range fx.shards {
+	for _, sh := range fx.Shards {
 		w += sh.Run.Steps[1].TPS
 		hc += sh.Run.Steps[1].TPS * sh.Run.Steps[1].Steadiness.HalfChange
 	}
@@ -207,9 +206,9 @@ func TestMergeDriverAndFlags(t *testing.T) {
 }
 
 func TestMergeOneShardIsThatShard(t *testing.T) {
-	fx := recordedShards(1, []int{2, 4})
-	own := fx.shards[0].Run
-	m := mustMerge(t, fx.shards)
+	fx := shardfixture.RecordedShards(1, []int{2, 4})
+	own := fx.Shards[0].Run
+	m := mustMerge(t, fx.Shards)
 	for i := range own.Steps {
 		a, b := own.Steps[i], m.Steps[i]
 		if a.Users != b.Users || a.TPS != b.TPS || a.TPSE != b.TPSE || a.MeasuredS != b.MeasuredS || a.Statements != b.Statements ||
@@ -245,7 +244,7 @@ func TestMergeRefuses(t *testing.T) {
 		{"seed", func(in []results.Input) []results.Input { in[1].Run.Seed = 8; return in }, []string{"shard-0.json and shard-1.json are not shards of one run", "seed differs (7 vs 8)"}},
 		{"scale", func(in []results.Input) []results.Input { in[2].Run.Scale.Customers = 2000; return in }, []string{"shard-2.json", "scale differs (1000 customers, 5 trade days vs 2000 customers"}},
 		{"start", func(in []results.Input) []results.Input {
-			t := fixtureStart.Add(time.Minute)
+			t := shardfixture.Start.Add(time.Minute)
 			in[1].Run.StartAt = &t
 			return in
 		}, []string{"start_at differs (2026-12-01T04:00:00Z vs 2026-12-01T04:01:00Z)"}},
@@ -270,7 +269,7 @@ func TestMergeRefuses(t *testing.T) {
 		}, []string{"shard-1.json: step 2 (5 users), Trade-Order has no response_hist", "averaging percentiles is wrong"}},
 		{"nothing", func([]results.Input) []results.Input { return nil }, []string{"no shard files given"}},
 	}
-	fixture := recordedShards(3, []int{2, 4}).shards
+	fixture := shardfixture.RecordedShards(3, []int{2, 4}).Shards
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			_, err := merge.Merge(c.breakIt(cloneInputs(t, fixture)), runfixture.Workload())
@@ -301,7 +300,7 @@ func TestMergeRefusesBadHistograms(t *testing.T) {
 		{"count", func(tx *results.TxnStats) { tx.Count++ }, "Trade-Result: count"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			in := recordedShards(3, []int{2}).shards
+			in := shardfixture.RecordedShards(3, []int{2}).Shards
 			tx := in[2].Run.Steps[0].Transactions["Trade-Result"]
 			c.edit(&tx)
 			in[2].Run.Steps[0].Transactions["Trade-Result"] = tx
@@ -315,7 +314,7 @@ func TestMergeRefusesBadHistograms(t *testing.T) {
 }
 
 func TestMergeInterruptedShard(t *testing.T) {
-	in := recordedShards(3, []int{2, 4}).shards
+	in := shardfixture.RecordedShards(3, []int{2, 4}).Shards
 	r := in[1].Run
 	r.Steps = r.Steps[:1]
 	r.Steps[0].Partial = true
@@ -330,54 +329,5 @@ func TestMergeInterruptedShard(t *testing.T) {
 		if len(sh.Driver) != 1 {
 			t.Errorf("shard %d: %d driver readings for 1 step", sh.Index, len(sh.Driver))
 		}
-	}
-}
-
-// A merged file is a result file like any other: it is written, read back,
-// reported and compared.
-func TestMergedFileReportsAndCompares(t *testing.T) {
-	fx := recordedShards(3, []int{2, 4})
-	m := mustMerge(t, fx.shards)
-	path := filepath.Join(t.TempDir(), "run.json")
-	if err := results.Write(path, m); err != nil {
-		t.Fatal(err)
-	}
-	back, err := results.Read(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !reflect.DeepEqual(back.Shards, m.Shards) || back.Shard != nil {
-		t.Errorf("shards did not survive the file: %+v", back.Shards)
-	}
-	var out bytes.Buffer
-	if err := WriteReport(&out, results.Input{Path: path, Run: back}); err != nil {
-		t.Fatal(err)
-	}
-	if !strings.Contains(out.String(), "seed 7, merged from 3 shards") {
-		t.Errorf("report does not say the file is merged:\n%s", out.String())
-	}
-	unionPath := filepath.Join(t.TempDir(), "union.json")
-	if err := results.Write(unionPath, fx.union); err != nil {
-		t.Fatal(err)
-	}
-	cmp, err := compare.Compare([]results.Input{{Path: unionPath, Run: fx.union}, {Path: path, Run: back}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(cmp.Users) != 2 {
-		t.Fatalf("compare matched users %v, want both steps", cmp.Users)
-	}
-	gates, err := compare.ParseGates([]string{"p95>+0%", "p99<-0%"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	// Same transactions, same histograms: no percentile moved at all.
-	trips, err := cmp.CheckGates(gates)
-	if err != nil || len(trips) != 0 {
-		t.Errorf("trips %v, err %v: the merged percentiles differ from one driver's", trips, err)
-	}
-	out.Reset()
-	if err := WriteComparisonText(cmp, &out); err != nil {
-		t.Fatal(err)
 	}
 }
