@@ -15,6 +15,7 @@ import (
 
 	"github.com/brokerbench/brokerbench/internal/managed"
 	"github.com/brokerbench/brokerbench/internal/pgmanaged"
+	"github.com/brokerbench/brokerbench/internal/testkit/testpg"
 )
 
 // TestForeignClusterUntouched: a stopped cluster its owner made with initdb (SCRAM,
@@ -30,13 +31,7 @@ func TestForeignClusterUntouched(t *testing.T) {
 	if err != nil {
 		t.Skip("no PostgreSQL server binaries: ", err)
 	}
-	// The server's user must reach the folders: t.TempDir's parents are private.
-	base, err := os.MkdirTemp("", "bb-foreign-")
-	if err != nil {
-		t.Fatal(err)
-	}
-	os.Chmod(base, 0o755)
-	t.Cleanup(func() { os.RemoveAll(base) })
+	base := testpg.ServerDir(t, "bb-foreign-")
 	foreign := filepath.Join(base, "foreign")
 	initdbAsOwner(t, bin, foreign)
 	other := filepath.Join(base, "other")

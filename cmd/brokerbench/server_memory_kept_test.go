@@ -8,6 +8,7 @@ import (
 
 	"github.com/brokerbench/brokerbench/internal/memcap"
 	"github.com/brokerbench/brokerbench/internal/pgmanaged"
+	"github.com/brokerbench/brokerbench/internal/testkit/testpg"
 	"github.com/brokerbench/brokerbench/results"
 )
 
@@ -97,18 +98,12 @@ func keptClusterFolder(t *testing.T, prefix string) string {
 	if _, err := memcap.Find(); err != nil {
 		t.Skipf("no usable memory cgroup on this machine: %v", err)
 	}
-	// The server's user must reach the folder: t.TempDir's parents are private.
-	base, err := os.MkdirTemp("", prefix)
-	if err != nil {
-		t.Fatal(err)
-	}
-	os.Chmod(base, 0o755)
-	pgdata := filepath.Join(base, "kept")
+	pgdata := filepath.Join(testpg.ServerDir(t, prefix), "kept")
+	// Cleanups run last first: the server stops before its folder goes.
 	t.Cleanup(func() {
 		if c, err := pgmanaged.Attach(pgdata); err == nil {
 			_ = c.Stop()
 		}
-		os.RemoveAll(base)
 	})
 	return pgdata
 }

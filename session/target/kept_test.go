@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/brokerbench/brokerbench/internal/pgmanaged"
+	"github.com/brokerbench/brokerbench/internal/testkit/testpg"
 	"github.com/brokerbench/brokerbench/session"
 )
 
@@ -25,13 +26,7 @@ func TestKeptCluster(t *testing.T) {
 	if err := StartKept(context.Background(), &session.Globals{}); !errors.As(err, &u) {
 		t.Errorf("pg start without --pgdata: %v, want a usage error", err)
 	}
-	// The server's user must reach the folder: t.TempDir's parents are private.
-	base, err := os.MkdirTemp("", "bb-kept-")
-	if err != nil {
-		t.Fatal(err)
-	}
-	os.Chmod(base, 0o755)
-	t.Cleanup(func() { os.RemoveAll(base) })
+	base := testpg.ServerDir(t, "bb-kept-")
 	var stdout, stderr bytes.Buffer
 	g := &session.Globals{PGData: filepath.Join(base, "pgdata"), Console: session.Console{Stdout: &stdout, Stderr: &stderr}}
 	if err := StartKept(context.Background(), g); err != nil {

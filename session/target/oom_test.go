@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"errors"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -12,6 +11,7 @@ import (
 	"github.com/brokerbench/brokerbench/database"
 	"github.com/brokerbench/brokerbench/internal/memcap"
 	"github.com/brokerbench/brokerbench/internal/pgmanaged"
+	"github.com/brokerbench/brokerbench/internal/testkit/testpg"
 	"github.com/brokerbench/brokerbench/session"
 )
 
@@ -27,13 +27,7 @@ func TestOOMKillNamedAfterTheError(t *testing.T) {
 	if _, err := memcap.Find(); err != nil {
 		t.Skipf("no usable memory cgroup on this machine: %v", err)
 	}
-	// The server's user must reach the folder: t.TempDir's parents are private.
-	base, err := os.MkdirTemp("", "bb-oom-")
-	if err != nil {
-		t.Fatal(err)
-	}
-	os.Chmod(base, 0o755)
-	t.Cleanup(func() { os.RemoveAll(base) })
+	base := testpg.ServerDir(t, "bb-oom-")
 	var stderr bytes.Buffer
 	g := &session.Globals{PGData: filepath.Join(base, "pgdata"), ServerMemory: "192MiB", Engine: ManagedPostgres,
 		Console: session.Console{Stdout: &bytes.Buffer{}, Stderr: &stderr}}

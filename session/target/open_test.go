@@ -56,13 +56,7 @@ func TestOpenManagedInPGData(t *testing.T) {
 	if _, err := pgmanaged.FindBinaries(); err != nil {
 		t.Skip("no PostgreSQL server binaries: ", err)
 	}
-	// The server's user must reach the folder: t.TempDir's parents are private.
-	base, err := os.MkdirTemp("", "bb-target-")
-	if err != nil {
-		t.Fatal(err)
-	}
-	os.Chmod(base, 0o755)
-	t.Cleanup(func() { os.RemoveAll(base) })
+	base := testpg.ServerDir(t, "bb-target-")
 	g := &session.Globals{PGData: filepath.Join(base, "pgdata"), Engine: ManagedPostgres}
 	ctx := context.Background()
 	var logged []string
