@@ -335,7 +335,7 @@ func seriesOf(key string, st *results.Step) ([]float64, bool) {
 		return perTxnSeries(st, key == "reads_per_txn")
 	}
 	f := ioSeriesKeys[key]
-	if f == nil || !figures.IoKnown(st.IO) || len(st.IO.Series) == 0 {
+	if f == nil || !figures.IOKnown(st.IO) || len(st.IO.Series) == 0 {
 		return nil, false
 	}
 	xs := make([]float64, len(st.IO.Series))
@@ -349,7 +349,7 @@ func seriesOf(key string, st *results.Step) ([]float64, bool) {
 // finished in its interval, from the per-second tps samples (second k of the
 // window ends k+1 seconds after the window opened).
 func perTxnSeries(st *results.Step, reads bool) ([]float64, bool) {
-	if !figures.IoKnown(st.IO) || len(st.IO.Series) == 0 || st.Samples == nil || len(st.Samples.TPS) == 0 {
+	if !figures.IOKnown(st.IO) || len(st.IO.Series) == 0 || st.Samples == nil || len(st.Samples.TPS) == 0 {
 		return nil, false
 	}
 	open := st.StartedAt.Add(results.SecondsDuration(st.WarmupS))

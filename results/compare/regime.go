@@ -154,7 +154,7 @@ func dataSourceUsers(r *results.Run) sourceUsers {
 			u.warming = append(u.warming, st.Users)
 		case results.DataUnknown:
 			switch {
-			case !figures.IoKnown(st.IO):
+			case !figures.IOKnown(st.IO):
 				u.none = append(u.none, st.Users)
 			case !slices.Contains(figures.DeviceSources, st.IO.Source):
 				u.views = append(u.views, st.Users)

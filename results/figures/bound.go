@@ -63,7 +63,7 @@ func IOBound(st *results.Step, sys *results.System) bool {
 // of its cgroup limit in either direction, in operations or in bytes. A limit on
 // a member disk counts too: the I/O of the devices above it waits at its limit.
 func atThrottle(io *results.StepIO, sys *results.System) bool {
-	if !IoKnown(io) || sys == nil {
+	if !IOKnown(io) || sys == nil {
 		return false
 	}
 	limits := map[string]string{}
@@ -112,7 +112,7 @@ func throttleLimits(s string) map[string]float64 {
 // busiestUtil is the highest utilisation of a device the totals count, or the
 // totals' own when the step lists no devices.
 func busiestUtil(io *results.StepIO) (float64, bool) {
-	if !IoKnown(io) {
+	if !IOKnown(io) {
 		return 0, false
 	}
 	best, ok := 0.0, false

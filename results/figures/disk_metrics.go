@@ -52,7 +52,7 @@ var DiskMetrics = []DiskMetric{
 		return st.Sync.P99MS, true
 	}},
 	{Key: "device_iops", Title: "device IOPS", higherIsBetter: true, Value: func(st *results.DiskStep) (float64, bool) {
-		if !IoKnown(st.IO) {
+		if !IOKnown(st.IO) {
 			return 0, false
 		}
 		return st.IO.ReadIOPS + st.IO.WriteIOPS, true

@@ -43,13 +43,13 @@ type Metric struct {
 	Value  func(v StepView) (float64, bool)
 }
 
-// IoKnown tells whether a step has storage figures at all; a zero from a step
+// IOKnown tells whether a step has storage figures at all; a zero from a step
 // without a source must not read as "no I/O".
-func IoKnown(io *results.StepIO) bool { return io != nil && io.Source != "" && io.Source != "none" }
+func IOKnown(io *results.StepIO) bool { return io != nil && io.Source != "" && io.Source != "none" }
 
 func ioValue(f func(io *results.StepIO) float64) func(StepView) (float64, bool) {
 	return func(v StepView) (float64, bool) {
-		if !IoKnown(v.Step.IO) {
+		if !IOKnown(v.Step.IO) {
 			return 0, false
 		}
 		return f(v.Step.IO), true
@@ -96,7 +96,7 @@ var StepMetrics = append([]Metric{
 
 func perTxnValue(f func(io *results.StepIO) *float64) func(StepView) (float64, bool) {
 	return func(v StepView) (float64, bool) {
-		if !IoKnown(v.Step.IO) || f(v.Step.IO) == nil {
+		if !IOKnown(v.Step.IO) || f(v.Step.IO) == nil {
 			return 0, false
 		}
 		return *f(v.Step.IO), true

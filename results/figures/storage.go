@@ -13,7 +13,7 @@ var DeviceSources = []string{"diskstats", "node_exporter", "sqlserver_file_stats
 
 // deviceCounted tells whether the step's reads per transaction came from device counters.
 func deviceCounted(io *results.StepIO) bool {
-	return IoKnown(io) && io.ReadsPerTxn != nil && slices.Contains(DeviceSources, io.Source)
+	return IOKnown(io) && io.ReadsPerTxn != nil && slices.Contains(DeviceSources, io.Source)
 }
 
 // DataSourceOf applies the rule to one step.
@@ -138,7 +138,7 @@ func SummarizeDiskReads(r *results.Run) DiskReadShare {
 		if MemoryResident(st) {
 			s.MemoryResidentSteps++
 		}
-		if io := st.IO; IoKnown(io) && io.ReadsPerTxn != nil {
+		if io := st.IO; IOKnown(io) && io.ReadsPerTxn != nil {
 			txnR += n
 			sumR += n * *io.ReadsPerTxn
 		}
@@ -157,7 +157,7 @@ func SummarizeDiskReads(r *results.Run) DiskReadShare {
 }
 
 func HasIO(r *results.Run) bool {
-	return AnyStep(r, func(st *results.Step) bool { return IoKnown(st.IO) })
+	return AnyStep(r, func(st *results.Step) bool { return IOKnown(st.IO) })
 }
 
 // AnyStep tells whether f holds for any step of r: whether a column or chart has

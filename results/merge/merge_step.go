@@ -228,7 +228,7 @@ func mergeDriver(parts []shardStep) results.DriverCheck {
 func mergeStorage(parts []shardStep, txns map[string]results.TxnStats, w results.Workload) (*results.StepIO, *float64) {
 	from := 0
 	for k, p := range parts {
-		if figures.IoKnown(p.st.IO) {
+		if figures.IOKnown(p.st.IO) {
 			from = k
 			break
 		}
@@ -251,7 +251,7 @@ func mergeStorage(parts []shardStep, txns map[string]results.TxnStats, w results
 	io.Series = slices.Clone(src.Series)
 	io.ReadsPerTxn, io.WritesPerTxn = nil, nil
 	var notes []string
-	if figures.IoKnown(src) {
+	if figures.IOKnown(src) {
 		notes = append(notes, fmt.Sprintf("storage figures from shard %d's reading (every shard reads the same database host)", parts[from].index))
 		rescaleIO(&io, src, parts[from].st, txns, w)
 	}

@@ -40,7 +40,7 @@ func csvMetric(name, key string) csvColumn {
 func csvColumns() []csvColumn {
 	io := func(f func(*results.StepIO) string) func(results.Input, figures.StepView) string {
 		return func(_ results.Input, v figures.StepView) string {
-			if !figures.IoKnown(v.Step.IO) {
+			if !figures.IOKnown(v.Step.IO) {
 				return ""
 			}
 			return f(v.Step.IO)

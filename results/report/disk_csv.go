@@ -36,7 +36,7 @@ func diskCSVColumns() []diskCSVColumn {
 	}
 	dev := func(name string, f func(*results.StepIO) float64) diskCSVColumn {
 		return diskCSVColumn{name, func(_ results.Input, st *results.DiskStep) string {
-			if !figures.IoKnown(st.IO) {
+			if !figures.IOKnown(st.IO) {
 				return ""
 			}
 			return csvFloat(f(st.IO))

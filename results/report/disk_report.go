@@ -175,7 +175,7 @@ func diskStepsTables(d *results.DiskRun) []table {
 			}
 			fio.Rows = append(fio.Rows, row)
 			drow := slices.Clone(key)
-			if io := st.IO; figures.IoKnown(io) {
+			if io := st.IO; figures.IOKnown(io) {
 				drow = append(drow, numCell("%.0f", io.ReadIOPS+io.WriteIOPS), numCell("%.1f", io.ReadMBps+io.WriteMBps),
 					cell{Text: fmt.Sprintf("%.3f / %.3f", io.ReadAwaitMS, io.WriteAwaitMS), Class: "num"})
 			} else {

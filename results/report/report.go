@@ -146,7 +146,7 @@ func stepsTable(r *results.Run, hostApart bool) table {
 		row = append(row, numCell("%.1f", st.TPS), numCell("%.2f", st.TPSE),
 			numCell("%.3f", ov.AvgMS), p95, numCell("%.0f", float64(ov.Errors)), numCell("%.0f", float64(ov.Retries)))
 		if withIO {
-			if io := st.IO; figures.IoKnown(io) {
+			if io := st.IO; figures.IOKnown(io) {
 				row = append(row, numCell("%.0f", io.ReadIOPS), numCell("%.0f", io.WriteIOPS), numCell("%.2f", io.ReadMBps),
 					numCell("%.2f", io.WriteMBps), numCell("%.3f", io.ReadAwaitMS), numCell("%.3f", io.WriteAwaitMS), numCell("%.1f", io.IOPerTxn))
 			} else {

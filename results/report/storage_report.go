@@ -28,7 +28,7 @@ func readWriteRatio(reads, writes float64) string {
 
 // hasPerTxn reports whether any step of r has reads and writes per transaction.
 func hasPerTxn(r *results.Run) bool {
-	return figures.AnyStep(r, func(st *results.Step) bool { return figures.IoKnown(st.IO) && st.IO.ReadsPerTxn != nil })
+	return figures.AnyStep(r, func(st *results.Step) bool { return figures.IOKnown(st.IO) && st.IO.ReadsPerTxn != nil })
 }
 
 func hasHitRatio(r *results.Run) bool {
@@ -54,7 +54,7 @@ func storageHead(perTxn, hit bool) []string {
 func storageCells(st *results.Step, perTxn, hit bool) []cell {
 	var row []cell
 	if perTxn {
-		if io := st.IO; figures.IoKnown(io) && io.ReadsPerTxn != nil && io.WritesPerTxn != nil {
+		if io := st.IO; figures.IOKnown(io) && io.ReadsPerTxn != nil && io.WritesPerTxn != nil {
 			row = append(row, numCell("%.2f", *io.ReadsPerTxn), numCell("%.2f", *io.WritesPerTxn),
 				cell{Text: readWriteRatio(io.ReadIOPS, io.WriteIOPS), Class: "num"})
 		} else {
