@@ -33,10 +33,10 @@ var hostMetrics = []Metric{
 		if !HostKnown(h) || h.MemTotalBytes == 0 {
 			return 0, false
 		}
-		return float64(h.MemUsedBytes) / Mib, true
+		return float64(h.MemUsedBytes) / MiB, true
 	}},
-	{Key: "net_rx_mbps", Title: "host network in", Unit: unitMBps, Neutral: true, Value: hostValue(func(h *results.StepHost) float64 { return h.NetRxBytes / Mib })},
-	{Key: "net_tx_mbps", Title: "host network out", Unit: unitMBps, Neutral: true, Value: hostValue(func(h *results.StepHost) float64 { return h.NetTxBytes / Mib })},
+	{Key: "net_rx_mbps", Title: "host network in", Unit: unitMBps, Neutral: true, Value: hostValue(func(h *results.StepHost) float64 { return h.NetRxBytes / MiB })},
+	{Key: "net_tx_mbps", Title: "host network out", Unit: unitMBps, Neutral: true, Value: hostValue(func(h *results.StepHost) float64 { return h.NetTxBytes / MiB })},
 	{Key: "net_link_pct", Title: "host busiest link", Unit: UnitPercent, Neutral: true, Value: func(v StepView) (float64, bool) {
 		h := v.Step.Host
 		if !HostKnown(h) || h.NetLinkPct == nil {
@@ -62,4 +62,4 @@ func hostValue(f func(h *results.StepHost) float64) func(StepView) (float64, boo
 	}
 }
 
-const Mib = 1 << 20
+const MiB = 1 << 20

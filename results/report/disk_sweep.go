@@ -74,7 +74,7 @@ func sweepTables(d *results.DiskRun) []table {
 					link = numCell("%.1f", *h.NetLinkPct)
 				}
 				row = append(row, numCell("%.1f", h.BusyPct()), cell{Text: figures.CPUSplit(h.HostFigures), Class: "num"},
-					numCell("%.2f", (h.NetRxBytes+h.NetTxBytes)/figures.Mib), link)
+					numCell("%.2f", (h.NetRxBytes+h.NetTxBytes)/figures.MiB), link)
 			} else {
 				row = append(row, dash, dash, dash, dash)
 			}

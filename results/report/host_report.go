@@ -43,7 +43,7 @@ func hostCells(st *results.Step, with bool) []cell {
 		link = numCell("%.1f", *h.NetLinkPct)
 	}
 	return []cell{numCell("%.0f", float64(h.Cores)), {Text: figures.CPUSplit(h.HostFigures), Class: "num"}, numCell("%.1f", h.RunQueue), mem,
-		{Text: fmt.Sprintf("%.2f / %.2f", h.NetRxBytes/figures.Mib, h.NetTxBytes/figures.Mib), Class: "num"}, link}
+		{Text: fmt.Sprintf("%.2f / %.2f", h.NetRxBytes/figures.MiB, h.NetTxBytes/figures.MiB), Class: "num"}, link}
 }
 
 // hostTable is the HTML report's table of what the host spent at each step: the
