@@ -116,8 +116,12 @@ func TestRunCaptureIO(t *testing.T) {
 	if _, err := exec.LookPath("fio"); err == nil {
 		target := testloop.NewRaw(t, int(sum.HighestEnd>>20)+1)
 		rj := filepath.Join(dir, "replay.json")
+		// One request at a time: fio 3.33 counts a request's bytes when it completes,
+		// so what is in flight at the end is missing from io_bytes; at the trace's own
+		// depth on a busy machine that was half the writes (the 2 MiB ones at the step's
+		// end), at depth 1 it is one request at most.
 		code, stdout, stderr := runMain("replay", filepath.Join(capDir, "step-1"), "--target", target.Dev,
-			"--allow-device-writes", target.Dev, "--asap", "--out", rj)
+			"--allow-device-writes", target.Dev, "--asap", "--depth", "1", "--out", rj)
 		if code != 0 {
 			t.Fatalf("replay of the step: exit %d\n%s\n%s", code, stdout, stderr)
 		}
@@ -132,9 +136,8 @@ func TestRunCaptureIO(t *testing.T) {
 		if rs.Read == nil || rs.Read.IOs != sum.Reads || rs.Write == nil || rs.Write.IOs != sum.Writes {
 			t.Errorf("replay did %+v reads and %+v writes; the trace has %d and %d", rs.Read, rs.Write, sum.Reads, sum.Writes)
 		} else {
-			// The bytes each direction moved: fio 3.33's io_bytes falls a request or
-			// two short of what it replayed, so within 2 % or the trace's largest
-			// request, whichever is more.
+			// The bytes each direction moved: within 2 % or the trace's largest
+			// request (the one in flight at the end), whichever is more.
 			var largest int64
 			for b := range sum.Sizes {
 				largest = max(largest, sizeOfBucket(b))
