@@ -12,6 +12,8 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"github.com/brokerbench/brokerbench/results"
+	"github.com/brokerbench/brokerbench/results/compare"
+	"github.com/brokerbench/brokerbench/results/figures"
 )
 
 func readYAML(t *testing.T, name string) map[string]any {
@@ -152,7 +154,7 @@ func checkGates(t *testing.T, text string) {
 		t.Error("no --fail-if gate")
 	}
 	for _, m := range found {
-		if _, err := results.ParseGate(m[1]); err != nil {
+		if _, err := compare.ParseGate(m[1]); err != nil {
 			t.Errorf("example gate: %v", err)
 		}
 	}
@@ -187,7 +189,7 @@ func TestBaselineReads(t *testing.T) {
 		t.Fatalf("baseline steps do not match the example ramp --users 2,4")
 	}
 	for _, st := range r.Steps {
-		if o := results.StepOverall(&st); !o.HasPercentiles || st.TPS <= 0 {
+		if o := figures.StepOverall(&st); !o.HasPercentiles || st.TPS <= 0 {
 			t.Errorf("step %d: no histograms or no tps", st.Users)
 		}
 	}
