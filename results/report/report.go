@@ -134,17 +134,14 @@ func stepsTable(r *results.Run, hostApart bool) table {
 	t.Head = append(t.Head, "flags")
 	for _, i := range figures.StepOrder(r.Steps) {
 		st := &r.Steps[i]
-		ov := figures.StepOverall(st)
-		p95 := dash
-		if ov.HasPercentiles {
-			p95 = numCell("%.3f", ov.P95MS)
-		}
-		row := []cell{{Text: fmt.Sprint(st.Users), Class: "num"}}
+		lead := leadingFigures(st)
+		row := []cell{{Text: lead[0], Class: "num"}}
 		if withRate {
 			row = append(row, numCell("%.4g", st.Rate))
 		}
-		row = append(row, numCell("%.1f", st.TPS), numCell("%.2f", st.TPSE),
-			numCell("%.3f", ov.AvgMS), p95, numCell("%.0f", float64(ov.Errors)), numCell("%.0f", float64(ov.Retries)))
+		for _, f := range lead[1:] {
+			row = append(row, cell{Text: f, Class: "num"})
+		}
 		if withIO {
 			if io := st.IO; figures.IOKnown(io) {
 				row = append(row, numCell("%.0f", io.ReadIOPS), numCell("%.0f", io.WriteIOPS), numCell("%.2f", io.ReadMBps),

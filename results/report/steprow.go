@@ -19,14 +19,23 @@ func StepHeader(withIO bool) string {
 	return h + "  flags"
 }
 
-// StepRow is one finished step.
-func StepRow(n int, st *results.Step, withIO bool) string {
+// leadingFigures are the figures every rendering of a step opens with, as text:
+// users, tps, tpsE, avg ms, p95 ms ("-" without percentiles), errors and retries.
+// The live row pads them to fixed widths; the report's table puts them in cells.
+func leadingFigures(st *results.Step) []string {
 	ov := figures.StepOverall(st)
 	p95 := "-"
 	if ov.HasPercentiles {
 		p95 = fmt.Sprintf("%.3f", ov.P95MS)
 	}
-	r := fmt.Sprintf("%5d %6d %9.1f %8.2f %9.3f %9s %7d %7d", n, st.Users, st.TPS, st.TPSE, ov.AvgMS, p95, ov.Errors, ov.Retries)
+	return []string{fmt.Sprint(st.Users), fmt.Sprintf("%.1f", st.TPS), fmt.Sprintf("%.2f", st.TPSE),
+		fmt.Sprintf("%.3f", ov.AvgMS), p95, fmt.Sprint(ov.Errors), fmt.Sprint(ov.Retries)}
+}
+
+// StepRow is one finished step.
+func StepRow(n int, st *results.Step, withIO bool) string {
+	f := leadingFigures(st)
+	r := fmt.Sprintf("%5d %6s %9s %8s %9s %9s %7s %7s", n, f[0], f[1], f[2], f[3], f[4], f[5], f[6])
 	if withIO {
 		if io := st.IO; io != nil && io.Source != "" && io.Source != "none" {
 			r += fmt.Sprintf(" %8.0f %8.3f %8.1f", io.ReadIOPS+io.WriteIOPS, figures.IOAwaitMS(io.IOFigures), io.IOPerTxn)
