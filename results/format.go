@@ -31,7 +31,7 @@ type Run struct {
 	Interrupted bool   `json:"interrupted,omitempty"`
 	Steps       []Step `json:"steps"`
 	// Limits are the 90th-percentile response-time limits the steps were judged
-	// against, in milliseconds by transaction name (limits.go).
+	// against, in milliseconds by transaction name (limits.go; judged by results/figures).
 	Limits map[string]float64 `json:"limits,omitempty"`
 	// Max is what run --find-max found (findmax.go); absent for a plain ramp.
 	Max *Max `json:"max,omitempty"`
@@ -224,7 +224,7 @@ type Step struct {
 	// before it was recorded.
 	NominalPercent float64 `json:"nominal_percent,omitempty"`
 	// LimitOrders are the market emulator's limit orders not yet completed at the
-	// window's end (nominal.go); absent in files written before it was recorded.
+	// window's end (limit_orders.go); absent in files written before it was recorded.
 	LimitOrders *LimitOrders `json:"limit_orders,omitempty"`
 	// Background is the database server's own work in the window (checkpoints,
 	// autovacuum; disturbance.go); absent when it could not be read.

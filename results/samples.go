@@ -5,7 +5,7 @@ package results
 // step's own figures are over the whole window; these say how much they moved
 // inside it. Per-second figures are autocorrelated (a checkpoint slows several
 // seconds in a row), so compare never treats them as independent draws: it groups
-// them into batches (estimate.go).
+// them into batches (results/compare, estimate.go).
 type StepSamples struct {
 	// TPS and TPSE are all transactions and Trade-Results finished in each second
 	// of the window, per second, in time order.

@@ -1,6 +1,6 @@
 // Package chart draws the line charts of brokerbench's HTML reports: series of
 // points with their intervals or repeats' boxes, reference lines and marked points,
-// as inline SVG through gonum/plot. It knows nothing of result files: package results
+// as inline SVG through gonum/plot. It knows nothing of result files: package report
 // turns runs into Lines.
 package chart
 

@@ -45,7 +45,7 @@ type Comparison struct {
 	// none when run r has no such step).
 	Reps [][][]figures.StepView
 	// AllowDisturbed judges repeats whose windows were disturbed unevenly
-	// (disturbance.go) instead of withholding the verdict; set it before the first
+	// (results/figures, disturbance.go) instead of withholding the verdict; set it before the first
 	// estimate.
 	AllowDisturbed bool
 	// est caches estimates, which a bootstrap makes costly (estimate.go).

@@ -69,7 +69,7 @@ func halfDrift(xs []float64, bound, floor float64, minLen int) (change float64, 
 	// These figures come in bursts (a checkpoint's reads, a queue's response
 	// times), so neighbouring seconds are not independent and their spread would
 	// understate the error: each half's error comes from batch means, the method
-	// compare's intervals use (interval.go).
+	// compare's intervals use (results/stats).
 	first, ok1 := stats.BatchMeans(xs[:n/2], 2)
 	second, ok2 := stats.BatchMeans(xs[n-n/2:], 2)
 	if !ok1 || !ok2 || first.Mean <= 0 {
