@@ -45,8 +45,8 @@ type Comparison struct {
 	// none when run r has no such step).
 	Reps [][][]figures.StepView
 	// AllowDisturbed judges repeats whose windows were disturbed unevenly
-	// (results/figures, disturbance.go) instead of withholding the verdict; set it before the first
-	// estimate.
+	// (results/figures, disturbance.go) instead of withholding the verdict; set it
+	// before the first estimate.
 	AllowDisturbed bool
 	// est caches estimates, which a bootstrap makes costly (estimate.go).
 	est  map[estKey]Estimate
