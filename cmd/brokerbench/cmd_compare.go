@@ -11,6 +11,7 @@ import (
 	"github.com/brokerbench/brokerbench/results"
 	"github.com/brokerbench/brokerbench/results/compare"
 	"github.com/brokerbench/brokerbench/results/report"
+	"github.com/brokerbench/brokerbench/session"
 )
 
 // compareOptions are the flags of `brokerbench compare`.
@@ -86,7 +87,7 @@ with OLTP result files of the same systems, the runs are compared first, then th
 			if err != nil {
 				return err
 			}
-			if err := refuseOutputOverInput(o.outputs(), args); err != nil {
+			if err := session.RefuseOutputOverInput(o.outputs(), args); err != nil {
 				return err
 			}
 			return runCompare(g.Stdout, sides, o)
@@ -99,11 +100,11 @@ with OLTP result files of the same systems, the runs are compared first, then th
 // outputs are the files compare may write: with storage profiles beside OLTP
 // runs, the profiles' half goes to a sibling of each (compareWithDisks), which must
 // not be an input either.
-func (o compareOptions) outputs() []output {
-	outs := []output{{"--csv", o.CSV}, {"--json", o.JSON}, {"--html", o.HTML}}
-	for _, x := range []output{{"--csv", o.CSV}, {"--html", o.HTML}} {
-		if x.path != "" && x.path != "-" {
-			outs = append(outs, output{x.flag + " (its storage-profile half)", siblingPath(x.path, "-disk")})
+func (o compareOptions) outputs() []session.Output {
+	outs := []session.Output{{Flag: "--csv", Path: o.CSV}, {Flag: "--json", Path: o.JSON}, {Flag: "--html", Path: o.HTML}}
+	for _, x := range []session.Output{{Flag: "--csv", Path: o.CSV}, {Flag: "--html", Path: o.HTML}} {
+		if x.Path != "" && x.Path != "-" {
+			outs = append(outs, session.Output{Flag: x.Flag + " (its storage-profile half)", Path: siblingPath(x.Path, "-disk")})
 		}
 	}
 	return outs
@@ -240,17 +241,17 @@ func readSides(sides [][]string) (runs, disks []results.Input, err error) {
 // writeComparison writes the --csv, --json and --html files a compare was asked for.
 func writeComparison(stdout io.Writer, o compareOptions, cmp *compare.Comparison, ho report.CompareHTMLOptions) error {
 	if o.CSV != "" {
-		if err := writeOutput(stdout, o.CSV, func(w io.Writer) error { return report.WriteComparisonCSV(cmp, w) }); err != nil {
+		if err := session.WriteOutput(stdout, o.CSV, func(w io.Writer) error { return report.WriteComparisonCSV(cmp, w) }); err != nil {
 			return err
 		}
 	}
 	if o.JSON != "" {
-		if err := writeOutput(stdout, o.JSON, func(w io.Writer) error { return report.WriteComparisonJSON(cmp, w) }); err != nil {
+		if err := session.WriteOutput(stdout, o.JSON, func(w io.Writer) error { return report.WriteComparisonJSON(cmp, w) }); err != nil {
 			return err
 		}
 	}
 	if o.HTML != "" {
-		return writeOutput(stdout, o.HTML, func(w io.Writer) error { return report.WriteComparisonHTML(cmp, w, ho) })
+		return session.WriteOutput(stdout, o.HTML, func(w io.Writer) error { return report.WriteComparisonHTML(cmp, w, ho) })
 	}
 	return nil
 }

@@ -10,6 +10,7 @@ import (
 	"github.com/brokerbench/brokerbench/driver"
 	"github.com/brokerbench/brokerbench/results"
 	"github.com/brokerbench/brokerbench/results/merge"
+	"github.com/brokerbench/brokerbench/session"
 )
 
 // mergeOptions are the flags of `brokerbench merge`.
@@ -49,7 +50,7 @@ func runMerge(stdout io.Writer, paths []string, o mergeOptions) error {
 	if o.Out == "" {
 		return usagef("merge needs --out FILE (-o) for the merged result file")
 	}
-	if err := refuseOutputOverInput([]output{{"--out", o.Out}}, paths); err != nil {
+	if err := session.RefuseOutputOverInput([]session.Output{{Flag: "--out", Path: o.Out}}, paths); err != nil {
 		return err
 	}
 	inputs := make([]results.Input, len(paths))

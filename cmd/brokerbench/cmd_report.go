@@ -46,7 +46,7 @@ the HTML report draws box plots.`,
   brokerbench report h810-r1.json h810-r2.json h810-r3.json --html h810.html`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if err := refuseOutputOverInput([]output{{"--csv", o.CSV}, {"--html", o.HTML}}, args); err != nil {
+			if err := session.RefuseOutputOverInput([]session.Output{{Flag: "--csv", Path: o.CSV}, {Flag: "--html", Path: o.HTML}}, args); err != nil {
 				return err
 			}
 			if len(args) > 1 {
@@ -84,12 +84,12 @@ func runReport(stdout io.Writer, path string, o reportOptions) error {
 		csvOut, htmlOut = report.WriteDiskCSV, report.WriteDiskReportHTML
 	}
 	if o.CSV != "" {
-		if err := writeOutput(stdout, o.CSV, func(w io.Writer) error { return csvOut(w, []results.Input{in}) }); err != nil {
+		if err := session.WriteOutput(stdout, o.CSV, func(w io.Writer) error { return csvOut(w, []results.Input{in}) }); err != nil {
 			return err
 		}
 	}
 	if o.HTML != "" {
-		if err := writeOutput(stdout, o.HTML, func(w io.Writer) error { return htmlOut(w, in) }); err != nil {
+		if err := session.WriteOutput(stdout, o.HTML, func(w io.Writer) error { return htmlOut(w, in) }); err != nil {
 			return err
 		}
 	}
@@ -114,20 +114,14 @@ func runRepeatsReport(stdout io.Writer, paths []string, o reportOptions) error {
 		return fmt.Errorf("report: %w", err)
 	}
 	if o.CSV != "" {
-		if err := writeOutput(stdout, o.CSV, func(w io.Writer) error { return report.WriteStepsCSV(w, []results.Input{side}) }); err != nil {
+		if err := session.WriteOutput(stdout, o.CSV, func(w io.Writer) error { return report.WriteStepsCSV(w, []results.Input{side}) }); err != nil {
 			return err
 		}
 	}
 	if o.HTML != "" {
-		if err := writeOutput(stdout, o.HTML, func(w io.Writer) error { return report.WriteRepeatsReportHTML(w, side) }); err != nil {
+		if err := session.WriteOutput(stdout, o.HTML, func(w io.Writer) error { return report.WriteRepeatsReportHTML(w, side) }); err != nil {
 			return err
 		}
 	}
 	return nil
-}
-
-// writeOutput renders into memory first, so a failed rendering leaves no half file,
-// then writes path ("-" is standard output): session.WriteOutput.
-func writeOutput(stdout io.Writer, path string, render func(io.Writer) error) error {
-	return session.WriteOutput(stdout, path, render)
 }

@@ -7,11 +7,16 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/brokerbench/brokerbench/session"
 	"github.com/brokerbench/brokerbench/session/run"
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 	"go.yaml.in/yaml/v3"
 )
+
+// maxConfigBytes bounds --config, a few dozen flags: far above any real one, small
+// enough that /dev/zero or a wrong file costs a moment, not gigabytes of memory.
+const maxConfigBytes = 1 << 20
 
 func newRunCommand(g *globalOptions) *cobra.Command {
 	o := &run.Options{Record: optionsMap}
@@ -60,7 +65,7 @@ brokerbench merge makes one result file of the shards' files.`,
 // applyConfigFile sets every flag the YAML file names, unless the command line gave
 // it. An unknown key is a usage error: a typo must not silently run the defaults.
 func applyConfigFile(c *cobra.Command, path string) error {
-	data, err := readBounded("--config", path, maxConfigBytes)
+	data, err := session.ReadBounded("--config", path, maxConfigBytes)
 	if err != nil {
 		return err
 	}

@@ -10,6 +10,7 @@ import (
 	"github.com/brokerbench/brokerbench/results"
 	"github.com/brokerbench/brokerbench/results/compare"
 	"github.com/brokerbench/brokerbench/results/report"
+	"github.com/brokerbench/brokerbench/session"
 )
 
 // splitGates separates the storage-profile gates (disk.METRIC ...) from the run
@@ -91,12 +92,12 @@ func compareWithDisks(stdout io.Writer, runs, disks []results.Input, o compareOp
 		gateLines{heading: "Storage-profile gates:", where: "shared profile step", given: stringsOf(diskGates), unchecked: exprs, trips: trips}.write(stdout)
 	}
 	if diskCSV != "" {
-		if err := writeOutput(stdout, diskCSV, func(w io.Writer) error { return report.WriteDiskCSV(w, disks) }); err != nil {
+		if err := session.WriteOutput(stdout, diskCSV, func(w io.Writer) error { return report.WriteDiskCSV(w, disks) }); err != nil {
 			return err
 		}
 	}
 	if diskHTML != "" {
-		if err := writeOutput(stdout, diskHTML, func(w io.Writer) error { return report.WriteDiskComparisonHTML(dc, w, diskGates, trips) }); err != nil {
+		if err := session.WriteOutput(stdout, diskHTML, func(w io.Writer) error { return report.WriteDiskComparisonHTML(dc, w, diskGates, trips) }); err != nil {
 			return err
 		}
 	}

@@ -36,9 +36,6 @@ type unjudgedError struct{ msg string }
 
 func (e unjudgedError) Error() string { return e.msg }
 
-// errInterrupted ends a command stopped by SIGINT/SIGTERM after it saved what it had.
-var errInterrupted = session.ErrInterrupted
-
 func exitCode(err error) int {
 	var u usageError
 	var g gateError
@@ -53,7 +50,7 @@ func exitCode(err error) int {
 		return exitGate
 	case errors.As(err, &uj):
 		return exitUnjudged
-	case errors.Is(err, errInterrupted), errors.Is(err, context.Canceled):
+	case errors.Is(err, session.ErrInterrupted), errors.Is(err, context.Canceled):
 		return exitInterrupted
 	}
 	return exitRuntime

@@ -74,7 +74,7 @@ func checkNumericFlag(f *pflag.Flag) error {
 		case "duration":
 			d, perr := time.ParseDuration(s)
 			if perr != nil || d > maxDurationFlag || d < -maxDurationFlag {
-				return usagef("--%s %s: want a duration of at most %s", f.Name, s, shortDuration(maxDurationFlag))
+				return usagef("--%s %s: want a duration of at most %s", f.Name, s, session.ShortDuration(maxDurationFlag))
 			}
 		}
 	}
@@ -87,6 +87,3 @@ func flagLimit(name string, def float64) float64 {
 	}
 	return def
 }
-
-// shortDuration drops a duration's zero minutes and seconds (session.ShortDuration).
-func shortDuration(d time.Duration) string { return session.ShortDuration(d) }

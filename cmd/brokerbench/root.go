@@ -105,7 +105,7 @@ func Main(args []string, stdout, stderr io.Writer) int {
 		err = usageError{Err: err}
 	}
 	if err != nil {
-		fmt.Fprintf(stderr, "brokerbench: %s\n", oneLine(err.Error()))
+		fmt.Fprintf(stderr, "brokerbench: %s\n", session.OneLine(err.Error()))
 	}
 	return exitCode(err)
 }
@@ -136,6 +136,3 @@ func isCobraUsage(err error) bool {
 	}
 	return false
 }
-
-// oneLine keeps an error on one line (session.OneLine).
-func oneLine(s string) string { return session.OneLine(s) }
