@@ -58,7 +58,7 @@ same systems. Needs fio (apt-get install fio).`,
   brokerbench compare h800.json h810.json h800-disk.json h810-disk.json`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			o.Tool = toolVersion()
+			o.Tool = g.Tool
 			return disk.Run(cmd.Context(), g.Console, o)
 		},
 	}

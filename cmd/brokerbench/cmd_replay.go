@@ -31,7 +31,7 @@ replay_align. See docs/io-capture.md.`,
   brokerbench compare ssd.json sdc-outer.json`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			o.Tool = toolVersion()
+			o.Tool = g.Tool
 			return replay.Run(cmd.Context(), g.Console, o, args[0])
 		},
 	}

@@ -38,7 +38,7 @@ func newVersionCommand(g *globalOptions) *cobra.Command {
 		Short: "Print brokerbench's version",
 		Args:  cobra.NoArgs,
 		RunE: func(c *cobra.Command, _ []string) error {
-			_, err := fmt.Fprintf(g.Stdout, "brokerbench %s\n", toolVersion())
+			_, err := fmt.Fprintf(g.Stdout, "brokerbench %s\n", g.Tool)
 			return err
 		},
 	}
