@@ -46,11 +46,22 @@ func Write(path string, r *Run) error {
 		}
 		mode = old.Mode().Perm()
 	}
+	keepOld := exists && !measured(r) && !wroteIt(old)
+	if err := writeAtomic(path, data, mode, keepOld); err != nil {
+		return fmt.Errorf("write result file %s: %w", path, err)
+	}
+	return nil
+}
+
+// writeAtomic writes data to a temporary file beside path, syncs it, renames it
+// over path and syncs the folder. keepOld only proves the temporary file can be
+// made, and leaves path as it is.
+func writeAtomic(path string, data []byte, mode fs.FileMode, keepOld bool) error {
 	dir := filepath.Dir(path)
 	removeStaleTemps(dir, filepath.Base(path))
 	tmp, err := os.CreateTemp(dir, tempPrefix(path)+"*")
 	if err != nil {
-		return fmt.Errorf("write result file %s: %w", path, err)
+		return err
 	}
 	// The lock tells a later write of path that this temporary file is in use
 	// (removeStaleTemps); the kernel drops it when this process ends, however.
@@ -63,23 +74,23 @@ func Write(path string, r *Run) error {
 			os.Remove(tmp.Name())
 		}
 	}()
-	if exists && !measured(r) && !wroteIt(old) {
+	if keepOld {
 		return nil
 	}
 	if _, err := tmp.Write(data); err != nil {
-		return fmt.Errorf("write result file %s: %w", path, err)
+		return err
 	}
 	if err := tmp.Sync(); err != nil {
-		return fmt.Errorf("write result file %s: sync: %w", path, err)
+		return fmt.Errorf("sync: %w", err)
 	}
 	if err := tmp.Close(); err != nil {
-		return fmt.Errorf("write result file %s: %w", path, err)
+		return err
 	}
 	if err := os.Chmod(tmp.Name(), mode); err != nil {
-		return fmt.Errorf("write result file %s: %w", path, err)
+		return err
 	}
 	if err := os.Rename(tmp.Name(), path); err != nil {
-		return fmt.Errorf("write result file %s: %w", path, err)
+		return err
 	}
 	done = true
 	if fi, err := os.Stat(path); err == nil {
