@@ -35,6 +35,12 @@ replay_align. See docs/io-capture.md.`,
 			return replay.Run(cmd.Context(), g.Console, o, args[0])
 		},
 	}
+	addReplayFlags(c, &o)
+	return c
+}
+
+// addReplayFlags binds replay's flags (the study binds a replay workload's options with them too).
+func addReplayFlags(c *cobra.Command, o *replay.Options) {
 	f := c.Flags()
 	f.StringVar(&o.Target, "target", "", "replay onto `FILE` or block DEVICE")
 	f.StringVar(&o.AllowWrites, "allow-device-writes", "", "let the replay write to `DEVICE`, destroying its data (must name --target)")
@@ -50,5 +56,4 @@ replay_align. See docs/io-capture.md.`,
 	f.StringVar(&o.Out, "out", "replay.json", "write the result file to `FILE`")
 	f.StringVar(&o.Label, "label", "", "your name for this replay, e.g. \"sdc outer 36GB\"")
 	f.StringVar(&o.FIO, "fio", "fio", "the fio binary")
-	return c
 }

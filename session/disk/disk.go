@@ -147,42 +147,76 @@ func listProfiles(w io.Writer, all []diskprofile.Profile, asJSON bool) error {
 // Run is one disk session: --list prints the profiles; otherwise every option is
 // checked before the target is touched, then the profiles run step by step.
 func Run(ctx context.Context, con session.Console, o Options) error {
-	all := append([]diskprofile.Profile(nil), diskprofile.Builtin...)
+	if o.List {
+		all, _, err := o.profiles()
+		if err != nil {
+			return err
+		}
+		return listProfiles(con.Stdout, all, o.ListJSON)
+	}
+	plan, err := o.checked()
+	if err != nil {
+		return err
+	}
+	s := &diskSession{con: con, o: o, plan: plan}
+	return s.measure(ctx)
+}
+
+// Steps is how many profile steps o runs, every option checked as Run checks them
+// and nothing touched: a study plans its runs and their time with it before the
+// first one starts.
+func Steps(o Options) (int, error) {
+	if o.List {
+		return 0, session.Usagef("--list lists the profiles; it runs none")
+	}
+	p, err := o.checked()
+	if err != nil {
+		return 0, err
+	}
+	return len(p.profiles) * len(p.levels), nil
+}
+
+// profiles are the profiles o may pick from (the built-in ones and --profile-file's)
+// and those --profile-file adds.
+func (o Options) profiles() (all, extra []diskprofile.Profile, err error) {
+	all = append([]diskprofile.Profile(nil), diskprofile.Builtin...)
 	for i := range all {
 		all[i].Source = "builtin"
 	}
-	if !o.List {
-		if err := session.RefuseOutputOverInput([]session.Output{{Flag: "--out", Path: o.Out}}, []string{o.ProfileFile, o.FromRun}); err != nil {
-			return err
-		}
-	}
-	var extra []diskprofile.Profile
 	if o.ProfileFile != "" {
 		ps, err := diskprofile.LoadFile(o.ProfileFile)
 		if err != nil {
-			return session.UsageError{Err: err}
+			return nil, nil, session.UsageError{Err: err}
 		}
 		extra = ps
 		all = append(all, ps...)
 	}
-	if o.List {
-		return listProfiles(con.Stdout, all, o.ListJSON)
+	return all, extra, nil
+}
+
+// checked is o's plan, every option checked before the target is touched.
+func (o Options) checked() (diskPlan, error) {
+	if err := session.RefuseOutputOverInput([]session.Output{{Flag: "--out", Path: o.Out}}, []string{o.ProfileFile, o.FromRun}); err != nil {
+		return diskPlan{}, err
+	}
+	all, extra, err := o.profiles()
+	if err != nil {
+		return diskPlan{}, err
 	}
 	if o.ListJSON {
-		return session.Usagef("--json goes with --list")
+		return diskPlan{}, session.Usagef("--json goes with --list")
 	}
 	plan, err := o.plan(all, extra)
 	if err != nil {
-		return err
+		return plan, err
 	}
 	if o.FromRun != "" {
 		fr, err := fromRunProfile(o.FromRun, o.FromRunUsers)
 		if err != nil {
-			return err
+			return plan, err
 		}
 		plan.profiles = append(plan.profiles, fr)
 	}
 	plan.profiles = sweepProfiles(plan.profiles, plan.blockSizes)
-	s := &diskSession{con: con, o: o, plan: plan}
-	return s.measure(ctx)
+	return plan, nil
 }

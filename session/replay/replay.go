@@ -340,3 +340,23 @@ func printReplay(con session.Console, st *results.DiskStep, r *results.Replay) {
 	}
 	fmt.Fprintln(w, "  "+report.FidelityLine(r))
 }
+
+// Planned checks o and the trace arg as Run does, touching nothing, and says how
+// long the replay should take: the captured span at --speed (as fast as it can,
+// --asap, takes at most about as long on a target that keeps up). A study plans its
+// runs and their time with it before the first one starts.
+func Planned(o Options, arg string) (time.Duration, error) {
+	p, err := o.plan(arg)
+	if err != nil {
+		return 0, err
+	}
+	info, err := iotrace.ScanTrace(p.trace)
+	if err != nil {
+		return 0, session.UsageError{Err: err}
+	}
+	span := time.Duration(info.LastUS-info.FirstUS) * time.Microsecond
+	if !o.ASAP {
+		span = time.Duration(float64(span) / o.Speed)
+	}
+	return span, nil
+}
