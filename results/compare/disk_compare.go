@@ -12,14 +12,20 @@ import (
 	"github.com/brokerbench/brokerbench/results/stats"
 )
 
-// DiskComparison is two or more storage-profile runs with their steps matched by
-// profile and outstanding I/Os. The first input is the base.
+// DiskComparison is two or more storage-profile sides with their steps matched by
+// profile and outstanding I/Os. The first input is the base. An input is a side:
+// one run, or several runs of the same system (its Repeats), whose figures are
+// then the runs' means, judged across them (Estimate).
 type DiskComparison struct {
 	Inputs []results.Input
-	// Keys are the matched (profile, depth) pairs: in the base and in at least one
-	// other run, in the base's profile order, depths ascending.
+	// Keys are the matched (profile, depth) pairs: in a run of the base side and in
+	// a run of at least one other side, in the base's profile order, depths
+	// ascending.
 	Keys      []results.DiskKey
 	Unmatched []string
+	// est caches the estimates, cheap as they are, so that a renderer asking for a
+	// cell's change, interval and verdict in turn computes them once.
+	est map[diskEstKey]Estimate
 }
 
 // IsDisk tells whether in is a storage-profile file.
@@ -27,39 +33,33 @@ func IsDisk(in results.Input) bool {
 	return results.KindOf(in.Run) == results.KindDisk && in.Run.Disk != nil
 }
 
-// CompareDisk matches the runs' profile steps.
+// CompareDisk matches the sides' profile steps.
 func CompareDisk(inputs []results.Input) (*DiskComparison, error) {
 	if len(inputs) < 2 {
 		return nil, errors.New("compare needs at least two storage-profile files")
 	}
 	for _, in := range inputs {
-		if !IsDisk(in) {
-			return nil, fmt.Errorf("%s is not a storage-profile file", in.Path)
+		for _, run := range in.All() {
+			if !IsDisk(run) {
+				return nil, fmt.Errorf("%s is not a storage-profile file", run.Path)
+			}
 		}
 	}
 	inputs = distinctNames(inputs)
-	c := &DiskComparison{Inputs: inputs}
-	base := inputs[0].Run.Disk
-	for _, p := range results.ProfileOrder(base) {
-		for _, d := range results.DepthsOf(base.Steps) {
-			k := results.DiskKey{Profile: p, Depth: d}
-			if results.StepAt(base, k) == nil {
-				continue
-			}
-			matched := false
-			for _, in := range inputs[1:] {
-				matched = matched || results.StepAt(in.Run.Disk, k) != nil
-			}
-			if matched {
-				c.Keys = append(c.Keys, k)
-			} else {
-				c.Unmatched = append(c.Unmatched, fmt.Sprintf("%s: %s (no other run has it)", inputs[0].Name(), k))
-			}
+	c := &DiskComparison{Inputs: inputs, est: map[diskEstKey]Estimate{}}
+	for _, k := range sideKeys(inputs[0]) {
+		matched := false
+		for r := 1; r < len(inputs); r++ {
+			matched = matched || c.hasStep(k, r)
+		}
+		if matched {
+			c.Keys = append(c.Keys, k)
+		} else {
+			c.Unmatched = append(c.Unmatched, fmt.Sprintf("%s: %s (no other run has it)", inputs[0].Name(), k))
 		}
 	}
 	for _, in := range inputs[1:] {
-		for _, st := range in.Run.Disk.Steps {
-			k := results.DiskKey{Profile: st.Profile, Depth: st.Depth}
+		for _, k := range sideKeys(in) {
 			if !slices.Contains(c.Keys, k) {
 				c.Unmatched = append(c.Unmatched, fmt.Sprintf("%s: %s (the base has no such step)", in.Name(), k))
 			}
@@ -68,12 +68,49 @@ func CompareDisk(inputs []results.Input) (*DiskComparison, error) {
 	return c, nil
 }
 
+// sideKeys are the steps any run of the side has, in its runs' profile order,
+// depths ascending: for one run, its own steps in the order it ran them.
+func sideKeys(in results.Input) []results.DiskKey {
+	var profiles []string
+	var steps []results.DiskStep
+	for _, run := range in.All() {
+		for _, p := range results.ProfileOrder(run.Run.Disk) {
+			if !slices.Contains(profiles, p) {
+				profiles = append(profiles, p)
+			}
+		}
+		steps = append(steps, run.Run.Disk.Steps...)
+	}
+	var keys []results.DiskKey
+	for _, p := range profiles {
+		for _, d := range results.DepthsOf(steps) {
+			k := results.DiskKey{Profile: p, Depth: d}
+			if slices.ContainsFunc(steps, func(st results.DiskStep) bool { return st.Profile == p && st.Depth == d }) {
+				keys = append(keys, k)
+			}
+		}
+	}
+	return keys
+}
+
+// hasStep tells whether a run of side r has step k.
+func (c *DiskComparison) hasStep(k results.DiskKey, r int) bool {
+	return slices.ContainsFunc(c.Inputs[r].All(), func(run results.Input) bool { return results.StepAt(run.Run.Disk, k) != nil })
+}
+
+// Value is metric m of side r at step k: the mean over the side's runs that have
+// the step and the figure (one run's own value when the side is one run).
 func (c *DiskComparison) Value(k results.DiskKey, r int, m figures.DiskMetric) (float64, bool) {
-	st := results.StepAt(c.Inputs[r].Run.Disk, k)
-	if st == nil {
+	return sideMean(c.sideValues(k, r, stepFigure(m)))
+}
+
+// sideMean is the mean of a side's per-run figures; false when no run has one.
+func sideMean(xs []float64) (float64, bool) {
+	if len(xs) == 0 {
 		return 0, false
 	}
-	return m.Value(st)
+	mean, _ := stats.MeanSD(xs)
+	return mean, true
 }
 
 // Headlines are run r's one-line summaries against the base, one per profile at the

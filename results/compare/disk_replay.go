@@ -34,13 +34,15 @@ var ReplayFigures = []replayFigure{
 		func(r *results.Replay) (float64, bool) { return r.LagMaxMS, r.Mode != "asap" }},
 }
 
-// ReplayAt is run r's replay when its step k is the replay's step, else nil.
+// ReplayAt is side r's replay when its step k is the replay's step, else nil:
+// with repeats, the first run's that has it.
 func (c *DiskComparison) ReplayAt(k results.DiskKey, r int) *results.Replay {
-	d := c.Inputs[r].Run.Disk
-	if d.Replay == nil || results.StepAt(d, k) == nil {
-		return nil
+	for _, run := range c.Inputs[r].All() {
+		if d := run.Run.Disk; d.Replay != nil && results.StepAt(d, k) != nil {
+			return d.Replay
+		}
 	}
-	return d.Replay
+	return nil
 }
 
 // replayHeadline is run r's headline against the base when both replayed at k:

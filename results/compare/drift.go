@@ -154,7 +154,7 @@ func holdsWithout(ra, rb []figures.StepView, m figures.Metric, base, lo, hi floa
 	if len(ua) < 2 || len(ub) < 2 {
 		return false
 	}
-	l, h, _ := repeatsInterval(ua, ub, m, base)
+	l, h, _ := repeatsInterval(SideValues(ua, m), SideValues(ub, m), base)
 	return (lo > 0 && l > 0) || (hi < 0 && h < 0)
 }
 

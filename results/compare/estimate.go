@@ -82,18 +82,13 @@ func (c *Comparison) Estimate(i, r int, m figures.Metric) (Estimate, bool) {
 	if !okB || !okV {
 		return Estimate{}, false
 	}
-	nan := math.NaN()
 	ra, rb := c.Reps[i][0], c.Reps[i][r]
-	e := Estimate{Change: stats.Change(b, v), Lo: nan, Hi: nan, Detectable: nan,
-		RunsA: len(SideValues(ra, m)), RunsB: len(SideValues(rb, m))}
+	e := newEstimate(b, v, len(SideValues(ra, m)), len(SideValues(rb, m)))
 	switch {
 	case b == 0:
-		// Zero to zero is no change and reads "+0.0 %"; zero to anything else is
-		// Shown as the two values.
-		e.Method, e.Reason, e.NearZero = "no interval: the base is zero", "the base is zero: compare the values", v != 0
+		zeroBase(&e, v)
 	case len(ra) > 1 || len(rb) > 1:
-		e.Lo, e.Hi, e.Method = repeatsInterval(ra, rb, m, b)
-		e.Reason = repeatsReason(e.RunsA, e.RunsB)
+		acrossRepeats(&e, SideValues(ra, m), SideValues(rb, m), b)
 		if e.Reason == "" {
 			e.Reason = c.repeatsDoubt(ra, rb, m, b, e.Lo, e.Hi)
 		}
@@ -104,25 +99,53 @@ func (c *Comparison) Estimate(i, r int, m figures.Metric) (Estimate, bool) {
 			e.Reason = strings.TrimPrefix(e.Method, "no interval: ")
 		}
 	}
+	why, near := nearZeroBase(ra, rb, m, b, v)
+	finishEstimate(&e, m, b, why, near)
+	if m.Volume && (e.Verdict == VerdictBetter || e.Verdict == VerdictWorse) {
+		e.Verdict = c.volumeVerdict(i, r, e)
+	}
+	c.est[k] = e
+	return e, true
+}
+
+// newEstimate is the change from b to v, known to runsA and runsB runs, before
+// any interval.
+func newEstimate(b, v float64, runsA, runsB int) Estimate {
+	nan := math.NaN()
+	return Estimate{Change: stats.Change(b, v), Lo: nan, Hi: nan, Detectable: nan, RunsA: runsA, RunsB: runsB}
+}
+
+// zeroBase says why a base of zero gives no interval. Zero to zero is no change
+// and reads "+0.0 %"; zero to anything else is shown as the two values.
+func zeroBase(e *Estimate, v float64) {
+	e.Method, e.Reason, e.NearZero = "no interval: the base is zero", "the base is zero: compare the values", v != 0
+}
+
+// acrossRepeats gives e the interval of the sides' per-run figures xa and xb
+// (repeatsInterval), and the reason too few of them give no verdict.
+func acrossRepeats(e *Estimate, xa, xb []float64, b float64) {
+	e.Lo, e.Hi, e.Method = repeatsInterval(xa, xb, b)
+	e.Reason = repeatsReason(len(xa), len(xb))
+}
+
+// finishEstimate ends every estimate, of run and storage figures alike: the
+// interval cut at -100 %, withdrawn when the base is near zero (why, from
+// nearZeroBase), its detectable difference, and the verdict.
+func finishEstimate(e *Estimate, m figures.Metric, b float64, why string, near bool) {
 	// Every compared figure is a count, rate, time or share, never below zero,
 	// so no change is below -100 %: an interval made on the differences (counts
 	// with zeros among their repeats) is cut there rather than shown as -315 %.
 	if b > 0 && e.Lo < -100 {
 		e.Lo = -100
 	}
-	if why, near := nearZeroBase(ra, rb, m, b, v); near && b != 0 {
-		e.Lo, e.Hi, e.NearZero = nan, nan, true
+	if near && b != 0 {
+		e.Lo, e.Hi, e.NearZero = math.NaN(), math.NaN(), true
 		e.Method, e.Reason = "no interval: "+why, why
 	}
 	if e.HasInterval() {
 		e.Detectable = Detectable(e.Lo, e.Hi)
 	}
-	e.Verdict = verdictOf(m, e)
-	if m.Volume && (e.Verdict == VerdictBetter || e.Verdict == VerdictWorse) {
-		e.Verdict = c.volumeVerdict(i, r, e)
-	}
-	c.est[k] = e
-	return e, true
+	e.Verdict = verdictOf(m, *e)
 }
 
 // verdictOf reads an interval: a change whose interval excludes zero is real,
@@ -169,7 +192,7 @@ func (c *Comparison) volumeVerdict(i, r int, e Estimate) ChangeVerdict {
 }
 
 // repeatsInterval is the interval of the change across repeated runs: each run's
-// figure is one sample, and the interval is Welch's t of the difference of the
+// figure (xa the base side's, xb the other's) is one sample, and the interval is Welch's t of the difference of the
 // sides' means with Student's t quantile at the Welch–Satterthwaite degrees of
 // freedom (12.7 for one, 4.3 for two: few repeats give wide intervals, as they
 // should). When every figure is positive the interval is made on their
@@ -177,8 +200,7 @@ func (c *Comparison) volumeVerdict(i, r int, e Estimate) ChangeVerdict {
 // -100 %, and a run-to-run spread that scales with the figure is judged fairly).
 // A side of one run has no spread of its own and gives no interval: borrowing the
 // other side's would claim a run-to-run noise nobody measured.
-func repeatsInterval(ra, rb []figures.StepView, m figures.Metric, base float64) (lo, hi float64, method string) {
-	xa, xb := SideValues(ra, m), SideValues(rb, m)
+func repeatsInterval(xa, xb []float64, base float64) (lo, hi float64, method string) {
 	if len(xa) < 2 || len(xb) < 2 {
 		return math.NaN(), math.NaN(), fmt.Sprintf("no interval: %d vs %d runs know the figure; a side of one run has no spread", len(xa), len(xb))
 	}
@@ -202,8 +224,7 @@ func onLogarithms(xa, xb []float64) bool { return AllPositive(xa) && AllPositive
 // repeatsInterval makes on the plain difference of the sides' means; false when it
 // makes none (a side of one run) or makes it on the logarithms. nearZeroBase
 // holds it against the base.
-func differenceNoise(ra, rb []figures.StepView, m figures.Metric) (float64, bool) {
-	xa, xb := SideValues(ra, m), SideValues(rb, m)
+func differenceNoise(xa, xb []float64) (float64, bool) {
 	if len(xa) < 2 || len(xb) < 2 || onLogarithms(xa, xb) {
 		return 0, false
 	}

@@ -64,28 +64,37 @@ func nearZeroBase(ra, rb []figures.StepView, m figures.Metric, b, v float64) (st
 	if b == 0 {
 		return "", false
 	}
-	xa, xb := SideValues(ra, m), SideValues(rb, m)
 	_, _, isResp := responseFigure(m.Key)
-	ratio := isResp && len(xa) > 1 && len(xb) > 1 && onLogarithms(xa, xb)
+	ownNoise := 0.0
+	if len(ra) == 1 && !isResp {
+		if xs, ok := seriesOf(m.Key, ra[0].Step); ok {
+			if e, ok := stats.BatchMeans(xs, minSamplesOf(m.Key)); ok {
+				ownNoise = e.Half()
+			}
+		}
+	}
+	return nearZero(SideValues(ra, m), SideValues(rb, m), m, b, v, isResp, ownNoise)
+}
+
+// nearZero is nearZeroBase on the sides' per-run figures xa and xb: isTime exempts
+// a time's ratio across repeats from the floor, and ownNoise is the half-width of
+// a single base run's own interval (0 without one).
+func nearZero(xa, xb []float64, m figures.Metric, b, v float64, isTime bool, ownNoise float64) (string, bool) {
+	if b == 0 {
+		return "", false
+	}
+	ratio := isTime && len(xa) > 1 && len(xb) > 1 && onLogarithms(xa, xb)
 	if math.Abs(b) < nearZeroFloor*math.Abs(v) && !ratio {
 		return fmt.Sprintf("the base (%s) is near zero against %s: compare the values", figures.FormatValue(m, b), figures.FormatValue(m, v)), true
 	}
-	noise := 0.0
+	noise := ownNoise
 	if len(xa) > 1 {
 		_, noise = stats.MeanSD(xa)
-	} else if len(ra) == 1 {
-		if _, _, isResp := responseFigure(m.Key); !isResp {
-			if xs, ok := seriesOf(m.Key, ra[0].Step); ok {
-				if e, ok := stats.BatchMeans(xs, minSamplesOf(m.Key)); ok {
-					noise = e.Half()
-				}
-			}
-		}
 	}
 	if math.Abs(b) < noise {
 		return fmt.Sprintf("the base (%s) is below its own noise (±%s): compare the values", noiseValue(m, b), noiseValue(m, noise)), true
 	}
-	if half, ok := differenceNoise(ra, rb, m); ok && math.Abs(b) < half {
+	if half, ok := differenceNoise(xa, xb); ok && math.Abs(b) < half {
 		return fmt.Sprintf("the base (%s) is within the noise of the difference (±%s): compare the values", noiseValue(m, b), noiseValue(m, half)), true
 	}
 	return "", false

@@ -72,6 +72,10 @@ func LookupDiskMetric(key string) (DiskMetric, bool) {
 	return DiskMetric{}, false
 }
 
+// HigherIsBetter tells whether a rise of the figure is better (IOPS, MB/s) rather
+// than worse (latencies).
+func (m DiskMetric) HigherIsBetter() bool { return m.higherIsBetter }
+
 // AsMetric lets a disk figure use the step metrics' formatting and colouring.
 func (m DiskMetric) AsMetric() Metric {
 	return Metric{Key: m.Key, Title: m.Title, Unit: m.Unit, HigherIsBetter: m.higherIsBetter}
