@@ -98,7 +98,12 @@ func buildRun(kind, sys string, rep int, at time.Time) *results.Run {
 	case results.WorkloadRun:
 		r = runfixture.SampleRun(sys, []int{4, 8}, speed, 1/speed, uint64(rep))
 		for i := range r.Steps {
-			r.Steps[i].StartedAt = at.Add(time.Duration(i) * time.Minute)
+			st := &r.Steps[i]
+			st.StartedAt = at.Add(time.Duration(i) * time.Minute)
+			// Device counters with reads per transaction: the steps read their data
+			// from storage, so the comparison judges them (compare, regime.go).
+			reads, writes := st.IO.ReadIOPS/st.TPS, st.IO.WriteIOPS/st.TPS
+			st.IO.ReadsPerTxn, st.IO.WritesPerTxn = &reads, &writes
 		}
 	case results.WorkloadDisk:
 		r = diskRun(sys, speed, streamingNoise[sys][rep-1], at)
