@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/csv"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -12,6 +13,7 @@ import (
 	"testing"
 
 	"github.com/brokerbench/brokerbench/internal/testkit/testloop"
+	"github.com/brokerbench/brokerbench/results"
 )
 
 // judgedIOPS reads the IOPS part of a judged headline: "IOPS -92 % [-93 … -91] worse".
@@ -84,5 +86,46 @@ func TestDiskRepeatsCompare(t *testing.T) {
 	}
 	if !strings.Contains(stdout, "database, 1 outstanding: IOPS -") || strings.Contains(stdout, "worse") || strings.Contains(stdout, "95 % interval") {
 		t.Errorf("one run a side: want the change with no interval and no verdict:\n%s", stdout)
+	}
+}
+
+// TestCompareBothHalvesRepeats: each side given as its OLTP runs and its storage
+// profiles, three of each, is one side of the runs' comparison and one side of
+// the profiles', both judged across the repeats.
+func TestCompareBothHalvesRepeats(t *testing.T) {
+	dir := t.TempDir()
+	profile := func(name, label string, iops float64) string {
+		r := &results.Run{Format: results.FormatVersion, Kind: results.KindDisk, Label: label, Seed: 1, Steps: []results.Step{},
+			Disk: &results.DiskRun{Target: results.DiskTarget{Path: "/x", SizeBytes: 1 << 30}, Direct: true,
+				Steps: []results.DiskStep{{Profile: "database", Depth: 4, IOPS: iops, MBps: iops / 128,
+					Read: &results.DiskDir{IOs: 100, IOPS: iops, AvgMS: 4000 / iops}}}}}
+		p := filepath.Join(dir, name)
+		if err := results.Write(p, r); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	args := []string{"compare"}
+	for s, sys := range []struct {
+		label       string
+		speed, iops float64
+	}{{"H800", 1, 1000}, {"H810", 1.38, 1550}} {
+		if s > 0 {
+			args = append(args, "--")
+		}
+		for rep := 1; rep <= 3; rep++ {
+			f := 1 + 0.02*float64(rep-2)
+			args = append(args, writeRun(t, dir, fmt.Sprintf("%s-r%d.json", sys.label, rep), sys.label, sys.speed*f, 1),
+				profile(fmt.Sprintf("%s-r%d-disk.json", sys.label, rep), sys.label, sys.iops*f))
+		}
+	}
+	code, stdout, stderr := runMain(args...)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	for _, want := range []string{"H810 vs H800 at 4 users: tps +38 % (better)", "database, 4 outstanding: IOPS +55 % [", "] better", "H810-r3-disk.json (3 repeats)"} {
+		if !strings.Contains(stdout, want) {
+			t.Errorf("the comparison lacks %q:\n%s", want, stdout)
+		}
 	}
 }
