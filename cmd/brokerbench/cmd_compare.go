@@ -73,7 +73,9 @@ the figure and the reason, and compare exits 4 unless --allow-unjudged is given.
 0 no gate tripped, 2 bad expression, 3 a gate tripped, 4 a gate could not judge.
 
 Storage-profile files (brokerbench disk) are matched by profile and outstanding I/Os, and
-gated with disk.METRIC (disk.iops<-10%, disk.read_p99>+20%; docs/disk-profiles.md). Given
+gated with disk.METRIC (disk.iops<-10%, disk.read_p99>+20%; docs/disk-profiles.md); given as
+sides of repeats (A1-disk.json A2-disk.json A3-disk.json -- B1-disk.json ...) they are judged
+as runs are, with an interval, detectable difference and verdict. Given
 with OLTP result files of the same systems, the runs are compared first, then the profiles;
 --csv and --html then write the profiles' half to a sibling file (FILE-disk.csv).`,
 		Example: `  brokerbench compare h800.json h810.json --html report.html

@@ -143,6 +143,9 @@ func TestDiskReplayEstimate(t *testing.T) {
 	if v, ok := c.ReplayValue(db16, 1, "duration_ratio"); !ok || v < 1.214 || v > 1.216 {
 		t.Errorf("B's duration ratio %v, want the mean 1.215", v)
 	}
+	if hs := c.Headlines(1); len(hs) != 1 || !strings.Contains(hs[0], "read latency p99 +") || !strings.HasSuffix(hs[0], "of captured (worse)") {
+		t.Errorf("replay headline %q", hs)
+	}
 	if _, ok := c.ReplayEstimate(db16, 1, "nonsense"); ok {
 		t.Error("an unknown replay figure has an estimate")
 	}
