@@ -189,3 +189,17 @@ func TestDiskLatencyNoisyBase(t *testing.T) {
 		t.Errorf("latency %+v, want worse on the ratio", e)
 	}
 }
+
+// TestDiskWarningsRepeats: a repeat run with another seed is warned about, as a
+// side's first run would be.
+func TestDiskWarningsRepeats(t *testing.T) {
+	odd := diskRun("B", 900, 17, 0)
+	odd.Path, odd.Run.Seed = "B-r2.json", 7
+	c, err := CompareDisk([]results.Input{side(diskRun("A", 1000, 16, 0), diskRun("A", 1010, 16, 0)), side(diskRun("B", 900, 17, 0), odd)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ws := c.Warnings(); len(ws) != 1 || !strings.Contains(ws[0], "ran with seed 7") {
+		t.Errorf("warnings %q", ws)
+	}
+}
