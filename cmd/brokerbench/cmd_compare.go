@@ -226,28 +226,6 @@ func runCompare(stdout io.Writer, sides [][]string, o compareOptions) error {
 	return nil
 }
 
-// readSides reads each side's files, OLTP runs apart from storage profiles; a profile
-// may only be a side of its own.
-func readSides(sides [][]string) (runs, disks []results.Input, err error) {
-	for _, paths := range sides {
-		in, err := readSide(paths)
-		if err != nil {
-			return nil, nil, err
-		}
-		for _, x := range in.All() {
-			if compare.IsDisk(x) && len(paths) > 1 {
-				return nil, nil, usagef("compare: %s is a storage profile; a side of several files (separated by --) takes OLTP result files only", x.Path)
-			}
-		}
-		if compare.IsDisk(in) {
-			disks = append(disks, in)
-		} else {
-			runs = append(runs, in)
-		}
-	}
-	return runs, disks, nil
-}
-
 // writeComparison writes the --csv, --json and --html files a compare was asked for.
 func writeComparison(stdout io.Writer, o compareOptions, cmp *compare.Comparison, ho report.CompareHTMLOptions) error {
 	if o.CSV != "" {

@@ -147,23 +147,76 @@ func (c *DiskComparison) profileHeadline(k results.DiskKey, r int) []string {
 type headlineFigure struct{ key, title string }
 
 // changeParts are "IOPS +55 %": each figure's change from the base to run r at
-// k, for the figures both runs have.
+// k, for the figures both runs have. With repeats on either side each says its
+// interval and verdict: "IOPS -92 % [-93 … -91] worse".
 func (c *DiskComparison) changeParts(k results.DiskKey, r int, figs []headlineFigure) []string {
 	var parts []string
 	for _, f := range figs {
 		m, _ := figures.LookupDiskMetric(f.key)
+		title := f.title
+		if title == "" {
+			title = m.Title
+		}
+		if c.pairRepeats(r) {
+			if e, ok := c.Estimate(k, r, m); ok {
+				b, _ := c.Value(k, 0, m)
+				v, _ := c.Value(k, r, m)
+				parts = append(parts, title+" "+JudgedChange(m.AsMetric(), b, v, e))
+			}
+			continue
+		}
 		b, okB := c.Value(k, 0, m)
 		v, okV := c.Value(k, r, m)
 		if !okB || !okV {
 			continue
 		}
-		title := f.title
-		if title == "" {
-			title = m.Title
-		}
 		parts = append(parts, title+" "+figures.FormatChange(stats.Change(b, v), 0))
 	}
 	return parts
+}
+
+// JudgedChange is a change from b to v as a headline gives it with its estimate:
+// "-92 % [-93 … -91] worse", "+1 % [-3 … +5] within noise", "-40 % no verdict"
+// without an interval, the two values when the base is near zero.
+func JudgedChange(m figures.Metric, b, v float64, e Estimate) string {
+	s := figures.FormatChange(e.Change, 0)
+	if e.NearZero {
+		s = figures.FormatValue(m, b) + " → " + figures.FormatValue(m, v)
+	}
+	if e.HasInterval() {
+		s += " [" + strings.TrimSuffix(figures.FormatChange(e.Lo, 0), " %") + " … " + strings.TrimSuffix(figures.FormatChange(e.Hi, 0), " %") + "]"
+	}
+	return s + " " + string(e.Verdict)
+}
+
+// HasRepeats tells whether any side was given as several runs.
+func (c *DiskComparison) HasRepeats() bool {
+	return slices.ContainsFunc(c.Inputs, func(in results.Input) bool { return len(in.Repeats) > 0 })
+}
+
+// pairRepeats tells whether the base or side r was given as several runs: their
+// changes are then judged, and said with their intervals and verdicts.
+func (c *DiskComparison) pairRepeats(r int) bool {
+	return len(c.Inputs[0].Repeats) > 0 || len(c.Inputs[r].Repeats) > 0
+}
+
+// VerdictReasons are why side r's headline figures (IOPS, latency) have no
+// verdict, each reason once: "2 repeats a side; a verdict needs 3". Empty for
+// one run a side, whose headline judges nothing.
+func (c *DiskComparison) VerdictReasons(r int) []string {
+	if !c.pairRepeats(r) {
+		return nil
+	}
+	var out []string
+	for _, k := range c.Keys {
+		for _, key := range []string{"iops", "latency"} {
+			m, _ := figures.LookupDiskMetric(key)
+			if e, ok := c.Estimate(k, r, m); ok && e.Reason != "" && !slices.Contains(out, e.Reason) {
+				out = append(out, e.Reason)
+			}
+		}
+	}
+	return out
 }
 
 // DiskGate is a --fail-if expression on a storage-profile figure, disk.KEY OP VALUE,

@@ -89,6 +89,22 @@ func (c *DiskComparison) ReplayValue(k results.DiskKey, r int, key string) (floa
 	return sideMean(c.sideValues(k, r, replayFigureValue(f)))
 }
 
+// Values are metric m of each run of side r that has step k: the samples of Value
+// and Estimate.
+func (c *DiskComparison) Values(k results.DiskKey, r int, m figures.DiskMetric) []float64 {
+	return c.sideValues(k, r, stepFigure(m))
+}
+
+// ReplayValues are a replay figure, by its Metric.Key, of each run of side r whose
+// replay's step is k.
+func (c *DiskComparison) ReplayValues(k results.DiskKey, r int, key string) []float64 {
+	f, ok := replayFigureOf(key)
+	if !ok {
+		return nil
+	}
+	return c.sideValues(k, r, replayFigureValue(f))
+}
+
 // ReplayFigureByKey is the replay figure of ReplayFigures with that key.
 func ReplayFigureByKey(key string) (figures.Metric, bool) {
 	f, ok := replayFigureOf(key)

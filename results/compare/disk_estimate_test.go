@@ -168,3 +168,21 @@ func TestDiskCompareRepeatKeys(t *testing.T) {
 		t.Errorf("a step one run a side knows: %+v", e)
 	}
 }
+
+// TestDiskLatencyNoisyBase: a latency whose base side spreads more than its mean
+// (a loop device at 0.014, 0.018 and 0.127 ms) is still judged on its ratio
+// against 3.4 ms capped, not withheld as a base below its own noise.
+func TestDiskLatencyNoisyBase(t *testing.T) {
+	var ra, rb []results.Input
+	for j, avg := range []float64{0.014, 0.018, 0.127} {
+		ra = append(ra, diskRun("free", 1/avg*1000, avg, 0))
+		rb = append(rb, diskRun("capped", 293, 3.38+0.005*float64(j), 0))
+	}
+	c, err := CompareDisk([]results.Input{side(ra...), side(rb...)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if e := diskEstimate(t, c, "latency"); e.Verdict != VerdictWorse || e.NearZero || !(e.Lo > 0) {
+		t.Errorf("latency %+v, want worse on the ratio", e)
+	}
+}

@@ -53,8 +53,14 @@ func (c *DiskComparison) replayHeadline(k results.DiskKey, r int) []string {
 		return nil
 	}
 	parts := c.changeParts(k, r, []headlineFigure{{"read_p99", "read latency p99"}, {"write_p99", "write latency p99"}})
-	if b, v := rb.AchievedPercent(), rv.AchievedPercent(); b > 0 && v > 0 {
-		parts = append(parts, fmt.Sprintf("IOPS achieved %.0f %% vs %.0f %% of captured", v, b))
+	b, okB := c.ReplayValue(k, 0, "achieved")
+	v, okV := c.ReplayValue(k, r, "achieved")
+	if okB && okV {
+		part := fmt.Sprintf("IOPS achieved %.0f %% vs %.0f %% of captured", v, b)
+		if e, ok := c.ReplayEstimate(k, r, "achieved"); ok && c.pairRepeats(r) {
+			part += " (" + string(e.Verdict) + ")"
+		}
+		parts = append(parts, part)
 	}
 	return parts
 }

@@ -16,7 +16,7 @@ func WriteDiskComparisonText(c *compare.DiskComparison, w io.Writer) error {
 	tw := tabwriter.NewWriter(w, 2, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "Storage profiles (the first is the base):")
 	for r, in := range c.Inputs {
-		fmt.Fprintf(tw, "  [%d]\t%s\t%s\t%s\t\n", r+1, in.Name(), in.Path, describeDisk(in))
+		fmt.Fprintf(tw, "  [%d]\t%s\t%s\t%s\t\n", r+1, in.Name(), sidePaths(in), describeDisk(in))
 	}
 	if err := tw.Flush(); err != nil {
 		return err
@@ -33,6 +33,9 @@ func WriteDiskComparisonText(c *compare.DiskComparison, w io.Writer) error {
 		for _, h := range hs {
 			fmt.Fprintln(w, "  "+h)
 		}
+		for _, why := range c.VerdictReasons(r) {
+			fmt.Fprintln(w, "  no verdict: "+why)
+		}
 	}
 	for _, t := range DiskComparisonTables(c) {
 		if err := writeTextTable(w, t); err != nil {
@@ -47,30 +50,50 @@ var compareKeys = []string{"iops", "mbps", "latency", "read_p99", "write_p99", "
 
 // DiskComparisonTables are one table per matched step: every figure of compareKeys known in any
 // run, each run's value and its change against the base; and the unmatched steps.
+// With repeats each side's value is its runs' mean beside their min / median /
+// max, and each change has its 95 % interval, detectable difference and verdict.
 func DiskComparisonTables(c *compare.DiskComparison) []table {
 	var out []table
+	judged := c.HasRepeats()
 	for _, k := range c.Keys {
 		t := table{Caption: k.String(), Head: []string{"figure"}}
 		for r, in := range c.Inputs {
 			t.Head = append(t.Head, in.Name())
+			if judged {
+				t.Head = append(t.Head, "min / median / max")
+			}
 			if r > 0 {
 				t.Head = append(t.Head, "change")
+				if judged {
+					t.Head = append(t.Head, "95 % interval", "detectable", "verdict")
+				}
 			}
 		}
 		for _, key := range compareKeys {
 			m, _ := figures.LookupDiskMetric(key)
-			if row, known := diskFigureRow(c, m.AsMetric(), func(r int) (float64, bool) { return c.Value(k, r, m) }); known {
+			var row []cell
+			var known bool
+			if judged {
+				row, known = diskJudgedRow(c, m.AsMetric(), func(r int) []float64 { return c.Values(k, r, m) },
+					func(r int) (compare.Estimate, bool) { return c.Estimate(k, r, m) })
+			} else {
+				row, known = diskFigureRow(c, m.AsMetric(), func(r int) (float64, bool) { return c.Value(k, r, m) })
+			}
+			if known {
 				t.Rows = append(t.Rows, row)
 			}
 		}
 		for _, f := range compare.ReplayFigures {
-			value := func(r int) (float64, bool) {
-				if rp := c.ReplayAt(k, r); rp != nil {
-					return f.Value(rp)
-				}
-				return 0, false
+			key := f.Metric.Key
+			var row []cell
+			var known bool
+			if judged {
+				row, known = diskJudgedRow(c, f.Metric, func(r int) []float64 { return c.ReplayValues(k, r, key) },
+					func(r int) (compare.Estimate, bool) { return c.ReplayEstimate(k, r, key) })
+			} else {
+				row, known = diskFigureRow(c, f.Metric, func(r int) (float64, bool) { return c.ReplayValue(k, r, key) })
 			}
-			if row, known := diskFigureRow(c, f.Metric, value); known {
+			if known {
 				t.Rows = append(t.Rows, row)
 			}
 		}
@@ -84,6 +107,37 @@ func DiskComparisonTables(c *compare.DiskComparison) []table {
 		out = append(out, t)
 	}
 	return out
+}
+
+// diskJudgedRow is diskFigureRow with repeats: each side's mean and min / median /
+// max of its runs' values, and after the base the change with its interval,
+// detectable difference and verdict, as the runs' comparison shows them.
+func diskJudgedRow(c *compare.DiskComparison, m figures.Metric, values func(r int) []float64, estimate func(r int) (compare.Estimate, bool)) (row []cell, known bool) {
+	mean := func(xs []float64) float64 {
+		m, _ := stats.MeanSD(xs)
+		return m
+	}
+	xb := values(0)
+	row = []cell{{Text: m.Title, Class: "name"}}
+	for r := range c.Inputs {
+		xs := values(r)
+		known = known || len(xs) > 0
+		if len(xs) > 0 {
+			row = append(row, cell{Text: figures.FormatValue(m, mean(xs)), Class: "num"}, spreadOf(m, xs))
+		} else {
+			row = append(row, dash, dash)
+		}
+		if r == 0 {
+			continue
+		}
+		e, ok := estimate(r)
+		if !ok {
+			row = append(row, dash, dash, dash, dash)
+			continue
+		}
+		row = append(row, changeCells(m, mean(xb), mean(xs), e)...)
+	}
+	return row, known
 }
 
 // diskFigureRow is one figure's row of a step's table: each run's value and, after the

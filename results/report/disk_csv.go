@@ -3,6 +3,8 @@ package report
 import (
 	"encoding/csv"
 	"io"
+	"math"
+	"slices"
 	"strconv"
 	"time"
 
@@ -116,25 +118,96 @@ func DiskCSVHeader() []string {
 	return out
 }
 
-// WriteDiskCSV writes one row per (run, profile step), runs in the given order and
-// steps in the order they ran.
+// WriteDiskCSV writes one row per (run, profile step), runs in the given order (a
+// side's repeats after it) and steps in the order they ran.
 func WriteDiskCSV(w io.Writer, inputs []results.Input) error {
+	return writeDiskCSV(w, inputs, nil, nil)
+}
+
+// writeDiskCSV is WriteDiskCSV with the extra columns' names and, for side r's step
+// st, their cells.
+func writeDiskCSV(w io.Writer, inputs []results.Input, extra []string, cells func(r int, st *results.DiskStep) []string) error {
 	cols := diskCSVColumns()
 	cw := csv.NewWriter(w)
-	if err := cw.Write(DiskCSVHeader()); err != nil {
+	if err := cw.Write(append(DiskCSVHeader(), extra...)); err != nil {
 		return err
 	}
-	row := make([]string, len(cols))
-	for _, in := range inputs {
-		for i := range in.Run.Disk.Steps {
-			for c, col := range cols {
-				row[c] = results.Printable(col.value(in, &in.Run.Disk.Steps[i]))
-			}
-			if err := cw.Write(row); err != nil {
-				return err
+	row := make([]string, len(cols)+len(extra))
+	for r, side := range inputs {
+		for _, in := range side.All() {
+			for i := range in.Run.Disk.Steps {
+				st := &in.Run.Disk.Steps[i]
+				for c, col := range cols {
+					row[c] = results.Printable(col.value(in, st))
+				}
+				if cells != nil {
+					for c, x := range cells(r, st) {
+						row[len(cols)+c] = results.Printable(x)
+					}
+				}
+				if err := cw.Write(row); err != nil {
+					return err
+				}
 			}
 		}
 	}
 	cw.Flush()
 	return cw.Error()
+}
+
+// DiskIntervalKeys are the storage-profile figures whose change compare's CSV
+// carries with its interval when a side has repeats, as IntervalKeys do for the
+// runs': <key>_change_pct, <key>_change_lo, <key>_change_hi, <key>_verdict each,
+// then <key>_detectable_pct and <key>_verdict_reason each. The order is a public
+// contract: columns are only appended.
+var DiskIntervalKeys = []string{"iops", "mbps", "latency", "read_p99", "write_p99"}
+
+// DiskCompareCSVHeader is the storage-profile CSV's columns, then the changes.
+func DiskCompareCSVHeader() []string {
+	h := DiskCSVHeader()
+	for _, k := range DiskIntervalKeys {
+		h = append(h, k+"_change_pct", k+"_change_lo", k+"_change_hi", k+"_verdict")
+	}
+	for _, k := range DiskIntervalKeys {
+		h = append(h, k+"_detectable_pct", k+"_verdict_reason")
+	}
+	return h
+}
+
+// WriteDiskComparisonCSV writes compare --csv for storage profiles. One run a side
+// writes exactly the storage-profile CSV (WriteDiskCSV): with nothing to judge, no
+// columns to carry it. With repeats every run is a row of its own, followed by its
+// side's change against the base at the step with its 95 % interval, verdict,
+// detectable difference and the reason for no verdict (empty on the base's rows
+// and unmatched steps), as the runs' compare --csv does.
+func WriteDiskComparisonCSV(c *compare.DiskComparison, w io.Writer) error {
+	if !c.HasRepeats() {
+		return WriteDiskCSV(w, c.Inputs)
+	}
+	extra := DiskCompareCSVHeader()[len(DiskCSVHeader()):]
+	return writeDiskCSV(w, c.Inputs, extra, func(r int, st *results.DiskStep) []string {
+		cells := make([]string, len(extra))
+		k := results.DiskKey{Profile: st.Profile, Depth: st.Depth}
+		if r == 0 || !slices.Contains(c.Keys, k) {
+			return cells
+		}
+		for j, key := range DiskIntervalKeys {
+			m, _ := figures.LookupDiskMetric(key)
+			e, ok := c.Estimate(k, r, m)
+			if !ok {
+				continue
+			}
+			cells[4*j] = csvChange(e.Change)
+			if e.HasInterval() {
+				cells[4*j+1], cells[4*j+2] = csvChange(e.Lo), csvChange(e.Hi)
+			}
+			cells[4*j+3] = string(e.Verdict)
+			more := 4*len(DiskIntervalKeys) + 2*j
+			if !math.IsNaN(e.Detectable) {
+				cells[more] = csvFloat(e.Detectable)
+			}
+			cells[more+1] = e.Reason
+		}
+		return cells
+	})
 }

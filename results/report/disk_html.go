@@ -11,6 +11,7 @@ import (
 	"github.com/brokerbench/brokerbench/results/chart"
 	"github.com/brokerbench/brokerbench/results/compare"
 	"github.com/brokerbench/brokerbench/results/figures"
+	"github.com/brokerbench/brokerbench/results/stats"
 )
 
 // diskFootnote says how the runs' steps were measured, for the kinds of step they
@@ -62,7 +63,7 @@ func diskRunsTable(inputs []results.Input) table {
 // depthAxis ticks the chart at the depths run, on a log scale when they double.
 func depthAxis(inputs []results.Input) chart.Options {
 	var xs []float64
-	for _, in := range inputs {
+	for _, in := range allRuns(inputs) {
 		for _, d := range results.DepthsOf(in.Run.Disk.Steps) {
 			xs = append(xs, float64(d))
 		}
@@ -70,15 +71,27 @@ func depthAxis(inputs []results.Input) chart.Options {
 	return usersAxis(xs)
 }
 
-// profileLine is one run's metric m for one profile against outstanding I/Os.
-func profileLine(name string, d *results.DiskRun, profile string, m figures.DiskMetric, color int, dashed bool) chart.Line {
+// sideProfileLine is a side's metric m for one profile against outstanding I/Os:
+// at each depth the mean of its runs that have the step (one run's own values).
+func sideProfileLine(name string, runs []results.Input, profile string, m figures.DiskMetric, color int, dashed bool) chart.Line {
 	l := chart.Line{Name: name, Color: color, Dashed: dashed}
-	for _, dp := range results.DepthsOf(d.Steps) {
-		if st := results.StepAt(d, results.DiskKey{Profile: profile, Depth: dp}); st != nil {
-			if v, ok := m.Value(st); ok {
-				l.Xs = append(l.Xs, float64(dp))
-				l.Ys = append(l.Ys, v)
+	var steps []results.DiskStep
+	for _, run := range runs {
+		steps = append(steps, run.Run.Disk.Steps...)
+	}
+	for _, dp := range results.DepthsOf(steps) {
+		var xs []float64
+		for _, run := range runs {
+			if st := results.StepAt(run.Run.Disk, results.DiskKey{Profile: profile, Depth: dp}); st != nil {
+				if v, ok := m.Value(st); ok {
+					xs = append(xs, v)
+				}
 			}
+		}
+		if len(xs) > 0 {
+			mean, _ := stats.MeanSD(xs)
+			l.Xs = append(l.Xs, float64(dp))
+			l.Ys = append(l.Ys, mean)
 		}
 	}
 	return l
@@ -107,7 +120,7 @@ func diskCharts(inputs []results.Input, profiles []string) ([]htmlChart, error) 
 				if len(inputs) == 1 {
 					name = spec.title
 				}
-				lines = append(lines, profileLine(name, in.Run.Disk, p, spec.m, r, false))
+				lines = append(lines, sideProfileLine(name, in.All(), p, spec.m, r, false))
 			}
 			title := fmt.Sprintf("%s: %s against outstanding I/Os", p, spec.title)
 			svg, err := chart.SVG(title, "outstanding I/Os", spec.ylabel, lines, opts)
@@ -149,11 +162,14 @@ func WriteDiskComparisonHTML(c *compare.DiskComparison, w io.Writer, gates []com
 	}
 	p := htmlPage{Title: "brokerbench storage-profile comparison: " + strings.Join(names, " vs "),
 		Subtitle:  "Changes are relative to the first run, " + names[0] + ", at the same profile and outstanding I/Os.",
-		Runs:      diskRunsTable(c.Inputs),
-		Footnotes: []string{diskFootnote(c.Inputs)}}
+		Runs:      diskRunsTable(allRuns(c.Inputs)),
+		Footnotes: []string{diskFootnote(allRuns(c.Inputs))}}
 	for r := 1; r < len(c.Inputs); r++ {
 		for _, h := range c.Headlines(r) {
 			p.Notes = append(p.Notes, names[r]+" vs "+names[0]+", "+h)
+		}
+		for _, why := range c.VerdictReasons(r) {
+			p.Notes = append(p.Notes, names[r]+" vs "+names[0]+": no verdict: "+why)
 		}
 	}
 	for _, warn := range c.Warnings() {
@@ -183,10 +199,19 @@ func WriteDiskComparisonHTML(c *compare.DiskComparison, w io.Writer, gates []com
 	return writePage(w, p)
 }
 
+// allRuns are every run of the sides: each side, then its repeats.
+func allRuns(sides []results.Input) []results.Input {
+	var out []results.Input
+	for _, in := range sides {
+		out = append(out, in.All()...)
+	}
+	return out
+}
+
 // mostDepths is the most outstanding-I/O levels any of the runs measured profile p at.
 func mostDepths(inputs []results.Input, p string) int {
 	most := 0
-	for _, in := range inputs {
+	for _, in := range allRuns(inputs) {
 		n := 0
 		for _, st := range in.Run.Disk.Steps {
 			if st.Profile == p {

@@ -224,7 +224,11 @@ func changeCells(m figures.Metric, b, v float64, e compare.Estimate) []cell {
 
 // spreadCell is a side's min / median / max over its repeats; "-" for one run.
 func spreadCell(m figures.Metric, reps []figures.StepView) cell {
-	xs := compare.SideValues(reps, m)
+	return spreadOf(m, compare.SideValues(reps, m))
+}
+
+// spreadOf is the min / median / max of a side's per-run figures xs; "-" for one.
+func spreadOf(m figures.Metric, xs []float64) cell {
 	if len(xs) < 2 {
 		return dash
 	}
