@@ -41,7 +41,7 @@ func (o *compareOptions) AddFlags(c *cobra.Command) {
 func newCompareCommand(g *globalOptions) *cobra.Command {
 	var o compareOptions
 	c := &cobra.Command{
-		Use:   "compare BASE.json OTHER.json [MORE.json...]  |  compare A1.json A2.json... -- B1.json B2.json... [-- C1.json...]",
+		Use:   "compare BASE.json OTHER.json [MORE.json...]  |  compare A1.json A2.json... -- B1.json B2.json... [-- C1.json...]  |  compare STUDYDIR",
 		Short: "Compare runs step by step against the first; gate CI on regressions",
 		Long: `compare matches the runs' steps by user count and prints every figure side by side with its
 change against the first file (the base): tps, tpsE, average and percentile response times,
@@ -73,16 +73,28 @@ the figure and the reason, and compare exits 4 unless --allow-unjudged is given.
 0 no gate tripped, 2 bad expression, 3 a gate tripped, 4 a gate could not judge.
 
 Storage-profile files (brokerbench disk) are matched by profile and outstanding I/Os, and
-gated with disk.METRIC (disk.iops<-10%, disk.read_p99>+20%; docs/disk-profiles.md). Given
+gated with disk.METRIC (disk.iops<-10%, disk.read_p99>+20%; docs/disk-profiles.md); given as
+sides of repeats (A1-disk.json A2-disk.json A3-disk.json -- B1-disk.json ...) they are judged
+as runs are, with an interval, detectable difference and verdict. Given
 with OLTP result files of the same systems, the runs are compared first, then the profiles;
---csv and --html then write the profiles' half to a sibling file (FILE-disk.csv).`,
+--csv and --html then write the profiles' half to a sibling file (FILE-disk.csv).
+
+Given one study folder (brokerbench study), compare reads its record and every finished run,
+compares each workload across the systems (each system one side of its repeats, the baseline
+first) and prints one report: headlines, a table per workload with the systems as columns,
+the runs in the order they ran, the drift check. Run gates apply to its OLTP workloads,
+disk.METRIC gates to its profiles and replays.`,
 		Example: `  brokerbench compare h800.json h810.json --html report.html
   brokerbench compare baseline.json new.json --fail-if "tps<-10%" --fail-if "errors>0"
   brokerbench compare --fail-if "tps<-10% significant" --fail-if "p95 worse" base-r1.json base-r2.json base-r3.json -- new-r1.json new-r2.json new-r3.json
   brokerbench compare h800-r1.json h800-r2.json h800-r3.json -- h810-r1.json h810-r2.json h810-r3.json
-  brokerbench compare h800.json h810.json h800-disk.json h810-disk.json --fail-if "disk.iops<-10%"`,
-		Args: cobra.MinimumNArgs(2),
+  brokerbench compare h800.json h810.json h800-disk.json h810-disk.json --fail-if "disk.iops<-10%"
+  brokerbench compare controllers-study/ --html controllers.html --fail-if "tps_e worse"`,
+		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if len(args) == 1 { // a study folder (compare_study.go)
+				return runCompareStudy(g.Stdout, args[0], o)
+			}
 			sides, err := splitSides(args, cmd.ArgsLenAtDash())
 			if err != nil {
 				return err
@@ -214,28 +226,6 @@ func runCompare(stdout io.Writer, sides [][]string, o compareOptions) error {
 			len(unjudged), strings.Join(stringsOf(unjudged), "; "))}
 	}
 	return nil
-}
-
-// readSides reads each side's files, OLTP runs apart from storage profiles; a profile
-// may only be a side of its own.
-func readSides(sides [][]string) (runs, disks []results.Input, err error) {
-	for _, paths := range sides {
-		in, err := readSide(paths)
-		if err != nil {
-			return nil, nil, err
-		}
-		for _, x := range in.All() {
-			if compare.IsDisk(x) && len(paths) > 1 {
-				return nil, nil, usagef("compare: %s is a storage profile; a side of several files (separated by --) takes OLTP result files only", x.Path)
-			}
-		}
-		if compare.IsDisk(in) {
-			disks = append(disks, in)
-		} else {
-			runs = append(runs, in)
-		}
-	}
-	return runs, disks, nil
 }
 
 // writeComparison writes the --csv, --json and --html files a compare was asked for.

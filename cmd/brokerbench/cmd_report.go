@@ -31,7 +31,7 @@ func (o *reportOptions) AddFlags(c *cobra.Command) {
 func newReportCommand(g *globalOptions) *cobra.Command {
 	var o reportOptions
 	c := &cobra.Command{
-		Use:   "report RESULT.json [REPEAT.json...]",
+		Use:   "report RESULT.json [REPEAT.json...]  |  report STUDYDIR",
 		Short: "Print one run's per-step and per-transaction tables; export CSV, JSON or HTML",
 		Long: `report reads one result file written by 'brokerbench run' and prints the per-step table
 (users, tps, tpsE, response times, errors, retries, storage IOPS and latency, flags for partial
@@ -40,7 +40,8 @@ per-transaction table per step. It reads only the file: no database is needed. A
 storage-profile file (brokerbench disk) prints its profile × outstanding-I/O table instead.
 Given several files of one configuration (run --repeat N writes them), it shows per user count
 each figure's mean over the runs, min / median / max and the 95 % interval of the mean, and
-the HTML report draws box plots.`,
+the HTML report draws box plots. Given a study folder (brokerbench study), it prints the
+study's report as compare does.`,
 		Example: `  brokerbench report h810.json
   brokerbench report h810.json --html h810.html --csv h810.csv
   brokerbench report h810-r1.json h810-r2.json h810-r3.json --html h810.html`,
@@ -48,6 +49,9 @@ the HTML report draws box plots.`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if err := session.RefuseOutputOverInput([]session.Output{{Flag: "--csv", Path: o.CSV}, {Flag: "--html", Path: o.HTML}}, args); err != nil {
 				return err
+			}
+			if len(args) == 1 && isFolder(args[0]) { // a study folder (compare_study.go)
+				return runReportStudy(g.Stdout, args[0], o)
 			}
 			if len(args) > 1 {
 				return runRepeatsReport(g.Stdout, args, o)

@@ -35,6 +35,42 @@ func splitGates(exprs []string) (runs []string, disks []compare.DiskGate, err er
 	return runs, disks, nil
 }
 
+// readSides reads each side's files and parts its OLTP runs from its storage
+// profiles: a side may hold both (A1.json A2.json A1-disk.json A2-disk.json -- B1.json
+// ...), its runs then one side of the runs' comparison and its profiles one side of
+// the profiles'. In each part the first file is the side, the others its repeats.
+func readSides(sides [][]string) (runs, disks []results.Input, err error) {
+	for _, paths := range sides {
+		var ofRuns, ofDisks []results.Input
+		for _, p := range paths {
+			run, err := results.Read(p)
+			if err != nil {
+				return nil, nil, err
+			}
+			in := results.Input{Path: p, Run: run}
+			if compare.IsDisk(in) {
+				ofDisks = append(ofDisks, in)
+			} else {
+				ofRuns = append(ofRuns, in)
+			}
+		}
+		if len(ofRuns) > 0 {
+			runs = append(runs, sideOf(ofRuns))
+		}
+		if len(ofDisks) > 0 {
+			disks = append(disks, sideOf(ofDisks))
+		}
+	}
+	return runs, disks, nil
+}
+
+// sideOf is the files as one side: the first, with the others as its repeats.
+func sideOf(ins []results.Input) results.Input {
+	in := ins[0]
+	in.Repeats = ins[1:]
+	return in
+}
+
 // compareWithDisks compares storage-profile files, and the OLTP runs given with
 // them: the runs' comparison first (as compare prints it alone), then the
 // profiles'. With both halves, --csv and --html get the runs' and the profiles' go
@@ -58,7 +94,9 @@ func compareWithDisks(stdout io.Writer, runs, disks []results.Input, o compareOp
 		}
 		sides := make([][]string, len(runs))
 		for i, in := range runs {
-			sides[i] = []string{in.Path}
+			for _, x := range in.All() {
+				sides[i] = append(sides[i], x.Path)
+			}
 		}
 		runErr = runCompare(stdout, sides, ro)
 		var ge gateError
@@ -92,7 +130,7 @@ func compareWithDisks(stdout io.Writer, runs, disks []results.Input, o compareOp
 		gateLines{heading: "Storage-profile gates:", where: "shared profile step", given: stringsOf(diskGates), unchecked: exprs, trips: trips}.write(stdout)
 	}
 	if diskCSV != "" {
-		if err := session.WriteOutput(stdout, diskCSV, func(w io.Writer) error { return report.WriteDiskCSV(w, disks) }); err != nil {
+		if err := session.WriteOutput(stdout, diskCSV, func(w io.Writer) error { return report.WriteDiskComparisonCSV(dc, w) }); err != nil {
 			return err
 		}
 	}

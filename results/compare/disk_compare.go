@@ -300,12 +300,14 @@ func (c *DiskComparison) CheckGates(gates []DiskGate) (trips []string, unchecked
 
 // Warnings name what makes two storage-profile runs measure different things: another
 // seed (other offsets), test size (another share of the disk and of its cache), I/O
-// mode, or a profile of the same name defined with other fio options.
+// mode, or a profile of the same name defined with other fio options. Every run is
+// held against the base's first, repeats too: a repeat that differs would blur its
+// side's spread.
 func (c *DiskComparison) Warnings() []string {
 	var out []string
 	b := c.Inputs[0]
 	bd := b.Run.Disk
-	for _, in := range c.Inputs[1:] {
+	for _, in := range allRunsButFirst(c.Inputs) {
 		d := in.Run.Disk
 		out = append(out, replayWarnings(b, in)...)
 		if in.Run.Seed != b.Run.Seed {
@@ -330,4 +332,14 @@ func (c *DiskComparison) Warnings() []string {
 		}
 	}
 	return out
+}
+
+// allRunsButFirst are every side's runs, repeats after their side, but the base's
+// first.
+func allRunsButFirst(sides []results.Input) []results.Input {
+	var out []results.Input
+	for _, side := range sides {
+		out = append(out, side.All()...)
+	}
+	return out[1:]
 }

@@ -143,6 +143,9 @@ func TestDiskReplayEstimate(t *testing.T) {
 	if v, ok := c.ReplayValue(db16, 1, "duration_ratio"); !ok || v < 1.214 || v > 1.216 {
 		t.Errorf("B's duration ratio %v, want the mean 1.215", v)
 	}
+	if hs := c.Headlines(1); len(hs) != 1 || !strings.Contains(hs[0], "read latency p99 +") || !strings.HasSuffix(hs[0], "of captured (worse)") {
+		t.Errorf("replay headline %q", hs)
+	}
 	if _, ok := c.ReplayEstimate(db16, 1, "nonsense"); ok {
 		t.Error("an unknown replay figure has an estimate")
 	}
@@ -166,5 +169,37 @@ func TestDiskCompareRepeatKeys(t *testing.T) {
 	}
 	if e, _ := c.Estimate(results.DiskKey{Profile: "database", Depth: 64}, 1, diskMetric(t, "iops")); e.RunsA != 1 || e.HasInterval() {
 		t.Errorf("a step one run a side knows: %+v", e)
+	}
+}
+
+// TestDiskLatencyNoisyBase: a latency whose base side spreads more than its mean
+// (a loop device at 0.014, 0.018 and 0.127 ms) is still judged on its ratio
+// against 3.4 ms capped, not withheld as a base below its own noise.
+func TestDiskLatencyNoisyBase(t *testing.T) {
+	var ra, rb []results.Input
+	for j, avg := range []float64{0.014, 0.018, 0.127} {
+		ra = append(ra, diskRun("free", 1/avg*1000, avg, 0))
+		rb = append(rb, diskRun("capped", 293, 3.38+0.005*float64(j), 0))
+	}
+	c, err := CompareDisk([]results.Input{side(ra...), side(rb...)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if e := diskEstimate(t, c, "latency"); e.Verdict != VerdictWorse || e.NearZero || !(e.Lo > 0) {
+		t.Errorf("latency %+v, want worse on the ratio", e)
+	}
+}
+
+// TestDiskWarningsRepeats: a repeat run with another seed is warned about, as a
+// side's first run would be.
+func TestDiskWarningsRepeats(t *testing.T) {
+	odd := diskRun("B", 900, 17, 0)
+	odd.Path, odd.Run.Seed = "B-r2.json", 7
+	c, err := CompareDisk([]results.Input{side(diskRun("A", 1000, 16, 0), diskRun("A", 1010, 16, 0)), side(diskRun("B", 900, 17, 0), odd)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ws := c.Warnings(); len(ws) != 1 || !strings.Contains(ws[0], "ran with seed 7") {
+		t.Errorf("warnings %q", ws)
 	}
 }

@@ -20,7 +20,8 @@ type driftSeries struct {
 	values []float64
 }
 
-// studyDriftTable is the workload's drift table: tps at its highest user count,
+// studyDriftTable is the workload's drift table, each system's repeats in the order
+// they ran (a system's repeats run in order): tps at its highest user count,
 // or IOPS at each profile's (or the replay's) highest depth; ok is false without
 // a comparison.
 func studyDriftTable(w compare.StudyWorkload) (table, bool) {
@@ -30,7 +31,7 @@ func studyDriftTable(w compare.StudyWorkload) (table, bool) {
 	switch {
 	case w.Runs != nil && len(w.Runs.Users) > 0:
 		i := len(w.Runs.Users) - 1
-		caption = fmt.Sprintf("Drift check, %s: tps at %s, each repeat in run order", results.Printable(w.Name), usersText(w.Runs.Users[i]))
+		caption = fmt.Sprintf("Drift check, %s: tps at %s by repeat", results.Printable(w.Name), usersText(w.Runs.Users[i]))
 		series = append(series, runDrift(w.Runs, i, metricByKey("tps")))
 		steps = append(steps, usersText(w.Runs.Users[i]))
 	case w.Disks != nil:
@@ -38,7 +39,7 @@ func studyDriftTable(w compare.StudyWorkload) (table, bool) {
 		if w.Kind == results.WorkloadReplay {
 			where = "the replay's step"
 		}
-		caption = fmt.Sprintf("Drift check, %s: IOPS at %s, each repeat in run order", results.Printable(w.Name), where)
+		caption = fmt.Sprintf("Drift check, %s: IOPS at %s by repeat", results.Printable(w.Name), where)
 		iops, _ := figures.LookupDiskMetric("iops")
 		for _, k := range highestKeys(w.Disks) {
 			series = append(series, diskDrift(w.Disks, k, iops))

@@ -155,8 +155,9 @@ func orDashText(s string) string {
 }
 
 // studyWarnings are what the workloads' comparisons warn of (regimes, bottlenecks,
-// settling, storage-profile runs that measure different things), and the systems
-// a workload could not compare, each prefixed with its workload.
+// settling, storage-profile runs that measure different things), the steps they
+// could not match and the systems they could not compare, each prefixed with its
+// workload.
 func studyWarnings(s *compare.Study) []string {
 	var out []string
 	for _, w := range s.Workloads {
@@ -164,8 +165,14 @@ func studyWarnings(s *compare.Study) []string {
 		switch {
 		case w.Runs != nil:
 			ws = append(append(w.Runs.RegimeWarnings(), w.Runs.BoundWarnings()...), w.Runs.SettleWarnings()...)
+			for _, u := range w.Runs.Unmatched {
+				ws = append(ws, fmt.Sprintf("%s at %s not compared: %s", w.Runs.Inputs[u.Run].Name(), usersText(u.Users), u.Reason))
+			}
 		case w.Disks != nil:
 			ws = w.Disks.Warnings()
+			for _, u := range w.Disks.Unmatched {
+				ws = append(ws, "not compared: "+u)
+			}
 		}
 		ws = append(ws, w.Missing...)
 		for _, x := range ws {

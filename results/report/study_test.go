@@ -4,10 +4,12 @@ import (
 	"bytes"
 	"encoding/csv"
 	"encoding/json"
+	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/brokerbench/brokerbench/internal/testkit/studyfixture"
+	"github.com/brokerbench/brokerbench/results"
 	"github.com/brokerbench/brokerbench/results/compare"
 )
 
@@ -107,5 +109,38 @@ func TestStudyVerdicts(t *testing.T) {
 	}
 	if len(rows) != n+1 || strings.Join(rows[0], ",") != strings.Join(StudyCSVHeader(), ",") {
 		t.Errorf("%d CSV rows for %d cells, header %q", len(rows), n, rows[0])
+	}
+}
+
+// TestStudyWarnsOfUnmatchedSteps: a step only one system ran is named among the
+// warnings, not silently left out of the matrix.
+func TestStudyWarnsOfUnmatchedSteps(t *testing.T) {
+	dir := t.TempDir()
+	if _, err := studyfixture.Write(dir); err != nil {
+		t.Fatal(err)
+	}
+	for rep := 1; rep <= 3; rep++ {
+		path := filepath.Join(dir, studyfixture.FileOf(studyfixture.Slow, "oltp", rep))
+		run, err := results.Read(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		extra := run.Steps[len(run.Steps)-1]
+		extra.Users = 16
+		run.Steps = append(run.Steps, extra)
+		if err := results.Write(path, run); err != nil {
+			t.Fatal(err)
+		}
+	}
+	s, err := compare.CompareStudy(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var txt bytes.Buffer
+	if err := WriteStudyText(s, &txt); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(txt.String(), "warning: oltp: h810 at 16 users not compared: the base run has no step with this user count") {
+		t.Errorf("the unmatched step is not named:\n%s", txt.String())
 	}
 }
