@@ -85,26 +85,9 @@ func compareWithDisks(stdout io.Writer, runs, disks []results.Input, o compareOp
 	var runErr error
 	diskCSV, diskHTML := o.CSV, o.HTML
 	if len(runs) >= 2 {
-		ro := o
-		ro.FailIf = nil
-		for _, e := range o.FailIf {
-			if !compare.IsDiskGate(e) {
-				ro.FailIf = append(ro.FailIf, e)
-			}
-		}
-		sides := make([][]string, len(runs))
-		for i, in := range runs {
-			for _, x := range in.All() {
-				sides[i] = append(sides[i], x.Path)
-			}
-		}
-		runErr = runCompare(stdout, sides, ro)
-		var ge gateError
-		var uj unjudgedError
-		if runErr != nil && !errors.As(runErr, &ge) && !errors.As(runErr, &uj) {
+		if runErr = compareRunsHalf(stdout, runs, o); runErr != nil && !gateOutcome(runErr) {
 			return runErr
 		}
-		fmt.Fprintln(stdout)
 		diskCSV, diskHTML = siblingPath(o.CSV, "-disk"), siblingPath(o.HTML, "-disk")
 		for _, p := range []string{diskCSV, diskHTML} {
 			if p != "" && p != "-" {
@@ -155,6 +138,36 @@ func compareWithDisks(stdout io.Writer, runs, disks []results.Input, o compareOp
 		return runErr // the runs' gates could not judge: exit 4, after the profiles were shown
 	}
 	return nil
+}
+
+// compareRunsHalf compares the OLTP runs given beside storage profiles, every side
+// with its repeats, under the gates that are not disk gates, as compare prints
+// them alone.
+func compareRunsHalf(stdout io.Writer, runs []results.Input, o compareOptions) error {
+	ro := o
+	ro.FailIf = nil
+	for _, e := range o.FailIf {
+		if !compare.IsDiskGate(e) {
+			ro.FailIf = append(ro.FailIf, e)
+		}
+	}
+	sides := make([][]string, len(runs))
+	for i, in := range runs {
+		for _, x := range in.All() {
+			sides[i] = append(sides[i], x.Path)
+		}
+	}
+	err := runCompare(stdout, sides, ro)
+	fmt.Fprintln(stdout)
+	return err
+}
+
+// gateOutcome tells whether err is a gate's verdict (tripped, or could not judge)
+// rather than a failure to compare.
+func gateOutcome(err error) bool {
+	var ge gateError
+	var uj unjudgedError
+	return errors.As(err, &ge) || errors.As(err, &uj)
 }
 
 // siblingPath is path with suffix before its extension ("-" stays standard output).

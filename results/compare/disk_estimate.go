@@ -141,7 +141,7 @@ func (c *DiskComparison) estimate(ek diskEstKey, m figures.Metric, f runFigure) 
 	}
 	// A latency across repeats is judged on its ratio, exempt from the near-zero
 	// floor as a response time is (verdict.go).
-	why, near := nearZero(xa, xb, m, b, v, m.Unit == figures.UnitMS, 0)
+	why, near := nearZero(twoSides{xa, xb, b, v}, m, m.Unit == figures.UnitMS, 0)
 	finishEstimate(&e, m, b, why, near)
 	if c.est == nil {
 		c.est = map[diskEstKey]Estimate{}

@@ -76,13 +76,21 @@ func nearZeroBase(ra, rb []figures.StepView, m figures.Metric, b, v float64) (st
 			}
 		}
 	}
-	return nearZero(SideValues(ra, m), SideValues(rb, m), m, b, v, isResp, ownNoise)
+	return nearZero(twoSides{SideValues(ra, m), SideValues(rb, m), b, v}, m, isResp, ownNoise)
 }
 
-// nearZero is nearZeroBase on the sides' per-run figures xa and xb: isTime exempts
-// a time's ratio across repeats from the floor and from its own noise, and
-// ownNoise is the half-width of a single base run's own interval (0 without one).
-func nearZero(xa, xb []float64, m figures.Metric, b, v float64, isTime bool, ownNoise float64) (string, bool) {
+// twoSides are a figure's per-run values on each side (xa the base's) and the
+// sides' figures b and v.
+type twoSides struct {
+	xa, xb []float64
+	b, v   float64
+}
+
+// nearZero is nearZeroBase on the sides' per-run figures: isTime exempts a time's
+// ratio across repeats from the floor and from its own noise, and ownNoise is the
+// half-width of a single base run's own interval (0 without one).
+func nearZero(s twoSides, m figures.Metric, isTime bool, ownNoise float64) (string, bool) {
+	xa, xb, b, v := s.xa, s.xb, s.b, s.v
 	if b == 0 {
 		return "", false
 	}
