@@ -71,8 +71,10 @@ type StudySystem struct {
 	// Where says where the system lives, as shown (never a password): "folder
 	// /mnt/a", "device /dev/sdb", "managed PostgreSQL in /mnt/a/pgdata".
 	Where []string `json:"where,omitempty"`
-	// Loaded is set once the study's load of the system's database finished.
-	Loaded bool `json:"loaded,omitempty"`
+	// Loading is set when the study began loading the system's database, Loaded
+	// once that load finished: a resumed study continues a load it began.
+	Loading bool `json:"loading,omitempty"`
+	Loaded  bool `json:"loaded,omitempty"`
 }
 
 // StudyWorkload is one workload of the plan.
@@ -94,7 +96,9 @@ type StudyRepeats struct {
 	Target  float64  `json:"target_percent,omitempty"`
 	Figures []string `json:"figures,omitempty"`
 	Max     int      `json:"max,omitempty"`
-	// Decided says why the repeats stopped where they did, once they have.
+	// Done is the number of repeats a target settled on, once it has; Decided says
+	// why ("the detectable difference ... under the target", "budget spent").
+	Done    int    `json:"done,omitempty"`
 	Decided string `json:"decided,omitempty"`
 }
 

@@ -50,8 +50,15 @@ type child struct {
 
 func startChild(t *testing.T, args ...string) *child {
 	t.Helper()
+	return startChildVia(t, os.Args[0], args...)
+}
+
+// startChildVia starts the child through program, a wrapper that execs this test
+// binary with its arguments (testloop.Throttle's, to run it in a blkio group).
+func startChildVia(t *testing.T, program string, args ...string) *child {
+	t.Helper()
 	enc, _ := json.Marshal(args)
-	cmd := exec.Command(os.Args[0], "-test.run=^TestFaultChild$", "-test.count=1")
+	cmd := exec.Command(program, "-test.run=^TestFaultChild$", "-test.count=1")
 	cmd.Env = append(os.Environ(), childArgsEnv+"="+string(enc))
 	c := &child{cmd: cmd, lines: make(chan string, 1000), done: make(chan struct{})}
 	cmd.Stdout = &lockedWriter{mu: &c.mu, w: &c.stdout}

@@ -64,6 +64,7 @@ With no --db, commands use a managed local PostgreSQL that brokerbench starts it
 		newDiskCommand(g),
 		newCaptureCommand(g),
 		newReplayCommand(g),
+		newStudyCommand(g),
 		newMergeCommand(g),
 		newSchemaCommand(g),
 		newPGCommand(g),
