@@ -47,6 +47,7 @@ workloads:
 		{"missing trace", strings.Replace(good, "trace: "+trace, "trace: "+filepath.Join(base, "none"), 1), "on system a"},
 		{"same system twice", strings.Replace(good, "name: b,", "name: a,", 1), `system "a" is named twice`},
 		{"one system", strings.Replace(good, "  - {name: b, dir: "+b+"}\n", "", 1), "two or more"},
+		{"two systems in one folder", strings.Replace(good, "dir: "+b, "dir: "+a, 1), "systems a and b both live in"},
 		{"no such folder", strings.Replace(good, "dir: "+b, "dir: "+filepath.Join(base, "nope"), 1), "not a folder"},
 		{"baseline not a system", good + "baseline: c\n", `baseline "c"`},
 		{"bad order", good + "order: alphabetical\n", `order "alphabetical"`},

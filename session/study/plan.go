@@ -251,11 +251,38 @@ func (p *Plan) checkSystems() error {
 			s.PGData = filepath.Join(s.Dir, "brokerbench-pgdata")
 		}
 	}
+	if err := p.checkApart(); err != nil {
+		return err
+	}
 	if p.Baseline == "" {
 		p.Baseline = p.Systems[0].Name
 	}
 	if !seen[p.Baseline] {
 		return session.Usagef("baseline %q is none of the systems", p.Baseline)
+	}
+	return nil
+}
+
+// checkApart refuses two systems in one place: the same folder, device, data
+// folder or database would be one system measured twice, each run writing over
+// the other's files.
+func (p *Plan) checkApart() error {
+	owner := map[string]string{}
+	for _, s := range p.Systems {
+		places := []string{s.Dir, s.Device, s.PGData}
+		if s.DB != "" {
+			places = append(places, database.Redact(s.DB))
+		}
+		for _, place := range places {
+			if place == "" {
+				continue
+			}
+			key := filepath.Clean(place)
+			if other, ok := owner[key]; ok && other != s.Name {
+				return session.Usagef("systems %s and %s both live in %s: give each its own", other, s.Name, place)
+			}
+			owner[key] = s.Name
+		}
 	}
 	return nil
 }
