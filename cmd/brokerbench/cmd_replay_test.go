@@ -221,3 +221,26 @@ func TestReplayThrottled(t *testing.T) {
 		t.Errorf("compare of the two replays: exit %d, want %q in\n%s%s", code, want, stdout, stderr)
 	}
 }
+
+// TestReplayScaledStaysAligned: --scale divides every offset, which lands most of
+// them off a 4 KiB boundary (4096 × 7919 / 3); a direct-I/O replay then failed in
+// fio with EINVAL. Without --align the scaled replay aligns to 4 KiB itself, every
+// request is replayed, and the result file says how offsets were mapped.
+func TestReplayScaledStaysAligned(t *testing.T) {
+	t.Parallel()
+	needFioBinary(t)
+	trace, _ := writeTrace(t, 60)
+	dir := t.TempDir()
+	out := filepath.Join(dir, "scaled.json")
+	code, _, stderr := runMain("replay", trace, "--target", filepath.Join(dir, "target.dat"), "--scale", "3", "--asap", "--depth", "2", "--out", out)
+	if code != 0 {
+		t.Fatalf("scaled replay: exit %d: %s", code, stderr)
+	}
+	r, err := results.Read(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rp := r.Disk.Replay; rp.Replayed != 60 || rp.Mapping != "scale 3 align 4096" {
+		t.Errorf("scaled replay: %d of 60 requests, mapping %q; want all, \"scale 3 align 4096\"", rp.Replayed, rp.Mapping)
+	}
+}

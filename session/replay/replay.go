@@ -52,35 +52,52 @@ type replayPlan struct {
 	span    *iotrace.Span
 }
 
-func (o Options) plan(arg string) (replayPlan, error) {
-	var p replayPlan
+// checkOptions checks the options that do not depend on the trace, and parses --span.
+func (o Options) checkOptions() (*iotrace.Span, error) {
 	if o.Target == "" {
-		return p, session.Usagef("--target FILE|DEVICE is required")
+		return nil, session.Usagef("--target FILE|DEVICE is required")
 	}
 	if o.ASAP && o.Speed != 1 {
-		return p, session.Usagef("--speed and --asap exclude each other")
+		return nil, session.Usagef("--speed and --asap exclude each other")
 	}
 	if o.Speed <= 0 || o.Speed > 1000 {
-		return p, session.Usagef("--speed %g: want a factor above 0 (2 = twice the captured rate)", o.Speed)
+		return nil, session.Usagef("--speed %g: want a factor above 0 (2 = twice the captured rate)", o.Speed)
 	}
 	if o.Align < 0 || o.Align > 0 && o.Align&(o.Align-1) != 0 {
-		return p, session.Usagef("--align %d: want a power of 2", o.Align)
+		return nil, session.Usagef("--align %d: want a power of 2", o.Align)
 	}
 	if o.Scale < 0 || o.Depth < 0 {
-		return p, session.Usagef("--scale and --depth must be positive")
+		return nil, session.Usagef("--scale and --depth must be positive")
 	}
-	if o.Span != "" {
-		if o.Scale > 0 || o.Align > 0 {
-			return p, session.Usagef("--span maps offsets itself: leave out --scale and --align")
-		}
-		a, b, ok := strings.Cut(o.Span, ":")
-		start, err1 := bytesize.Parse(a)
-		n, err2 := bytesize.Parse(b)
-		if !ok || err1 != nil || err2 != nil || start < 0 || n <= 0 || start%4096 != 0 {
-			return p, session.Usagef("--span %q: want START:LEN, e.g. 0:36GB (START a multiple of 4 KiB)", o.Span)
-		}
-		p.span = &iotrace.Span{Start: start, Len: n}
+	if o.Span == "" {
+		return nil, nil
 	}
+	if o.Scale > 0 || o.Align > 0 {
+		return nil, session.Usagef("--span maps offsets itself: leave out --scale and --align")
+	}
+	a, b, ok := strings.Cut(o.Span, ":")
+	start, err1 := bytesize.Parse(a)
+	n, err2 := bytesize.Parse(b)
+	if !ok || err1 != nil || err2 != nil || start < 0 || n <= 0 || start%4096 != 0 {
+		return nil, session.Usagef("--span %q: want START:LEN, e.g. 0:36GB (START a multiple of 4 KiB)", o.Span)
+	}
+	return &iotrace.Span{Start: start, Len: n}, nil
+}
+
+// CheckOptions checks o as Run does before it reads the trace: for a replay whose
+// trace does not exist yet (a study's capture, taken during the study).
+func CheckOptions(o Options) error {
+	_, err := o.checkOptions()
+	return err
+}
+
+func (o Options) plan(arg string) (replayPlan, error) {
+	var p replayPlan
+	span, err := o.checkOptions()
+	if err != nil {
+		return p, err
+	}
+	p.span = span
 	p.trace = arg
 	if fi, err := os.Stat(arg); err == nil && fi.IsDir() {
 		p.trace = filepath.Join(arg, capture.TraceFile)
@@ -215,12 +232,21 @@ func (o Options) closeTarget(con session.Console, tgt *device.Target) {
 	}
 }
 
+// replayAlign is the alignment a scaled replay gets when --align is not given: the
+// 4 KiB every direct I/O needs on today's disks.
+const replayAlign = 4096
+
 // setup is fio's replay of the trace: its depth (the capture's maximum outstanding
 // I/Os unless --depth), and the trace mapped into work when --span or --skip-writes
 // rewrites it; mapping describes the offset mapping for the result file.
 func (o Options) setup(p replayPlan, info *iotrace.TraceInfo, work string) (setup iotrace.ReplaySetup, mapping string, err error) {
 	setup = iotrace.ReplaySetup{Trace: p.trace, Target: o.Target, Depth: o.Depth, Speed: o.Speed, ASAP: o.ASAP,
 		Scale: o.Scale, Align: o.Align, SkipWrites: o.SkipWrites, LatLog: iotrace.LatLogPrefix(work)}
+	if setup.Scale > 1 && setup.Align == 0 {
+		// A scaled offset lands anywhere (67114240 from 1073827840 / 16); direct I/O
+		// needs it on a 4 KiB boundary or fio's write fails with EINVAL.
+		setup.Align = replayAlign
+	}
 	if setup.Depth == 0 {
 		setup.Depth = 32
 		if p.summary != nil && p.summary.OutstandingMax > 0 {
@@ -236,7 +262,7 @@ func (o Options) setup(p replayPlan, info *iotrace.TraceInfo, work string) (setu
 	if p.span != nil {
 		mapping = "span " + o.Span
 	} else if o.Scale > 1 || o.Align > 0 {
-		mapping = strings.TrimSpace(fmt.Sprintf("scale %d align %d", o.Scale, o.Align))
+		mapping = strings.TrimSpace(fmt.Sprintf("scale %d align %d", o.Scale, setup.Align))
 	}
 	return setup, mapping, nil
 }
