@@ -11,7 +11,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/brokerbench/brokerbench/internal/memcap"
 	"github.com/brokerbench/brokerbench/internal/testkit/testloop"
 	"github.com/brokerbench/brokerbench/results"
 )
@@ -19,8 +18,9 @@ import (
 // TestStudyTwoLayouts is the study end to end on two emulated layouts: two loop
 // devices with a file system each, the second throttled by a blkio group (the
 // whole study runs in it, and the group caps only the second device). The plan
-// runs a short memory-capped OLTP ramp on a managed PostgreSQL on each, storage
-// profiles at depths 1 and 16, and a replay, twice, interleaved. It is interrupted
+// runs a short OLTP ramp on a managed PostgreSQL on each, storage profiles at
+// depths 1 and 16, and a replay of the block I/O the study captured during the
+// first system's first ramp, twice, interleaved. It is interrupted
 // after its first two runs and resumed: the finished runs' files are kept as they
 // were, the first system's database is not loaded again, and every run is done
 // once. The report judges nothing on two repeats a side and says so; what the
@@ -33,13 +33,9 @@ func TestStudyTwoLayouts(t *testing.T) {
 	}
 	t.Parallel()
 	needFioBinary(t)
-	if _, err := memcap.Find(); err != nil {
-		t.Skipf("no memory cgroup here, so no capped run: %v", err)
-	}
 	const capIOPS = 300
 	fast, slow := testloop.New(t, 1200), testloop.New(t, 1200) // the load takes some 470 MB
 	inGroup := testloop.Throttle(t, slow, capIOPS, os.Args[0])
-	trace, _ := writeTrace(t, 200)
 	base := t.TempDir()
 	plan := filepath.Join(base, "layouts.yaml")
 	writeFile(t, plan, fmt.Sprintf(`name: layouts
@@ -47,16 +43,16 @@ repeats: 2
 tags: {lab: ci}
 load: {customers: 1000, trade-days: 5}
 systems:
-  - {name: fast, dir: %s, server-memory: 256MiB, tags: {layout: free}}
-  - {name: throttled, dir: %s, server-memory: 256MiB, tags: {layout: throttled}}
+  - {name: fast, dir: %s, tags: {layout: free}}
+  - {name: throttled, dir: %s, tags: {layout: throttled}}
 workloads:
   - name: oltp
     run: {users: "2,4", step: 6s, warmup: 2s, no-check: true}
   - name: profiles
     disk: {profile: [database], depths: "1,16", size: 16MiB, ramp: 1s, measure: 2s}
   - name: replay
-    replay: {trace: %s, depth: 4}
-`, fast.Mount, slow.Mount, trace))
+    replay: {capture: oltp, depth: 4, span: "0:64MiB"}
+`, fast.Mount, slow.Mount))
 	dir := filepath.Join(base, "layouts")
 
 	first := startChildVia(t, inGroup, "study", plan)

@@ -58,6 +58,8 @@ workloads:
 			"dir: "+b, "device: /dev/null", 1), "an OLTP run needs a database"},
 		{"bad users", strings.Replace(good, "workloads:\n", "workloads:\n  - name: oltp\n    run: {users: \"0\"}\n", 1), `workload "oltp"`},
 		{"system setting in a workload", strings.Replace(good, "workloads:\n", "workloads:\n  - name: oltp\n    run: {users: \"2\", server-memory: 1GB}\n", 1), "server-memory: a system's setting"},
+		{"capture of no run workload", strings.Replace(good, "trace: "+trace, "capture: profiles", 1), `capture "profiles": want the name of a run workload listed before`},
+		{"trace and capture", strings.Replace(good, "trace: "+trace, "trace: "+trace+", capture: oltp", 1), "not both"},
 		{"not YAML", "systems: [\n", "line"},
 		{"empty", "", "empty study file"},
 	}

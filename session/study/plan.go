@@ -73,6 +73,13 @@ type Planned struct {
 	trace    string
 	Estimate time.Duration
 	Summary  string
+	// capture (a run workload): the baseline's first repeat records its block I/O
+	// for a replay workload's captureFrom; levels is its number of steps.
+	capture bool
+	levels  int
+	// captureFrom (a replay workload) names the run workload whose capture it
+	// replays: the trace of that run's last step on the baseline, repeat 1.
+	captureFrom string
 }
 
 var nameRule = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$`)
@@ -319,13 +326,23 @@ func (p *Plan) bind(w Workload, b Binder, g *session.Globals) (Planned, error) {
 	case results.WorkloadReplay:
 		opts := maps(w.Options)
 		trace, _ := opts["trace"].(string)
+		from, _ := opts["capture"].(string)
 		delete(opts, "trace")
-		if trace == "" {
-			return fail(errors.New("trace: the capture's folder (or its trace.iolog) to replay"))
-		}
-		pw.trace = relativeTo(p.base, trace)
+		delete(opts, "capture")
 		if pw.replay, err = b.Replay(opts); err != nil {
 			return fail(err)
+		}
+		switch {
+		case trace != "" && from != "":
+			return fail(errors.New("give trace (a capture's folder) or capture (a run workload of this study), not both"))
+		case from != "":
+			if err := p.captureFor(&pw, from); err != nil {
+				return fail(err)
+			}
+		case trace == "":
+			return fail(errors.New("trace: the capture's folder (or its trace.iolog) to replay, or capture: a run workload of this study whose I/O to capture"))
+		default:
+			pw.trace = relativeTo(p.base, trace)
 		}
 	}
 	for _, s := range p.Systems {
@@ -352,6 +369,7 @@ func (p *Plan) checkOn(w *Planned, s System, g *session.Globals) (time.Duration,
 			return 0, "", err
 		}
 		pl := sess.Plan()
+		w.levels = len(pl.Users)
 		est := runOverhead + pl.Duration()
 		if o.LimitOpts.FindMax {
 			est = runOverhead + time.Duration(o.LimitOpts.MaxSteps)*pl.Step
@@ -372,6 +390,9 @@ func (p *Plan) checkOn(w *Planned, s System, g *session.Globals) (time.Duration,
 			return 0, "", errors.New("a replay needs the system's dir or device")
 		}
 		o := p.replayOptions(w, s, filepath.Join(os.TempDir(), "check.json"))
+		if w.captureFrom != "" {
+			return p.capturedReplay(w, o)
+		}
 		d, err := replay.Planned(o, w.trace)
 		if err != nil {
 			return 0, "", err

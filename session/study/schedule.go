@@ -3,6 +3,7 @@ package study
 import (
 	"fmt"
 	"math/rand/v2"
+	"slices"
 	"strings"
 	"time"
 
@@ -22,6 +23,11 @@ func (s *study) schedule() []slot {
 		if s.p.Order == "random" {
 			rng := rand.New(rand.NewPCG(s.p.Seed, uint64(r)))
 			rng.Shuffle(len(order), func(i, j int) { order[i], order[j] = order[j], order[i] })
+		}
+		if r == 1 && s.p.capturesFirst() {
+			// The replays replay the baseline's first capture: it must exist first.
+			i := slices.IndexFunc(order, func(x System) bool { return x.Name == s.p.Baseline })
+			order = append(append([]System{order[i]}, order[:i]...), order[i+1:]...)
 		}
 		for _, sys := range order {
 			for i := range s.p.Workloads {

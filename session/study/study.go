@@ -168,7 +168,10 @@ func (s *study) runSlot(ctx context.Context, sl slot) error {
 // the rerun writes a file of its own; a file the record does not name is not the
 // study's, and is refused.
 func (s *study) setAside(sl slot, path string) error {
-	if _, err := os.Lstat(path); err != nil {
+	captured := strings.TrimSuffix(path, ".json") + "-capture"
+	_, errFile := os.Lstat(path)
+	_, errCapture := os.Lstat(captured)
+	if errFile != nil && errCapture != nil {
 		return nil
 	}
 	attempts := 0
@@ -182,11 +185,18 @@ func (s *study) setAside(sl slot, path string) error {
 		if r.File != sl.file() || r.Done() {
 			continue
 		}
-		kept := fmt.Sprintf("%s-%s-r%d-attempt-%d.json", sl.system.Name, sl.workload.Name, sl.repeat, attempts)
-		if err := os.Rename(path, filepath.Join(s.p.Dir, kept)); err != nil {
-			return err
+		kept := fmt.Sprintf("%s-%s-r%d-attempt-%d", sl.system.Name, sl.workload.Name, sl.repeat, attempts)
+		if errFile == nil {
+			if err := os.Rename(path, filepath.Join(s.p.Dir, kept+".json")); err != nil {
+				return err
+			}
+			r.File = kept + ".json"
 		}
-		r.File = kept
+		if errCapture == nil {
+			if err := os.Rename(captured, filepath.Join(s.p.Dir, kept+"-capture")); err != nil {
+				return err
+			}
+		}
 		return nil
 	}
 	return session.Usagef("%s is in the study folder but not in its record: not the study's file, so it is left alone; move it away first", path)
@@ -207,7 +217,11 @@ func (s *study) runOne(ctx context.Context, sl slot, path string) error {
 	w, sys := sl.workload, sl.system
 	switch w.Kind {
 	case results.WorkloadRun:
-		return run.Run(ctx, g, s.p.runOptions(w, sys, path))
+		o := s.p.runOptions(w, sys, path)
+		if w.capture && sys.Name == s.p.Baseline && sl.repeat == 1 {
+			o.CaptureIO = s.p.captureDir(w)
+		}
+		return run.Run(ctx, g, o)
 	case results.WorkloadDisk:
 		o := s.p.diskOptions(w, sys, path)
 		o.Tool = s.g.Tool
