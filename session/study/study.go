@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/brokerbench/brokerbench/loader"
 	"github.com/brokerbench/brokerbench/results"
 	"github.com/brokerbench/brokerbench/session"
 	"github.com/brokerbench/brokerbench/session/disk"
@@ -255,6 +256,10 @@ func (s *study) loadSystem(ctx context.Context, sys System) error {
 	}
 	s.g.Logf("study %s: loading the database of %s before its first run", s.p.Name, sys.Name)
 	if err := load.Run(ctx, s.p.globals(s.g, sys), &lo); err != nil {
+		if errors.Is(err, loader.ErrSchemaExists) {
+			// Not this study's load (its record has none): never dropped for it.
+			return session.Usagef("load %s: its database already holds a load this study did not make: leave out load: to run on it, or remove it yourself (brokerbench schema drop)", sys.Name)
+		}
 		return fmt.Errorf("load: %w", err)
 	}
 	rs.Loaded = true
