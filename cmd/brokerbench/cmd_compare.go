@@ -172,15 +172,25 @@ func readSide(paths []string) (results.Input, error) {
 	return in, nil
 }
 
-func runCompare(stdout io.Writer, sides [][]string, o compareOptions) error {
-	// Gates first: a typo in CI must fail fast and as a usage error, before any work.
-	runGates, diskGates, err := splitGates(o.FailIf)
+// parseAllGates parses --fail-if into run gates and storage-profile gates; a
+// malformed one is a usage error.
+func parseAllGates(failIf []string) ([]compare.Gate, []compare.DiskGate, error) {
+	runGates, diskGates, err := splitGates(failIf)
 	if err != nil {
-		return err
+		return nil, nil, err
 	}
 	gates, err := compare.ParseGates(runGates)
 	if err != nil {
-		return usageError{Err: err}
+		return nil, nil, usageError{Err: err}
+	}
+	return gates, diskGates, nil
+}
+
+func runCompare(stdout io.Writer, sides [][]string, o compareOptions) error {
+	// Gates first: a typo in CI must fail fast and as a usage error, before any work.
+	gates, diskGates, err := parseAllGates(o.FailIf)
+	if err != nil {
+		return err
 	}
 	inputs, disks, err := readSides(sides)
 	if err != nil {

@@ -53,13 +53,9 @@ func studyFiles(s *compare.Study) []string {
 // OLTP workload, disk.* gates on every profile and replay workload), the exports,
 // and the exit code of the gates, as compare of files.
 func runCompareStudy(stdout io.Writer, dir string, o compareOptions) error {
-	runGates, diskGates, err := splitGates(o.FailIf)
+	gates, diskGates, err := parseAllGates(o.FailIf)
 	if err != nil {
 		return err
-	}
-	gates, err := compare.ParseGates(runGates)
-	if err != nil {
-		return usageError{Err: err}
 	}
 	s, err := readStudyArg("compare", dir)
 	if err != nil {

@@ -50,16 +50,7 @@ func WriteComparisonCSV(c *compare.Comparison, w io.Writer) error {
 			if !ok {
 				continue
 			}
-			cells[4*k] = csvChange(e.Change)
-			if e.HasInterval() {
-				cells[4*k+1], cells[4*k+2] = csvChange(e.Lo), csvChange(e.Hi)
-			}
-			cells[4*k+3] = string(e.Verdict)
-			more := 4*len(IntervalKeys) + 2*k
-			if !math.IsNaN(e.Detectable) {
-				cells[more] = csvFloat(e.Detectable)
-			}
-			cells[more+1] = e.Reason
+			estimateCSVCells(cells, k, len(IntervalKeys), e)
 		}
 		return cells
 	})
@@ -176,3 +167,19 @@ func WriteComparisonJSON(c *compare.Comparison, w io.Writer) error {
 }
 
 func fptr(x float64) *float64 { return &x }
+
+// estimateCSVCells fills the k-th of n figures' columns of a comparison's CSV row
+// with e: change, lo, hi and verdict in the first 4n cells, then detectable and
+// reason in the 2n after them.
+func estimateCSVCells(cells []string, k, n int, e compare.Estimate) {
+	cells[4*k] = csvChange(e.Change)
+	if e.HasInterval() {
+		cells[4*k+1], cells[4*k+2] = csvChange(e.Lo), csvChange(e.Hi)
+	}
+	cells[4*k+3] = string(e.Verdict)
+	more := 4*n + 2*k
+	if !math.IsNaN(e.Detectable) {
+		cells[more] = csvFloat(e.Detectable)
+	}
+	cells[more+1] = e.Reason
+}

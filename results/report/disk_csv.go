@@ -3,7 +3,6 @@ package report
 import (
 	"encoding/csv"
 	"io"
-	"math"
 	"slices"
 	"strconv"
 	"time"
@@ -197,16 +196,7 @@ func WriteDiskComparisonCSV(c *compare.DiskComparison, w io.Writer) error {
 			if !ok {
 				continue
 			}
-			cells[4*j] = csvChange(e.Change)
-			if e.HasInterval() {
-				cells[4*j+1], cells[4*j+2] = csvChange(e.Lo), csvChange(e.Hi)
-			}
-			cells[4*j+3] = string(e.Verdict)
-			more := 4*len(DiskIntervalKeys) + 2*j
-			if !math.IsNaN(e.Detectable) {
-				cells[more] = csvFloat(e.Detectable)
-			}
-			cells[more+1] = e.Reason
+			estimateCSVCells(cells, j, len(DiskIntervalKeys), e)
 		}
 		return cells
 	})
