@@ -70,7 +70,7 @@ func writeStudyRecordText(s *compare.Study, w io.Writer) error {
 	}
 	lines := studyDriftLines(s)
 	if len(lines) == 0 {
-		lines = []string{"no trend of tps over the run order at any user count (the test needs 3 repeats a side)"}
+		lines = noDriftLine(s)
 	}
 	fmt.Fprintln(w)
 	for _, l := range lines {
@@ -95,4 +95,29 @@ func writeStudyTextTable(w io.Writer, t table) error {
 		out.Rows = append(out.Rows, append([]cell{{Text: join(r[0].Text, r[1].Text)}}, r[2:]...))
 	}
 	return writeTextTable(w, out)
+}
+
+// noDriftLine says why the drift test found nothing: it found no trend, or it could
+// not run (fewer than compare.MinDriftRepeats repeats a side); nothing when the
+// study ran no OLTP workload, whose tps the test is about.
+func noDriftLine(s *compare.Study) []string {
+	fewest, runs := 0, false
+	for _, sw := range s.Workloads {
+		if sw.Runs == nil {
+			continue
+		}
+		for _, in := range sw.Runs.Inputs {
+			if n := len(in.All()); !runs || n < fewest {
+				fewest = n
+			}
+			runs = true
+		}
+	}
+	switch {
+	case !runs:
+		return nil
+	case fewest < compare.MinDriftRepeats:
+		return []string{fmt.Sprintf("the drift test needs %d repeats a side; some side has %d", compare.MinDriftRepeats, fewest)}
+	}
+	return []string{"no trend of tps over the run order at any user count"}
 }

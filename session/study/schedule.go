@@ -84,7 +84,10 @@ func (s *study) printPlan(sched []slot) {
 		loading = ", besides loading each system's database"
 	}
 	fmt.Fprintf(con.Stdout, "  %d runs, about %s%s%s\n", left, session.ShortDuration(total.Round(time.Second)), budget, loading)
-	s.rec.EstimatedS = total.Seconds()
+	if s.rec.EstimatedS == 0 {
+		// The whole plan's estimate, not a resumed session's rest of it.
+		s.rec.EstimatedS = total.Seconds()
+	}
 }
 
 func (s *study) repeatsText() string {

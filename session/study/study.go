@@ -154,7 +154,7 @@ func (s *study) runSlot(ctx context.Context, sl slot) error {
 		s.spent += time.Since(began)
 		s.planned += sl.workload.Estimate
 	case errors.Is(err, session.ErrInterrupted) || ctx.Err() != nil:
-		entry.Status, entry.Error = results.StudyRunInterrupted, "interrupted"
+		entry.Status = results.StudyRunInterrupted
 	default:
 		entry.Status, entry.Error = results.StudyRunFailed, session.OneLine(err.Error())
 	}
