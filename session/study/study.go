@@ -254,8 +254,16 @@ func (s *study) loadSystem(ctx context.Context, sys System) error {
 	if err := s.save(); err != nil {
 		return err
 	}
-	s.g.Logf("study %s: loading the database of %s before its first run", s.p.Name, sys.Name)
-	if err := load.Run(ctx, s.p.globals(s.g, sys), &lo); err != nil {
+	logPath := filepath.Join(s.p.Dir, sys.Name+"-load.log")
+	s.g.Logf("study %s: loading the database of %s before its first run (its summary in %s)", s.p.Name, sys.Name, logPath)
+	log, err := os.OpenFile(logPath, os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o644)
+	if err != nil {
+		return err
+	}
+	defer log.Close()
+	g := s.p.globals(s.g, sys)
+	g.Stdout = log
+	if err := load.Run(ctx, g, &lo); err != nil {
 		if errors.Is(err, loader.ErrSchemaExists) {
 			// Not this study's load (its record has none): never dropped for it.
 			return session.Usagef("load %s: its database already holds a load this study did not make: leave out load: to run on it, or remove it yourself (brokerbench schema drop)", sys.Name)
