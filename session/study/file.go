@@ -20,7 +20,8 @@ import (
 // know are refused with their line: a typo must not silently run a default.
 type File struct {
 	Name string `yaml:"name"`
-	// Out is the study folder; default: the study's name, in the current folder.
+	// Out is the study folder (relative to the file's folder, as every path in it);
+	// default: the study's name, in the current folder.
 	Out      string            `yaml:"out"`
 	Baseline string            `yaml:"baseline"`
 	Order    string            `yaml:"order"`

@@ -103,12 +103,13 @@ func Check(f *File, source string, b Binder, g *session.Globals) (*Plan, error) 
 		return nil, session.Usagef("name %q: letters, digits, '.', '_' and '-', up to 64 (it names the study folder)", p.Name)
 	}
 	// Paths in the file are relative to its folder, so it runs the same from anywhere.
+	// The study folder is an output: without out: it is the study's name in the
+	// current folder, as every command's --out is.
 	base := filepath.Dir(source)
-	p.Dir = f.Out
-	if p.Dir == "" {
-		p.Dir = p.Name
+	p.Dir = p.Name
+	if f.Out != "" {
+		p.Dir = relativeTo(base, f.Out)
 	}
-	p.Dir = relativeTo(base, p.Dir)
 	for i := range p.Systems {
 		s := &p.Systems[i]
 		s.Dir, s.PGData = relativeTo(base, s.Dir), relativeTo(base, s.PGData)
