@@ -39,6 +39,7 @@ func TestStudyTwoLayouts(t *testing.T) {
 	base := t.TempDir()
 	plan := filepath.Join(base, "layouts.yaml")
 	writeFile(t, plan, fmt.Sprintf(`name: layouts
+out: layouts
 repeats: 2
 tags: {lab: ci}
 load: {customers: 1000, trade-days: 5}

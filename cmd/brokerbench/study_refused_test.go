@@ -23,6 +23,7 @@ func TestStudyFileMistakesRefused(t *testing.T) {
 	}
 	trace, _ := writeTrace(t, 20)
 	good := `name: s
+out: s
 systems:
   - {name: a, dir: ` + a + `}
   - {name: b, dir: ` + b + `}
@@ -35,9 +36,9 @@ workloads:
 	cases := []struct {
 		name, file, want string
 	}{
-		{"unknown top-level key", good + "repeat: 3\n", `line 10: unknown key "repeat"`},
+		{"unknown top-level key", good + "repeat: 3\n", `line 11: unknown key "repeat"`},
 		{"unknown system key", strings.Replace(good, "dir: "+a, "dri: "+a, 1), `unknown key "dri"`},
-		{"unknown disk option", strings.Replace(good, "ramp: 0s", "rampup: 0s", 1), `workload "profiles" (line 6): unknown disk option "rampup"`},
+		{"unknown disk option", strings.Replace(good, "ramp: 0s", "rampup: 0s", 1), `workload "profiles" (line 7): unknown disk option "rampup"`},
 		{"bad depth", strings.Replace(good, `depths: "1"`, `depths: "0"`, 1), `--depths "0"`},
 		{"bad duration", strings.Replace(good, "measure: 1s", "measure: soon", 1), "measure"},
 		{"unknown profile", strings.Replace(good, "[database]", "[databse]", 1), "databse"},
