@@ -89,3 +89,40 @@ workloads:
 		})
 	}
 }
+
+// TestStudyNeverShowsAPassword: a system's database URL is shown without its
+// password in the plan, and in a refusal, and never reaches the study folder.
+func TestStudyNeverShowsAPassword(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	file := filepath.Join(dir, "plan.yaml")
+	text := `name: s
+out: s
+systems:
+  - {name: a, db: "postgres://bench:hunter2secret@127.0.0.1:1/a", io-node-exporter: "http://u:hunter2secret@127.0.0.1:1/metrics"}
+  - {name: b, db: "postgres://bench:hunter2secret@127.0.0.1:1/b"}
+workloads:
+  - name: oltp
+    run: {users: "2", step: 5s, warmup: 1s}
+`
+	if err := os.WriteFile(file, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, stdout, stderr := runMain("study", file, "--dry-run")
+	if code != 0 || !strings.Contains(stdout, "database postgres://bench:xxxxx@127.0.0.1:1/a") {
+		t.Errorf("dry run: exit %d, want the URL shown without its password:\n%s%s", code, stdout, stderr)
+	}
+	bad := strings.Replace(text, `users: "2"`, `users: "0"`, 1)
+	if err := os.WriteFile(file, []byte(bad), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code2, stdout2, stderr2 := runMain("study", file)
+	for _, out := range []string{stdout, stderr, stdout2, stderr2} {
+		if strings.Contains(out, "hunter2secret") {
+			t.Errorf("the password is shown:\n%s", out)
+		}
+	}
+	if code2 != exitUsage {
+		t.Errorf("a bad users list: exit %d, want %d", code2, exitUsage)
+	}
+}

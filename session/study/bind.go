@@ -144,7 +144,7 @@ func (p *Plan) globals(g *session.Globals, s System) *session.Globals {
 
 func (p *Plan) runOptions(w *Planned, s System, out string) run.Options {
 	o := w.run
-	o.Out, o.Label, o.IODevices = out, s.Name, s.IODevices
+	o.Out, o.Label, o.IODevices, o.IONodeExp = out, s.Name, s.IODevices, s.IONodeExporter
 	o.Tags = p.tags(s)
 	return o
 }

@@ -51,9 +51,12 @@ type System struct {
 	PGData string `yaml:"pgdata"`
 	// DB is a database URL instead of a managed server (a loaded database whose
 	// storage IODevices names).
-	DB           string   `yaml:"db"`
-	IODevices    []string `yaml:"io-device"`
-	ServerMemory string   `yaml:"server-memory"`
+	DB        string   `yaml:"db"`
+	IODevices []string `yaml:"io-device"`
+	// IONodeExporter is the node_exporter URL of DB's host, for its disks, CPU,
+	// memory and network (as run --io-node-exporter).
+	IONodeExporter string `yaml:"io-node-exporter"`
+	ServerMemory   string `yaml:"server-memory"`
 	// FIO is the fio binary the profiles and the replay run on this system.
 	FIO string `yaml:"fio"`
 }

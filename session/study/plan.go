@@ -31,7 +31,7 @@ type Binder interface {
 // where it runs and what it writes belong to the system and the study folder.
 var Owned = map[string][]string{
 	results.WorkloadRun: {"out", "label", "tag", "config", "repeat", "repeat-cold", "replace-disturbed",
-		"shard", "start-at", "io-device", "capture-io", "metrics-addr", "cpuprofile", "memprofile"},
+		"shard", "start-at", "io-device", "io-node-exporter", "capture-io", "metrics-addr", "cpuprofile", "memprofile"},
 	results.WorkloadDisk:   {"dir", "device", "allow-device-writes", "out", "label", "tag", "fio", "keep", "list", "json"},
 	results.WorkloadReplay: {"target", "allow-device-writes", "allow-overwrite", "keep-target", "out", "label", "fio"},
 	"load":                 {"drop", "resume", "shard"},
