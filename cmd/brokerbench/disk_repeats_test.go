@@ -22,9 +22,8 @@ var judgedIOPS = regexp.MustCompile(`database, 1 outstanding: IOPS [-+]\d+ % \[(
 // TestDiskRepeatsCompare: the database profile three times on a loop device and
 // three times on one capped at 200 reads and 200 writes a second by a blkio group,
 // interleaved, compared as two sides of repeats: the capped side's IOPS is judged
-// worse with an interval wholly below zero (the cap is a ceiling, so this holds on
-// a busy machine as long as the free device is well above it). One run a side
-// gives no verdict.
+// worse with an interval wholly below zero whenever the free runs are steadily well
+// above the cap (steadyAbove), and never better. One run a side gives no verdict.
 func TestDiskRepeatsCompare(t *testing.T) {
 	t.Parallel()
 	needFioBinary(t)
@@ -60,8 +59,12 @@ func TestDiskRepeatsCompare(t *testing.T) {
 	}
 	t.Log(m[0])
 	hi, _ := strconv.Atoi(m[2])
-	if m[3] != "worse" || hi >= 0 {
+	judgeable := steadyAbove(t, frees, cappeds)
+	switch {
+	case judgeable && (m[3] != "worse" || hi >= 0):
 		t.Errorf("the capped side's IOPS: interval up to %s %%, verdict %q; want worse, wholly below 0:\n%s", m[2], m[3], stdout)
+	case m[3] == "better" || strings.Contains(m[0], "IOPS +"):
+		t.Errorf("the capped side's IOPS judged %q: %s", m[3], m[0])
 	}
 	if !strings.Contains(stdout, "(3 repeats)") || !strings.Contains(stdout, "95 % interval") {
 		t.Errorf("the comparison does not show the sides' repeats and intervals:\n%s", stdout)
@@ -76,7 +79,7 @@ func TestDiskRepeatsCompare(t *testing.T) {
 		t.Fatal(err)
 	}
 	verdict := slices.Index(rows[0], "iops_verdict")
-	if len(rows) != 7 || verdict < 0 || rows[6][verdict] != "worse" || rows[1][verdict] != "" {
+	if len(rows) != 7 || verdict < 0 || judgeable && rows[6][verdict] != "worse" || rows[1][verdict] != "" {
 		t.Errorf("compare --csv: want a row per run, the capped runs' IOPS judged worse: %q", rows)
 	}
 
@@ -87,6 +90,38 @@ func TestDiskRepeatsCompare(t *testing.T) {
 	if !strings.Contains(stdout, "database, 1 outstanding: IOPS -") || strings.Contains(stdout, "worse") || strings.Contains(stdout, "95 % interval") {
 		t.Errorf("one run a side: want the change with no interval and no verdict:\n%s", stdout)
 	}
+}
+
+// steadyAbove tells whether the free runs' IOPS leave a verdict no choice: every
+// one at least 6 times the capped side's highest, and within a factor 3 of each
+// other. Then even the widest interval three such runs can give (a log spread of
+// ln 3, Welch's t at 2 degrees of freedom: ±1.58 on the log ratio) lies wholly
+// below zero (ln 6 = 1.79). A busy machine can starve one free run to near the cap
+// (532 IOPS against 17,537 and 33,324 in one run); the comparison is then rightly
+// within noise, and the test asserts only that it is not called better.
+func steadyAbove(t *testing.T, frees, cappeds []string) bool {
+	t.Helper()
+	iops := func(files []string) (lo, hi float64) {
+		for i, f := range files {
+			r, err := results.Read(f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			x := r.Disk.Steps[0].IOPS
+			if i == 0 || x < lo {
+				lo = x
+			}
+			hi = max(hi, x)
+		}
+		return lo, hi
+	}
+	freeLo, freeHi := iops(frees)
+	_, cappedHi := iops(cappeds)
+	steady := freeLo >= 6*cappedHi && freeHi <= 3*freeLo
+	if !steady {
+		t.Logf("free runs %.0f … %.0f IOPS, capped at most %.0f: the machine's noise leaves the verdict open", freeLo, freeHi, cappedHi)
+	}
+	return steady
 }
 
 // TestCompareBothHalvesRepeats: each side given as its OLTP runs and its storage
