@@ -52,7 +52,11 @@ func WriteStudyHTML(s *compare.Study, w io.Writer) error {
 	if lines := studyDriftLines(s); len(lines) > 0 {
 		p.Tables = append(p.Tables, linesTable("Drift across the run order", lines))
 	}
-	p.Footnotes = append(notes.lines(), studyFootnote)
+	p.Footnotes = notes.lines()
+	if chance := studyChanceLine(s); chance != "" {
+		p.Footnotes = append(p.Footnotes, chance)
+	}
+	p.Footnotes = append(p.Footnotes, studyFootnote)
 	return writePage(w, p)
 }
 

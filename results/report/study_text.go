@@ -34,7 +34,11 @@ func WriteStudyText(s *compare.Study, w io.Writer) error {
 			return err
 		}
 	}
-	if ls := notes.lines(); len(ls) > 0 {
+	ls := notes.lines()
+	if chance := studyChanceLine(s); chance != "" {
+		ls = append(ls, chance)
+	}
+	if len(ls) > 0 {
 		fmt.Fprintln(w)
 		for _, l := range ls {
 			fmt.Fprintln(w, l)
