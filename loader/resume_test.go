@@ -7,6 +7,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/brokerbench/brokerbench/database"
 	"github.com/brokerbench/brokerbench/internal/testkit/testdb"
@@ -69,6 +70,29 @@ func checkClean(t *testing.T, db database.DB) {
 	}
 }
 
+// waitQuiet waits until no other session works in db: a load cancelled mid-COMMIT
+// returns at once while the server may still finish that commit (a cancel request
+// is asynchronous), and a resume that read the committed segments before it lands
+// loads the segment again (duplicate key on bb_load_segment). A user's --resume
+// comes seconds later; the test waits for the server instead.
+func waitQuiet(t *testing.T, db database.DB) {
+	t.Helper()
+	const q = "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid() AND state <> 'idle'"
+	for deadline := time.Now().Add(time.Minute); ; {
+		var n int
+		if err := db.QueryRow(context.Background(), q).Scan(&n); err != nil {
+			t.Fatal(err)
+		}
+		if n == 0 {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("%d sessions still work in the database a minute after the load was stopped", n)
+		}
+		time.Sleep(50 * time.Millisecond) // polling the server's state, not timing the test
+	}
+}
+
 // stopAt returns options that cancel the load once it has committed a segment of
 // table, and the context to load with.
 func stopAt(o loader.Options, table string) (loader.Options, context.Context, func() bool) {
@@ -93,6 +117,7 @@ func TestResumeAfterInterruptedLoad(t *testing.T) {
 	if _, err := loader.Load(ctx, db, o, nil); err == nil || !hit() {
 		t.Fatalf("the load was not stopped after trade's first segment: %v", err)
 	}
+	waitQuiet(t, db)
 	if _, err := loader.ReadMarker(context.Background(), db); !errors.Is(err, loader.ErrUnfinished) {
 		t.Fatalf("marker after the stop: %v", err)
 	}
