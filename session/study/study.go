@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -116,14 +117,14 @@ func (s *study) save() error {
 	return results.WriteStudy(s.p.Dir, s.rec)
 }
 
+// is tells whether r is a run (an attempt) of slot sl.
+func (sl slot) is(r results.StudyRun) bool {
+	return r.System == sl.system.Name && r.Workload == sl.workload.Name && r.Repeat == sl.repeat
+}
+
 // done tells whether the record holds sl done (a resumed study skips it).
 func (s *study) done(sl slot) bool {
-	for _, r := range s.rec.Runs {
-		if r.System == sl.system.Name && r.Workload == sl.workload.Name && r.Repeat == sl.repeat && r.Done() {
-			return true
-		}
-	}
-	return false
+	return slices.ContainsFunc(s.rec.Runs, func(r results.StudyRun) bool { return sl.is(r) && r.Done() })
 }
 
 // runSlot runs one slot and records it: started before, its end after.
@@ -140,13 +141,12 @@ func (s *study) runSlot(ctx context.Context, sl slot) error {
 	}
 	s.rec.Runs = append(s.rec.Runs, results.StudyRun{System: sl.system.Name, Workload: sl.workload.Name, Repeat: sl.repeat,
 		File: file, Started: time.Now().UTC(), Status: results.StudyRunInterrupted})
-	entry := &s.rec.Runs[len(s.rec.Runs)-1]
 	if err := s.save(); err != nil {
 		return err
 	}
 	began := time.Now()
 	err := s.runOne(ctx, sl, path)
-	entry = &s.rec.Runs[len(s.rec.Runs)-1]
+	entry := &s.rec.Runs[len(s.rec.Runs)-1]
 	entry.Finished = time.Now().UTC()
 	switch {
 	case err == nil:
@@ -164,43 +164,39 @@ func (s *study) runSlot(ctx context.Context, sl slot) error {
 	return err
 }
 
-// setAside moves the file an interrupted or failed earlier attempt of sl left
-// (the record names it) to NAME-attempt-K.json, so nothing measured is lost and
-// the rerun writes a file of its own; a file the record does not name is not the
-// study's, and is refused.
+// setAside moves the file (and capture) an interrupted or failed earlier attempt
+// of sl left to NAME-attempt-K, so nothing measured is lost and the rerun writes
+// files of its own; that attempt's log goes on. A file at sl's names that no
+// attempt in the record explains (its result file, capture or log) is not the
+// study's, and is refused, never moved or written to.
 func (s *study) setAside(sl slot, path string) error {
-	captured := strings.TrimSuffix(path, ".json") + "-capture"
-	_, errFile := os.Lstat(path)
-	_, errCapture := os.Lstat(captured)
-	if errFile != nil && errCapture != nil {
+	base := strings.TrimSuffix(path, ".json")
+	captured := base + "-capture"
+	exists := func(p string) bool { _, err := os.Lstat(p); return err == nil }
+	if !exists(path) && !exists(captured) && !exists(base+".log") {
 		return nil
+	}
+	i := slices.IndexFunc(s.rec.Runs, func(r results.StudyRun) bool { return sl.is(r) && !r.Done() && r.File == sl.file() })
+	if i < 0 {
+		return session.Usagef("%s (or its capture or log) is in the study folder but no run in its record made it: not the study's, so it is left alone; move it away first", path)
 	}
 	attempts := 0
 	for _, r := range s.rec.Runs {
-		if r.System == sl.system.Name && r.Workload == sl.workload.Name && r.Repeat == sl.repeat {
+		if sl.is(r) {
 			attempts++
 		}
 	}
-	for i := range s.rec.Runs {
-		r := &s.rec.Runs[i]
-		if r.File != sl.file() || r.Done() {
-			continue
+	kept := filepath.Join(s.p.Dir, fmt.Sprintf("%s-%s-r%d-attempt-%d", sl.system.Name, sl.workload.Name, sl.repeat, attempts))
+	if exists(path) {
+		if err := os.Rename(path, kept+".json"); err != nil {
+			return err
 		}
-		kept := fmt.Sprintf("%s-%s-r%d-attempt-%d", sl.system.Name, sl.workload.Name, sl.repeat, attempts)
-		if errFile == nil {
-			if err := os.Rename(path, filepath.Join(s.p.Dir, kept+".json")); err != nil {
-				return err
-			}
-			r.File = kept + ".json"
-		}
-		if errCapture == nil {
-			if err := os.Rename(captured, filepath.Join(s.p.Dir, kept+"-capture")); err != nil {
-				return err
-			}
-		}
-		return nil
+		s.rec.Runs[i].File = filepath.Base(kept) + ".json"
 	}
-	return session.Usagef("%s is in the study folder but not in its record: not the study's file, so it is left alone; move it away first", path)
+	if exists(captured) {
+		return os.Rename(captured, kept+"-capture")
+	}
+	return nil
 }
 
 // runOne runs sl's workload on its system, its result file at path. What the run
