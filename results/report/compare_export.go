@@ -21,11 +21,17 @@ var IntervalKeys = []string{"tps", "tps_e", "avg", "p90", "p95", "read_iops", "w
 
 // CompareCSVHeader is compare --csv's columns: the step CSV's, then the changes.
 func CompareCSVHeader() []string {
-	h := CSVHeader()
-	for _, k := range IntervalKeys {
+	return append(CSVHeader(), intervalColumns(IntervalKeys)...)
+}
+
+// intervalColumns are a comparison CSV's columns for the keys' estimates, in the
+// order estimateCSVCells fills them: four per key, then two more per key.
+func intervalColumns(keys []string) []string {
+	var h []string
+	for _, k := range keys {
 		h = append(h, k+"_change_pct", k+"_change_lo", k+"_change_hi", k+"_verdict")
 	}
-	for _, k := range IntervalKeys {
+	for _, k := range keys {
 		h = append(h, k+"_detectable_pct", k+"_verdict_reason")
 	}
 	return h
@@ -143,14 +149,9 @@ func WriteComparisonJSON(c *compare.Comparison, w io.Writer) error {
 				v, _ := c.Value(i, r, m)
 				f := figureJSON{Run: c.Inputs[r].Name(), Figure: m.Key, Base: results.Round(b, 4), Value: results.Round(v, 4),
 					Verdict: string(e.Verdict), Method: e.Method}
-				if !math.IsInf(e.Change, 0) && !math.IsNaN(e.Change) {
-					f.ChangePct = fptr(results.Round(e.Change, 2))
-				}
+				f.ChangePct, f.Detectable = finitePtr(e.Change, 2), finitePtr(e.Detectable, 2)
 				if e.HasInterval() {
-					f.Lo, f.Hi = fptr(results.Round(e.Lo, 2)), fptr(results.Round(e.Hi, 2))
-				}
-				if !math.IsNaN(e.Detectable) {
-					f.Detectable = fptr(results.Round(e.Detectable, 2))
+					f.Lo, f.Hi = finitePtr(e.Lo, 2), finitePtr(e.Hi, 2)
 				}
 				f.Reason = e.Reason
 				sj.Figures = append(sj.Figures, f)
@@ -167,6 +168,15 @@ func WriteComparisonJSON(c *compare.Comparison, w io.Writer) error {
 }
 
 func fptr(x float64) *float64 { return &x }
+
+// finitePtr is x rounded to digits decimals, nil when it is not a number (an
+// interval that could not be made): JSON has no NaN.
+func finitePtr(x float64, digits int) *float64 {
+	if math.IsNaN(x) || math.IsInf(x, 0) {
+		return nil
+	}
+	return fptr(results.Round(x, digits))
+}
 
 // estimateCSVCells fills the k-th of n figures' columns of a comparison's CSV row
 // with e: change, lo, hi and verdict in the first 4n cells, then detectable and

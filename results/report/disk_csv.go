@@ -163,14 +163,7 @@ var DiskIntervalKeys = []string{"iops", "mbps", "latency", "read_p99", "write_p9
 
 // DiskCompareCSVHeader is the storage-profile CSV's columns, then the changes.
 func DiskCompareCSVHeader() []string {
-	h := DiskCSVHeader()
-	for _, k := range DiskIntervalKeys {
-		h = append(h, k+"_change_pct", k+"_change_lo", k+"_change_hi", k+"_verdict")
-	}
-	for _, k := range DiskIntervalKeys {
-		h = append(h, k+"_detectable_pct", k+"_verdict_reason")
-	}
-	return h
+	return append(DiskCSVHeader(), intervalColumns(DiskIntervalKeys)...)
 }
 
 // WriteDiskComparisonCSV writes compare --csv for storage profiles. One run a side

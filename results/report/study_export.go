@@ -4,7 +4,6 @@ import (
 	"encoding/csv"
 	"encoding/json"
 	"io"
-	"math"
 
 	"github.com/brokerbench/brokerbench/results"
 	"github.com/brokerbench/brokerbench/results/compare"
@@ -72,15 +71,6 @@ func studyCells(s *compare.Study, sw compare.StudyWorkload) []studyCellJSON {
 		}
 	}
 	return out
-}
-
-// finitePtr is x rounded to digits decimals, nil when it is not a number (an
-// interval that could not be made): JSON has no NaN.
-func finitePtr(x float64, digits int) *float64 {
-	if math.IsNaN(x) || math.IsInf(x, 0) {
-		return nil
-	}
-	return fptr(results.Round(x, digits))
 }
 
 // WriteStudyJSON writes the study's matrix, headlines and warnings, and its record
