@@ -81,8 +81,8 @@ type StudySystem struct {
 type StudyWorkload struct {
 	Name string `json:"name"`
 	Kind string `json:"kind"` // WorkloadRun, WorkloadDisk or WorkloadReplay
-	// Summary is the workload in words, as the plan printed it ("users 2,4; 10 s
-	// steps after 3 s warm-up", "database, streaming at 1, 16 outstanding").
+	// Summary is the workload in words, as the plan printed it ("at 2, 4 users; 10s
+	// steps after 3s warm-up", "database, streaming at 1, 16 outstanding").
 	Summary string `json:"summary,omitempty"`
 	// EstimatedS is one run's estimated duration, seconds.
 	EstimatedS float64 `json:"estimated_s,omitempty"`

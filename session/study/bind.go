@@ -3,6 +3,7 @@ package study
 import (
 	"errors"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -11,6 +12,7 @@ import (
 
 	"github.com/brokerbench/brokerbench/database"
 	"github.com/brokerbench/brokerbench/results"
+	"github.com/brokerbench/brokerbench/results/figures"
 	"github.com/brokerbench/brokerbench/session"
 	"github.com/brokerbench/brokerbench/session/disk"
 	"github.com/brokerbench/brokerbench/session/replay"
@@ -47,7 +49,7 @@ func (p *Plan) bind(w Workload, b Binder, g *session.Globals) (Planned, error) {
 		}
 		pw.disk.ProfileFile, pw.disk.FromRun = relativeTo(p.base, pw.disk.ProfileFile), relativeTo(p.base, pw.disk.FromRun)
 	case results.WorkloadReplay:
-		opts := maps(w.Options)
+		opts := maps.Clone(w.Options)
 		trace, _ := opts["trace"].(string)
 		from, _ := opts["capture"].(string)
 		delete(opts, "trace")
@@ -97,7 +99,7 @@ func (p *Plan) checkOn(w *Planned, s System, g *session.Globals) (time.Duration,
 		if o.LimitOpts.FindMax {
 			est = runOverhead + time.Duration(o.LimitOpts.MaxSteps)*pl.Step
 		}
-		return est, fmt.Sprintf("users %s; %s steps after %s warm-up", joinInts(pl.Users), session.ShortDuration(pl.Step), session.ShortDuration(pl.Warmup)), nil
+		return est, fmt.Sprintf("%s; %s steps after %s warm-up", figures.AtUsers(pl.Users), session.ShortDuration(pl.Step), session.ShortDuration(pl.Warmup)), nil
 	case results.WorkloadDisk:
 		if s.Dir == "" && s.Device == "" {
 			return 0, "", errors.New("storage profiles need the system's dir or device")
@@ -107,7 +109,11 @@ func (p *Plan) checkOn(w *Planned, s System, g *session.Globals) (time.Duration,
 		if err != nil {
 			return 0, "", err
 		}
-		return time.Duration(n) * (o.Ramp + o.Measure), fmt.Sprintf("%s at %s outstanding", strings.Join(o.Profiles, ", "), o.Depths), nil
+		profiles := strings.Join(o.Profiles, ", ")
+		if profiles == "" {
+			profiles = "the default profiles"
+		}
+		return time.Duration(n) * (o.Ramp + o.Measure), fmt.Sprintf("%s at %s outstanding", profiles, o.Depths), nil
 	default:
 		if s.Dir == "" && s.Device == "" {
 			return 0, "", errors.New("a replay needs the system's dir or device")
@@ -206,22 +212,6 @@ func refuseOwned(kind string, opts map[string]any) error {
 		}
 	}
 	return nil
-}
-
-func maps(m map[string]any) map[string]any {
-	out := make(map[string]any, len(m))
-	for k, v := range m {
-		out[k] = v
-	}
-	return out
-}
-
-func joinInts(xs []int) string {
-	s := make([]string, len(xs))
-	for i, x := range xs {
-		s[i] = fmt.Sprint(x)
-	}
-	return strings.Join(s, ",")
 }
 
 // where says where system s lives, as shown: a database URL without its password.
