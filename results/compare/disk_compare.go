@@ -183,10 +183,17 @@ func JudgedChange(m figures.Metric, b, v float64, e Estimate) string {
 	if e.NearZero {
 		s = figures.FormatValue(m, b) + " → " + figures.FormatValue(m, v)
 	}
-	if e.HasInterval() {
-		s += " [" + strings.TrimSuffix(figures.FormatChange(e.Lo, 0), " %") + " … " + strings.TrimSuffix(figures.FormatChange(e.Hi, 0), " %") + "]"
+	return s + intervalText(e) + " " + string(e.Verdict)
+}
+
+// intervalText is an estimate's interval in whole percent as headlines give it,
+// " [-45 … -31]", or "" without one.
+func intervalText(e Estimate) string {
+	if !e.HasInterval() {
+		return ""
 	}
-	return s + " " + string(e.Verdict)
+	bound := func(x float64) string { return strings.TrimSuffix(figures.FormatChange(x, 0), " %") }
+	return " [" + bound(e.Lo) + " … " + bound(e.Hi) + "]"
 }
 
 // HasRepeats tells whether any side was given as several runs.

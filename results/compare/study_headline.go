@@ -2,7 +2,6 @@ package compare
 
 import (
 	"fmt"
-	"math"
 	"strings"
 
 	"github.com/brokerbench/brokerbench/results"
@@ -59,10 +58,7 @@ func runHeadline(c *Comparison, r int) string {
 // worse", "+1 % [-3 … +5] ~ within noise", or "+12 % [-20 … +50] no verdict: 2
 // repeats a side; a verdict needs 3".
 func EstimateText(e Estimate) string {
-	s := figures.FormatChange(e.Change, 0)
-	if e.HasInterval() {
-		s += fmt.Sprintf(" [%s … %s]", signed(e.Lo), signed(e.Hi))
-	}
+	s := figures.FormatChange(e.Change, 0) + intervalText(e)
 	switch e.Verdict {
 	case VerdictNoise:
 		return s + " ~ within noise"
@@ -70,12 +66,4 @@ func EstimateText(e Estimate) string {
 		return s + " no verdict: " + e.Reason
 	}
 	return s + " " + string(e.Verdict)
-}
-
-// signed is a bound of an interval in whole percent, with its sign.
-func signed(x float64) string {
-	if math.Abs(x) < 0.5 {
-		return "0"
-	}
-	return fmt.Sprintf("%+.0f", x)
 }
