@@ -13,7 +13,7 @@ import (
 func diskHeadline(c *DiskComparison, r int) string {
 	iops, _ := figures.LookupDiskMetric("iops")
 	var parts []string
-	for _, k := range highestDepths(c, r) {
+	for _, k := range c.HighestDepths(r) {
 		if c.ReplayAt(k, 0) != nil && c.ReplayAt(k, r) != nil {
 			if p := replayHeadlinePart(c, k, r); p != "" {
 				parts = append(parts, p)
@@ -41,9 +41,9 @@ func replayHeadlinePart(c *DiskComparison, k results.DiskKey, r int) string {
 	return fmt.Sprintf("IOPS of captured %.0f %% vs %.0f %%, %s", v, b, EstimateText(e))
 }
 
-// highestDepths are, per profile in the comparison's order, its key at the highest
-// depth the base and side r both ran.
-func highestDepths(c *DiskComparison, r int) []results.DiskKey {
+// HighestDepths are, per profile in the comparison's order, its key at the highest
+// depth the base and side r both ran (r = 0: every profile's highest matched depth).
+func (c *DiskComparison) HighestDepths(r int) []results.DiskKey {
 	iops, _ := figures.LookupDiskMetric("iops")
 	var out []results.DiskKey
 	at := map[string]int{}

@@ -2,7 +2,6 @@ package report
 
 import (
 	"fmt"
-	"slices"
 
 	"github.com/brokerbench/brokerbench/results"
 	"github.com/brokerbench/brokerbench/results/compare"
@@ -41,7 +40,7 @@ func studyDriftTable(w compare.StudyWorkload) (table, bool) {
 		}
 		caption = fmt.Sprintf("Drift check, %s: IOPS at %s by repeat", results.Printable(w.Name), where)
 		iops, _ := figures.LookupDiskMetric("iops")
-		for _, k := range highestKeys(w.Disks) {
+		for _, k := range w.Disks.HighestDepths(0) {
 			series = append(series, diskDrift(w.Disks, k, iops))
 			steps = append(steps, results.Printable(k.String()))
 		}
@@ -96,20 +95,6 @@ func diskDrift(c *compare.DiskComparison, k results.DiskKey, m figures.DiskMetri
 			}
 		}
 		out = append(out, x)
-	}
-	return out
-}
-
-// highestKeys are each profile's key at its highest matched depth, in the
-// comparison's order.
-func highestKeys(c *compare.DiskComparison) []results.DiskKey {
-	var out []results.DiskKey
-	for _, k := range c.Keys {
-		if i := slices.IndexFunc(out, func(x results.DiskKey) bool { return x.Profile == k.Profile }); i >= 0 {
-			out[i] = k // depths ascend within a profile
-			continue
-		}
-		out = append(out, k)
 	}
 	return out
 }

@@ -99,7 +99,7 @@ func studyCharts(sw compare.StudyWorkload) ([]htmlChart, error) {
 	case sw.Disks != nil && sw.Kind == results.WorkloadDisk:
 		iops, _ := figures.LookupDiskMetric("iops")
 		opts := depthAxis(sw.Disks.Inputs)
-		for _, k := range highestKeys(sw.Disks) {
+		for _, k := range sw.Disks.HighestDepths(0) {
 			if mostDepths(sw.Disks.Inputs, k.Profile) < 2 {
 				continue
 			}
