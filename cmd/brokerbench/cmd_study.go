@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 
@@ -100,12 +101,7 @@ func (flagBinder) Load(opts map[string]any) (load.Options, error) {
 // applyOptions sets c's flags from opts, by name, in name order; a name c does not
 // have, or one of refused (a system's setting), is an error naming the flags it takes.
 func applyOptions(c *cobra.Command, kind string, opts map[string]any, refused ...string) error {
-	keys := make([]string, 0, len(opts))
-	for k := range opts {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	for _, k := range keys {
+	for _, k := range slices.Sorted(maps.Keys(opts)) {
 		if slices.Contains(refused, k) {
 			return fmt.Errorf("%s: a system's setting: give it on the system", k)
 		}
