@@ -107,9 +107,13 @@ workloads:
 	if err := db.QueryRow(context.Background(), count).Scan(&before); err != nil {
 		t.Fatal(err)
 	}
-	code, _, stderr = runMain("study", plan)
-	if code != exitUsage || !strings.Contains(stderr, "already holds a load this study did not make") {
-		t.Errorf("a database loaded by someone else: exit %d, want %d: %s", code, exitUsage, stderr)
+	// Refused when the study starts, and again when it is resumed: a resumed study
+	// continues only a load it began itself.
+	for _, args := range [][]string{{"study", plan}, {"study", plan, "--resume"}} {
+		code, _, stderr = runMain(args...)
+		if code != exitUsage || !strings.Contains(stderr, "already holds a load this study did not make") {
+			t.Errorf("%v on a database loaded by someone else: exit %d, want %d: %s", args, code, exitUsage, stderr)
+		}
 	}
 	if err := db.QueryRow(context.Background(), count).Scan(&after); err != nil || after != before || before == 0 {
 		t.Errorf("customers before %d, after %d (%v): want the load kept whole", before, after, err)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
@@ -246,22 +247,35 @@ func (s *study) loadSystem(ctx context.Context, sys System) error {
 	if lo.Resume {
 		lo.ScaleSet, lo.SeedSet = false, false
 	}
-	rs.Loading = true
-	if err := s.save(); err != nil {
-		return err
-	}
 	logPath := filepath.Join(s.p.Dir, sys.Name+"-load.log")
-	s.g.Logf("study %s: loading the database of %s before its first run (its summary in %s)", s.p.Name, sys.Name, logPath)
-	log, err := os.OpenFile(logPath, os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o644)
+	flags := os.O_CREATE | os.O_APPEND | os.O_WRONLY
+	if !lo.Resume {
+		flags |= os.O_EXCL // a log no load of this study began is not the study's to write to
+	}
+	log, err := os.OpenFile(logPath, flags, 0o644)
+	if errors.Is(err, fs.ErrExist) {
+		return session.Usagef("%s is in the study folder but no load of the study made it: not the study's, so it is left alone; move it away first", logPath)
+	}
 	if err != nil {
 		return err
 	}
 	defer log.Close()
+	rs.Loading = true
+	if err := s.save(); err != nil {
+		return err
+	}
+	s.g.Logf("study %s: loading the database of %s before its first run (its summary in %s)", s.p.Name, sys.Name, logPath)
 	g := s.p.globals(s.g, sys)
 	g.Stdout = log
 	if err := load.Run(ctx, g, &lo); err != nil {
-		if errors.Is(err, loader.ErrSchemaExists) {
-			// Not this study's load (its record has none): never dropped for it.
+		if !lo.Resume && (errors.Is(err, loader.ErrSchemaExists) || errors.Is(err, loader.ErrUnfinished)) {
+			// Not this study's load (its record has none): never dropped for it, and
+			// never continued by a resumed study either.
+			rs.Loading = false
+			os.Remove(logPath) // made above with O_EXCL: the study's own, and empty
+			if werr := s.save(); werr != nil {
+				return werr
+			}
 			return session.Usagef("load %s: its database already holds a load this study did not make: leave out load: to run on it, or remove it yourself (brokerbench schema drop)", sys.Name)
 		}
 		return fmt.Errorf("load: %w", err)
