@@ -21,13 +21,7 @@ import (
 func TestStudyLeavesWhatItDidNotMake(t *testing.T) {
 	t.Parallel()
 	needFioBinary(t)
-	base := t.TempDir()
-	a, b := filepath.Join(base, "a"), filepath.Join(base, "b")
-	for _, d := range []string{a, b} {
-		if err := os.Mkdir(d, 0o755); err != nil {
-			t.Fatal(err)
-		}
-	}
+	base, a, b := twoSystemFolders(t)
 	plan := filepath.Join(base, "plan.yaml")
 	study := func(repeats string) string {
 		return `name: s

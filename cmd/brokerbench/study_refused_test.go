@@ -14,13 +14,7 @@ import (
 func TestStudyFileMistakesRefused(t *testing.T) {
 	t.Parallel()
 	needFioBinary(t)
-	base := t.TempDir()
-	a, b := filepath.Join(base, "a"), filepath.Join(base, "b")
-	for _, d := range []string{a, b} {
-		if err := os.Mkdir(d, 0o755); err != nil {
-			t.Fatal(err)
-		}
-	}
+	base, a, b := twoSystemFolders(t)
 	trace, _ := writeTrace(t, 20)
 	good := `name: s
 out: s
@@ -125,4 +119,18 @@ workloads:
 	if code2 != exitUsage {
 		t.Errorf("a bad users list: exit %d, want %d", code2, exitUsage)
 	}
+}
+
+// twoSystemFolders are a temporary folder and two empty folders in it, a and b,
+// for two systems of a study.
+func twoSystemFolders(t *testing.T) (base, a, b string) {
+	t.Helper()
+	base = t.TempDir()
+	a, b = filepath.Join(base, "a"), filepath.Join(base, "b")
+	for _, d := range []string{a, b} {
+		if err := os.Mkdir(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return base, a, b
 }
